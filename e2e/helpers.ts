@@ -1,0 +1,31 @@
+/** Starts the Node server (`tsx src/node/server.ts`) on a free port for end-to-end tests. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+
+/** A running server. */
+export interface Started { url: string; port: number; proc: ChildProcess; stop(): Promise<void> }
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => { const p = (s.address() as any).port; s.close(() => resolve(p)); });
+    s.on('error', reject);
+  });
+}
+
+/** Starts the server and waits until it answers. Requires `npm run build` first. */
+export async function startServer(env: Record<string, string> = {}): Promise<Started> {
+  const port = await freePort();
+  const proc = spawn('npx', ['tsx', 'src/node/server.ts'], { env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  proc.stdout!.on('data', (d) => (log += d));
+  proc.stderr!.on('data', (d) => (log += d));
+  const url = `http://127.0.0.1:${port}/`;
+  const t0 = Date.now();
+  for (;;) {
+    try { const r = await fetch(url); if (r.ok) break; } catch { /* not up yet */ }
+    if (Date.now() - t0 > 60_000) throw new Error(`server did not start:\n${log}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return { url, port, proc, stop: () => new Promise<void>((res) => { proc.once('exit', () => res()); proc.kill('SIGTERM'); }) };
+}

@@ -1,0 +1,115 @@
+/**
+ * Shapes shared by the catalog, the engine, the writers, the contract and the app.
+ * Owners may extend these types; changing a field's meaning needs every user updated.
+ */
+
+/** One record of the variable inventory `public/data/vi.csv` (all fields are text in the CSV). */
+export interface VarRecord {
+  /** Indicator code, e.g. "ELEVATION". Unique. */
+  varCode: string;
+  /** Short label, may carry a year, e.g. "Elevation (ETOPO5)". */
+  varLabel: string;
+  /** Longer title. */
+  varTitle: string;
+  /** Description, including the method used to compute it on the grid. */
+  varDesc: string;
+  /** Unit, e.g. "m", "km", "km2", "people", "" for classes. */
+  unit: string;
+  /** "continuous" or "class". */
+  type: 'continuous' | 'class';
+  /** Decimals to round summaries to. */
+  dec: number;
+  /** Aggregation formula in the original's R form, parsed never evaluated, e.g. "sum(AREA_LAND, na.rm=TRUE)". */
+  aggFunR: string;
+  /** Pipe-separated default interval breaks (continuous) or class values (class). */
+  classBreaks: string;
+  /** Pipe-separated legend labels, one per interval/class. */
+  classLabels: string;
+  /** Pipe-separated colours (#rrggbb), one per interval/class. */
+  classColors: string;
+  /** Category. */
+  cat1: string;
+  /** Subcategory. */
+  cat2: string;
+  /** Item. */
+  cat3: string;
+  /** First year the data refer to. */
+  year: string;
+  /** Last year the data refer to. */
+  yearEnd: string;
+  /** Full source description(s). */
+  sources: string;
+  /** Short source name. */
+  sourceMini: string;
+  /** Contact / owner. */
+  owner: string;
+  /** Citation. */
+  citation: string;
+  /** Licence of the source data (SPDX id or name). */
+  license: string;
+  /** Version of this record. */
+  version: string;
+  /** Publication date of this record (ISO 8601). */
+  published: string;
+  /** Sample type of the COG: Float32, Int16, UInt16, Byte. */
+  dataType: string;
+  /** No-data value of the COG. */
+  noData: string;
+  /** For class layers: path of the value-to-label table relative to the bundle root, e.g. "classes/ISO3.csv". */
+  classTable: string;
+}
+
+/** One row of a class table `public/data/classes/<varCode>.csv`: raster value to label. */
+export interface ClassEntry {
+  /** Raster value (integer). */
+  value: number;
+  /** Label written in results, e.g. "KEN" or "Nairobi". */
+  label: string;
+  /** Optional colour #rrggbb. */
+  color?: string;
+  /** Any further columns of the table (e.g. name, iso3, code). */
+  [extra: string]: string | number | undefined;
+}
+
+/** One country or region code accepted as `iso3` (a row of `public/data/iso.csv`). */
+export interface IsoEntry {
+  /** ISO 3166-1 alpha-3 code or region code (SSA, EAF, MAF, SAF, WAF). */
+  code: string;
+  /** English name. */
+  name: string;
+  /** "country" or "region". */
+  type: 'country' | 'region';
+  /** For regions: member ISO3 codes. For countries: [code]. */
+  members: string[];
+  /** Bounding box of the code's cells, degrees: [xmin, ymin, xmax, ymax]. */
+  bboxDeg: [number, number, number, number];
+}
+
+/** A value in a result row: text for keys and classes, number for summaries. */
+export type Cell = string | number;
+/** One result row (spec part 2.3). Absent fields are missing, never null. */
+export type Row = Record<string, Cell>;
+
+/**
+ * The `by` argument: a list of codes, or an object mapping a continuous code to custom
+ * increasing breaks (or a class code to a list of classes to keep).
+ */
+export type ByArg = string[] | Record<string, Array<number | string>>;
+
+/** Arguments of the main query (getLayer / indapi). */
+export interface GetLayerArgs {
+  /** Indicator codes; de-duplicated. */
+  var: string[];
+  /** Country or region codes; default ["SSA"]. */
+  iso3?: string[];
+  /** Domains to summarise by. */
+  by?: ByArg;
+  /** CELL5M ids to restrict to (then `iso3` is ignored). */
+  ids?: number[];
+  /** Default true: one row per group; false: one row per cell. */
+  collapse?: boolean;
+  /** Default false: rows only; true: { meta, data }. */
+  asList?: boolean;
+  /** Optional extra statistics per var (count, sum, mean, min, max, sd, p10.., majority, minority, hist). */
+  stats?: string[];
+}

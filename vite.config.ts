@@ -1,0 +1,13 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+/**
+ * Vite build of the single-page app. `base` is relative so the built `dist/` can be
+ * hosted from any static path; the bundle under `public/data/` is copied as is.
+ */
+export default defineConfig({
+  base: './',
+  plugins: [react()],
+  worker: { format: 'es' },
+  build: { target: 'es2022', sourcemap: true, chunkSizeWarningLimit: 2000 },
+});
