@@ -3,3 +3,4 @@ export * from './grid';
 export * from './errors';
 export * from './types';
 export * from './io/source';
+export * from "./api";

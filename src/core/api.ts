@@ -1,0 +1,132 @@
+/**
+ * Integration contract between the engine (src/core/engine), the writers
+ * (src/core/formats), the HTTP contract (src/contract) and the app (src/app, workers).
+ * Owners implement these; changing a shape needs every user updated in the same change.
+ */
+import type { GridDef } from './grid';
+import type { ClassEntry, GetLayerArgs, Row, VarRecord } from './types';
+
+/** Options every async API takes. */
+export interface CallOptions {
+  /** Aborts the call; an abort never leaves a poisoned cache entry. */
+  signal?: AbortSignal;
+  /** Progress callback, `done` and `total` in arbitrary units (cells, tiles, bytes). */
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** One row of the category listing (spec 2.1). */
+export interface CategoryRow {
+  category: string;
+  subcategory: string;
+  item: string;
+  code: string;
+  label: string;
+}
+
+/** A column of a summary table, in output order. */
+export interface ColumnInfo {
+  /** Column name as written in rows (a code, or ISO3, ADM0_NAME, CELL5M, X, Y, a stat name like "ELEVATION_sd"). */
+  name: string;
+  /** "key": grouping/identity column; "value": a summarised indicator or statistic. */
+  role: 'key' | 'value';
+  /** Catalog code the column derives from, when it does. */
+  code?: string;
+  /** Human label. */
+  label: string;
+  /** Unit ("" when none). */
+  unit: string;
+  /** Value type in rows. */
+  type: 'string' | 'number' | 'integer';
+  /** Decimals the numbers were rounded to. */
+  dec?: number;
+  /** For class columns: the classes in order (labels as written in rows), for factors / value labels. */
+  classes?: ClassEntry[];
+}
+
+/** A summary table: the main query's collapsed result, with what writers need. */
+export interface TableResult {
+  /** Rows as the JSON output gives them (spec 2.3); absent fields are missing. */
+  rows: Row[];
+  /** Columns in output order (union over rows). */
+  columns: ColumnInfo[];
+  /** Catalog records of every var and by code involved. */
+  meta: VarRecord[];
+}
+
+/** One layer of a per-cell result. */
+export interface CellLayer {
+  /** Catalog code. */
+  code: string;
+  /** Continuous values or class values. */
+  type: 'continuous' | 'class';
+  /**
+   * One value per window cell, row-major, north row first; NaN = no data / not selected.
+   * For class layers: the raster class value (see `classes`). With `by`, each cell carries
+   * its group's summary (a zonal map).
+   */
+  values: Float64Array;
+  /** Class table for class layers. */
+  classes?: ClassEntry[];
+}
+
+/** A per-cell result (collapse = false) on a window of the bundle grid, for rasters and GeoJSON. */
+export interface CellResult {
+  /** The window as its own grid (same lattice, clipped to the selected cells' bounding box). */
+  grid: GridDef;
+  /** 1 where the cell is selected, row-major. */
+  mask: Uint8Array;
+  /** One layer per var, in request order. */
+  layers: CellLayer[];
+  /** Catalog records of every var and by code involved. */
+  meta: VarRecord[];
+}
+
+/** A generated file of a session. */
+export interface GeneratedFile {
+  /** File name, no folders, e.g. "getLayer-ELEVATION-ADM1_NAME_ALT-KEN.csv". */
+  name: string;
+  /** Media type, e.g. "text/csv". */
+  mediaType: string;
+  /** Contents. */
+  bytes: Uint8Array;
+}
+
+/** A drawn graphic of a session (plot, hist): both renderings. */
+export interface Graphic {
+  /** SVG document text. */
+  svg: string;
+  /** PNG bytes. */
+  png: Uint8Array;
+}
+
+/** Arguments of getLayerWKT. */
+export interface GetLayerWktArgs extends GetLayerArgs {
+  /** WKT in EPSG:4326: POINT, MULTIPOINT, POLYGON, MULTIPOLYGON, GEOMETRYCOLLECTION of those. */
+  wkt: string;
+  /** Default false: cells whose centre is inside (touched cells for shapes smaller than a cell); true: coverage-fraction weights. */
+  exact?: boolean;
+}
+
+/** The engine: every data method of the service, pure over injected I/O. */
+export interface Engine {
+  /** Catalog records, in catalog order. */
+  catalog(opts?: CallOptions): Promise<VarRecord[]>;
+  /** Category listing (spec E4). @throws IndapiError NO_MATCH when patterns match nothing */
+  category(args: { q?: string[]; asList?: boolean }, opts?: CallOptions): Promise<CategoryRow[] | Record<string, Record<string, CategoryRow[]>>>;
+  /** Full metadata records, identifier element named `Code`. */
+  describe(args: { var?: string[]; q?: string[] }, opts?: CallOptions): Promise<Record<string, string>[]>;
+  /** The main query, collapsed (rows) or as { meta, data }, as the JSON output gives it. */
+  getLayer(args: GetLayerArgs, opts?: CallOptions): Promise<Row[] | { meta: Record<string, string>[]; data: Row[] }>;
+  /** The main query as a table with column info, for writers. */
+  getLayerTable(args: GetLayerArgs, opts?: CallOptions): Promise<TableResult>;
+  /** The main query per cell (collapse = false) on a window, for rasters, GeoJSON and maps. */
+  getLayerCells(args: GetLayerArgs | GetLayerWktArgs, opts?: CallOptions): Promise<CellResult>;
+  /** Summaries over WKT shapes, per ISO3 and per feature. */
+  getLayerWKT(args: GetLayerWktArgs, opts?: CallOptions): Promise<TableResult>;
+  /** Summaries over custom domains (GeoJSON FeatureCollection or named WKT list). */
+  classify(args: { var: string[]; domains: unknown; key?: string; exact?: boolean; stats?: string[] }, opts?: CallOptions): Promise<TableResult>;
+  /** Units ranked by similarity to unit `x`. */
+  similar(args: { x: string | number; var: string[]; by?: number; iso3?: string[] }, opts?: CallOptions): Promise<TableResult>;
+  /** The whole catalog as CSV (E9). */
+  catalogCsv(opts?: CallOptions): Promise<string>;
+}
