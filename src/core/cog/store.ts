@@ -1,0 +1,291 @@
+/**
+ * Window reads over COGs with a bounded block cache.
+ *
+ * - Headers (first IFD) are parsed once per file and kept; a failed parse is forgotten.
+ * - Decoded blocks (tiles) live in an LRU cache bounded in bytes (`lru-cache` `maxSize`).
+ * - Concurrent requests for the same block share one read; adjacent missing blocks of a
+ *   window are fetched in one range request.
+ * - Every read is abortable. A shared read is only cancelled when every caller waiting on
+ *   it has aborted; an aborted or failed read is never cached.
+ */
+import { LRUCache } from 'lru-cache';
+import { IndapiError, throwIfAborted } from '../errors';
+import type { RangeSource, SourceFactory } from '../io/source';
+import { decodeBlock, emptyBlock, readTiffInfo, type BlockArray, type Inflate, type TiffInfo } from './tiff';
+import { inflateZlib } from './inflate';
+
+/** A pixel window [x0, y0, x1, y1): columns x0..x1-1, rows y0..y1-1 (row 0 = north). */
+export type PixelWindow = [x0: number, y0: number, x1: number, y1: number];
+
+/** Options of a {@link CogStore}. */
+export interface CogStoreOptions {
+  /** Opens a file relative to the bundle root. */
+  source: SourceFactory;
+  /** zlib decompressor; default: fflate (pure JS). Node passes its native zlib. */
+  inflate?: Inflate;
+  /** Block cache bound in bytes of decoded samples; default 256 MB. */
+  cacheBytes?: number;
+}
+
+/** Blocks closer than this many bytes are fetched in one request. */
+const MERGE_GAP = 32768;
+
+interface Pending {
+  promise: Promise<BlockArray>;
+  waiters: number;
+  run: Run;
+}
+interface Run {
+  controller: AbortController;
+  live: number;
+}
+
+/** Reads windows of COG files through a shared block cache. */
+export class CogStore {
+  private readonly source: SourceFactory;
+  private readonly inflate: Inflate;
+  private readonly sources = new Map<string, RangeSource>();
+  private readonly infos = new Map<string, Promise<TiffInfo>>();
+  private readonly cache: LRUCache<string, BlockArray>;
+  private readonly pending = new Map<string, Pending>();
+  /** Counters for tests and the benchmark. */
+  readonly stats = { requests: 0, bytesRead: 0, blocksDecoded: 0, cacheHits: 0 };
+
+  constructor(opts: CogStoreOptions) {
+    this.source = opts.source;
+    this.inflate = opts.inflate ?? inflateZlib;
+    this.cache = new LRUCache<string, BlockArray>({
+      maxSize: Math.max(1, opts.cacheBytes ?? 256 * 1024 * 1024),
+      sizeCalculation: (v) => Math.max(1, v.byteLength),
+    });
+  }
+
+  /** Bytes currently held by the block cache. */
+  get cachedBytes(): number {
+    return this.cache.calculatedSize ?? 0;
+  }
+
+  /** Empties the block cache and the header cache. */
+  clear(): void {
+    this.cache.clear();
+    this.infos.clear();
+  }
+
+  private src(path: string): RangeSource {
+    let s = this.sources.get(path);
+    if (!s) {
+      s = this.source(path);
+      this.sources.set(path, s);
+    }
+    return s;
+  }
+
+  /**
+   * Header of a file (cached).
+   * @throws IndapiError IO when the file cannot be read or parsed, ABORTED on abort
+   */
+  async info(path: string, signal?: AbortSignal): Promise<TiffInfo> {
+    throwIfAborted(signal);
+    let p = this.infos.get(path);
+    if (!p) {
+      const src = this.src(path);
+      // The header read is not tied to one caller's signal, so an abort cannot poison it.
+      p = readTiffInfo((o, l, s) => this.fetch(src, o, l, s));
+      this.infos.set(path, p);
+      p.catch(() => { if (this.infos.get(path) === p) this.infos.delete(path); });
+    }
+    return withAbort(p, signal);
+  }
+
+  private async fetch(src: RangeSource, offset: number, length: number, signal?: AbortSignal): Promise<ArrayBuffer> {
+    this.stats.requests++;
+    try {
+      const b = await src.getBytes(offset, length, signal);
+      this.stats.bytesRead += b.byteLength;
+      return b;
+    } catch (e) {
+      if (signal?.aborted) throw new IndapiError('ABORTED', 'The request was aborted.');
+      if (e instanceof IndapiError) throw e;
+      throw new IndapiError('IO', `Cannot read ${src.key}: ${(e as Error).message}`);
+    }
+  }
+
+  /**
+   * The blocks of `path` that a window touches, fetched and decoded as needed.
+   * @returns map from block index (row-major) to samples
+   */
+  async blocks(path: string, win: PixelWindow, signal?: AbortSignal): Promise<{ info: TiffInfo; blocks: Map<number, BlockArray> }> {
+    const info = await this.info(path, signal);
+    const [x0, y0, x1, y1] = win;
+    const bx0 = Math.floor(x0 / info.blockWidth), bx1 = Math.ceil(x1 / info.blockWidth);
+    const by0 = Math.floor(y0 / info.blockHeight), by1 = Math.ceil(y1 / info.blockHeight);
+    const out = new Map<number, BlockArray>();
+    const missing: number[] = [];
+    for (let by = by0; by < by1; by++) {
+      for (let bx = bx0; bx < bx1; bx++) {
+        const idx = by * info.blocksAcross + bx;
+        const key = `${path}#${idx}`;
+        const hit = this.cache.get(key);
+        if (hit) { out.set(idx, hit); this.stats.cacheHits++; }
+        else missing.push(idx);
+      }
+    }
+    if (missing.length === 0) return { info, blocks: out };
+    throwIfAborted(signal);
+    // Start (or join) reads of the missing blocks; group new ones into contiguous runs.
+    const waits: Array<Promise<void>> = [];
+    const toFetch: number[] = [];
+    const joined: Array<[number, Pending]> = [];
+    for (const idx of missing) {
+      const p = this.pending.get(`${path}#${idx}`);
+      if (p) joined.push([idx, p]);
+      else toFetch.push(idx);
+    }
+    toFetch.sort((a, b) => info.offsets[a] - info.offsets[b]);
+    const src = this.src(path);
+    let i = 0;
+    while (i < toFetch.length) {
+      let j = i + 1;
+      let end = info.offsets[toFetch[i]] + info.byteCounts[toFetch[i]];
+      while (j < toFetch.length && info.offsets[toFetch[j]] - end <= MERGE_GAP && info.byteCounts[toFetch[j]] > 0) {
+        end = Math.max(end, info.offsets[toFetch[j]] + info.byteCounts[toFetch[j]]);
+        j++;
+      }
+      const group = toFetch.slice(i, j);
+      this.startRun(path, src, info, group, end);
+      for (const idx of group) joined.push([idx, this.pending.get(`${path}#${idx}`)!]);
+      i = j;
+    }
+    for (const [idx, p] of joined) {
+      p.waiters++;
+      waits.push(p.promise.then((arr) => { out.set(idx, arr); }));
+    }
+    try {
+      await withAbort(Promise.all(waits), signal);
+    } finally {
+      for (const [idx, p] of joined) {
+        p.waiters--;
+        if (p.waiters === 0 && signal?.aborted) {
+          // Last waiter of this block gone: forget the shared read so later callers start
+          // afresh, and cancel the run when none of its blocks is wanted any more.
+          const key = `${path}#${idx}`;
+          if (this.pending.get(key) === p) this.pending.delete(key);
+          p.run.live--;
+          if (p.run.live === 0) p.run.controller.abort();
+        }
+      }
+      // Unobserved rejections of abandoned reads are expected.
+      for (const w of waits) w.catch(() => undefined);
+    }
+    return { info, blocks: out };
+  }
+
+  private startRun(path: string, src: RangeSource, info: TiffInfo, group: number[], end: number): void {
+    const run: Run = { controller: new AbortController(), live: group.length };
+    const start = info.offsets[group[0]];
+    const sparse = group.length === 1 && info.byteCounts[group[0]] === 0;
+    const bytes: Promise<Uint8Array> = sparse
+      ? Promise.resolve(new Uint8Array(0))
+      : this.fetch(src, start, end - start, run.controller.signal).then((b) => new Uint8Array(b));
+    for (const idx of group) {
+      const key = `${path}#${idx}`;
+      const promise = bytes.then(async (buf) => {
+        if (run.controller.signal.aborted) throw new IndapiError('ABORTED', 'The request was aborted.');
+        const len = info.byteCounts[idx];
+        if (len === 0) return emptyBlock(info);
+        const off = info.offsets[idx] - start;
+        if (off + len > buf.length) throw new IndapiError('IO', `Short read of ${path}: block ${idx} is truncated.`);
+        const arr = await decodeBlock(info, buf.subarray(off, off + len), this.inflate);
+        this.stats.blocksDecoded++;
+        return arr;
+      });
+      const entry: Pending = { promise, waiters: 0, run };
+      this.pending.set(key, entry);
+      promise.then(
+        (arr) => {
+          if (this.pending.get(key) === entry) this.pending.delete(key);
+          if (!run.controller.signal.aborted) this.cache.set(key, arr);
+        },
+        () => { if (this.pending.get(key) === entry) this.pending.delete(key); },
+      );
+    }
+  }
+
+  /**
+   * Reads a window as Float32 samples (no-data and NaN as NaN), row-major, (x1-x0) x (y1-y0).
+   * @throws IndapiError IO, ABORTED
+   */
+  async readFloat(path: string, win: PixelWindow, signal?: AbortSignal): Promise<Float32Array> {
+    const { info, blocks } = await this.blocks(path, win, signal);
+    const w = win[2] - win[0], h = win[3] - win[1];
+    const out = new Float32Array(w * h);
+    const isFloat = info.kind === 'float32' || info.kind === 'float64';
+    const nd = info.noData;
+    assemble(info, win, blocks, (dstOff, blk, srcOff, n) => {
+      if (isFloat) {
+        if (blk instanceof Float32Array) out.set(blk.subarray(srcOff, srcOff + n), dstOff);
+        else for (let k = 0; k < n; k++) out[dstOff + k] = blk[srcOff + k];
+      } else {
+        for (let k = 0; k < n; k++) {
+          const v = blk[srcOff + k];
+          out[dstOff + k] = v === nd ? NaN : v;
+        }
+      }
+    });
+    return out;
+  }
+
+  /**
+   * Reads a window as Int32 class values (no-data as -1), row-major.
+   * @throws IndapiError IO, ABORTED
+   */
+  async readInt(path: string, win: PixelWindow, signal?: AbortSignal): Promise<Int32Array> {
+    const { info, blocks } = await this.blocks(path, win, signal);
+    const w = win[2] - win[0], h = win[3] - win[1];
+    const out = new Int32Array(w * h);
+    const nd = info.noData;
+    assemble(info, win, blocks, (dstOff, blk, srcOff, n) => {
+      for (let k = 0; k < n; k++) {
+        const v = blk[srcOff + k];
+        out[dstOff + k] = v === nd || v !== v ? -1 : Math.round(v);
+      }
+    });
+    return out;
+  }
+}
+
+/** Copies the parts of blocks that fall inside the window, row by row. */
+function assemble(
+  info: TiffInfo,
+  win: PixelWindow,
+  blocks: Map<number, BlockArray>,
+  copy: (dstOff: number, blk: BlockArray, srcOff: number, n: number) => void,
+): void {
+  const [x0, y0, x1, y1] = win;
+  const w = x1 - x0;
+  const bw = info.blockWidth, bh = info.blockHeight;
+  for (const [idx, blk] of blocks) {
+    const bx = idx % info.blocksAcross, by = Math.floor(idx / info.blocksAcross);
+    const cx0 = Math.max(x0, bx * bw), cx1 = Math.min(x1, (bx + 1) * bw, info.width);
+    const cy0 = Math.max(y0, by * bh), cy1 = Math.min(y1, (by + 1) * bh, info.height);
+    if (cx1 <= cx0 || cy1 <= cy0) continue;
+    const n = cx1 - cx0;
+    for (let y = cy0; y < cy1; y++) {
+      copy((y - y0) * w + (cx0 - x0), blk, (y - by * bh) * bw + (cx0 - bx * bw), n);
+    }
+  }
+}
+
+/** Resolves like `p`, or rejects with ABORTED as soon as `signal` aborts. */
+export function withAbort<T>(p: Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (!signal) return p;
+  if (signal.aborted) return Promise.reject(new IndapiError('ABORTED', 'The request was aborted.'));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new IndapiError('ABORTED', 'The request was aborted.'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(
+      (v) => { signal.removeEventListener('abort', onAbort); resolve(v); },
+      (e) => { signal.removeEventListener('abort', onAbort); reject(e); },
+    );
+  });
+}

@@ -1,0 +1,349 @@
+/**
+ * A small reader of single-band tiled (or stripped) GeoTIFFs / Cloud-Optimized GeoTIFFs,
+ * enough for the bundle's COGs: classic TIFF and BigTIFF headers, the first image file
+ * directory (full resolution; overviews are never used for statistics), DEFLATE or no
+ * compression, predictors 1 (none), 2 (horizontal) and 3 (floating point), and GDAL's
+ * no-data tag.
+ *
+ * Format references: TIFF 6.0 (Adobe, 1992) sections 2 (structure), 14 (predictor) and 15
+ * (tiles); BigTIFF (Aware Systems, https://www.awaresystems.be/imaging/tiff/bigtiff.html);
+ * Adobe Photoshop TIFF Technical Note 3 (floating-point predictor 3); GeoTIFF 1.1 (OGC
+ * 19-008r4) for ModelPixelScale/ModelTiepoint; GDAL_NODATA tag 42113 (GDAL GTiff driver doc).
+ */
+import { IndapiError } from '../errors';
+
+/** TIFF tag numbers used here. */
+const TAG = {
+  ImageWidth: 256,
+  ImageLength: 257,
+  BitsPerSample: 258,
+  Compression: 259,
+  StripOffsets: 273,
+  SamplesPerPixel: 277,
+  RowsPerStrip: 278,
+  StripByteCounts: 279,
+  PlanarConfiguration: 284,
+  Predictor: 317,
+  TileWidth: 322,
+  TileLength: 323,
+  TileOffsets: 324,
+  TileByteCounts: 325,
+  SampleFormat: 339,
+  ModelPixelScale: 33550,
+  ModelTiepoint: 33922,
+  GdalNoData: 42113,
+} as const;
+
+/** Byte size of each TIFF field type (index = type id). */
+const TYPE_SIZE: Record<number, number> = { 1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 6: 1, 7: 1, 8: 2, 9: 4, 10: 8, 11: 4, 12: 8, 16: 8, 17: 8, 18: 8 };
+
+/** Sample kinds a decoded block can have. */
+export type SampleKind = 'uint8' | 'uint16' | 'int16' | 'uint32' | 'int32' | 'float32' | 'float64';
+
+/** A decoded block (tile or strip): one sample per pixel, row-major, `blockWidth * blockHeight` values. */
+export type BlockArray = Uint8Array | Uint16Array | Int16Array | Uint32Array | Int32Array | Float32Array | Float64Array;
+
+/** What the reader knows about a file after parsing its first IFD. */
+export interface TiffInfo {
+  /** Image width and height in pixels. */
+  width: number;
+  height: number;
+  /** Block (tile, or strip: full width x RowsPerStrip) size in pixels. */
+  blockWidth: number;
+  blockHeight: number;
+  /** Blocks across and down. */
+  blocksAcross: number;
+  blocksDown: number;
+  /** Byte offset and length of each block, row-major. A length of 0 is a sparse block (all no-data). */
+  offsets: Float64Array;
+  byteCounts: Float64Array;
+  /** Sample type. */
+  kind: SampleKind;
+  /** TIFF compression code (1 none, 8 / 32946 deflate). */
+  compression: number;
+  /** TIFF predictor (1, 2, 3). */
+  predictor: number;
+  /** File byte order. */
+  littleEndian: boolean;
+  /** GDAL no-data value, or null when the file has none. */
+  noData: number | null;
+  /** Georeferencing, degrees: west edge, north edge, pixel width and height (positive). Null without GeoTIFF tags. */
+  geo: { xmin: number; ymax: number; resX: number; resY: number } | null;
+}
+
+/** Decompresses zlib (RFC 1950) streams, as TIFF compression 8 stores them. Injected so Node can use its native zlib. */
+export type Inflate = (data: Uint8Array) => Uint8Array | Promise<Uint8Array>;
+
+/** Reads `length` bytes at `offset` of the file. */
+export type ByteReader = (offset: number, length: number, signal?: AbortSignal) => Promise<ArrayBuffer>;
+
+/** Bytes fetched for the header in one go; GDAL COGs keep IFDs and tile tables in the first few KB. */
+const HEADER_FETCH = 65536;
+
+/** A window onto bytes already fetched, with lazy extra reads. */
+class HeaderBytes {
+  private chunks: Array<{ start: number; bytes: Uint8Array }> = [];
+  constructor(private read: ByteReader, private signal?: AbortSignal) {}
+
+  async ensure(offset: number, length: number): Promise<DataView> {
+    for (const c of this.chunks) {
+      if (offset >= c.start && offset + length <= c.start + c.bytes.length) {
+        return new DataView(c.bytes.buffer, c.bytes.byteOffset + (offset - c.start), length);
+      }
+    }
+    const want = Math.max(length, HEADER_FETCH);
+    const buf = new Uint8Array(await this.read(offset, want, this.signal));
+    if (buf.length < length) throw new IndapiError('IO', `TIFF: unexpected end of file at byte ${offset + buf.length}.`);
+    this.chunks.push({ start: offset, bytes: buf });
+    return new DataView(buf.buffer, buf.byteOffset, length);
+  }
+}
+
+function readUint(dv: DataView, pos: number, size: number, le: boolean): number {
+  switch (size) {
+    case 1: return dv.getUint8(pos);
+    case 2: return dv.getUint16(pos, le);
+    case 4: return dv.getUint32(pos, le);
+    case 8: return Number(dv.getBigUint64(pos, le));
+    default: throw new IndapiError('IO', `TIFF: bad integer size ${size}.`);
+  }
+}
+
+function readValue(dv: DataView, pos: number, type: number, le: boolean): number {
+  switch (type) {
+    case 1: case 7: return dv.getUint8(pos);
+    case 6: return dv.getInt8(pos);
+    case 3: return dv.getUint16(pos, le);
+    case 8: return dv.getInt16(pos, le);
+    case 4: return dv.getUint32(pos, le);
+    case 9: return dv.getInt32(pos, le);
+    case 11: return dv.getFloat32(pos, le);
+    case 12: return dv.getFloat64(pos, le);
+    case 16: case 18: return Number(dv.getBigUint64(pos, le));
+    case 17: return Number(dv.getBigInt64(pos, le));
+    case 5: return dv.getUint32(pos, le) / dv.getUint32(pos + 4, le);
+    case 10: return dv.getInt32(pos, le) / dv.getInt32(pos + 4, le);
+    default: throw new IndapiError('IO', `TIFF: unsupported field type ${type}.`);
+  }
+}
+
+/**
+ * Parses the header and the first IFD of a TIFF.
+ * @param read byte-range reader of the file
+ * @throws IndapiError IO when the file is not a TIFF this reader supports (several bands,
+ *   planar separate, unsupported compression or sample type)
+ */
+export async function readTiffInfo(read: ByteReader, signal?: AbortSignal): Promise<TiffInfo> {
+  const hb = new HeaderBytes(read, signal);
+  const head = await hb.ensure(0, 16);
+  const bo = head.getUint16(0, false);
+  if (bo !== 0x4949 && bo !== 0x4d4d) throw new IndapiError('IO', 'Not a TIFF file (bad byte-order mark).');
+  const le = bo === 0x4949;
+  const magic = head.getUint16(2, le);
+  let big: boolean;
+  let ifdOffset: number;
+  if (magic === 42) { big = false; ifdOffset = head.getUint32(4, le); }
+  else if (magic === 43) { big = true; ifdOffset = Number(head.getBigUint64(8, le)); }
+  else throw new IndapiError('IO', `Not a TIFF file (magic ${magic}).`);
+
+  const countSize = big ? 8 : 2;
+  const entrySize = big ? 20 : 12;
+  const offSize = big ? 8 : 4;
+  const cdv = await hb.ensure(ifdOffset, countSize);
+  const n = readUint(cdv, 0, countSize, le);
+  const edv = await hb.ensure(ifdOffset + countSize, n * entrySize);
+  const tags = new Map<number, { type: number; count: number; inline: boolean; pos: number; dv: DataView }>();
+  for (let i = 0; i < n; i++) {
+    const p = i * entrySize;
+    const tag = edv.getUint16(p, le);
+    const type = edv.getUint16(p + 2, le);
+    const count = readUint(edv, p + 4, big ? 8 : 4, le);
+    const size = (TYPE_SIZE[type] ?? 1) * count;
+    const valPos = p + 4 + (big ? 8 : 4);
+    if (size <= offSize) tags.set(tag, { type, count, inline: true, pos: valPos, dv: edv });
+    else tags.set(tag, { type, count, inline: false, pos: readUint(edv, valPos, offSize, le), dv: edv });
+  }
+  async function values(tag: number): Promise<number[] | null> {
+    const t = tags.get(tag);
+    if (!t) return null;
+    const sz = TYPE_SIZE[t.type] ?? 1;
+    const dv = t.inline ? t.dv : await hb.ensure(t.pos, sz * t.count);
+    const base = t.inline ? t.pos : 0;
+    const out: number[] = new Array(t.count);
+    for (let i = 0; i < t.count; i++) out[i] = readValue(dv, base + i * sz, t.type, le);
+    return out;
+  }
+  async function text(tag: number): Promise<string | null> {
+    const t = tags.get(tag);
+    if (!t) return null;
+    const dv = t.inline ? t.dv : await hb.ensure(t.pos, t.count);
+    const base = t.inline ? t.pos : 0;
+    let s = '';
+    for (let i = 0; i < t.count; i++) {
+      const c = dv.getUint8(base + i);
+      if (c === 0) break;
+      s += String.fromCharCode(c);
+    }
+    return s;
+  }
+  const one = async (tag: number, dflt?: number): Promise<number> => {
+    const v = await values(tag);
+    if (v && v.length) return v[0];
+    if (dflt === undefined) throw new IndapiError('IO', `TIFF: missing required tag ${tag}.`);
+    return dflt;
+  };
+
+  const width = await one(TAG.ImageWidth);
+  const height = await one(TAG.ImageLength);
+  const spp = await one(TAG.SamplesPerPixel, 1);
+  if (spp !== 1) throw new IndapiError('IO', `TIFF: ${spp} samples per pixel; only single-band files are supported.`);
+  const bps = await one(TAG.BitsPerSample, 1);
+  const fmt = await one(TAG.SampleFormat, 1);
+  const compression = await one(TAG.Compression, 1);
+  if (![1, 8, 32946].includes(compression)) throw new IndapiError('IO', `TIFF: compression ${compression} is not supported (use DEFLATE or none).`);
+  const predictor = await one(TAG.Predictor, 1);
+  if (![1, 2, 3].includes(predictor)) throw new IndapiError('IO', `TIFF: predictor ${predictor} is not supported.`);
+  const kind = sampleKind(fmt, bps);
+
+  let blockWidth: number, blockHeight: number, offsets: number[] | null, byteCounts: number[] | null;
+  if (tags.has(TAG.TileWidth)) {
+    blockWidth = await one(TAG.TileWidth);
+    blockHeight = await one(TAG.TileLength);
+    offsets = await values(TAG.TileOffsets);
+    byteCounts = await values(TAG.TileByteCounts);
+  } else {
+    blockWidth = width;
+    blockHeight = Math.min(height, await one(TAG.RowsPerStrip, height));
+    offsets = await values(TAG.StripOffsets);
+    byteCounts = await values(TAG.StripByteCounts);
+  }
+  if (!offsets || !byteCounts) throw new IndapiError('IO', 'TIFF: missing block offsets.');
+  const blocksAcross = Math.ceil(width / blockWidth);
+  const blocksDown = Math.ceil(height / blockHeight);
+  if (offsets.length < blocksAcross * blocksDown) throw new IndapiError('IO', 'TIFF: too few block offsets.');
+
+  const nd = await text(TAG.GdalNoData);
+  const noData = nd !== null && nd.trim() !== '' ? Number(nd.trim()) : null;
+
+  let geo: TiffInfo['geo'] = null;
+  const scale = await values(TAG.ModelPixelScale);
+  const tie = await values(TAG.ModelTiepoint);
+  if (scale && tie && tie.length >= 6) {
+    // Tiepoint (I, J, K, X, Y, Z): raster point (I, J) maps to model (X, Y). PixelIsArea assumed (GDAL's default).
+    geo = { resX: scale[0], resY: scale[1], xmin: tie[3] - tie[0] * scale[0], ymax: tie[4] + tie[1] * scale[1] };
+  }
+  return {
+    width, height, blockWidth, blockHeight, blocksAcross, blocksDown,
+    offsets: Float64Array.from(offsets), byteCounts: Float64Array.from(byteCounts),
+    kind, compression, predictor, littleEndian: le, noData, geo,
+  };
+}
+
+function sampleKind(fmt: number, bps: number): SampleKind {
+  if (fmt === 1 && bps === 8) return 'uint8';
+  if (fmt === 1 && bps === 16) return 'uint16';
+  if (fmt === 2 && bps === 16) return 'int16';
+  if (fmt === 1 && bps === 32) return 'uint32';
+  if (fmt === 2 && bps === 32) return 'int32';
+  if (fmt === 3 && bps === 32) return 'float32';
+  if (fmt === 3 && bps === 64) return 'float64';
+  throw new IndapiError('IO', `TIFF: sample format ${fmt} with ${bps} bits is not supported.`);
+}
+
+/** Bytes per sample of a kind. */
+export function bytesPerSample(kind: SampleKind): number {
+  return kind === 'uint8' ? 1 : kind === 'uint16' || kind === 'int16' ? 2 : kind === 'float64' ? 8 : 4;
+}
+
+function view(kind: SampleKind, buf: ArrayBuffer, n: number): BlockArray {
+  switch (kind) {
+    case 'uint8': return new Uint8Array(buf, 0, n);
+    case 'uint16': return new Uint16Array(buf, 0, n);
+    case 'int16': return new Int16Array(buf, 0, n);
+    case 'uint32': return new Uint32Array(buf, 0, n);
+    case 'int32': return new Int32Array(buf, 0, n);
+    case 'float32': return new Float32Array(buf, 0, n);
+    case 'float64': return new Float64Array(buf, 0, n);
+  }
+}
+
+const HOST_LE = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/**
+ * Decodes one block's stored bytes into samples (length blockWidth x blockHeight).
+ * Float blocks get NaN where the value equals the no-data value.
+ * @throws IndapiError IO when the data is truncated or cannot be decompressed
+ */
+export async function decodeBlock(info: TiffInfo, raw: Uint8Array, inflate: Inflate): Promise<BlockArray> {
+  const bps = bytesPerSample(info.kind);
+  const w = info.blockWidth;
+  const h = info.blockHeight;
+  const n = w * h;
+  let data: Uint8Array;
+  if (info.compression === 1) data = raw;
+  else {
+    try {
+      data = await inflate(raw);
+    } catch (e) {
+      throw new IndapiError('IO', `TIFF: cannot decompress a block (${(e as Error).message}).`);
+    }
+  }
+  // The last strip of a stripped file may be short.
+  const rows = Math.min(h, Math.floor(data.length / (w * bps)));
+  if (rows <= 0) throw new IndapiError('IO', 'TIFF: truncated block.');
+  const out = new Uint8Array(n * bps);
+  if (info.predictor === 3) {
+    // Floating-point predictor: per row, bytes were split into planes (most significant first) and differenced.
+    const rowBytes = w * bps;
+    const msbFirst = HOST_LE === info.littleEndian;
+    for (let r = 0; r < rows; r++) {
+      const src = data.subarray(r * rowBytes, (r + 1) * rowBytes);
+      const tmp = Uint8Array.from(src);
+      for (let i = 1; i < rowBytes; i++) tmp[i] = (tmp[i] + tmp[i - 1]) & 0xff;
+      const o = r * rowBytes;
+      for (let k = 0; k < w; k++) {
+        for (let b = 0; b < bps; b++) {
+          // Plane b holds byte b counted from the most significant. GDAL/libtiff write
+          // big-endian files with the planes of the byte-swapped word, hence `msbFirst`.
+          const dst = msbFirst ? o + k * bps + (bps - 1 - b) : o + k * bps + b;
+          out[dst] = tmp[b * w + k];
+        }
+      }
+    }
+  } else {
+    out.set(data.subarray(0, rows * w * bps));
+    if (bps > 1 && info.littleEndian !== HOST_LE) swapBytes(out, bps);
+  }
+  const arr = view(info.kind, out.buffer, n);
+  if (info.predictor === 2) {
+    for (let r = 0; r < rows; r++) {
+      const o = r * w;
+      for (let i = 1; i < w; i++) arr[o + i] = arr[o + i] + arr[o + i - 1]; // typed arrays wrap integers
+    }
+  }
+  if ((info.kind === 'float32' || info.kind === 'float64') && info.noData !== null && !Number.isNaN(info.noData)) {
+    const nd = info.kind === 'float32' ? Math.fround(info.noData) : info.noData;
+    for (let i = 0; i < n; i++) if (arr[i] === nd) arr[i] = NaN;
+  }
+  if (rows < h && (info.kind === 'float32' || info.kind === 'float64')) arr.fill(NaN, rows * w);
+  return arr;
+}
+
+function swapBytes(b: Uint8Array, size: number): void {
+  for (let i = 0; i < b.length; i += size) {
+    for (let j = 0; j < size >> 1; j++) {
+      const t = b[i + j];
+      b[i + j] = b[i + size - 1 - j];
+      b[i + size - 1 - j] = t;
+    }
+  }
+}
+
+/** A block filled with no-data (for sparse blocks). */
+export function emptyBlock(info: TiffInfo): BlockArray {
+  const n = info.blockWidth * info.blockHeight;
+  const arr = view(info.kind, new ArrayBuffer(n * bytesPerSample(info.kind)), n);
+  if (info.kind === 'float32' || info.kind === 'float64') arr.fill(NaN);
+  else if (info.noData !== null) arr.fill(info.noData);
+  return arr;
+}

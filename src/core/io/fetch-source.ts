@@ -1,0 +1,98 @@
+/**
+ * A {@link RangeSource} over the Fetch API with HTTP `Range` headers (RFC 9110 section 14):
+ * runs in browsers, dedicated and service workers, and Node 20+. Plus a source factory and
+ * a text loader for a bundle served at a base URL.
+ */
+import { IndapiError } from '../errors';
+import type { RangeSource, SourceFactory, TextLoader } from './source';
+
+/** Options of {@link FetchSource}. */
+export interface FetchSourceOptions {
+  /** The fetch implementation; default `globalThis.fetch`. */
+  fetch?: typeof fetch;
+  /** Extra request headers. */
+  headers?: Record<string, string>;
+}
+
+/** Byte ranges of one URL, read with `Range: bytes=a-b` requests. */
+export class FetchSource implements RangeSource {
+  readonly key: string;
+  private readonly doFetch: typeof fetch;
+  private readonly headers: Record<string, string>;
+
+  /** @param url absolute URL of the file */
+  constructor(readonly url: string, opts: FetchSourceOptions = {}) {
+    this.key = url;
+    this.doFetch = opts.fetch ?? ((...a) => globalThis.fetch(...a));
+    this.headers = opts.headers ?? {};
+  }
+
+  /**
+   * Reads `length` bytes at `offset`. A server that ignores `Range` and answers 200 with the
+   * whole file is accepted (the range is cut from it).
+   * @throws IndapiError IO on network or HTTP failure, ABORTED when `signal` aborts
+   */
+  async getBytes(offset: number, length: number, signal?: AbortSignal): Promise<ArrayBuffer> {
+    let res: Response;
+    try {
+      res = await this.doFetch(this.url, {
+        headers: { ...this.headers, Range: `bytes=${offset}-${offset + length - 1}` },
+        signal,
+      });
+    } catch (e) {
+      if (signal?.aborted) throw new IndapiError('ABORTED', 'The request was aborted.');
+      throw new IndapiError('IO', `Cannot fetch ${this.url}: ${(e as Error).message}`);
+    }
+    if (res.status === 416) return new ArrayBuffer(0);
+    if (!res.ok) throw new IndapiError('IO', `Cannot fetch ${this.url}: HTTP ${res.status}.`);
+    let buf: ArrayBuffer;
+    try {
+      buf = await res.arrayBuffer();
+    } catch (e) {
+      if (signal?.aborted) throw new IndapiError('ABORTED', 'The request was aborted.');
+      throw new IndapiError('IO', `Cannot read ${this.url}: ${(e as Error).message}`);
+    }
+    if (res.status === 200) return buf.slice(offset, offset + length);
+    return buf;
+  }
+
+  /** Size from a HEAD request's Content-Length. @throws IndapiError IO */
+  async size(signal?: AbortSignal): Promise<number> {
+    const res = await this.doFetch(this.url, { method: 'HEAD', signal }).catch((e) => {
+      throw new IndapiError(signal?.aborted ? 'ABORTED' : 'IO', `Cannot fetch ${this.url}: ${(e as Error).message}`);
+    });
+    const n = Number(res.headers.get('content-length'));
+    if (!res.ok || !Number.isFinite(n)) throw new IndapiError('IO', `Cannot get the size of ${this.url}.`);
+    return n;
+  }
+}
+
+/** Joins a base URL (with or without trailing slash) and a relative path. */
+function join(base: string, rel: string): string {
+  return base.endsWith('/') ? base + rel : `${base}/${rel}`;
+}
+
+/** Source factory for a bundle served under `baseUrl` (e.g. `https://host/app/data/`). */
+export function fetchSourceFactory(baseUrl: string, opts: FetchSourceOptions = {}): SourceFactory {
+  return (rel) => new FetchSource(join(baseUrl, rel), opts);
+}
+
+/**
+ * Text loader for a bundle served under `baseUrl`.
+ * @throws IndapiError IO on failure, ABORTED on abort
+ */
+export function fetchTextLoader(baseUrl: string, opts: FetchSourceOptions = {}): TextLoader {
+  const f = opts.fetch ?? ((...a: Parameters<typeof fetch>) => globalThis.fetch(...a));
+  return async (rel, signal) => {
+    const url = join(baseUrl, rel);
+    try {
+      const res = await f(url, { signal, headers: opts.headers });
+      if (!res.ok) throw new IndapiError('IO', `Cannot fetch ${url}: HTTP ${res.status}.`);
+      return await res.text();
+    } catch (e) {
+      if (signal?.aborted) throw new IndapiError('ABORTED', 'The request was aborted.');
+      if (e instanceof IndapiError) throw e;
+      throw new IndapiError('IO', `Cannot fetch ${url}: ${(e as Error).message}`);
+    }
+  };
+}
