@@ -1,0 +1,77 @@
+/**
+ * Shareable app state in the URL hash: indicator, summary variables, countries, `by`
+ * domains with custom breaks, drawn/pasted WKT, the `exact` option, the open panel and
+ * the map opacity. Parsing never throws: unknown keys are ignored and the caller
+ * validates codes against the catalog.
+ */
+
+/** Panels of the right-hand side. */
+export type PanelId = 'summary' | 'areas' | 'compare' | 'download' | 'api';
+const PANELS: PanelId[] = ['summary', 'areas', 'compare', 'download', 'api'];
+
+/** The state kept in the URL. */
+export interface UrlState {
+  /** Mapped indicator code. */
+  v: string | null;
+  /** Indicator codes summarised (the mapped one first when empty). */
+  vars: string[];
+  /** Country / region codes. */
+  iso: string[];
+  /** `by` domain codes. */
+  by: string[];
+  /** Custom breaks per continuous `by` code. */
+  breaks: Record<string, number[]>;
+  /** Drawn or pasted WKT (EPSG:4326). */
+  wkt: string;
+  /** Coverage-fraction weights for areas. */
+  exact: boolean;
+  /** Open panel. */
+  panel: PanelId;
+  /** Map layer opacity 0..1. */
+  op: number;
+}
+
+/** The state of a fresh visit. */
+export const DEFAULT_STATE: UrlState = { v: null, vars: [], iso: [], by: [], breaks: {}, wkt: '', exact: false, panel: 'summary', op: 0.85 };
+
+const list = (s: string | null) => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : []);
+
+/** Parses a location hash ("#v=ELEVATION&iso=KEN,TZA&by=ADM1_NAME_ALT&brk.ELEVATION=0,500,1000"). */
+export function parseHash(hash: string): UrlState {
+  const p = new URLSearchParams(hash.replace(/^#/, ''));
+  const breaks: Record<string, number[]> = {};
+  for (const [k, val] of p) {
+    if (!k.startsWith('brk.')) continue;
+    const nums = list(val).map(Number);
+    if (nums.length >= 2 && nums.every(Number.isFinite)) breaks[k.slice(4)] = nums;
+  }
+  const op = Number(p.get('op'));
+  const panel = p.get('panel') as PanelId;
+  return {
+    v: p.get('v') || null,
+    vars: list(p.get('vars')),
+    iso: list(p.get('iso')),
+    by: list(p.get('by')),
+    breaks,
+    wkt: p.get('wkt') ?? '',
+    exact: p.get('exact') === '1',
+    panel: PANELS.includes(panel) ? panel : 'summary',
+    op: Number.isFinite(op) && p.has('op') && op >= 0 && op <= 1 ? op : DEFAULT_STATE.op,
+  };
+}
+
+/** Writes the state as a hash (without defaults). */
+export function toHash(s: UrlState): string {
+  const p = new URLSearchParams();
+  if (s.v) p.set('v', s.v);
+  if (s.vars.length) p.set('vars', s.vars.join(','));
+  if (s.iso.length) p.set('iso', s.iso.join(','));
+  if (s.by.length) p.set('by', s.by.join(','));
+  for (const [k, b] of Object.entries(s.breaks)) if (s.by.includes(k)) p.set(`brk.${k}`, b.join(','));
+  if (s.wkt) p.set('wkt', s.wkt);
+  if (s.exact) p.set('exact', '1');
+  if (s.panel !== 'summary') p.set('panel', s.panel);
+  if (s.op !== DEFAULT_STATE.op) p.set('op', String(s.op));
+  const str = p.toString();
+  return str ? `#${str}` : '';
+}

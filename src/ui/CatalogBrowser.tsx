@@ -1,0 +1,85 @@
+/**
+ * Catalog browser: category / subcategory / item tree with counts, a search box over
+ * codes, labels and categories, keyboard navigable (native details/summary and buttons).
+ */
+import { useMemo, useState } from 'react';
+import type { VarRecord } from '../core/types';
+
+/** Props of {@link CatalogBrowser}. */
+export interface CatalogBrowserProps {
+  records: VarRecord[];
+  selected: string | null;
+  onSelect: (code: string) => void;
+}
+
+/** Case-insensitive match of every word of `q` against code, labels and categories. */
+export function matchRecord(r: VarRecord, q: string): boolean {
+  const words = q.toLowerCase().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return true;
+  const hay = `${r.varCode} ${r.varLabel} ${r.varTitle} ${r.cat1} ${r.cat2} ${r.cat3}`.toLowerCase();
+  return words.every((w) => hay.includes(w));
+}
+
+/** Groups records as category -> subcategory -> records, in catalog order. */
+export function groupCatalog(records: VarRecord[]): Map<string, Map<string, VarRecord[]>> {
+  const out = new Map<string, Map<string, VarRecord[]>>();
+  for (const r of records) {
+    const c = r.cat1 || 'Other';
+    const s = r.cat2 || '—';
+    if (!out.has(c)) out.set(c, new Map());
+    const m = out.get(c)!;
+    if (!m.has(s)) m.set(s, []);
+    m.get(s)!.push(r);
+  }
+  return out;
+}
+
+/** The catalog browser component. */
+export function CatalogBrowser({ records, selected, onSelect }: CatalogBrowserProps) {
+  const [q, setQ] = useState('');
+  const filtered = useMemo(() => records.filter((r) => matchRecord(r, q)), [records, q]);
+  const groups = useMemo(() => groupCatalog(filtered), [filtered]);
+  const searching = q.trim().length > 0;
+  return (
+    <nav className="catalog" aria-label="Indicator catalog">
+      <label className="field">
+        <span>Search indicators</span>
+        <input type="search" value={q} onChange={(e) => setQ(e.target.value)} placeholder="code, label or category" aria-describedby="catalog-count" />
+      </label>
+      <p id="catalog-count" className="muted small" aria-live="polite">{filtered.length} of {records.length} indicators</p>
+      {filtered.length === 0 && <p className="msg warn">No indicator matches “{q}”.</p>}
+      <ul className="tree" role="list">
+        {[...groups].map(([cat, subs]) => {
+          const n = [...subs.values()].reduce((a, b) => a + b.length, 0);
+          return (
+            <li key={cat}>
+              <details open={searching || [...subs.values()].some((l) => l.some((r) => r.varCode === selected))}>
+                <summary><span>{cat}</span> <span className="count" aria-label={`${n} indicators`}>{n}</span></summary>
+                <ul role="list">
+                  {[...subs].map(([sub, list]) => (
+                    <li key={sub}>
+                      <details open={searching || list.some((r) => r.varCode === selected)}>
+                        <summary><span>{sub}</span> <span className="count" aria-label={`${list.length} indicators`}>{list.length}</span></summary>
+                        <ul role="list">
+                          {list.map((r) => (
+                            <li key={r.varCode}>
+                              <button type="button" className={`item${r.varCode === selected ? ' sel' : ''}`} aria-pressed={r.varCode === selected} onClick={() => onSelect(r.varCode)} data-code={r.varCode}>
+                                <span className="lbl">{r.varLabel}</span>
+                                <code>{r.varCode}</code>
+                                {r.cat3 && r.cat3 !== sub && <span className="muted small"> · {r.cat3}</span>}
+                              </button>
+                            </li>
+                          ))}
+                        </ul>
+                      </details>
+                    </li>
+                  ))}
+                </ul>
+              </details>
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}

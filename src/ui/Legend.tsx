@@ -1,0 +1,34 @@
+/** Map legend and opacity control. */
+import { legendOf, type Palette } from './raster/palette';
+
+/** Props of {@link Legend}. */
+export interface LegendProps {
+  title: string;
+  unit: string;
+  palette: Palette | null;
+  opacity: number;
+  onOpacity: (v: number) => void;
+  /** Max entries listed (class layers with hundreds of classes are cut). */
+  max?: number;
+}
+
+/** Legend box with swatches and an opacity slider. */
+export function Legend({ title, unit, palette, opacity, onOpacity, max = 14 }: LegendProps) {
+  const entries = palette ? legendOf(palette) : [];
+  return (
+    <section className="legend" aria-label="Legend">
+      <h3>{title}{unit ? <span className="muted"> ({unit})</span> : null}</h3>
+      {!palette && <p className="muted small">Loading layer…</p>}
+      <ul role="list">
+        {entries.slice(0, max).map((e, i) => (
+          <li key={i}><span className="sw" style={{ background: e.color }} aria-hidden="true" />{e.label}</li>
+        ))}
+      </ul>
+      {entries.length > max && <p className="muted small">+ {entries.length - max} more classes</p>}
+      <label className="field inline small">
+        <span>Opacity</span>
+        <input type="range" min={0} max={1} step={0.05} value={opacity} onChange={(e) => onOpacity(Number(e.target.value))} aria-valuetext={`${Math.round(opacity * 100)}%`} />
+      </label>
+    </section>
+  );
+}

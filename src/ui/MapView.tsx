@@ -1,0 +1,197 @@
+/**
+ * The map: MapLibre GL with an offline basemap from the bundle's GeoJSON (ocean
+ * background, countries fill and borders, ADM1 lines; no remote tiles or glyphs), the
+ * selected indicator as raster tiles drawn by a worker through the `indapi://` protocol
+ * (exact per-pixel reprojection of the 1/12-degree grid to Web Mercator), an ADM1
+ * choropleth, drawn/pasted areas, a marker, and terra-draw for drawing points and polygons.
+ */
+import { useEffect, useRef, useState } from 'react';
+import * as maplibregl from 'maplibre-gl';
+import type { GeoJSONSource, Map as MlMap } from 'maplibre-gl';
+import maplibreWorkerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
+import 'maplibre-gl/dist/maplibre-gl.css';
+import { TerraDraw, TerraDrawPointMode, TerraDrawPolygonMode } from 'terra-draw';
+import { TerraDrawMapLibreGLAdapter } from 'terra-draw-maplibre-gl-adapter';
+import type { FeatureCollection, Feature } from 'geojson';
+
+maplibregl.setWorkerUrl(maplibreWorkerUrl);
+
+/** Loads one raster tile of a style key (null = empty tile). */
+export type TileLoader = (key: string, z: number, x: number, y: number) => Promise<ImageBitmap | null>;
+
+let tileLoader: TileLoader | null = null;
+let protocolAdded = false;
+function ensureProtocol() {
+  if (protocolAdded) return;
+  protocolAdded = true;
+  maplibregl.addProtocol('indapi', async (params) => {
+    const m = /^indapi:\/\/([^/]+)\/(\d+)\/(\d+)\/(\d+)/.exec(params.url);
+    const bmp = m && tileLoader ? await tileLoader(decodeURIComponent(m[1]), +m[2], +m[3], +m[4]) : null;
+    return { data: bmp ?? (await createImageBitmap(new ImageData(256, 256))) };
+  });
+}
+
+/** Drawing mode of the map. */
+export type DrawMode = 'off' | 'point' | 'polygon';
+
+/** Props of {@link MapView}. */
+export interface MapViewProps {
+  /** Bundle root URL ending in "/". */
+  dataBase: string;
+  /** Style key of the raster layer (null: none). */
+  rasterKey: string | null;
+  /** Raster opacity 0..1. */
+  opacity: number;
+  /** Loads raster tiles (runs in a worker). */
+  loadTile: TileLoader;
+  /** ADM1 choropleth: [admin1 raster value, colour] pairs; null: none. */
+  choropleth: Array<[number, string]> | null;
+  /** Drawn or pasted areas to show. */
+  areas: FeatureCollection | null;
+  /** A marked point [lon, lat]. */
+  marker: [number, number] | null;
+  /** Bounds to fit when they change: [w, s, e, n] degrees. */
+  fit: [number, number, number, number] | null;
+  /** Drawing mode. */
+  drawMode: DrawMode;
+  /** A finished drawn feature (terra-draw), in EPSG:4326. */
+  onDrawn: (f: Feature) => void;
+  /** Pointer moved to / left a position. */
+  onHover: (lngLat: [number, number] | null) => void;
+  /** Click at a position (not while drawing). */
+  onClick: (lngLat: [number, number]) => void;
+  /** Called once the map is idle after the first raster render (for timing). */
+  onRendered?: () => void;
+}
+
+const EMPTY: FeatureCollection = { type: 'FeatureCollection', features: [] };
+const SSA_BOUNDS: [number, number, number, number] = [-26, -35, 64, 28];
+
+/** The map component. */
+export function MapView(p: MapViewProps) {
+  const el = useRef<HTMLDivElement>(null);
+  const mapRef = useRef<MlMap | null>(null);
+  const drawRef = useRef<TerraDraw | null>(null);
+  const [ready, setReady] = useState(false);
+  const cb = useRef(p);
+  cb.current = p;
+  tileLoader = p.loadTile;
+
+  useEffect(() => {
+    ensureProtocol();
+    const abs = (f: string) => new URL(f, p.dataBase).href;
+    const map = new maplibregl.Map({
+      container: el.current!,
+      bounds: SSA_BOUNDS,
+      fitBoundsOptions: { padding: 10 },
+      maxZoom: 13,
+      minZoom: 1,
+      attributionControl: { compact: true, customAttribution: 'Basemap: bundle GeoJSON (Natural Earth / geoBoundaries)' },
+      dragRotate: false,
+      style: {
+        version: 8,
+        sources: {
+          countries: { type: 'geojson', data: abs('basemap/countries.geojson') },
+          admin1: { type: 'geojson', data: abs('basemap/admin1.geojson'), promoteId: 'value' },
+          areas: { type: 'geojson', data: EMPTY },
+          marker: { type: 'geojson', data: EMPTY },
+        },
+        layers: [
+          { id: 'ocean', type: 'background', paint: { 'background-color': '#d7e6f0' } },
+          { id: 'countries-fill', type: 'fill', source: 'countries', paint: { 'fill-color': '#f4f2ec' } },
+          { id: 'choropleth', type: 'fill', source: 'admin1', paint: { 'fill-color': '#888888', 'fill-opacity': 0 } },
+          { id: 'admin1-line', type: 'line', source: 'admin1', minzoom: 2.5, paint: { 'line-color': '#6b6b6b', 'line-width': 0.4, 'line-opacity': 0.6 } },
+          { id: 'countries-line', type: 'line', source: 'countries', paint: { 'line-color': '#3c3c3c', 'line-width': 0.9 } },
+          { id: 'areas-fill', type: 'fill', source: 'areas', filter: ['==', ['geometry-type'], 'Polygon'], paint: { 'fill-color': '#ff6a00', 'fill-opacity': 0.15 } },
+          { id: 'areas-line', type: 'line', source: 'areas', paint: { 'line-color': '#d94f00', 'line-width': 2 } },
+          { id: 'areas-point', type: 'circle', source: 'areas', filter: ['==', ['geometry-type'], 'Point'], paint: { 'circle-radius': 5, 'circle-color': '#d94f00', 'circle-stroke-color': '#fff', 'circle-stroke-width': 1.5 } },
+          { id: 'marker', type: 'circle', source: 'marker', paint: { 'circle-radius': 6, 'circle-color': 'rgba(0,0,0,0)', 'circle-stroke-color': '#111', 'circle-stroke-width': 2 } },
+        ],
+      },
+    });
+    map.addControl(new maplibregl.NavigationControl({ showCompass: false }), 'top-left');
+    map.addControl(new maplibregl.ScaleControl({ unit: 'metric' }), 'bottom-right');
+    mapRef.current = map;
+    (window as any).__indapiMap = map; // for end-to-end tests
+    map.on('load', () => {
+      const draw = new TerraDraw({
+        adapter: new TerraDrawMapLibreGLAdapter({ map }),
+        modes: [new TerraDrawPointMode(), new TerraDrawPolygonMode({ pointerDistance: 20 })],
+      });
+      draw.start();
+      draw.on('finish', (id) => {
+        const f = draw.getSnapshotFeature(id);
+        if (f) cb.current.onDrawn({ type: 'Feature', properties: {}, geometry: f.geometry as any });
+        draw.clear();
+      });
+      drawRef.current = draw;
+      setReady(true);
+    });
+    let raf = 0;
+    map.on('mousemove', (e) => {
+      cancelAnimationFrame(raf);
+      raf = requestAnimationFrame(() => cb.current.onHover([e.lngLat.lng, e.lngLat.lat]));
+    });
+    map.on('mouseout', () => cb.current.onHover(null));
+    map.on('click', (e) => { if (cb.current.drawMode === 'off') cb.current.onClick([e.lngLat.lng, e.lngLat.lat]); });
+    return () => { drawRef.current?.stop(); map.remove(); mapRef.current = null; setReady(false); };
+  }, [p.dataBase]);
+
+  // Raster layer: replaced when the style key changes.
+  useEffect(() => {
+    const map = mapRef.current;
+    if (!map || !ready) return;
+    if (map.getLayer('raster')) map.removeLayer('raster');
+    if (map.getSource('raster')) map.removeSource('raster');
+    if (!p.rasterKey) return;
+    map.addSource('raster', { type: 'raster', tiles: [`indapi://${encodeURIComponent(p.rasterKey)}/{z}/{x}/{y}`], tileSize: 256, bounds: SSA_BOUNDS, minzoom: 0, maxzoom: 16 });
+    map.addLayer({ id: 'raster', type: 'raster', source: 'raster', paint: { 'raster-opacity': cb.current.opacity, 'raster-resampling': 'nearest', 'raster-fade-duration': 0 } }, 'admin1-line');
+    const onIdle = () => { if (map.getSource('raster') && map.isSourceLoaded('raster')) { cb.current.onRendered?.(); map.off('idle', onIdle); } };
+    map.on('idle', onIdle);
+    return () => { map.off('idle', onIdle); };
+  }, [p.rasterKey, ready]);
+
+  useEffect(() => {
+    const map = mapRef.current;
+    if (map && ready && map.getLayer('raster')) map.setPaintProperty('raster', 'raster-opacity', p.opacity);
+  }, [p.opacity, ready]);
+
+  useEffect(() => {
+    const map = mapRef.current;
+    if (!map || !ready) return;
+    if (!p.choropleth || p.choropleth.length === 0) {
+      map.setPaintProperty('choropleth', 'fill-opacity', 0);
+      return;
+    }
+    const expr: any[] = ['match', ['get', 'value']];
+    const seen = new Set<number>();
+    for (const [v, c] of p.choropleth) if (!seen.has(v)) { seen.add(v); expr.push(v, c); }
+    expr.push('rgba(0,0,0,0)');
+    map.setPaintProperty('choropleth', 'fill-color', expr as any);
+    map.setPaintProperty('choropleth', 'fill-opacity', 0.85);
+  }, [p.choropleth, ready]);
+
+  useEffect(() => {
+    const map = mapRef.current;
+    if (map && ready) (map.getSource('areas') as GeoJSONSource).setData(p.areas ?? EMPTY);
+  }, [p.areas, ready]);
+
+  useEffect(() => {
+    const map = mapRef.current;
+    if (map && ready) (map.getSource('marker') as GeoJSONSource).setData(p.marker ? { type: 'Feature', properties: {}, geometry: { type: 'Point', coordinates: p.marker } } : EMPTY);
+  }, [p.marker, ready]);
+
+  useEffect(() => {
+    const map = mapRef.current;
+    if (map && ready && p.fit) map.fitBounds(p.fit, { padding: 30, duration: 600, maxZoom: 8 });
+  }, [p.fit, ready]);
+
+  useEffect(() => {
+    const d = drawRef.current;
+    if (!d || !ready) return;
+    d.setMode(p.drawMode === 'off' ? 'static' : p.drawMode);
+    if (mapRef.current) mapRef.current.getCanvas().style.cursor = p.drawMode === 'off' ? '' : 'crosshair';
+  }, [p.drawMode, ready]);
+
+  return <div ref={el} className="map" role="region" aria-label="Map of the selected indicator" data-ready={ready ? '1' : '0'} />;
+}

@@ -1,0 +1,89 @@
+/**
+ * Reading bundle COGs for the map (runs in a Web Worker): geotiff.js over HTTP range
+ * requests, one full image per pyramid level (the full-resolution image or one of its
+ * internal overviews), no-data turned into NaN. Class tables are read from the bundle's
+ * `classes/<code>.csv`. No DOM use: fetch only.
+ */
+import { fromUrl, type GeoTIFF } from 'geotiff';
+import Papa from 'papaparse';
+import { IndapiError } from '../../core/errors';
+import { SSA_GRID, type GridDef } from '../../core/grid';
+import type { ClassEntry } from '../../core/types';
+import type { RasterLevel } from './mercator';
+
+/** One COG opened for mapping: level sizes known, pixels loaded on demand per level. */
+export interface CogLayer {
+  /** Catalog code. */
+  code: string;
+  /** Cell size in degrees of each level, finest (full resolution) first. */
+  levelCellDeg: number[];
+  /** Loads (once) and returns level `i`. */
+  level(i: number): Promise<RasterLevel>;
+}
+
+/**
+ * Opens `cog/<code>.tif` of the bundle at `dataBase` (URL ending in "/").
+ * @throws IndapiError IO when the file cannot be read
+ */
+export async function openCog(dataBase: string, code: string, signal?: AbortSignal): Promise<CogLayer> {
+  let tiff: GeoTIFF;
+  try {
+    tiff = await fromUrl(new URL(`cog/${encodeURIComponent(code)}.tif`, dataBase).href, { allowFullFile: true, cacheSize: 400 } as any, signal);
+  } catch (e) {
+    throw new IndapiError('IO', `Cannot open the map layer of ${code}: ${(e as Error).message}`);
+  }
+  const n = await tiff.getImageCount();
+  const images = await Promise.all(Array.from({ length: n }, (_, i) => tiff.getImage(i)));
+  const full = images[0];
+  const bbox = full.getBoundingBox() as [number, number, number, number];
+  const noData = full.getGDALNoData();
+  const levelCellDeg = images.map((im) => (bbox[2] - bbox[0]) / im.getWidth());
+  const cache = new Map<number, Promise<RasterLevel>>();
+  return {
+    code,
+    levelCellDeg,
+    level(i) {
+      let p = cache.get(i);
+      if (!p) {
+        const im = images[i];
+        p = (async () => {
+          const rasters = (await im.readRasters({ interleave: false, samples: [0] })) as unknown as ArrayLike<number>[];
+          const src = rasters[0];
+          const values = new Float32Array(src.length);
+          for (let k = 0; k < src.length; k++) {
+            const v = src[k];
+            values[k] = v === noData || v === -9999 || Number.isNaN(v) ? NaN : v;
+          }
+          return { width: im.getWidth(), height: im.getHeight(), bbox, values } satisfies RasterLevel;
+        })();
+        p.catch(() => cache.delete(i));
+        cache.set(i, p);
+      }
+      return p;
+    },
+  };
+}
+
+/** Reads `classes/<code>.csv` of the bundle (value,label,color,extras...). */
+export async function loadClassTable(dataBase: string, code: string, signal?: AbortSignal): Promise<ClassEntry[]> {
+  const r = await fetch(new URL(`classes/${encodeURIComponent(code)}.csv`, dataBase), { signal });
+  if (!r.ok) throw new IndapiError('IO', `Cannot read the class table of ${code} (HTTP ${r.status}).`);
+  return parseClassCsv(await r.text());
+}
+
+/** Parses a class table CSV (header value,label,color,...). */
+export function parseClassCsv(text: string): ClassEntry[] {
+  const res = Papa.parse<Record<string, string>>(text.replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: true });
+  return res.data.map((r) => {
+    const e: ClassEntry = { ...r, value: Number(r.value), label: r.label ?? '' };
+    if (!r.color) delete e.color;
+    return e;
+  });
+}
+
+/** The grid a level lies on (for the full-resolution level of a bundle COG: SSA_GRID). */
+export function levelGrid(level: RasterLevel): GridDef {
+  const cs = (level.bbox[2] - level.bbox[0]) / level.width;
+  if (Math.abs(cs - SSA_GRID.cellSizeDeg) < 1e-9 && level.bbox[0] === SSA_GRID.xmin && level.bbox[3] === SSA_GRID.ymax) return SSA_GRID;
+  return { ...SSA_GRID, cellSizeDeg: cs, width: level.width, height: level.height, colOffset: NaN, rowOffset: NaN };
+}

@@ -1,0 +1,43 @@
+import { describe, expect, test } from 'vitest';
+import { intervalIndex, intervalLabels, makeColorizer, paletteFor } from './palette';
+import type { VarRecord } from '../../core/types';
+
+const rec = (o: Partial<VarRecord>): VarRecord => ({
+  varCode: 'X', varLabel: 'X', varTitle: '', varDesc: '', unit: 'm', type: 'continuous', dec: 0, aggFunR: 'mean(X, na.rm=TRUE)',
+  classBreaks: '', classLabels: '', classColors: '', cat1: '', cat2: '', cat3: '', year: '', yearEnd: '', sources: '', sourceMini: '',
+  owner: '', citation: '', license: '', version: '', published: '', dataType: 'Float32', noData: '-9999', classTable: '', ...o,
+});
+
+describe('palettes', () => {
+  test('right-closed intervals as R cut()', () => {
+    const b = [0, 500, 1000, 6000];
+    expect(intervalIndex(b, 500)).toBe(0);
+    expect(intervalIndex(b, 500.01)).toBe(1);
+    expect(intervalIndex(b, 1000)).toBe(1);
+    expect(intervalIndex(b, 99999)).toBe(2);
+    expect(intervalIndex(b, -5)).toBe(0);
+    expect(intervalIndex(b, NaN)).toBe(-1);
+    expect(intervalLabels([0, 0.5, 1], 1)).toEqual(['(0,0.5]', '(0.5,1]']);
+  });
+
+  test('continuous palette uses catalog colours, custom breaks get a ramp', () => {
+    const p = paletteFor(rec({ classBreaks: '0|10|20', classColors: '#000000|#ffffff', classLabels: 'low|high' }));
+    expect(p).toMatchObject({ kind: 'intervals', colors: ['#000000', '#ffffff'], labels: ['low', 'high'] });
+    const c = makeColorizer(p);
+    expect(c(15)).toBe(0xffffffff);
+    expect(c(NaN)).toBe(0);
+    const q = paletteFor(rec({ classBreaks: '0|10|20', classColors: '#000000|#ffffff' }), undefined, [0, 1, 2, 3]);
+    expect(q.colors).toHaveLength(3);
+    expect(q.labels).toEqual(['(0,1]', '(1,2]', '(2,3]']);
+  });
+
+  test('class palette falls back to the class table', () => {
+    const p = paletteFor(rec({ type: 'class' }), [{ value: 3, label: 'KEN', color: '#ff0000' }, { value: 7, label: 'TZA' }]);
+    expect(p.kind).toBe('classes');
+    expect(p.labels).toEqual(['KEN', 'TZA']);
+    const c = makeColorizer(p);
+    expect(c(3)).toBe(0xff0000ff);
+    expect(c(7)).not.toBe(0);
+    expect(c(8)).toBe(0);
+  });
+});

@@ -1,0 +1,154 @@
+/**
+ * Colour schemes for mapping an indicator: intervals of a continuous layer (the catalog's
+ * `classBreaks`/`classColors`, R `cut()` right-closed intervals) or the classes of a class
+ * layer (catalog lists or the class table). Pure: no DOM.
+ */
+import type { ClassEntry, VarRecord } from '../../core/types';
+
+/** One legend entry. */
+export interface LegendEntry {
+  /** Label shown, e.g. "(500,1000]" or "Kenya". */
+  label: string;
+  /** Colour #rrggbb. */
+  color: string;
+}
+
+/** A colour scheme: continuous intervals or a class lookup. */
+export type Palette =
+  | { kind: 'intervals'; breaks: number[]; colors: string[]; labels: string[] }
+  | { kind: 'classes'; values: number[]; colors: string[]; labels: string[] };
+
+/** Parses a pipe-separated catalog list ("" gives []). */
+export function splitPipe(s: string | undefined): string[] {
+  if (!s) return [];
+  return s.split('|').map((x) => x.trim()).filter((x) => x.length > 0);
+}
+
+/** A neutral sequential ramp (viridis-like, 8 stops) used when the catalog gives no colours. */
+export const FALLBACK_RAMP = ['#440154', '#46327e', '#365c8d', '#277f8e', '#1fa187', '#4ac16d', '#a0da39', '#fde725'];
+
+/** Picks `n` colours evenly from a ramp. */
+export function rampColors(n: number, ramp: string[] = FALLBACK_RAMP): string[] {
+  if (n <= 0) return [];
+  if (n === 1) return [ramp[Math.floor(ramp.length / 2)]];
+  return Array.from({ length: n }, (_, i) => ramp[Math.round((i * (ramp.length - 1)) / (n - 1))]);
+}
+
+/**
+ * A stable, readable colour for a class value without a catalog colour (golden-angle hue
+ * walk in HSL, mid lightness), for layers with hundreds of classes such as ADM1.
+ */
+export function hashColor(value: number): string {
+  const h = ((value * 137.508) % 360 + 360) % 360;
+  return hslToHex(h, 0.55, 0.62);
+}
+
+function hslToHex(h: number, s: number, l: number): string {
+  const a = s * Math.min(l, 1 - l);
+  const f = (n: number) => {
+    const k = (n + h / 30) % 12;
+    const c = l - a * Math.max(-1, Math.min(k - 3, 9 - k, 1));
+    return Math.round(c * 255).toString(16).padStart(2, '0');
+  };
+  return `#${f(0)}${f(8)}${f(4)}`;
+}
+
+/** Formats a number with `dec` decimals, as R's cut() labels print them (no trailing zeros). */
+export function fmtBreak(x: number, dec: number): string {
+  if (!Number.isFinite(x)) return String(x);
+  return String(Number(x.toFixed(Math.max(0, Math.min(10, dec)))));
+}
+
+/** R cut() labels of right-closed intervals: "(a,b]". */
+export function intervalLabels(breaks: number[], dec: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i + 1 < breaks.length; i++) out.push(`(${fmtBreak(breaks[i], dec)},${fmtBreak(breaks[i + 1], dec)}]`);
+  return out;
+}
+
+/**
+ * The palette of a catalog record.
+ * @param rec catalog record
+ * @param classes class table of a class layer (value, label, color), used when the record's lists are empty
+ * @param breaksOverride custom increasing breaks for a continuous layer
+ */
+export function paletteFor(rec: VarRecord, classes?: ClassEntry[], breaksOverride?: number[]): Palette {
+  if (rec.type === 'class') {
+    const vals = splitPipe(rec.classBreaks).map(Number);
+    const cols = splitPipe(rec.classColors);
+    const labs = splitPipe(rec.classLabels);
+    if (vals.length > 0 && vals.every(Number.isFinite)) {
+      const byVal = new Map((classes ?? []).map((c) => [c.value, c]));
+      return {
+        kind: 'classes',
+        values: vals,
+        colors: vals.map((v, i) => cols[i] ?? byVal.get(v)?.color ?? hashColor(v)),
+        labels: vals.map((v, i) => labs[i] ?? byVal.get(v)?.label ?? String(v)),
+      };
+    }
+    const cl = classes ?? [];
+    return {
+      kind: 'classes',
+      values: cl.map((c) => c.value),
+      colors: cl.map((c) => (c.color && /^#[0-9a-f]{6}$/i.test(c.color) ? c.color : hashColor(c.value))),
+      labels: cl.map((c) => String(c.label)),
+    };
+  }
+  const breaks = breaksOverride ?? splitPipe(rec.classBreaks).map(Number).filter(Number.isFinite);
+  const n = Math.max(0, breaks.length - 1);
+  let colors = breaksOverride ? [] : splitPipe(rec.classColors);
+  if (colors.length !== n) colors = rampColors(n);
+  const catLabels = splitPipe(rec.classLabels);
+  const labels = !breaksOverride && catLabels.length === n ? catLabels : intervalLabels(breaks, rec.dec);
+  return { kind: 'intervals', breaks, colors, labels };
+}
+
+/** Legend entries of a palette, in order. */
+export function legendOf(p: Palette): LegendEntry[] {
+  return p.labels.map((label, i) => ({ label, color: p.colors[i] }));
+}
+
+/** Parses "#rrggbb" into [r, g, b]; unknown gives mid grey. */
+export function hexToRgb(hex: string): [number, number, number] {
+  const m = /^#?([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})/i.exec(hex);
+  if (!m) return [128, 128, 128];
+  return [parseInt(m[1], 16), parseInt(m[2], 16), parseInt(m[3], 16)];
+}
+
+/**
+ * Index of the interval of `v` among `breaks` (right-closed, as R cut()), clamped to the
+ * first / last interval for values outside the breaks; -1 for NaN or no intervals.
+ */
+export function intervalIndex(breaks: number[], v: number): number {
+  const n = breaks.length - 1;
+  if (n < 1 || Number.isNaN(v)) return -1;
+  if (v <= breaks[1]) return 0;
+  if (v > breaks[n - 1]) return n - 1;
+  let lo = 1, hi = n - 1; // find i with breaks[i] < v <= breaks[i+1]
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (v <= breaks[mid + 1]) hi = mid; else lo = mid + 1;
+  }
+  return lo;
+}
+
+/**
+ * A packed RGBA lookup (one uint32 per value, little-endian ABGR as ImageData wants) for a
+ * palette: `colorOf(v)` gives 0 (transparent) for no data.
+ */
+export function makeColorizer(p: Palette): (v: number) => number {
+  const pack = (hex: string) => {
+    const [r, g, b] = hexToRgb(hex);
+    return ((255 << 24) | (b << 16) | (g << 8) | r) >>> 0;
+  };
+  const packed = p.colors.map(pack);
+  if (p.kind === 'intervals') {
+    return (v) => {
+      const i = intervalIndex(p.breaks, v);
+      return i < 0 ? 0 : packed[i];
+    };
+  }
+  const map = new Map<number, number>();
+  p.values.forEach((v, i) => map.set(v, packed[i]));
+  return (v) => (Number.isNaN(v) ? 0 : map.get(v) ?? 0);
+}

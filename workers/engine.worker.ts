@@ -1,0 +1,45 @@
+/**
+ * Engine worker (Comlink): a thin wrapper exposing the core {@link Engine} with
+ * cancellation by call id (AbortSignal is not transferable) and progress callbacks.
+ * Failures come back as `{ ok: false, error: { code, message, detail } }` so the typed
+ * error code survives the worker boundary.
+ */
+import { expose } from 'comlink';
+import type { CallOptions, Engine } from '../src/core/api';
+import { isIndapiError } from '../src/core/errors';
+import { createWorkerEngine } from '../src/app/engine-factory';
+
+/** Outcome of a call: value or typed error. */
+export type CallOutcome<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string; detail?: Record<string, unknown> } };
+
+let engine: Engine | null = null;
+const ctrls = new Map<number, AbortController>();
+
+const api = {
+  /** Creates the engine over the bundle at `dataBase` (URL ending in "/"). */
+  init(dataBase: string) { engine = createWorkerEngine(dataBase); },
+  /** Calls `engine[method](args, { signal, onProgress })` under id `id`. */
+  async call(id: number, method: keyof Engine, args: unknown, onProgress?: CallOptions['onProgress']): Promise<CallOutcome<unknown>> {
+    const ac = new AbortController();
+    ctrls.set(id, ac);
+    try {
+      if (!engine) throw new Error('engine not initialised');
+      const fn = (engine as any)[method] as (...a: unknown[]) => Promise<unknown>;
+      const opts: CallOptions = { signal: ac.signal, onProgress: onProgress ? (d, t) => void onProgress(d, t) : undefined };
+      const value = method === 'catalog' || method === 'catalogCsv' ? await fn.call(engine, opts) : await fn.call(engine, args, opts);
+      return { ok: true, value };
+    } catch (e) {
+      if (isIndapiError(e)) return { ok: false, error: { code: e.code, message: e.message, detail: e.detail ? JSON.parse(JSON.stringify(e.detail)) : undefined } };
+      if (ac.signal.aborted) return { ok: false, error: { code: 'ABORTED', message: 'Cancelled.' } };
+      return { ok: false, error: { code: 'INTERNAL', message: (e as Error)?.message ?? String(e) } };
+    } finally {
+      ctrls.delete(id);
+    }
+  },
+  /** Aborts call `id` (no-op when it has finished). */
+  cancel(id: number) { ctrls.get(id)?.abort(); },
+};
+
+/** The worker's Comlink API. */
+export type EngineWorkerApi = typeof api;
+expose(api);

@@ -1,0 +1,144 @@
+/**
+ * Map raster worker (Comlink): draws bundle COGs and per-cell results as Web Mercator
+ * tiles (exact per-pixel reprojection, see src/ui/raster/mercator.ts) and answers
+ * hover/click look-ups (value, CELL5M, country, ADM1) from the full-resolution arrays.
+ */
+import { expose, transfer } from 'comlink';
+import { cellCentre, cellId, pointToColRow, SSA_GRID, type GridDef } from '../src/core/grid';
+import type { ClassEntry, VarRecord } from '../src/core/types';
+import { levelForZoom, renderTile, type RasterLevel } from '../src/ui/raster/mercator';
+import { makeColorizer, paletteFor, type Palette } from '../src/ui/raster/palette';
+import { loadClassTable, openCog, type CogLayer } from '../src/ui/raster/layers';
+
+let dataBase = '';
+const cogs = new Map<string, Promise<CogLayer>>();
+const classTables = new Map<string, Promise<ClassEntry[]>>();
+/** Styles by key: palette + source (a COG code or a custom per-cell layer). */
+const styles = new Map<string, { source: string; colorOf: (v: number) => number; palette: Palette }>();
+/** Custom per-cell layers (query results), by key. */
+const custom = new Map<string, RasterLevel>();
+
+function cog(code: string): Promise<CogLayer> {
+  let p = cogs.get(code);
+  if (!p) { p = openCog(dataBase, code); p.catch(() => cogs.delete(code)); cogs.set(code, p); if (cogs.size > 12) cogs.delete(cogs.keys().next().value!); }
+  return p;
+}
+function classes(code: string): Promise<ClassEntry[]> {
+  let p = classTables.get(code);
+  if (!p) { p = loadClassTable(dataBase, code); p.catch(() => classTables.delete(code)); classTables.set(code, p); }
+  return p;
+}
+
+/** Result of a look-up at a point. */
+export interface CellInfo {
+  /** CELL5M id. */
+  cell5m: number;
+  /** Cell centre, degrees. */
+  lon: number;
+  lat: number;
+  /** Value of the mapped layer (NaN = no data). */
+  value: number;
+  /** Class label for class layers. */
+  valueLabel?: string;
+  /** ISO3 and country name. */
+  iso3?: string;
+  country?: string;
+  /** ADM1 unit name, code (ADM1_CODE_ALT label) and raster value. */
+  adm1?: string;
+  adm1Code?: string;
+  adm1Value?: number;
+}
+
+async function valueAt(code: string, col: number, row: number): Promise<number> {
+  const layer = await cog(code);
+  const full = await layer.level(0);
+  return full.values[row * full.width + col];
+}
+
+const api = {
+  /** Sets the bundle root URL (ending in "/"). */
+  init(base: string) { dataBase = base; },
+
+  /**
+   * Registers a style for a bundle layer and returns its palette (for the legend).
+   * @param key style key used in tile URLs
+   */
+  async styleCog(key: string, rec: VarRecord, breaks?: number[]): Promise<Palette> {
+    const cl = rec.type === 'class' && rec.classTable ? await classes(rec.varCode).catch(() => undefined) : undefined;
+    const palette = paletteFor(rec, cl, breaks);
+    styles.set(key, { source: rec.varCode, colorOf: makeColorizer(palette), palette });
+    await cog(rec.varCode);
+    return palette;
+  },
+
+  /** Registers a per-cell result (values row-major on `grid`, NaN = none) drawn with `palette`. */
+  styleCells(key: string, grid: GridDef, values: Float64Array | Float32Array, palette: Palette) {
+    custom.set(key, { width: grid.width, height: grid.height, bbox: [grid.xmin, grid.ymin, grid.xmax, grid.ymax], values });
+    styles.set(key, { source: `custom:${key}`, colorOf: makeColorizer(palette), palette });
+    if (custom.size > 6) { const k = custom.keys().next().value!; custom.delete(k); styles.delete(k); }
+  },
+
+  /** Draws tile z/x/y of style `key`; null when empty. */
+  async tile(key: string, z: number, x: number, y: number): Promise<ImageBitmap | null> {
+    const st = styles.get(key);
+    if (!st) return null;
+    let level: RasterLevel;
+    if (st.source.startsWith('custom:')) {
+      const c = custom.get(key);
+      if (!c) return null;
+      level = c;
+    } else {
+      const layer = await cog(st.source);
+      level = await layer.level(levelForZoom(layer.levelCellDeg, z));
+    }
+    const px = renderTile(level, z, x, y, st.colorOf);
+    if (!px) return null;
+    const bmp = await createImageBitmap(new ImageData(new Uint8ClampedArray(px.buffer as ArrayBuffer), 256, 256));
+    return transfer(bmp, [bmp]);
+  },
+
+  /** Look-up at a point for the hover/click panel; null outside the grid. */
+  async cellInfo(code: string | null, lon: number, lat: number): Promise<CellInfo | null> {
+    const cr = pointToColRow(SSA_GRID, lon, lat);
+    if (!cr) return null;
+    const [col, row] = cr;
+    const [clon, clat] = cellCentre(SSA_GRID, col, row);
+    const info: CellInfo = { cell5m: cellId(SSA_GRID, col, row), lon: clon, lat: clat, value: NaN };
+    const tasks: Promise<void>[] = [];
+    tasks.push((async () => {
+      const v = await valueAt('ISO3', col, row);
+      if (Number.isNaN(v)) return;
+      const t = await classes('ISO3');
+      const e = t.find((c) => c.value === v);
+      info.iso3 = e?.label; info.country = e ? String(e.name ?? e.label) : undefined;
+    })().catch(() => undefined));
+    tasks.push((async () => {
+      const v = await valueAt('ADM1_NAME_ALT', col, row);
+      if (Number.isNaN(v)) return;
+      info.adm1Value = v;
+      const [names, codes] = await Promise.all([classes('ADM1_NAME_ALT'), classes('ADM1_CODE_ALT').catch(() => [] as ClassEntry[])]);
+      info.adm1 = names.find((c) => c.value === v)?.label;
+      info.adm1Code = codes.find((c) => c.value === v)?.label ?? (names.find((c) => c.value === v)?.code as string | undefined);
+    })().catch(() => undefined));
+    if (code) {
+      tasks.push((async () => {
+        info.value = await valueAt(code, col, row);
+        const layer = await cog(code);
+        void layer;
+        if (!Number.isNaN(info.value)) {
+          const t = await classes(code).catch(() => null);
+          if (t) info.valueLabel = t.find((c) => c.value === info.value)?.label;
+        }
+      })().catch(() => undefined));
+    }
+    await Promise.all(tasks);
+    return info;
+  },
+
+  /** Class table of a class layer (value, label, color, extras). */
+  classTable(code: string): Promise<ClassEntry[]> { return classes(code); },
+};
+
+/** The worker's Comlink API. */
+export type RasterWorkerApi = typeof api;
+expose(api);
