@@ -1,0 +1,101 @@
+/**
+ * R-compatible number formatting and `cut()` interval labels.
+ *
+ * R's `cut.default` (base R 4.2, src/library/base/R/cut.R) labels intervals with
+ * `formatC(0 + breaks, digits = dig, width = 1)`, i.e. C `sprintf("%.{dig}g")`, trying
+ * `dig = dig.lab, ..., max(12, dig.lab)` until adjacent labels differ; right-closed
+ * intervals read `(a,b]`.
+ */
+
+/**
+ * C `printf("%.{digits}g", x)`: `digits` significant digits (0 counts as 1), scientific
+ * notation when the exponent is below -4 or at least `digits`, trailing zeros removed,
+ * exponent with a sign and at least two digits (`1e+03`).
+ */
+export function formatG(x: number, digits: number): string {
+  if (Number.isNaN(x)) return 'NaN';
+  if (!Number.isFinite(x)) return x > 0 ? 'Inf' : '-Inf';
+  const p = Math.max(1, Math.min(100, Math.floor(digits)));
+  if (x === 0) return Object.is(x, -0) ? '-0' : '0';
+  const exp = x.toExponential(p - 1); // d.ddde+X, correctly rounded
+  const [mant, e] = exp.split('e');
+  const X = Number(e);
+  if (X < -4 || X >= p) {
+    const m = mant.includes('.') ? mant.replace(/0+$/, '').replace(/\.$/, '') : mant;
+    const ae = Math.abs(X);
+    return `${m}e${X < 0 ? '-' : '+'}${ae < 10 ? '0' : ''}${ae}`;
+  }
+  const f = x.toFixed(Math.max(0, p - 1 - X));
+  return f.includes('.') ? f.replace(/0+$/, '').replace(/\.$/, '') : f;
+}
+
+/**
+ * Labels of R `cut(x, breaks, right = TRUE, dig.lab = digLab)`.
+ * @param breaks increasing break points (n + 1 of them for n intervals)
+ * @returns n labels such as `(500,1000]`
+ */
+export function cutLabels(breaks: number[], digLab = 3): string[] {
+  const nb = breaks.length;
+  let ch: string[] = [];
+  let ok = false;
+  for (let dig = digLab; dig <= Math.max(12, digLab); dig++) {
+    ch = breaks.map((b) => formatG(0 + b, dig));
+    ok = ch.slice(1).every((c, i) => c !== ch[i]);
+    if (ok) break;
+  }
+  if (!ok) return Array.from({ length: nb - 1 }, (_, i) => `Range_${i + 1}`);
+  return ch.slice(0, -1).map((c, i) => `(${c},${ch[i + 1]}]`);
+}
+
+/**
+ * The `dig.lab` this project passes to R `cut()`: the smallest value from 3 up to 15 at
+ * which every break prints exactly (so 1000 prints as `1000`, not R's default `1e+03`).
+ * `cut(x, breaks, dig.lab = labelDigits(breaks))` in R gives the same labels.
+ */
+export function labelDigits(breaks: number[]): number {
+  for (let d = 3; d < 15; d++) {
+    const exact = (b: number) => {
+      if (!Number.isFinite(b)) return true;
+      const f = formatG(b, d);
+      return Number(f) === b && (!f.includes('e') || Math.abs(b) < 1e-4);
+    };
+    if (breaks.every(exact)) return d;
+  }
+  return 15;
+}
+
+/**
+ * Index of the right-closed interval `(b[i], b[i+1]]` holding `v`, or -1 (outside, NaN),
+ * as R `.bincode(v, breaks, right = TRUE, include.lowest = FALSE)` minus one.
+ */
+export function intervalIndex(breaks: ArrayLike<number>, v: number): number {
+  const n = breaks.length;
+  if (!(v > breaks[0]) || !(v <= breaks[n - 1])) return -1;
+  let lo = 0, hi = n - 1; // breaks[lo] < v <= breaks[hi]
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (v <= breaks[mid]) hi = mid;
+    else lo = mid;
+  }
+  return lo;
+}
+
+/**
+ * R `round(x, digits)` (R >= 4.0.0): to the nearest number with `digits` decimals, judged on
+ * the exact binary value of `x` (so `round(0.15, 1)` is 0.1, since 0.15 is stored as
+ * 0.1499999...), halves exactly representable going to the even digit (`round(2.5)` is 2).
+ */
+export function roundR(x: number, digits: number): number {
+  if (!Number.isFinite(x) || Math.abs(x) >= 1e15) return x;
+  const d = Math.max(0, Math.min(15, Math.floor(digits)));
+  const s = Math.abs(x).toFixed(Math.min(100, d + 40)); // exact decimal expansion (ECMA-262 Number.prototype.toFixed)
+  const dot = s.indexOf('.');
+  const intDigits = s.slice(0, dot) + s.slice(dot + 1, dot + 1 + d);
+  const tail = s.slice(dot + 1 + d);
+  let n = Number(intDigits);
+  const first = tail.charCodeAt(0) - 48;
+  const restZero = /^0*$/.test(tail.slice(1));
+  if (first > 5 || (first === 5 && !restZero) || (first === 5 && restZero && n % 2 === 1)) n += 1;
+  const r = n / 10 ** d;
+  return r === 0 ? 0 : x < 0 ? -r : r;
+}

@@ -1,0 +1,3 @@
+/** WKT parsing and geometry-to-cell selection. */
+export * from './parse';
+export * from './raster';
