@@ -1,0 +1,204 @@
+/**
+ * Reading a method call's arguments from a request body (JSON or form-encoded R
+ * literals, as OpenCPU accepts them) and checking them against the method's R signature.
+ */
+import { IndapiError } from '../core/errors';
+import { deparse, deparseCall } from './deparse';
+import { parseRLiteral, type RValue } from './rliteral';
+
+/** Raw arguments in request order: name and parsed value. */
+export type RawArgs = Array<[string, RValue]>;
+
+/** A failure while reading the body that is not an R error (no "In call:" line). */
+export class BodyError extends Error {
+  constructor(
+    /** HTTP status: 400 bad body, 413 too large, 415 unsupported type. */
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'BodyError';
+  }
+}
+
+/**
+ * Reads the arguments of a POST body.
+ * - `application/json`: one JSON object; each member is an argument, values as given
+ *   (a plain string is a string, never R code).
+ * - `application/x-www-form-urlencoded` and `multipart/form-data`: each field is an R
+ *   literal ({@link parseRLiteral}).
+ * - empty body: no arguments.
+ * @param text the body text (already size-checked by the caller).
+ * @throws BodyError 400 for malformed JSON or a top level that is not an object, 415 for another content type.
+ * @throws IndapiError UNPARSABLE for a form value that is not an R literal.
+ */
+export function parseBody(contentType: string | null, text: string): RawArgs {
+  const type = (contentType ?? '').split(';')[0].trim().toLowerCase();
+  if (text.trim() === '') return [];
+  if (type === 'application/json' || type.endsWith('+json')) {
+    let v: unknown;
+    try {
+      v = JSON.parse(text);
+    } catch (e) {
+      throw new BodyError(400, `Failed to parse JSON body: ${(e as Error).message}`);
+    }
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) {
+      const got = v === null ? 'null' : Array.isArray(v) ? 'an array' : `a ${typeof v}`;
+      throw new BodyError(400, `JSON body must be an object whose members are the function arguments (got ${got}).`);
+    }
+    return Object.entries(v as Record<string, RValue>);
+  }
+  if (type === '' || type === 'application/x-www-form-urlencoded' || type === 'text/plain') {
+    // curl -d without a type sends urlencoded; a missing type is read the same way.
+    const out: RawArgs = [];
+    for (const [k, val] of new URLSearchParams(text)) out.push([k, parseRLiteral(val)]);
+    return out;
+  }
+  throw new BodyError(415, `Unsupported Content-Type: ${type}. Send application/json or application/x-www-form-urlencoded (R literals).`);
+}
+
+/** Reads multipart form fields (values are R literals; uploaded files are refused). */
+export function parseFormData(fd: FormData): RawArgs {
+  const out: RawArgs = [];
+  for (const [k, v] of fd.entries()) {
+    if (typeof v !== 'string') throw new BodyError(400, `File uploads are not supported (field '${k}').`);
+    out.push([k, parseRLiteral(v)]);
+  }
+  return out;
+}
+
+/** Kinds of argument values the methods take. */
+export type ArgType =
+  | 'codes' // character vector of indicator codes
+  | 'strings' // character vector
+  | 'string' // one string
+  | 'bool' // TRUE / FALSE
+  | 'int' // one whole number
+  | 'numbers' // numeric vector
+  | 'by' // codes, or { code: [breaks or classes] }
+  | 'scalar' // one string or number
+  | 'json'; // any value (GeoJSON, named lists)
+
+/** One formal argument of a method. */
+export interface ArgSpec {
+  /** R name, e.g. "as.list". */
+  name: string;
+  /** Expected value kind. */
+  type: ArgType;
+  /** True when the R function has no default. */
+  required?: boolean;
+  /** Default as R shows it in usage, e.g. `"SSA"`, `FALSE`, `NULL`. */
+  default?: string;
+  /** Documentation of the argument. */
+  doc: string;
+}
+
+/** A call that failed as R would fail: message plus the call, for the "In call:" line. */
+export function callError(code: 'UNUSED_ARGUMENT' | 'BAD_ARGUMENT', message: string, call: string): IndapiError {
+  return new IndapiError(code, message, { call });
+}
+
+function typeName(v: unknown): string {
+  if (v === null) return 'NULL';
+  if (Array.isArray(v)) {
+    if (v.every((x) => typeof x === 'string')) return 'character';
+    if (v.every((x) => typeof x === 'number')) return 'numeric';
+    if (v.every((x) => typeof x === 'boolean')) return 'logical';
+    return 'list';
+  }
+  if (typeof v === 'string') return 'character';
+  if (typeof v === 'number') return 'numeric';
+  if (typeof v === 'boolean') return 'logical';
+  return 'list';
+}
+
+/**
+ * Checks raw arguments against a signature and converts them to plain JS values.
+ * @returns values by R name; NULL arguments are left out (R default applies).
+ * @throws IndapiError UNUSED_ARGUMENT `unused argument (name = value)` for names the method lacks,
+ *   BAD_ARGUMENT for a missing required argument or a value of the wrong type; `detail.call` holds the call.
+ */
+export function bindArgs(method: string, specs: ArgSpec[], raw: RawArgs): Record<string, unknown> {
+  const call = deparseCall(method, raw);
+  const byName = new Map(specs.map((s) => [s.name, s]));
+  const unused = raw.filter(([k]) => !byName.has(k));
+  if (unused.length) {
+    const list = unused.map(([k, v]) => `${k} = ${deparse(v)}`).join(', ');
+    throw callError('UNUSED_ARGUMENT', `unused argument${unused.length > 1 ? 's' : ''} (${list})`, call);
+  }
+  const seen = new Set<string>();
+  for (const [k] of raw) {
+    if (seen.has(k)) throw callError('BAD_ARGUMENT', `formal argument "${k}" matched by multiple actual arguments`, call);
+    seen.add(k);
+  }
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of raw) {
+    if (v === null) continue;
+    out[k] = coerce(byName.get(k)!, v, call);
+  }
+  for (const s of specs) {
+    if (s.required && out[s.name] === undefined) throw callError('BAD_ARGUMENT', `argument "${s.name}" is missing, with no default`, call);
+  }
+  return out;
+}
+
+function coerce(spec: ArgSpec, v: RValue, call: string): unknown {
+  const bad = (what: string): never => {
+    throw callError('BAD_ARGUMENT', `invalid '${spec.name}' argument: expected ${what}, got ${typeName(v)} ${deparse(v)}`, call);
+  };
+  const arr = Array.isArray(v) ? v : typeof v === 'object' && v !== null ? undefined : [v];
+  switch (spec.type) {
+    case 'codes':
+    case 'strings': {
+      const what = spec.type === 'codes' ? 'a character vector of indicator codes' : 'a character vector';
+      if (!arr || arr.length === 0 || !arr.every((x) => typeof x === 'string')) bad(what);
+      if (spec.type === 'codes' && !(arr as string[]).every((x) => x.trim() !== '')) bad(what);
+      return (arr as string[]).map((x) => x.trim());
+    }
+    case 'string':
+      if (!arr || arr.length !== 1 || typeof arr[0] !== 'string') bad('one character string');
+      return arr![0];
+    case 'scalar':
+      if (!arr || arr.length !== 1 || (typeof arr[0] !== 'string' && typeof arr[0] !== 'number')) bad('one code or number');
+      return arr![0];
+    case 'bool':
+      if (!arr || arr.length !== 1) bad('TRUE or FALSE');
+      if (typeof arr![0] === 'boolean') return arr![0];
+      if (arr![0] === 0 || arr![0] === 1) return arr![0] === 1;
+      return bad('TRUE or FALSE');
+    case 'int':
+      if (!arr || arr.length !== 1 || typeof arr[0] !== 'number' || !Number.isInteger(arr[0])) bad('one whole number');
+      return arr![0];
+    case 'numbers':
+      if (!arr || arr.length === 0 || !arr.every((x) => typeof x === 'number' && Number.isFinite(x))) bad('a numeric vector');
+      return arr;
+    case 'by': {
+      if (arr) {
+        if (arr.length === 0 || !arr.every((x) => typeof x === 'string' && x.trim() !== '')) {
+          bad('variable codes (character) or a list mapping one code to breaks, e.g. list(ELEVATION = c(0, 500, 1000))');
+        }
+        return (arr as string[]).map((x) => x.trim());
+      }
+      const obj = v as Record<string, RValue>;
+      const out: Record<string, Array<number | string>> = {};
+      for (const [code, val] of Object.entries(obj)) {
+        const xs = Array.isArray(val) ? val : [val];
+        if (xs.length === 0 || !xs.every((x) => typeof x === 'number' || typeof x === 'string')) {
+          bad('a list mapping each code to breaks (numbers) or classes');
+        }
+        out[code] = xs as Array<number | string>;
+      }
+      if (Object.keys(out).length === 0) bad('at least one code');
+      return out;
+    }
+    case 'json':
+      if (typeof v === 'string' && /^\s*[[{]/.test(v)) {
+        try {
+          return JSON.parse(v);
+        } catch {
+          return bad('JSON or a named list');
+        }
+      }
+      return v;
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * Method documentation as R's help system renders it: plain text in the layout of
+ * `tools::Rd2txt` (man/<method>/text), HTML (man/<method>/html), and the package index
+ * (`library/indapi3/info`). Generated from the method table in `methods.ts`.
+ */
+import type { MethodSpec } from './methods';
+
+/** Usage line, e.g. `category(q = NULL, as.list = FALSE)`. */
+export function usage(m: MethodSpec): string {
+  return `${m.name}(${m.args.map((a) => (a.required || a.default === undefined ? a.name : `${a.name} = ${a.default}`)).join(', ')})`;
+}
+
+function wrap(text: string, width: number, indent: string, first = indent): string {
+  const words = text.replace(/`/g, '').split(/\s+/).filter(Boolean);
+  const lines: string[] = [];
+  let line = first;
+  let empty = true;
+  for (const w of words) {
+    if (!empty && line.length + 1 + w.length > width) {
+      lines.push(line);
+      line = indent + w;
+    } else {
+      line += (empty ? '' : ' ') + w;
+    }
+    empty = false;
+  }
+  lines.push(line);
+  return lines.join('\n');
+}
+
+/** Resolves `{base}` in examples. */
+function ex(s: string, base: string): string {
+  return s.split('{base}').join(base);
+}
+
+/** Help page as text, laid out like R's `Rd2txt`. */
+export function manText(m: MethodSpec, library: string, base = 'http://localhost:8080'): string {
+  const W = 72;
+  const head = `${m.name}`;
+  const pkg = `package:${library}`;
+  const right = 'R Documentation';
+  const gap = Math.max(1, Math.floor((W - head.length - pkg.length - right.length) / 2));
+  const out: string[] = [];
+  out.push(head + ' '.repeat(gap) + pkg + ' '.repeat(gap) + right, '', m.title, '');
+  out.push('Description:', '', wrap(m.description, W, '     '), '');
+  out.push('Usage:', '', wrap(usage(m), W, '       ', '     '), '');
+  out.push('Arguments:', '');
+  const nameW = Math.max(...m.args.map((a) => a.name.length));
+  for (const a of m.args) {
+    const lead = ' '.repeat(Math.max(0, nameW - a.name.length) + 1) + a.name + ': ';
+    out.push(wrap(a.doc, W, ' '.repeat(nameW + 3), lead), '');
+  }
+  out.push('Details:', '');
+  for (const d of m.details) out.push(wrap(d, W, '     '), '');
+  out.push('Value:', '', wrap(m.value, W, '     '), '');
+  out.push('Examples:', '');
+  for (const e of m.examples) out.push('     ' + ex(e, base));
+  out.push('');
+  return out.join('\n');
+}
+
+/** Escapes text for HTML. */
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+function md(s: string): string {
+  return escapeHtml(s).replace(/`([^`]+)`/g, '<code>$1</code>');
+}
+
+/** Help page as a standalone HTML document. */
+export function manHtml(m: MethodSpec, library: string, base = 'http://localhost:8080'): string {
+  const rows = m.args.map((a) => `<tr><td><code>${escapeHtml(a.name)}</code></td><td>${md(a.doc)}</td></tr>`).join('\n');
+  return `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>R: ${escapeHtml(m.title)}</title>
+<style>body{font-family:sans-serif;max-width:52em;margin:1em auto;padding:0 1em;line-height:1.45}pre,code{background:#f4f4f4}pre{padding:.5em;overflow-x:auto}td{vertical-align:top;padding:.2em .6em}</style>
+</head><body>
+<table width="100%"><tr><td>${escapeHtml(m.name)} {${escapeHtml(library)}}</td><td style="text-align:right">R Documentation</td></tr></table>
+<h2>${escapeHtml(m.title)}</h2>
+<h3>Description</h3>
+<p>${md(m.description)}</p>
+<h3>Usage</h3>
+<pre><code>${escapeHtml(usage(m))}</code></pre>
+<h3>Arguments</h3>
+<table>
+${rows}
+</table>
+<h3>Details</h3>
+${m.details.map((d) => `<p>${md(d)}</p>`).join('\n')}
+<h3>Value</h3>
+<p>${md(m.value)}</p>
+<h3>Examples</h3>
+<pre><code>${m.examples.map((e) => escapeHtml(ex(e, base))).join('\n')}</code></pre>
+</body></html>
+`;
+}
+
+/** The package index: every method with its title and usage (library/indapi3/info). */
+export function packageInfo(methods: MethodSpec[], library: string, version: string): string {
+  const out: string[] = [
+    `Information on package '${library}'`,
+    '',
+    'Description:',
+    '',
+    `Package:            ${library}`,
+    `Version:            ${version}`,
+    'Title:              Gridded indicators for Africa south of the Sahara',
+    'Description:        Lists, describes, queries, summarises and downloads spatially',
+    '                    explicit indicators on a 5 arc-minute grid, over the HTTP',
+    '                    interface of the original R/OpenCPU service.',
+    'License:            MIT (code); each indicator carries its own data licence',
+    '',
+    'Index:',
+    '',
+  ];
+  const w = Math.max(...methods.map((m) => m.name.length)) + 2;
+  for (const m of methods) out.push(wrap(m.title, 76, ' '.repeat(w), m.name.padEnd(w)));
+  out.push('', 'Usage:', '');
+  for (const m of methods) out.push(wrap(usage(m), 76, '      ', '  '));
+  out.push(
+    '',
+    'Documentation of each method: man/<method>/text or man/<method>/html.',
+    'Calls: POST R/<method> (session listing) or R/<method>/json (value as JSON).',
+    '',
+  );
+  return out.join('\n');
+}

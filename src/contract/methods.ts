@@ -1,0 +1,341 @@
+/**
+ * The methods of library `indapi3`, each with its R signature, its documentation (served
+ * under `man/<method>/text|html` and `info`) and how it runs on the {@link Engine} and the
+ * file writers. One table: the router, the argument checks and the docs all read it.
+ */
+import type { CellResult, Engine, GeneratedFile, Graphic, TableResult } from '../core/api';
+import { IndapiError } from '../core/errors';
+import type { GetLayerArgs, VarRecord } from '../core/types';
+import type { ArgSpec } from './args';
+
+/** Input of the file writers (`genFile` of `src/core/formats`). */
+export interface GenFileInput {
+  /** Requested format as sent, e.g. "csv", "tif", "plot". */
+  format: string;
+  /** Method the data came from ("getLayer" or "getLayerWKT"); names the data file. */
+  method: string;
+  /** The call's arguments by R name, for README / datapackage. */
+  args: Record<string, unknown>;
+  /** Summary table (tabular formats, hist). */
+  table?: TableResult;
+  /** Per-cell result (rasters, GeoJSON, plot, hist). */
+  cells?: CellResult;
+  /** Catalog records of the codes involved. */
+  meta: VarRecord[];
+  /** URL of the request, for README. */
+  requestUrl?: string;
+  /** Time stamp of the files. */
+  now?: Date;
+}
+
+/** Output of the file writers. */
+export interface GenFileOutput {
+  files: GeneratedFile[];
+  graphics: Graphic[];
+  /** e.g. "ELEVATION-ADM1_NAME_ALT-KEN.csv.zip". */
+  zipName: string;
+}
+
+/** The file writers' entry point. @throws IndapiError BAD_FORMAT for an unknown format */
+export type GenFile = (input: GenFileInput, opts?: { signal?: AbortSignal; pal?: string }) => Promise<GenFileOutput>;
+
+/** What a method run produced. */
+export interface MethodResult {
+  /** The returned value (R/.val), JSON-compatible. */
+  value: unknown;
+  files?: GeneratedFile[];
+  graphics?: Graphic[];
+  zipName?: string;
+  warnings?: string[];
+}
+
+/** What a method run may use. */
+export interface MethodContext {
+  engine: Engine;
+  genFile?: GenFile;
+  signal?: AbortSignal;
+  requestUrl?: string;
+  now: Date;
+}
+
+/** One method: signature, documentation and implementation. */
+export interface MethodSpec {
+  /** R function name. */
+  name: string;
+  /** One-line title. */
+  title: string;
+  /** Description paragraph(s). */
+  description: string;
+  /** Formal arguments in R order. */
+  args: ArgSpec[];
+  /** Details paragraphs. */
+  details: string[];
+  /** What the value is. */
+  value: string;
+  /** Examples: curl and R (httr) lines; `{base}` stands for the server address. */
+  examples: string[];
+  /** Runs the method with bound arguments. */
+  run(ctx: MethodContext, a: Record<string, unknown>): Promise<MethodResult>;
+}
+
+/** Formats whose writers need the per-cell result (rasters, GeoJSON, maps, histograms). */
+const CELL_FORMATS = new Set(['tif', 'tiff', 'geotiff', 'geotif', 'asc', 'ascii', 'grd', 'grid', 'nc', 'netcdf', 'json', 'geojson', 'plot', 'hist']);
+/** Formats that also need the summary table. */
+const TABLE_FORMATS_WITH_CELLS = new Set(['plot', 'hist']);
+/** Graphic formats: the value is the summary table, not file names. */
+const GRAPHIC_FORMATS = new Set(['plot', 'hist']);
+
+function recordOf(r: VarRecord): Record<string, string> {
+  return Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v === undefined || v === null ? '' : String(v)]));
+}
+
+function layerArgs(a: Record<string, unknown>): GetLayerArgs {
+  const g: GetLayerArgs = { var: a.var as string[] };
+  if (a.iso3 !== undefined) g.iso3 = a.iso3 as string[];
+  if (a.by !== undefined) g.by = a.by as GetLayerArgs['by'];
+  if (a.ids !== undefined) g.ids = a.ids as number[];
+  if (a.collapse !== undefined) g.collapse = a.collapse as boolean;
+  if (a['as.list'] !== undefined) g.asList = a['as.list'] as boolean;
+  if (a.stats !== undefined) g.stats = a.stats as string[];
+  return g;
+}
+
+function tableValue(t: TableResult, asList: boolean): unknown {
+  return asList ? { meta: t.meta.map(recordOf), data: t.rows } : t.rows;
+}
+
+/** Runs the query (plain or WKT) and the writers for a file or graphic `format`. */
+async function withFiles(ctx: MethodContext, a: Record<string, unknown>, format: string): Promise<MethodResult> {
+  if (!ctx.genFile) throw new IndapiError('BAD_FORMAT', `File formats are not available on this server ('${format}').`);
+  const f = format.toLowerCase();
+  const ga = layerArgs(a);
+  const wkt = a.wkt as string | undefined;
+  const opts = { signal: ctx.signal };
+  const needCells = CELL_FORMATS.has(f);
+  const needTable = !needCells || TABLE_FORMATS_WITH_CELLS.has(f);
+  const wktArgs = wkt ? { ...ga, wkt, exact: a.exact as boolean | undefined } : undefined;
+  const [table, cells] = await Promise.all([
+    needTable ? (wktArgs ? ctx.engine.getLayerWKT(wktArgs, opts) : ctx.engine.getLayerTable(ga, opts)) : undefined,
+    needCells ? ctx.engine.getLayerCells(wktArgs ?? ga, opts) : undefined,
+  ]);
+  const out = await ctx.genFile(
+    {
+      format,
+      method: wkt ? 'getLayerWKT' : 'getLayer',
+      args: a,
+      table,
+      cells,
+      meta: (table ?? cells)!.meta,
+      requestUrl: ctx.requestUrl,
+      now: ctx.now,
+    },
+    { signal: ctx.signal, pal: a.pal as string | undefined },
+  );
+  const warnings = a.dir !== undefined ? [`argument 'dir' is ignored: generated files are kept in the session (files/ and zip).`] : [];
+  return {
+    value: GRAPHIC_FORMATS.has(f) && table ? table.rows : out.files.map((x) => x.name),
+    files: out.files,
+    graphics: out.graphics,
+    zipName: out.zipName,
+    warnings,
+  };
+}
+
+const A_VAR: ArgSpec = { name: 'var', type: 'codes', required: true, doc: 'Indicator codes to query (character vector; one code may be a plain string). See `category()` for the codes.' };
+const A_ISO3: ArgSpec = { name: 'iso3', type: 'strings', default: '"SSA"', doc: 'ISO 3166-1 alpha-3 country codes or region codes (SSA all of Africa south of the Sahara, EAF, MAF, SAF, WAF). One or several.' };
+const A_BY: ArgSpec = {
+  name: 'by',
+  type: 'by',
+  default: 'NULL',
+  doc: 'Domains to summarise by: variable codes (class variables group by class, continuous ones by their default intervals), or a list mapping one code to custom breaks (continuous, increasing numbers) or to the classes to keep (class variable), e.g. `list(ELEVATION = c(0, 500, 1000, 2000))`. In form-encoded requests use `c("A","B")` or JSON `["A","B"]`; `[\'A\',\'B\']` is not a literal and is refused.',
+};
+const A_IDS: ArgSpec = { name: 'ids', type: 'numbers', default: 'NULL', doc: 'CELL5M cell ids to restrict the query to (then `iso3` is ignored).' };
+const A_COLLAPSE: ArgSpec = { name: 'collapse', type: 'bool', default: 'TRUE', doc: 'TRUE: one row per group; FALSE: one row per cell (CELL5M, X, Y, keys, values; with `by` each cell carries its group summary).' };
+const A_ASLIST: ArgSpec = { name: 'as.list', type: 'bool', default: 'FALSE', doc: 'TRUE returns `list(meta, data)`: the catalog records of the columns and the rows.' };
+const A_STATS: ArgSpec = { name: 'stats', type: 'strings', default: 'NULL', doc: 'Extra statistics per variable: count, sum, mean, min, max, sd, p10, p25, p50, p75, p90, majority, minority.' };
+const A_WKT: ArgSpec = { name: 'wkt', type: 'string', default: 'NULL', doc: 'WKT (EPSG:4326) of POINT, MULTIPOINT, POLYGON, MULTIPOLYGON or GEOMETRYCOLLECTION of those: summarise over these shapes instead of countries.' };
+const A_EXACT: ArgSpec = { name: 'exact', type: 'bool', default: 'FALSE', doc: 'With `wkt`: FALSE counts the cells whose centre is inside (cells touched by shapes smaller than a cell); TRUE weights cells by the fraction of their area covered (exact for small and thin shapes).' };
+const A_FORMAT: ArgSpec = {
+  name: 'format',
+  type: 'string',
+  default: 'NULL',
+  doc: 'Output: NULL or "data.table" return the table; "csv", "dta", "rds" (also "rda"), "json" (GeoJSON), "tif", "asc", "grd" write files into the session (fetch them under `files/` or all at once under `zip`); "plot" draws maps, "hist" histograms with summary statistics (under `graphics/`).',
+};
+const A_PAL: ArgSpec = { name: 'pal', type: 'string', default: 'NULL', doc: 'ColorBrewer palette name for `format = "plot"` (default: the catalog colours).' };
+const A_DIR: ArgSpec = { name: 'dir', type: 'string', default: 'NULL', doc: 'Accepted for compatibility and ignored (with a warning): files are kept in the session.' };
+
+const E = (s: string) => s;
+
+/** The methods, in the order `R/` lists them (alphabetical, as OpenCPU sorts). */
+export const METHODS: MethodSpec[] = [
+  {
+    name: 'category',
+    title: 'List indicator categories, codes and labels',
+    description: 'Lists the catalog as category, subcategory, item, code and label, optionally filtered by patterns.',
+    args: [
+      { name: 'q', type: 'strings', default: 'NULL', doc: 'Patterns (case-insensitive regular expressions) matched against categories, codes and labels. NULL lists everything.' },
+      A_ASLIST,
+    ],
+    details: [
+      'Rows are sorted by category, subcategory, item and code. A pattern that matches nothing is an error that suggests calling `category()` without `q`.',
+      'With `as.list = TRUE` the rows are nested: an object keyed by category, each an object keyed by subcategory, each a table.',
+    ],
+    value: 'A table with columns category, subcategory, item, code, label (or the nested list).',
+    examples: [
+      E(`curl -X POST {base}/ocpu/library/indapi3/R/category/json`),
+      E(`curl {base}/ocpu/library/indapi3/R/category/json -H 'Content-Type: application/json' -d '{"q": "elevation"}'`),
+      E(`httr::POST("{base}/ocpu/library/indapi3/R/category/json", body = list(q = "distance", as.list = TRUE), encode = "json")`),
+    ],
+    async run(ctx, a) {
+      return { value: await ctx.engine.category({ q: a.q as string[] | undefined, asList: a['as.list'] as boolean | undefined }, { signal: ctx.signal }) };
+    },
+  },
+  {
+    name: 'classify',
+    title: 'Summarise indicators over custom domains',
+    description: 'Summarises indicators over user-supplied domains: a GeoJSON FeatureCollection of polygons or points, or a named list of WKT shapes.',
+    args: [
+      A_VAR,
+      { name: 'domains', type: 'json', required: true, doc: 'GeoJSON FeatureCollection (object, or its JSON text) or a named list of WKT strings, e.g. `list(a = "POLYGON((...))", b = "POINT(36.8 -1.3)")`.' },
+      { name: 'key', type: 'string', default: 'NULL', doc: 'Feature property that names each domain (default: the feature id, else its position).' },
+      A_EXACT,
+      A_STATS,
+    ],
+    details: ['Each variable is summarised with its catalog aggregation formula over the cells of each domain (see `exact`).'],
+    value: 'A table with one row per domain: the domain key and one column per variable (and statistic).',
+    examples: [
+      E(`curl {base}/ocpu/library/indapi3/R/classify/json -H 'Content-Type: application/json' -d '{"var": "ELEVATION", "domains": {"nairobi": "POINT(36.82 -1.29)", "box": "POLYGON((36 -2, 38 -2, 38 0, 36 0, 36 -2))"}}'`),
+    ],
+    async run(ctx, a) {
+      const t = await ctx.engine.classify(
+        { var: a.var as string[], domains: a.domains, key: a.key as string | undefined, exact: a.exact as boolean | undefined, stats: a.stats as string[] | undefined },
+        { signal: ctx.signal },
+      );
+      return { value: t.rows };
+    },
+  },
+  {
+    name: 'describe',
+    title: 'Full metadata records of indicators',
+    description: 'Returns the complete catalog record of each selected indicator: label, code, unit, type, period, categories, sources, contact, description, citation, licence, version, aggregation formula and download date. The record element `Code` holds the indicator code.',
+    args: [
+      { name: 'var', type: 'codes', default: 'NULL', doc: 'Indicator codes to describe.' },
+      { name: 'q', type: 'strings', default: 'NULL', doc: 'Patterns matched like `category(q)`; with neither argument every record is returned.' },
+    ],
+    details: ['The original service listed this method but its calls failed ("object not found"); here it works. All records are also available as one CSV file at `library/indapi3/data/vi/csv`.'],
+    value: 'A table (list of records) with one row per indicator.',
+    examples: [
+      E(`curl {base}/ocpu/library/indapi3/R/describe/json -d "var='ELEVATION'"`),
+      E(`curl {base}/ocpu/library/indapi3/data/vi/csv`),
+    ],
+    async run(ctx, a) {
+      return { value: await ctx.engine.describe({ var: a.var as string[] | undefined, q: a.q as string[] | undefined }, { signal: ctx.signal }) };
+    },
+  },
+  {
+    name: 'genFile',
+    title: 'Write query results to files',
+    description: 'Runs the main query and writes the result as a data package in the requested format: the data file plus datapackage.json, DESCRIPTION, README.md, meta.csv and terms.html (rasters: the raster, .tfw, .aux.xml, DESCRIPTION, README).',
+    args: [A_VAR, A_ISO3, A_BY, { ...A_FORMAT, default: '"csv"', doc: 'File format: csv, dta, rds (rda), json (GeoJSON), tif, asc, grd, or plot / hist for graphics.' }, A_WKT, A_EXACT, A_IDS, A_PAL, A_DIR],
+    details: [
+      'Tabular formats (csv, dta, rds) hold the summary table; raster formats (tif, asc, grd) and GeoJSON hold one value per cell (`collapse = FALSE`).',
+      'Fetch the files under the session path `files/<name>` or all in one archive at `zip`, named `<var>-<by>-<ISO3>.<format>.zip`.',
+    ],
+    value: 'The names of the generated files (character vector).',
+    examples: [
+      E(`curl {base}/ocpu/library/indapi3/R/genFile -d "var='ELEVATION'&iso3='KEN'&by='ADM1_NAME_ALT'&format='csv'"`),
+    ],
+    async run(ctx, a) {
+      return withFiles(ctx, a, (a.format as string | undefined) ?? 'csv');
+    },
+  },
+  {
+    name: 'getLayer',
+    title: 'Query and summarise indicators',
+    description: 'Summarises indicators over countries or regions, optionally broken down by class or interval variables (`by`).',
+    args: [A_VAR, A_ISO3, A_BY, A_IDS, A_COLLAPSE, A_ASLIST, A_STATS],
+    details: [
+      'Every code in `var` and `by` must be in the catalog. Each variable is summarised with its own aggregation formula (sum, mean, weighted mean, dominant class, ...); numbers are rounded to the indicator\'s decimals.',
+      'Continuous `by` variables are cut into right-closed intervals, labelled like `(500,1000]`. A class `var` with a continuous `by` gives the dominant class per interval.',
+      'Rows of a single country carry ISO3 and ADM0_NAME; rows without any `by` field are the overall summary.',
+    ],
+    value: 'A table (rows as JSON objects), or `list(meta, data)` with `as.list = TRUE`.',
+    examples: [
+      E(`curl {base}/ocpu/library/indapi3/R/getLayer/json -H 'Content-Type: application/json' -d '{"var": ["ELEVATION"], "iso3": "KEN", "by": ["ADM1_NAME_ALT"]}'`),
+    ],
+    async run(ctx, a) {
+      return { value: await ctx.engine.getLayer(layerArgs(a), { signal: ctx.signal }) };
+    },
+  },
+  {
+    name: 'getLayerWKT',
+    title: 'Summarise indicators over WKT shapes',
+    description: 'Summarises indicators over the cells of points, lines of points or polygons given as WKT, per country (ISO3).',
+    args: [A_VAR, { ...A_WKT, required: true, default: undefined }, A_ISO3, A_BY, A_EXACT, A_STATS, A_ASLIST],
+    details: [
+      'A point selects the cell that contains it; a polygon the cells whose centres fall inside (or, with `exact = TRUE`, every cell it covers weighted by the covered fraction).',
+    ],
+    value: 'A table with one row per country touched (and per `by` group), or `list(meta, data)`.',
+    examples: [
+      E(`curl {base}/ocpu/library/indapi3/R/getLayerWKT/json -d "var='ELEVATION'&wkt='POINT(36.82 -1.29)'"`),
+    ],
+    async run(ctx, a) {
+      const t = await ctx.engine.getLayerWKT({ ...layerArgs(a), wkt: a.wkt as string, exact: a.exact as boolean | undefined }, { signal: ctx.signal });
+      return { value: tableValue(t, a['as.list'] === true) };
+    },
+  },
+  {
+    name: 'indapi',
+    title: 'Main query method: query, summarise, aggregate over shapes, download',
+    description: 'The main entry point. Queries indicators by country or region and domain (`by`), aggregates them over WKT shapes (`wkt`, via getLayerWKT), and writes downloadable files or graphics (`format`, via genFile).',
+    args: [A_VAR, A_ISO3, A_BY, A_WKT, A_FORMAT, A_COLLAPSE, A_ASLIST, A_EXACT, A_IDS, A_STATS, A_PAL, A_DIR],
+    details: [
+      'Without `format` (or with "data.table") the value is the summary table, as `getLayer()` gives it; `/json` returns it directly.',
+      'With a file `format` the files are written into the session: the response (without `/json`) lists their paths, and `zip` gives them all. With "plot" or "hist" the session holds graphics (`graphics/1/png`, `graphics/1/svg`).',
+      'Argument names are R names (`as.list`); an argument the method does not define is an error ("unused argument").',
+    ],
+    value: 'The summary table; with a file format the names of the files; with plot / hist the summary table drawn.',
+    examples: [
+      E(`curl {base}/ocpu/library/indapi3/R/indapi/json -d "var='ELEVATION'&iso3='KEN'&by='ADM1_NAME_ALT'"`),
+      E(`curl {base}/ocpu/library/indapi3/R/indapi -H 'Content-Type: application/json' -d '{"var": "ELEVATION", "iso3": "KEN", "format": "csv"}'`),
+      E(`httr::POST("{base}/ocpu/library/indapi3/R/indapi/json", body = list(var = "ELEVATION", iso3 = "KEN", by = list(ELEVATION = c(0, 1000, 2000, 6000))), encode = "json")`),
+    ],
+    async run(ctx, a) {
+      const format = a.format as string | undefined;
+      if (format && !['data.table', 'datatable'].includes(format.toLowerCase())) return withFiles(ctx, a, format);
+      if (a.wkt !== undefined) {
+        const t = await ctx.engine.getLayerWKT({ ...layerArgs(a), wkt: a.wkt as string, exact: a.exact as boolean | undefined }, { signal: ctx.signal });
+        return { value: tableValue(t, a['as.list'] === true) };
+      }
+      return { value: await ctx.engine.getLayer(layerArgs(a), { signal: ctx.signal }) };
+    },
+  },
+  {
+    name: 'similar',
+    title: 'Rank areas by similarity',
+    description: 'Ranks units (cells, countries or first-level administrative units) by their similarity to a reference unit across indicators.',
+    args: [
+      { name: 'x', type: 'scalar', required: true, doc: 'The reference unit: a CELL5M id (by = 0), an ISO3 code (by = 1) or an ADM1 unit name or code (by = 2).' },
+      A_VAR,
+      { name: 'by', type: 'int', default: '0', doc: 'Unit level: 0 cells, 1 countries (regions), 2 first-level administrative units (districts).' },
+      A_ISO3,
+    ],
+    details: [
+      'Numeric variables are centred and scaled; class variables score 0 where equal to the reference and 1 otherwise. The score is the sum of absolute differences from the reference: lower is more similar; rows are sorted by score.',
+    ],
+    value: 'A table of units with their values and `score`, most similar first.',
+    examples: [
+      E(`curl {base}/ocpu/library/indapi3/R/similar/json -H 'Content-Type: application/json' -d '{"x": "KEN", "var": ["ELEVATION", "PN14_GDPPC"], "by": 1}'`),
+    ],
+    async run(ctx, a) {
+      const t = await ctx.engine.similar(
+        { x: a.x as string | number, var: a.var as string[], by: a.by as number | undefined, iso3: a.iso3 as string[] | undefined },
+        { signal: ctx.signal },
+      );
+      return { value: t.rows };
+    },
+  },
+];
+
+/** Methods by name. */
+export const METHOD_BY_NAME: ReadonlyMap<string, MethodSpec> = new Map(METHODS.map((m) => [m.name, m]));

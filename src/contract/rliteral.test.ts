@@ -1,0 +1,124 @@
+import { describe, expect, test } from 'vitest';
+import { isIndapiError } from '../core/errors';
+import { parseRLiteral } from './rliteral';
+import { deparse, deparseCall } from './deparse';
+
+describe('parseRLiteral', () => {
+  test.each([
+    [`'KEN'`, 'KEN'],
+    [`"KEN"`, 'KEN'],
+    [`'it\\'s'`, "it's"],
+    [`"a\\"b"`, 'a"b'],
+    [`'tab\\there'`, 'tab\there'],
+    [`'\\x41\\u00e9\\U{1F600}\\101'`, 'Aé😀A'],
+    [`"a,b=c&d"`, 'a,b=c&d'],
+    ['1', 1],
+    ['-2', -2],
+    ['+3.5', 3.5],
+    ['1L', 1],
+    ['1e3', 1000],
+    ['.5', 0.5],
+    ['0x1F', 31],
+    ['Inf', Infinity],
+    ['-Inf', -Infinity],
+    ['TRUE', true],
+    ['T', true],
+    ['FALSE', false],
+    ['F', false],
+    ['true', true],
+    ['false', false],
+    ['NULL', null],
+    ['null', null],
+    ['NA', null],
+    ['NA_character_', null],
+    ['  "padded"  ', 'padded'],
+  ])('%s', (text, want) => {
+    expect(parseRLiteral(text)).toEqual(want);
+  });
+
+  test('NaN', () => expect(parseRLiteral('NaN')).toBeNaN());
+
+  test('vectors', () => {
+    expect(parseRLiteral(`c('KEN','UGA')`)).toEqual(['KEN', 'UGA']);
+    expect(parseRLiteral(`c("KEN")`)).toEqual(['KEN']);
+    expect(parseRLiteral('c(1, 2L, -3e2)')).toEqual([1, 2, -300]);
+    expect(parseRLiteral('c(1, c(2, 3), NULL)')).toEqual([1, 2, 3]);
+    expect(parseRLiteral('c()')).toBeNull();
+    expect(parseRLiteral('c(1, NA)')).toEqual([1, null]);
+    expect(parseRLiteral(`c(1, 'a', TRUE)`)).toEqual(['1', 'a', 'TRUE']);
+    expect(parseRLiteral('c(TRUE, 0)')).toEqual([1, 0]);
+  });
+
+  test('named vectors and lists', () => {
+    expect(parseRLiteral('list(ELEVATION = c(0, 500, 1000))')).toEqual({ ELEVATION: [0, 500, 1000] });
+    expect(parseRLiteral(`list(a = 1, "b c" = 'x', \`d\` = TRUE)`)).toEqual({ a: 1, 'b c': 'x', d: true });
+    expect(parseRLiteral(`list('a', 2)`)).toEqual(['a', 2]);
+    expect(parseRLiteral('list()')).toEqual([]);
+    expect(parseRLiteral('c(a = 1, b = 2)')).toEqual({ a: 1, b: 2 });
+    expect(parseRLiteral('list(x = list(y = 1))')).toEqual({ x: { y: 1 } });
+  });
+
+  test('JSON as OpenCPU accepts it', () => {
+    expect(parseRLiteral('["ADM1_NAME_ALT","ELEVATION"]')).toEqual(['ADM1_NAME_ALT', 'ELEVATION']);
+    expect(parseRLiteral('{"ELEVATION": [0, 500]}')).toEqual({ ELEVATION: [0, 500] });
+    expect(parseRLiteral('list(a = {"x": 1})')).toEqual({ a: { x: 1 } });
+  });
+
+  test.each([
+    `['ADM1_NAME_ALT','ELEVATION']`, // the spec's example: single quotes are not JSON, brackets are not R
+    'system("rm -rf /")',
+    'ELEVATION',
+    'x0abc',
+    `'unterminated`,
+    `"a" "b"`,
+    'c(1,',
+    'c(1 2)',
+    '1 + 1',
+    '1i',
+    'function(x) x',
+    '',
+    '   ',
+    '`a`',
+    '{"a": }',
+    `'\\0'`,
+    `'\\q'`,
+    'list(a == 1)',
+    'c(' .repeat(100) + ')'.repeat(100),
+  ])('refuses %s', (text) => {
+    let err: unknown;
+    try {
+      parseRLiteral(text);
+    } catch (e) {
+      err = e;
+    }
+    expect(isIndapiError(err)).toBe(true);
+    expect((err as Error).message).toBe(`Unparsable argument: ${text}`);
+    expect((err as any).code).toBe('UNPARSABLE');
+  });
+});
+
+describe('deparse', () => {
+  test('values as R prints them', () => {
+    expect(deparse('KEN')).toBe('"KEN"');
+    expect(deparse(['KEN'])).toBe('"KEN"');
+    expect(deparse(['KEN', 'UGA'])).toBe('c("KEN", "UGA")');
+    expect(deparse('say "hi"\n')).toBe('"say \\"hi\\"\\n"');
+    expect(deparse(true)).toBe('TRUE');
+    expect(deparse(null)).toBe('NULL');
+    expect(deparse([1, null])).toBe('c(1, NA)');
+    expect(deparse({ ELEVATION: [0, 500] })).toBe('list(ELEVATION = c(0, 500))');
+    expect(deparse({ 'a b': 1 })).toBe('list(`a b` = 1)');
+    expect(deparse(Infinity)).toBe('Inf');
+  });
+
+  test('calls', () => {
+    expect(deparseCall('category', [['cat', 'x']])).toBe('category(cat = "x")');
+    expect(deparseCall('indapi', [['var', ['ELEVATION']], ['as.list', true]])).toBe('indapi(var = "ELEVATION", as.list = TRUE)');
+  });
+
+  test('round trip through the parser', () => {
+    for (const v of ['x', ['a', 'b'], 1.5, [1, 2, 3], true, { a: [1, 2], b: 'c' }]) {
+      expect(parseRLiteral(deparse(v))).toEqual(Array.isArray(v) && v.length === 1 ? v[0] : v);
+    }
+  });
+});

@@ -1,0 +1,35 @@
+/**
+ * The one table that maps {@link ErrorCode}s of {@link IndapiError} to HTTP statuses.
+ * OpenCPU answers every error raised by R with 400 and the message as text/plain; we keep
+ * that for everything the caller can fix in the request, and use the more precise status
+ * where one exists (404 for what does not exist, 413 for what is too large, 5xx for
+ * failures of the server itself).
+ */
+import type { ErrorCode } from '../core/errors';
+
+/** HTTP status for each error code. */
+export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
+  UNKNOWN_CODE: 400,
+  UNKNOWN_ISO3: 400,
+  BAD_ARGUMENT: 400,
+  UNUSED_ARGUMENT: 400,
+  UNPARSABLE: 400,
+  BAD_BREAKS: 400,
+  UNKNOWN_CLASS: 400,
+  BAD_WKT: 400,
+  OUTSIDE_GRID: 400,
+  TOO_LARGE: 413,
+  NOT_FOUND: 404,
+  NO_MATCH: 400,
+  BAD_FORMAT: 400,
+  EMPTY_SELECTION: 400,
+  // The client went away (or its own signal fired); nobody reads this answer. 499 is nginx's "client closed request".
+  ABORTED: 499,
+  IO: 500,
+  INTERNAL: 500,
+};
+
+/** Status for an error code; unknown codes (from newer cores) answer 500. */
+export function statusFor(code: string): number {
+  return (STATUS_BY_CODE as Record<string, number>)[code] ?? 500;
+}
