@@ -1,0 +1,38 @@
+/**
+ * CSV writer for summary tables.
+ *
+ * Format: RFC 4180 (https://www.rfc-editor.org/rfc/rfc4180): a header row of column
+ * names, no row names, CRLF line breaks, fields quoted with `"` (and inner `"` doubled)
+ * only when they hold a comma, a quote, CR or LF. UTF-8 without a byte-order mark.
+ * Missing values are empty fields (as R's `write.csv(na = "")`). Numbers are written in
+ * the shortest decimal form that reads back to the same double.
+ */
+import type { TableResult } from '../api';
+import { fmtNum, utf8 } from './bytes';
+
+/** Quotes one field per RFC 4180 when needed. */
+export function csvField(s: string): string {
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/**
+ * Builds CSV text from a header and rows of cells.
+ * @param header column names
+ * @param rows cells; `undefined`, `null` and non-finite numbers are written as empty fields
+ */
+export function csvText(header: string[], rows: Array<Array<string | number | undefined | null>>): string {
+  const lines = [header.map(csvField).join(',')];
+  for (const r of rows) {
+    lines.push(r.map((v) => (v === undefined || v === null ? '' : typeof v === 'number' ? fmtNum(v) : csvField(v))).join(','));
+  }
+  return lines.join('\r\n') + '\r\n';
+}
+
+/**
+ * Writes a summary table as CSV bytes (UTF-8).
+ * @param table the engine's table; columns in `table.columns` order
+ */
+export function writeCsv(table: TableResult): Uint8Array {
+  const names = table.columns.map((c) => c.name);
+  return utf8(csvText(names, table.rows.map((r) => names.map((n) => r[n]))));
+}

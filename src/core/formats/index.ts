@@ -1,0 +1,389 @@
+/**
+ * File writers and data packages (`genFile`): every file `format` of the spec's E3, with
+ * the original's aliases, as pure functions over the engine's {@link TableResult} /
+ * {@link CellResult}. Runs in a browser worker and in Node (no Node built-ins).
+ *
+ * Formats and their files (`<base>` = `<method>-<vars>-<by>-<area>`, see ./names.ts):
+ * - csv, dta, rds: `<base>.csv|.dta|.rds` + `meta.csv`, `README.md`, `datapackage.json`,
+ *   `DESCRIPTION`, `terms.html` (tabular, from the summary table);
+ * - json: `<base>.geojson` (RFC 7946 cell-centre points) + the same side files;
+ * - tif: per var `<method>-<VAR>-<by>-<area>.tif` + `.tfw` + `.tif.aux.xml`, then
+ *   `DESCRIPTION`, `README.md`;
+ * - asc: per var `.asc` + `.prj` + `.asc.aux.xml`, then `DESCRIPTION`, `README.md`;
+ * - grd: `<base>.grd` + `<base>.gri` (all vars as bands), then `DESCRIPTION`, `README.md`;
+ * - plot, hist: per var `.svg` + `.png`, also returned as session graphics.
+ */
+import type { CallOptions, CellResult, GeneratedFile, Graphic, TableResult } from '../api';
+import { IndapiError, throwIfAborted } from '../errors';
+import type { VarRecord } from '../types';
+import JSZip from 'jszip';
+import { ascText, ESRI_PRJ_WGS84 } from './asc';
+import { utf8 } from './bytes';
+import { writeCsv } from './csv';
+import { dtaTimeStamp, writeDta } from './dta';
+import { writeGeoJson } from './geojson';
+import { writeGrd, type GrdBand } from './grd';
+import { dataFileBase, requestCodes, zipFileName, type RequestCodes } from './names';
+import { pamXml } from './pam';
+import { dataPackageJson, descriptionText, metaCsv, PRODUCER, readmeText, termsHtml, type PackageInfo } from './pkg';
+import { classColors, classIndices, countSelected, maskedValues, windowGeo } from './raster';
+import { writeRds } from './rds';
+import { worldFile, writeGeoTiff } from './tiff';
+import { renderHist, renderPlot, type Basemap, type Rasterizer } from './graphics';
+
+export { writeCsv, csvText } from './csv';
+export { writeDta, dtaTimeStamp } from './dta';
+export { writeRds, serializeR } from './rds';
+export { writeGeoJson } from './geojson';
+export { writeGeoTiff, worldFile } from './tiff';
+export { writeGrd } from './grd';
+export { ascText, ESRI_PRJ_WGS84 } from './asc';
+export { pamXml } from './pam';
+export { dataFileBase, requestCodes, zipFileName } from './names';
+export { createResvgRasterizer, type Rasterizer, type Basemap } from './graphics';
+export { PALETTES, paletteColors } from './palettes';
+export { quantile7, fiveNum } from './stats';
+
+/** Normalised file formats. `data.table` means "no file" (the value itself). */
+export type FileFormat = 'csv' | 'dta' | 'rds' | 'json' | 'tif' | 'asc' | 'grd' | 'plot' | 'hist' | 'data.table';
+
+const ALIASES: Record<string, FileFormat> = {
+  tif: 'tif',
+  tiff: 'tif',
+  geotiff: 'tif',
+  geotif: 'tif',
+  geojson: 'json',
+  json: 'json',
+  grd: 'grd',
+  grid: 'grd',
+  rds: 'rds',
+  rda: 'rds',
+  rdata: 'rds',
+  dta: 'dta',
+  stata: 'dta',
+  asc: 'asc',
+  ascii: 'asc',
+  csv: 'csv',
+  xls: 'csv',
+  xlsx: 'csv',
+  plot: 'plot',
+  hist: 'hist',
+  'data.table': 'data.table',
+};
+
+/**
+ * Normalises a `format` argument with the original's aliases (case-insensitive):
+ * tif|tiff|geotiff|geotif, geojson|json, grd|grid, rds|rda|rdata (an `.rds` file),
+ * dta|stata, asc|ascii, csv|xls|xlsx (CSV), plot, hist, data.table.
+ * @throws IndapiError BAD_FORMAT "'<format>' is not a recognized format." for anything
+ *   else; BAD_FORMAT for nc|netcdf, which this version does not write.
+ */
+export function normalizeFormat(format: string): FileFormat {
+  const f = String(format).trim().toLowerCase();
+  const n = ALIASES[f];
+  if (n) return n;
+  if (f === 'nc' || f === 'netcdf') {
+    throw new IndapiError('BAD_FORMAT', `'${format}' (netCDF) is not supported in this version: use tif, asc or grd for rasters.`, { format });
+  }
+  throw new IndapiError('BAD_FORMAT', `'${format}' is not a recognized format.`, { format });
+}
+
+/** Formats written from the summary table. */
+const TABULAR = new Set<FileFormat>(['csv', 'dta', 'rds']);
+/** Formats written from the per-cell result. */
+const PER_CELL = new Set<FileFormat>(['json', 'tif', 'asc', 'grd', 'plot', 'hist']);
+
+/** True when the format is written from the per-cell result (`collapse = false`). */
+export function needsCells(format: FileFormat): boolean {
+  return PER_CELL.has(format);
+}
+
+/** Media types of the files (the original's, GeoJSON's from RFC 7946). */
+export const MEDIA_TYPES: Record<string, string> = {
+  csv: 'text/csv',
+  dta: 'application/x-stata-dta',
+  rds: 'application/octet-stream',
+  geojson: 'application/geo+json',
+  tif: 'image/tiff',
+  tfw: 'text/plain',
+  xml: 'application/xml',
+  asc: 'application/x-ascii-grid',
+  prj: 'text/plain',
+  grd: 'application/octet-stream',
+  gri: 'application/octet-stream',
+  png: 'image/png',
+  svg: 'image/svg+xml',
+  json: 'application/json',
+  md: 'text/markdown',
+  html: 'text/html',
+  DESCRIPTION: 'text/plain',
+};
+
+/** Default limit of {@link estimateBytes} (bytes): 512 MiB, what a browser tab can hold twice (files + ZIP). */
+export const MAX_PACKAGE_BYTES = 512 * 1024 * 1024;
+
+/** Input of {@link genFile}. */
+export interface GenFileInput {
+  /** Requested `format` (any alias). */
+  format: string;
+  /** Method called, e.g. "getLayer" (first part of file names). */
+  method: string;
+  /** The request's arguments as parsed (var, iso3, by, wkt, ids, pal, ...), for names and README. */
+  args: Record<string, unknown>;
+  /** Summary table, for csv, dta, rds. */
+  table?: TableResult;
+  /** Per-cell result, for json, tif, asc, grd, plot, hist. */
+  cells?: CellResult;
+  /** Catalog records of every var and by code. */
+  meta: VarRecord[];
+  /** The URL the request was sent to, for the README's curl command and datapackage homepage. */
+  requestUrl?: string;
+  /** Creation time (default now); fixed in tests for golden files. */
+  now?: Date;
+  /** Bundle version, written as the package version. */
+  version?: string;
+  /** Country outlines for plot (GeoJSON FeatureCollection, e.g. `basemap/countries.geojson`). */
+  basemap?: Basemap;
+  /** SVG-to-PNG renderer for plot and hist (see {@link createResvgRasterizer}). */
+  rasterize?: Rasterizer;
+  /** Size limit in bytes (default {@link MAX_PACKAGE_BYTES}). */
+  maxBytes?: number;
+}
+
+/** Result of {@link genFile}. */
+export interface GenFileResult {
+  /** Files of the session, in listing order. */
+  files: GeneratedFile[];
+  /** Graphics (plot, hist), one per var. */
+  graphics: Graphic[];
+  /** Name of the session's ZIP. */
+  zipName: string;
+}
+
+/**
+ * Estimated bytes the files of a request need in memory (uncompressed size of the data
+ * files), computed before writing.
+ */
+export function estimateBytes(format: FileFormat, table?: TableResult, cells?: CellResult): number {
+  if (TABULAR.has(format) && table) {
+    const per = format === 'csv' ? 14 : 9;
+    return 4096 + table.rows.length * Math.max(1, table.columns.length) * per;
+  }
+  if (PER_CELL.has(format) && cells) {
+    const nCells = cells.grid.width * cells.grid.height;
+    const layers = Math.max(1, cells.layers.length);
+    switch (format) {
+      case 'json':
+        return 4096 + countSelected(cells) * (110 + 22 * layers);
+      case 'asc':
+        return 4096 + nCells * layers * 12;
+      case 'plot':
+        return 4096 + nCells * layers * 6;
+      default:
+        return 4096 + nCells * layers * 8;
+    }
+  }
+  return 4096;
+}
+
+function fileOf(name: string, bytes: Uint8Array | string): GeneratedFile {
+  const ext = name.includes('.') ? (name.split('.').pop() as string) : name;
+  return { name, mediaType: MEDIA_TYPES[ext] ?? 'application/octet-stream', bytes: typeof bytes === 'string' ? utf8(bytes) : bytes };
+}
+
+function recordOf(meta: VarRecord[], code: string): VarRecord | undefined {
+  return meta.find((m) => m.varCode === code);
+}
+
+function layerLabel(rec: VarRecord | undefined, code: string): string {
+  return rec ? `${code}: ${rec.varLabel}${rec.unit ? ` (${rec.unit})` : ''}` : code;
+}
+
+function dataLabel(method: string, codes: RequestCodes): string {
+  return `${PRODUCER} ${method}: ${codes.vars.join(', ')}${codes.by.length ? ` by ${codes.by.join(', ')}` : ''} in ${codes.area.join(', ')}`;
+}
+
+/**
+ * Generates the files (and graphics) of a session for a file `format`.
+ * @param input format, request, results and catalog records
+ * @param opts abort signal; progress in files written
+ * @returns files in listing order, graphics, and the ZIP name
+ * @throws IndapiError BAD_FORMAT unknown format; EMPTY_SELECTION a per-cell format whose
+ *   result selects no cell; TOO_LARGE when {@link estimateBytes} exceeds the limit (the
+ *   message states the size); BAD_ARGUMENT unknown `pal`; INTERNAL when the result the
+ *   format needs is missing or plot/hist lack a rasterizer; ABORTED
+ */
+export async function genFile(input: GenFileInput, opts: CallOptions = {}): Promise<GenFileResult> {
+  const format = normalizeFormat(input.format);
+  const codes = requestCodes(input.args);
+  const zipName = zipFileName(codes, format);
+  const now = input.now ?? new Date();
+  const meta = input.meta.length ? input.meta : (input.table?.meta ?? input.cells?.meta ?? []);
+  const { signal, onProgress } = opts;
+  throwIfAborted(signal);
+  if (format === 'data.table') return { files: [], graphics: [], zipName };
+
+  if (TABULAR.has(format) && !input.table) throw new IndapiError('INTERNAL', `genFile: format '${format}' needs the summary table.`);
+  if (PER_CELL.has(format)) {
+    if (!input.cells) throw new IndapiError('INTERNAL', `genFile: format '${format}' needs the per-cell result.`);
+    if (countSelected(input.cells) === 0 || input.cells.grid.width * input.cells.grid.height === 0) {
+      throw new IndapiError('EMPTY_SELECTION', `The request selects no cells, so there is nothing to write as ${format}: check the iso3 codes, the by filter or the WKT shape.`, { format });
+    }
+  }
+  const limit = input.maxBytes ?? MAX_PACKAGE_BYTES;
+  const need = estimateBytes(format, input.table, input.cells);
+  if (need > limit) {
+    const mb = (x: number) => `${Math.ceil(x / (1024 * 1024))} MB`;
+    throw new IndapiError('TOO_LARGE', `The ${format} files of this request would need about ${mb(need)} of memory, more than the limit of ${mb(limit)}: request fewer variables or a smaller area.`, { needBytes: need, limitBytes: limit });
+  }
+
+  const base = dataFileBase(input.method, codes);
+  const files: GeneratedFile[] = [];
+  const graphics: Graphic[] = [];
+  const info: PackageInfo = { base, format, method: input.method, args: input.args, meta, dataFiles: [], requestUrl: input.requestUrl, now, version: input.version };
+  const progress = (done: number, total: number) => onProgress?.(done, total);
+
+  if (TABULAR.has(format) || format === 'json') {
+    let data: GeneratedFile;
+    if (format === 'json') {
+      data = fileOf(`${base}.geojson`, writeGeoJson(input.cells as CellResult, signal));
+      info.dataFiles.push({ name: data.name, mediaType: data.mediaType, format: 'geojson', description: 'GeoJSON (RFC 7946) FeatureCollection of cell-centre points with CELL5M, X, Y and the values as properties.' });
+    } else {
+      const table = input.table as TableResult;
+      const label = dataLabel(input.method, codes);
+      if (format === 'csv') data = fileOf(`${base}.csv`, writeCsv(table));
+      else if (format === 'dta') data = fileOf(`${base}.dta`, writeDta(table, { dataLabel: label, timeStamp: now }));
+      else data = fileOf(`${base}.rds`, writeRds(table, { dataLabel: label, timeStamp: dtaTimeStamp(now) }));
+      info.dataFiles.push({ name: data.name, mediaType: data.mediaType, format, columns: table.columns });
+    }
+    progress(1, 6);
+    throwIfAborted(signal);
+    info.dataFiles.push({
+      name: 'meta.csv',
+      mediaType: 'text/csv',
+      format: 'csv',
+      description: 'Catalog records of the variables.',
+      columns: ['code', 'label', 'description', 'type', 'unit', 'version', 'aggFormula', 'period', 'category', 'subcategory', 'item', 'source', 'contact', 'downloadedOn', 'citation'].map((n) => ({ name: n, role: 'value' as const, label: n, unit: '', type: 'string' as const })),
+    });
+    const names = [data.name, 'meta.csv', 'README.md', 'datapackage.json', 'DESCRIPTION', 'terms.html'];
+    files.push(
+      data,
+      fileOf('meta.csv', metaCsv(meta, now)),
+      fileOf('README.md', readmeText(info, names)),
+      fileOf('datapackage.json', JSON.stringify(dataPackageJson(info), null, 2) + '\n'),
+      fileOf('DESCRIPTION', descriptionText(info, names)),
+      fileOf('terms.html', termsHtml(info)),
+    );
+    progress(6, 6);
+    return { files, graphics, zipName };
+  }
+
+  const cells = input.cells as CellResult;
+  const geo = windowGeo(cells.grid);
+  const total = cells.layers.length + 1;
+
+  if (format === 'plot' || format === 'hist') {
+    if (!input.rasterize) throw new IndapiError('INTERNAL', `genFile: format '${format}' needs a rasterizer (createResvgRasterizer) to draw PNG.`);
+    for (const [k, layer] of cells.layers.entries()) {
+      throwIfAborted(signal);
+      const rec = recordOf(meta, layer.code);
+      const svg =
+        format === 'plot'
+          ? renderPlot({ cells, layer, rec, basemap: input.basemap, pal: typeof input.args.pal === 'string' ? input.args.pal : undefined, now })
+          : await renderHist({ cells, layer, rec, now });
+      const png = await input.rasterize(svg, signal);
+      graphics.push({ svg, png });
+      const b = dataFileBase(input.method, codes, [layer.code]);
+      files.push(fileOf(`${b}.svg`, svg), fileOf(`${b}.png`, png));
+      progress(k + 1, cells.layers.length);
+    }
+    return { files, graphics, zipName };
+  }
+
+  if (format === 'grd') {
+    const bands: GrdBand[] = cells.layers.map((layer) => {
+      const values = maskedValues(layer, cells.mask);
+      if (layer.type !== 'class') return { name: layer.code, values };
+      const { classes } = classIndices(layer, cells.mask);
+      return { name: layer.code, values, classes: classes.map((c) => ({ value: Number(c.value), label: String(c.label) })) };
+    });
+    const { grd, gri } = writeGrd(geo, bands, now);
+    files.push(fileOf(`${base}.grd`, grd), fileOf(`${base}.gri`, gri));
+    progress(cells.layers.length, total);
+  } else {
+    for (const [k, layer] of cells.layers.entries()) {
+      throwIfAborted(signal);
+      const rec = recordOf(meta, layer.code);
+      const b = dataFileBase(input.method, codes, [layer.code]);
+      const description = layer.code;
+      const md = { CODE: layer.code, LABEL: layerLabel(rec, layer.code) };
+      const n = geo.width * geo.height;
+      if (layer.type === 'class') {
+        const { classes, index } = classIndices(layer, cells.mask);
+        const names = classes.map((c) => String(c.label));
+        const colors = classColors(classes, rec);
+        if (format === 'tif') {
+          const byte = classes.length <= 255;
+          const data = byte ? new Uint8Array(n) : new Uint16Array(n);
+          const nd = byte ? 255 : 65535;
+          for (let i = 0; i < n; i++) data[i] = index[i] < 0 ? nd : index[i];
+          const tif = writeGeoTiff({ width: geo.width, height: geo.height, data, sampleType: byte ? 'Byte' : 'UInt16', xmin: geo.xmin, ymax: geo.ymax, cellSize: geo.cellSize, noData: nd, palette: byte ? colors.map((c) => c ?? '#bebebe') : undefined, description: md.LABEL });
+          files.push(fileOf(`${b}.tif`, tif), fileOf(`${b}.tfw`, worldFile(geo.xmin, geo.ymax, geo.cellSize)), fileOf(`${b}.tif.aux.xml`, pamXml([{ description, noData: nd, categories: names, metadata: md }])));
+        } else {
+          const vals = Float64Array.from(index, (x) => (x < 0 ? NaN : x));
+          files.push(fileOf(`${b}.asc`, ascText(geo, vals, -9999, true)), fileOf(`${b}.prj`, ESRI_PRJ_WGS84), fileOf(`${b}.asc.aux.xml`, pamXml([{ description, noData: -9999, categories: names, colors, metadata: md }])));
+        }
+      } else {
+        const values = maskedValues(layer, cells.mask);
+        const unit = rec?.unit || undefined;
+        if (format === 'tif') {
+          const data = new Float32Array(n);
+          for (let i = 0; i < n; i++) data[i] = Number.isNaN(values[i]) ? -9999 : values[i];
+          const tif = writeGeoTiff({ width: geo.width, height: geo.height, data, sampleType: 'Float32', xmin: geo.xmin, ymax: geo.ymax, cellSize: geo.cellSize, noData: -9999, description: md.LABEL });
+          files.push(fileOf(`${b}.tif`, tif), fileOf(`${b}.tfw`, worldFile(geo.xmin, geo.ymax, geo.cellSize)), fileOf(`${b}.tif.aux.xml`, pamXml([{ description, unit, noData: -9999, metadata: md }])));
+        } else {
+          files.push(fileOf(`${b}.asc`, ascText(geo, values, -9999)), fileOf(`${b}.prj`, ESRI_PRJ_WGS84), fileOf(`${b}.asc.aux.xml`, pamXml([{ description, unit, noData: -9999, metadata: md }])));
+        }
+      }
+      progress(k + 1, total);
+    }
+  }
+  const names = [...files.map((f) => f.name), 'DESCRIPTION', 'README.md'];
+  files.push(fileOf('DESCRIPTION', descriptionText(info, names)), fileOf('README.md', readmeText(info, names)));
+  progress(total, total);
+  return { files, graphics, zipName };
+}
+
+/** Files stored without recompression in the ZIP (already compressed). */
+const STORED = /\.(png|tif|rds|zip|gz)$/i;
+
+/**
+ * Builds a ZIP archive of files with jszip (DEFLATE, level 6; already-compressed files
+ * stored), reporting progress in percent (0..100).
+ * @param files the session's files, in order
+ * @param opts signal aborts generation (the stream is paused); progress in percent
+ * @returns the archive bytes (media type application/zip)
+ * @throws IndapiError ABORTED
+ */
+export async function zipFiles(files: GeneratedFile[], opts: CallOptions = {}): Promise<Uint8Array> {
+  const { signal, onProgress } = opts;
+  throwIfAborted(signal);
+  const zip = new JSZip();
+  const date = new Date(Date.UTC(2000, 0, 1));
+  for (const f of files) zip.file(f.name, f.bytes, { binary: true, date, compression: STORED.test(f.name) ? 'STORE' : 'DEFLATE' });
+  const helper = zip.generateInternalStream({ type: 'uint8array', compression: 'DEFLATE', compressionOptions: { level: 6 }, streamFiles: false });
+  return new Promise<Uint8Array>((resolve, reject) => {
+    const onAbort = () => {
+      helper.pause();
+      reject(new IndapiError('ABORTED', 'The request was aborted.'));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    helper
+      .accumulate((m) => onProgress?.(m.percent, 100))
+      .then((b) => {
+        onProgress?.(100, 100);
+        resolve(b);
+      }, reject)
+      .finally(() => signal?.removeEventListener('abort', onAbort));
+  });
+}

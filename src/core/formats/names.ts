@@ -1,0 +1,67 @@
+/**
+ * File and archive names of a data package.
+ *
+ * Data file: `<method>-<var codes>-<by codes>-<area>.<ext>`, codes joined with `-`,
+ * empty groups left out (spec 2.4: "named after the method, the var codes, the by codes
+ * and the country code"), e.g. `getLayer-ELEVATION-ADM1_NAME_ALT-KEN.csv`.
+ * ZIP: `<var codes>-<by codes>-<area>.<format>.zip` (spec 2.4), e.g.
+ * `ELEVATION-ADM1_NAME_ALT-KEN.csv.zip`. `<area>` is the `iso3` codes joined with `-`
+ * (default `SSA`); `WKT` for a WKT request without `iso3`; `CELLS` for a request by cell ids.
+ * A group of more than 4 codes is written as its first 3 codes and `and<N>more`, so
+ * names stay short on every file system. Characters other than letters, digits, `_` and
+ * `.` become `_`.
+ */
+
+/** The codes a request names. */
+export interface RequestCodes {
+  /** `var` codes. */
+  vars: string[];
+  /** `by` codes (keys of the object form). */
+  by: string[];
+  /** Area part of names. */
+  area: string[];
+}
+
+function asList(v: unknown): string[] {
+  if (v === undefined || v === null) return [];
+  if (Array.isArray(v)) return v.map(String);
+  return [String(v)];
+}
+
+/**
+ * Codes of a request's arguments (`var`, `by` as a list or object, `iso3`, `wkt`, `ids`).
+ * @param args the request arguments as the contract parsed them
+ */
+export function requestCodes(args: Record<string, unknown>): RequestCodes {
+  const vars = asList(args.var);
+  const byArg = args.by;
+  const by = byArg && typeof byArg === 'object' && !Array.isArray(byArg) ? Object.keys(byArg) : asList(byArg);
+  let area = asList(args.iso3);
+  if (area.length === 0) area = args.ids !== undefined ? ['CELLS'] : args.wkt !== undefined ? ['WKT'] : ['SSA'];
+  return { vars, by, area };
+}
+
+function group(codes: string[]): string {
+  const clean = [...new Set(codes.map((c) => c.replace(/[^A-Za-z0-9_.]/g, '_')))];
+  if (clean.length > 4) return `${clean.slice(0, 3).join('-')}-and${clean.length - 3}more`;
+  return clean.join('-');
+}
+
+/**
+ * Base name of data files without extension: `<method>-<vars>-<by>-<area>`.
+ * @param method the R method name, e.g. "getLayer"
+ * @param codes the request's codes
+ * @param varOverride codes to use instead of all vars (one file per var for rasters)
+ */
+export function dataFileBase(method: string, codes: RequestCodes, varOverride?: string[]): string {
+  return [method.replace(/[^A-Za-z0-9_.]/g, '_'), group(varOverride ?? codes.vars), group(codes.by), group(codes.area)].filter((s) => s.length > 0).join('-');
+}
+
+/**
+ * Name of the session ZIP: `<vars>-<by>-<area>.<format>.zip`.
+ * @param codes the request's codes
+ * @param format the normalised format
+ */
+export function zipFileName(codes: RequestCodes, format: string): string {
+  return `${[group(codes.vars), group(codes.by), group(codes.area)].filter((s) => s.length > 0).join('-')}.${format}.zip`;
+}

@@ -1,0 +1,288 @@
+/**
+ * The side files of a data package: `meta.csv`, `README.md`, `datapackage.json`,
+ * `DESCRIPTION` and `terms.html`.
+ *
+ * - `datapackage.json` follows Frictionless Data Package v2
+ *   (https://datapackage.org/standard/data-package/, profile
+ *   https://datapackage.org/profiles/2.0/datapackage.json) and stays readable by v1 tools
+ *   (`profile: "tabular-data-package"`, resources with `profile: "tabular-data-resource"`
+ *   and a Table Schema, https://datapackage.org/standard/table-schema/).
+ * - `DESCRIPTION` is a Debian-control-style record as R packages use
+ *   (https://cran.r-project.org/doc/manuals/r-release/R-exts.html#The-DESCRIPTION-file):
+ *   `Field: value` lines, continuation lines indented by one space.
+ */
+import type { ColumnInfo } from '../api';
+import type { VarRecord } from '../types';
+import { xmlEscape } from './bytes';
+import { csvText } from './csv';
+
+/** Name of the producer written in labels and descriptions. */
+export const PRODUCER = 'indapi3';
+
+/** Licence of every data package (the original's choice). */
+export const PACKAGE_LICENSE = {
+  name: 'ODC-BY-1.0',
+  path: 'https://opendatacommons.org/licenses/by/1-0/',
+  title: 'Open Data Commons Attribution License v1.0',
+};
+
+/** Columns of `meta.csv`, in order. */
+export const META_COLUMNS = ['code', 'label', 'description', 'type', 'unit', 'version', 'aggFormula', 'period', 'category', 'subcategory', 'item', 'source', 'contact', 'downloadedOn', 'citation'] as const;
+
+/** Period of a record: `year`, or `year-yearEnd` when they differ. */
+export function period(r: VarRecord): string {
+  if (r.year && r.yearEnd && r.yearEnd !== r.year) return `${r.year}-${r.yearEnd}`;
+  return r.year || r.yearEnd || '';
+}
+
+/**
+ * `meta.csv` text: one row per catalog record.
+ * @param meta records of the var and by codes
+ * @param now download date
+ */
+export function metaCsv(meta: VarRecord[], now: Date): string {
+  const day = now.toISOString().slice(0, 10);
+  return csvText(
+    [...META_COLUMNS],
+    meta.map((r) => [r.varCode, r.varLabel, r.varDesc, r.type, r.unit, r.version, r.aggFunR, period(r), r.cat1, r.cat2, r.cat3, r.sources, r.owner, day, r.citation]),
+  );
+}
+
+/** Everything the side files describe. */
+export interface PackageInfo {
+  /** Package name (file base), e.g. "getLayer-ELEVATION-ADM1_NAME_ALT-KEN". */
+  base: string;
+  /** Normalised format. */
+  format: string;
+  /** Method called. */
+  method: string;
+  /** Request arguments (as JSON). */
+  args: Record<string, unknown>;
+  /** Catalog records of the var and by codes. */
+  meta: VarRecord[];
+  /** Files of the package (data files first), without the side files being written. */
+  dataFiles: Array<{ name: string; mediaType: string; format: string; columns?: ColumnInfo[]; description?: string }>;
+  /** Request URL the package came from, for the curl command. */
+  requestUrl?: string;
+  /** Creation time. */
+  now: Date;
+  /** Bundle version, used as the package version. */
+  version?: string;
+}
+
+function title(info: PackageInfo): string {
+  const vars = info.meta.filter((m) => asList(info.args.var).includes(m.varCode));
+  const what = (vars.length ? vars : info.meta).map((m) => m.varLabel || m.varCode).join(', ');
+  const by = byCodes(info.args);
+  const area = asList(info.args.iso3);
+  return `${what}${by.length ? ` by ${by.join(', ')}` : ''}${area.length ? ` (${area.join(', ')})` : ''}`;
+}
+
+function asList(v: unknown): string[] {
+  if (v === undefined || v === null) return [];
+  return Array.isArray(v) ? v.map(String) : [String(v)];
+}
+
+function byCodes(args: Record<string, unknown>): string[] {
+  const b = args.by;
+  if (b && typeof b === 'object' && !Array.isArray(b)) return Object.keys(b);
+  return asList(b);
+}
+
+/** Unique sources of the records: one entry per distinct `sources` text, with the codes using it. */
+export function uniqueSources(meta: VarRecord[]): Array<{ title: string; detail: string; license: string; citation: string; owner: string; codes: string[] }> {
+  const out = new Map<string, { title: string; detail: string; license: string; citation: string; owner: string; codes: string[] }>();
+  for (const r of meta) {
+    const key = `${r.sources}\u0000${r.license}\u0000${r.citation}`;
+    const e = out.get(key);
+    if (e) e.codes.push(r.varCode);
+    else out.set(key, { title: r.sourceMini || r.sources || r.varCode, detail: r.sources, license: r.license, citation: r.citation, owner: r.owner, codes: [r.varCode] });
+  }
+  return [...out.values()];
+}
+
+/** Table Schema type of a column. */
+function fieldType(c: ColumnInfo): 'string' | 'number' | 'integer' {
+  if (c.classes && c.classes.length) return 'string';
+  return c.type;
+}
+
+/**
+ * `datapackage.json` object.
+ * @param info the package
+ */
+export function dataPackageJson(info: PackageInfo): Record<string, unknown> {
+  const name = info.base.toLowerCase().replace(/[^a-z0-9._-]/g, '-');
+  const sources = uniqueSources(info.meta).map((s) => ({ title: s.title + (s.detail && s.detail !== s.title ? `: ${s.detail}` : '') }));
+  const keywords = [...new Set(info.meta.flatMap((m) => [m.cat1, m.cat2, m.cat3]).filter((k) => k))];
+  const resources = info.dataFiles.map((f) => {
+    const r: Record<string, unknown> = {
+      name: f.name.toLowerCase().replace(/[^a-z0-9._-]/g, '-'),
+      path: f.name,
+      format: f.format,
+      mediatype: f.mediaType,
+    };
+    if (f.description) r.description = f.description;
+    if (f.columns) {
+      r.profile = 'tabular-data-resource';
+      r.type = 'table';
+      if (f.format === 'csv') r.encoding = 'utf-8';
+      r.schema = {
+        fields: f.columns.map((c) => {
+          const fld: Record<string, unknown> = { name: c.name, type: fieldType(c), description: c.label, unit: c.unit };
+          if (c.classes && c.classes.length) fld.constraints = { enum: [...new Set(c.classes.map((k) => String(k.label)))] };
+          return fld;
+        }),
+        missingValues: [''],
+      };
+    }
+    return r;
+  });
+  const created = info.now.toISOString();
+  const pkg: Record<string, unknown> = {
+    $schema: 'https://datapackage.org/profiles/2.0/datapackage.json',
+    profile: 'tabular-data-package',
+    name,
+    title: title(info),
+    description: `Data package produced by ${PRODUCER} (${info.method}, format ${info.format}) from the request ${JSON.stringify(info.args)}. See README.md.`,
+    version: info.version ?? '1.0.0',
+    created,
+    last_updated: created,
+    licenses: [PACKAGE_LICENSE],
+    contributors: [{ title: PRODUCER, roles: ['publisher'] }],
+    resources,
+  };
+  if (keywords.length) pkg.keywords = keywords;
+  if (sources.length) pkg.sources = sources;
+  if (info.requestUrl && /^https?:\/\//.test(info.requestUrl)) pkg.homepage = info.requestUrl;
+  return pkg;
+}
+
+/** Folds a DESCRIPTION field value: continuation lines start with a space; blank lines become " .". */
+function field(name: string, value: string): string {
+  const words = value.replace(/\s+/g, ' ').trim().split(' ');
+  const lines: string[] = [];
+  let cur = `${name}:`;
+  for (const w of words) {
+    if (cur.length + 1 + w.length > 79 && cur.trim().length > name.length + 1) {
+      lines.push(cur);
+      cur = ` ${w}`;
+    } else cur += ` ${w}`;
+  }
+  lines.push(cur);
+  return lines.join('\n');
+}
+
+/**
+ * `DESCRIPTION` text.
+ * @param info the package
+ * @param fileNames every file of the package
+ */
+export function descriptionText(info: PackageInfo, fileNames: string[]): string {
+  const srcs = uniqueSources(info.meta);
+  return (
+    [
+      field('Package', info.base),
+      field('Type', 'Data'),
+      field('Title', title(info)),
+      field('Version', info.version ?? '1.0.0'),
+      field('Date', info.now.toISOString().slice(0, 10)),
+      field('Author', PRODUCER),
+      field('Description', `Gridded indicators for Africa south of the Sahara on the 5-arc-minute grid (EPSG:4326), produced by ${PRODUCER} ${info.method} as ${info.format}. Request: ${JSON.stringify(info.args)}`),
+      field('License', `${PACKAGE_LICENSE.name} (${PACKAGE_LICENSE.path}); source data under their own licences, see terms.html or README.md`),
+      field('Source', srcs.map((s) => `${s.title} (${s.license || 'licence not stated'})`).join('; ') || 'none'),
+      field('Variables', info.meta.map((m) => `${m.varCode} = ${m.varLabel}${m.unit ? ` (${m.unit})` : ''}`).join('; ')),
+      field('Files', fileNames.join(', ')),
+    ].join('\n') + '\n'
+  );
+}
+
+/** Single-quoted shell word. */
+function shq(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * `README.md` text: date, the request as JSON, a curl command reproducing it, the files,
+ * the variables and the sources with licences and citations.
+ * @param info the package
+ * @param fileNames every file of the package
+ */
+export function readmeText(info: PackageInfo, fileNames: string[]): string {
+  const url = info.requestUrl ?? `{base_url}/library/indapi3/R/${info.method}`;
+  const json = JSON.stringify(info.args);
+  const lines = [
+    `# ${title(info)}`,
+    '',
+    `Data package produced by ${PRODUCER} on ${info.now.toISOString()} (format \`${info.format}\`).`,
+    '',
+    '## Request',
+    '',
+    '```json',
+    JSON.stringify(info.args, null, 2),
+    '```',
+    '',
+    'Reproduce it (the answer lists the session\'s files; append `zip` to the session path for the archive):',
+    '',
+    '```sh',
+    `curl -sS -X POST ${shq(url)} -H 'Content-Type: application/json' -d ${shq(json)}`,
+    '```',
+    '',
+    '## Files',
+    '',
+    ...fileNames.map((f) => `- \`${f}\``),
+    '',
+    '## Variables',
+    '',
+    '| code | label | unit | type | period | aggregation |',
+    '|---|---|---|---|---|---|',
+    ...info.meta.map((m) => `| ${[m.varCode, m.varLabel, m.unit, m.type, period(m), m.aggFunR].map((s) => (s ?? '').replace(/\|/g, '\\|')).join(' | ')} |`),
+    '',
+    '## Sources, licences and citations',
+    '',
+  ];
+  for (const s of uniqueSources(info.meta)) {
+    lines.push(`- **${s.title}** (${s.codes.join(', ')}): ${s.detail || ''} Licence: ${s.license || 'not stated'}. Citation: ${s.citation || 'not stated'}.${s.owner ? ` Contact: ${s.owner}.` : ''}`);
+  }
+  lines.push('', `The package itself is licensed under ${PACKAGE_LICENSE.title} (${PACKAGE_LICENSE.path}).`, '');
+  if (['tif', 'asc', 'grd'].includes(info.format)) {
+    lines.push(
+      '## Rasters',
+      '',
+      'Grid: EPSG:4326, 5-arc-minute cells (1/12 degree) on the global lattice, clipped to the selected cells\' bounding box.',
+      'Continuous layers: Float32, no data -9999 (tif, asc; grd: NaN with nodatavalue -3.4e+38).',
+      'Class layers: tif/asc hold 0-based class indices (tif Byte, no data 255, colour table; asc no data -9999), with the class names in the `.aux.xml` side-car; grd holds the class values.',
+      '',
+    );
+  }
+  return lines.join('\n');
+}
+
+/**
+ * `terms.html`: terms of use, the package licence and every source's licence and citation.
+ * @param info the package
+ */
+export function termsHtml(info: PackageInfo): string {
+  const e = xmlEscape;
+  const items = uniqueSources(info.meta)
+    .map(
+      (s) =>
+        `<li><h3>${e(s.title)}</h3><p>${e(s.detail)}</p><dl><dt>Indicators</dt><dd>${e(s.codes.join(', '))}</dd><dt>Licence</dt><dd>${e(s.license || 'not stated')}</dd><dt>Citation</dt><dd>${e(s.citation || 'not stated')}</dd>${s.owner ? `<dt>Contact</dt><dd>${e(s.owner)}</dd>` : ''}</dl></li>`,
+    )
+    .join('\n');
+  return `<!DOCTYPE html>
+<html lang="en">
+<head><meta charset="utf-8"><title>Terms of use: ${e(info.base)}</title></head>
+<body>
+<h1>Terms of use</h1>
+<p>This data package (${e(info.base)}) was produced by ${e(PRODUCER)} on ${e(info.now.toISOString())}. It is made available under the
+<a href="${e(PACKAGE_LICENSE.path)}">${e(PACKAGE_LICENSE.title)}</a> (${e(PACKAGE_LICENSE.name)}): you may share and adapt it if you attribute it and its sources.
+The source data remain under their own licences, listed below; cite each source you use.</p>
+<h2>Sources</h2>
+<ul>
+${items}
+</ul>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,236 @@
+/**
+ * A small GeoTIFF writer: one band, strips, DEFLATE (Adobe, code 8, a zlib stream)
+ * compressed with a horizontal predictor, GeoKeys for EPSG:4326 and the GDAL_NODATA tag.
+ *
+ * Specs:
+ * - TIFF 6.0 (Adobe, 1992), https://www.itu.int/itudoc/itu-t/com16/tiff-fx/docs/tiff6.pdf:
+ *   little-endian header `II*\0` + offset of IFD0; IFD entries sorted by tag
+ *   (uint16 tag, uint16 type, uint32 count, uint32 value-or-offset); Predictor 2
+ *   (section 14, horizontal differencing); ColorMap (tag 320, 3 x 2^bits SHORTs, R then G
+ *   then B, 0..65535) with PhotometricInterpretation 3 (palette).
+ * - Adobe TIFF Technical Note 3 (floating-point predictor 3): per row, the bytes of the
+ *   samples are split into planes, most significant byte first, then byte-differenced.
+ * - Adobe PageMaker 6.0 TIFF Technical Notes: Compression 8 = Deflate (zlib, RFC 1950).
+ * - OGC GeoTIFF 1.1 (OGC 19-008r4), http://docs.opengeospatial.org/is/19-008r4/19-008r4.html:
+ *   ModelPixelScaleTag 33550, ModelTiepointTag 33922, GeoKeyDirectoryTag 34735 with
+ *   GTModelTypeGeoKey (1024) = 2 geographic, GTRasterTypeGeoKey (1025) = 1 PixelIsArea,
+ *   GeographicTypeGeoKey (2048) = 4326, GeogAngularUnitsGeoKey (2054) = 9102 degree.
+ * - GDAL's TIFFTAG_GDAL_NODATA (42113), ASCII: https://gdal.org/drivers/raster/gtiff.html
+ */
+import { zlibSync } from 'fflate';
+import { ByteWriter, utf8 } from './bytes';
+
+/** Sample types this writer supports. */
+export type TiffSampleType = 'Float32' | 'Byte' | 'UInt16';
+
+/** Input of {@link writeGeoTiff}. */
+export interface GeoTiffInput {
+  /** Columns. */
+  width: number;
+  /** Rows. */
+  height: number;
+  /** Samples, row-major, north row first; length width*height. */
+  data: Float32Array | Uint8Array | Uint16Array;
+  /** Sample type; must match `data`. */
+  sampleType: TiffSampleType;
+  /** West edge of the raster, degrees. */
+  xmin: number;
+  /** North edge of the raster, degrees. */
+  ymax: number;
+  /** Cell size, degrees (square cells). */
+  cellSize: number;
+  /** No-data value, written to GDAL_NODATA. */
+  noData: number;
+  /** Palette for Byte rasters: up to 256 colours `#rrggbb`, index = pixel value. */
+  palette?: string[];
+  /** 1 none, 2 horizontal differencing, 3 floating point (default: 3 for Float32, 2 otherwise). */
+  predictor?: 1 | 2 | 3;
+  /** false: write uncompressed (for size comparisons). Default true. */
+  compress?: boolean;
+  /** Rows per strip (default: about 64 KiB of raw samples per strip). */
+  rowsPerStrip?: number;
+  /** Free text for the ImageDescription tag (270). */
+  description?: string;
+}
+
+const SHORT = 3;
+const LONG = 4;
+const ASCII = 2;
+const DOUBLE = 12;
+
+interface Entry {
+  tag: number;
+  type: number;
+  values: number[] | Uint8Array;
+}
+
+function bytesPerSample(t: TiffSampleType): number {
+  return t === 'Float32' ? 4 : t === 'UInt16' ? 2 : 1;
+}
+
+/**
+ * Applies the TIFF predictor to one row of raw little-endian sample bytes, in place.
+ * @param row the row's bytes (width * bps)
+ * @param width samples in the row
+ * @param bps bytes per sample
+ * @param predictor 1, 2 or 3
+ */
+export function applyPredictor(row: Uint8Array, width: number, bps: number, predictor: 1 | 2 | 3): Uint8Array {
+  if (predictor === 1) return row;
+  if (predictor === 2) {
+    if (bps === 1) {
+      for (let i = width - 1; i > 0; i--) row[i] = (row[i] - row[i - 1]) & 0xff;
+    } else if (bps === 2) {
+      const v = new DataView(row.buffer, row.byteOffset, row.byteLength);
+      for (let i = width - 1; i > 0; i--) v.setUint16(i * 2, (v.getUint16(i * 2, true) - v.getUint16((i - 1) * 2, true)) & 0xffff, true);
+    } else {
+      throw new Error('predictor 2 supports 8- and 16-bit samples here');
+    }
+    return row;
+  }
+  // Predictor 3: byte planes, most significant byte first, then byte differencing.
+  const out = new Uint8Array(row.length);
+  for (let i = 0; i < width; i++) {
+    for (let b = 0; b < bps; b++) {
+      // little-endian sample: byte (bps-1-b) is the b-th most significant
+      out[b * width + i] = row[i * bps + (bps - 1 - b)];
+    }
+  }
+  for (let i = out.length - 1; i > 0; i--) out[i] = (out[i] - out[i - 1]) & 0xff;
+  return out;
+}
+
+/** Parses `#rrggbb` to [r, g, b] in 0..255 (grey for anything else). */
+export function parseHex(c: string | undefined): [number, number, number] {
+  const m = /^#?([0-9a-f]{6})$/i.exec((c ?? '').trim());
+  if (!m) return [190, 190, 190];
+  const n = parseInt(m[1], 16);
+  return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
+}
+
+/**
+ * Writes a single-band GeoTIFF (EPSG:4326, PixelIsArea).
+ * @param input raster, georeferencing and options
+ * @returns the TIFF file bytes
+ */
+export function writeGeoTiff(input: GeoTiffInput): Uint8Array {
+  const { width, height, sampleType } = input;
+  const bps = bytesPerSample(sampleType);
+  const compress = input.compress !== false;
+  const predictor = compress ? (input.predictor ?? (sampleType === 'Float32' ? 3 : 2)) : 1;
+  const rowsPerStrip = Math.max(1, Math.min(height, input.rowsPerStrip ?? Math.ceil(65536 / Math.max(1, width * bps))));
+  const nStrips = Math.ceil(height / rowsPerStrip);
+  const raw = new Uint8Array(input.data.buffer, input.data.byteOffset, input.data.byteLength);
+  // Host is assumed little-endian for typed arrays (true for every supported platform); check.
+  if (bps > 1 && new Uint8Array(new Uint16Array([1]).buffer)[0] !== 1) throw new Error('big-endian host not supported');
+
+  const strips: Uint8Array[] = [];
+  for (let s = 0; s < nStrips; s++) {
+    const r0 = s * rowsPerStrip;
+    const r1 = Math.min(height, r0 + rowsPerStrip);
+    const rowBytes = width * bps;
+    const chunk = new Uint8Array((r1 - r0) * rowBytes);
+    for (let r = r0; r < r1; r++) {
+      const row = raw.slice(r * rowBytes, (r + 1) * rowBytes);
+      chunk.set(applyPredictor(row, width, bps, predictor), (r - r0) * rowBytes);
+    }
+    strips.push(compress ? zlibSync(chunk, { level: 6 }) : chunk);
+  }
+
+  const entries: Entry[] = [
+    { tag: 256, type: LONG, values: [width] },
+    { tag: 257, type: LONG, values: [height] },
+    { tag: 258, type: SHORT, values: [bps * 8] },
+    { tag: 259, type: SHORT, values: [compress ? 8 : 1] },
+    { tag: 262, type: SHORT, values: [input.palette && sampleType === 'Byte' ? 3 : 1] },
+    { tag: 273, type: LONG, values: new Array(nStrips).fill(0) },
+    { tag: 277, type: SHORT, values: [1] },
+    { tag: 278, type: LONG, values: [rowsPerStrip] },
+    { tag: 279, type: LONG, values: strips.map((s) => s.length) },
+    { tag: 284, type: SHORT, values: [1] },
+    { tag: 339, type: SHORT, values: [sampleType === 'Float32' ? 3 : 1] },
+    { tag: 33550, type: DOUBLE, values: [input.cellSize, input.cellSize, 0] },
+    { tag: 33922, type: DOUBLE, values: [0, 0, 0, input.xmin, input.ymax, 0] },
+    { tag: 34735, type: SHORT, values: [1, 1, 0, 4, 1024, 0, 1, 2, 1025, 0, 1, 1, 2048, 0, 1, 4326, 2054, 0, 1, 9102] },
+    { tag: 42113, type: ASCII, values: asciiz(String(input.noData)) },
+  ];
+  if (input.description) entries.push({ tag: 270, type: ASCII, values: asciiz(input.description) });
+  if (predictor !== 1) entries.push({ tag: 317, type: SHORT, values: [predictor] });
+  if (input.palette && sampleType === 'Byte') {
+    const map = new Array(3 * 256).fill(0);
+    input.palette.slice(0, 256).forEach((c, i) => {
+      const [r, g, b] = parseHex(c);
+      map[i] = r * 257;
+      map[256 + i] = g * 257;
+      map[512 + i] = b * 257;
+    });
+    entries.push({ tag: 320, type: SHORT, values: map });
+  }
+  entries.sort((a, b) => a.tag - b.tag);
+
+  // Layout: header (8) | IFD | out-of-line values | strips.
+  const typeSize = (t: number) => (t === SHORT ? 2 : t === LONG ? 4 : t === DOUBLE ? 8 : 1);
+  const ifdSize = 2 + entries.length * 12 + 4;
+  let extOffset = 8 + ifdSize;
+  const extOf = new Map<Entry, number>();
+  for (const e of entries) {
+    const size = typeSize(e.type) * e.values.length;
+    if (size > 4) {
+      extOf.set(e, extOffset);
+      extOffset += size + (size % 2);
+    }
+  }
+  let dataOffset = extOffset;
+  const stripOffsets = strips.map((s) => {
+    const o = dataOffset;
+    dataOffset += s.length;
+    return o;
+  });
+  (entries.find((e) => e.tag === 273) as Entry).values = stripOffsets;
+  const w = new ByteWriter(true, dataOffset + 16);
+  w.u8(0x49).u8(0x49).u16(42).u32(8);
+  w.u16(entries.length);
+  const writeValue = (ww: ByteWriter, type: number, v: number) => {
+    if (type === SHORT) ww.u16(v);
+    else if (type === LONG) ww.u32(v);
+    else if (type === DOUBLE) ww.f64(v);
+    else ww.u8(v);
+  };
+  for (const e of entries) {
+    w.u16(e.tag).u16(e.type).u32(e.values.length);
+    const ext = extOf.get(e);
+    if (ext !== undefined) w.u32(ext);
+    else {
+      const start = w.length;
+      for (const v of e.values) writeValue(w, e.type, v);
+      w.zeros(4 - (w.length - start));
+    }
+  }
+  w.u32(0);
+  for (const e of entries) {
+    const ext = extOf.get(e);
+    if (ext === undefined) continue;
+    if (w.length !== ext) throw new Error('TIFF layout error');
+    for (const v of e.values) writeValue(w, e.type, v);
+    if (w.length % 2) w.u8(0);
+  }
+  for (const s of strips) w.bytes(s);
+  return w.result();
+}
+
+function asciiz(s: string): Uint8Array {
+  const b = utf8(s);
+  const out = new Uint8Array(b.length + 1);
+  out.set(b);
+  return out;
+}
+
+/**
+ * ESRI world file (`.tfw`) text: six lines, pixel x size, rotation 0, rotation 0,
+ * negative pixel y size, x and y of the centre of the upper-left pixel.
+ * Spec: https://en.wikipedia.org/wiki/World_file (ESRI "World files for raster datasets").
+ */
+export function worldFile(xmin: number, ymax: number, cellSize: number): string {
+  const f = (x: number) => x.toFixed(10);
+  return [f(cellSize), f(0), f(0), f(-cellSize), f(xmin + cellSize / 2), f(ymax - cellSize / 2)].join('\n') + '\n';
+}
