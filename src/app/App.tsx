@@ -1,9 +1,240 @@
-/** Application shell (placeholder until the map app lands). */
+/**
+ * The application shell: header, catalog browser and indicator card on the left, the map
+ * in the centre (legend, opacity, hover read-out), and the panels on the right
+ * (summaries, areas, compare, downloads, API). State that can be shared lives in the URL.
+ */
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import type { Feature, FeatureCollection } from 'geojson';
+import type { Row, VarRecord } from '../core/types';
+import { SSA_GRID, cellToColRow } from '../core/grid';
+import { CatalogBrowser } from '../ui/CatalogBrowser';
+import { IndicatorCard } from '../ui/IndicatorCard';
+import { Legend } from '../ui/Legend';
+import type { DrawMode } from '../ui/MapView';
+import type { Palette } from '../ui/raster/palette';
+import { buildChoropleth } from '../ui/choropleth';
+import { appendWkt, wktToFeatures } from '../ui/wkt';
+import type { LegendEntry } from '../ui/raster/palette';
+import type { CellInfo } from '../../workers/raster.worker';
+import { DATA_BASE, loadIso } from './bundle';
+import { getEngine, getRaster } from './services';
+import { useUrlState } from './useUrlState';
+import type { PanelId } from './url-state';
+import type { PanelCtx, QuerySpec } from './panels/common';
+import { SummaryPanel } from './panels/SummaryPanel';
+import { AreasPanel } from './panels/AreasPanel';
+import { ComparePanel } from './panels/ComparePanel';
+import { DownloadPanel } from './panels/DownloadPanel';
+import { ApiPanel } from './panels/ApiPanel';
+import { UpdateBanner } from './UpdateBanner';
+
+const MapView = lazy(() => import('../ui/MapView').then((m) => ({ default: m.MapView })));
+
+const PANELS: Array<[PanelId, string]> = [['summary', 'Summaries'], ['areas', 'Areas'], ['compare', 'Compare'], ['download', 'Download'], ['api', 'API']];
+const ADM1_CODES = ['ADM1_NAME_ALT', 'ADM1_CODE_ALT'];
+
+/** Tile loader handed to the map: draws in the raster worker. */
+const loadTile = (key: string, z: number, x: number, y: number) => getRaster().tile(key, z, x, y);
+
+function fmtValue(info: CellInfo, rec: VarRecord | undefined): string {
+  if (Number.isNaN(info.value)) return 'no data';
+  if (info.valueLabel) return `${info.valueLabel} (${info.value})`;
+  const d = rec ? Math.min(6, Math.max(0, rec.dec)) : 2;
+  return `${info.value.toLocaleString('en', { maximumFractionDigits: d })}${rec?.unit ? ` ${rec.unit}` : ''}`;
+}
+
+/** The app. */
 export function App() {
+  const [state, update] = useUrlState();
+  const catalogQ = useQuery({ queryKey: ['catalog'], queryFn: ({ signal }) => getEngine().catalog({ signal }), staleTime: Infinity, retry: 1 });
+  const isoQ = useQuery({ queryKey: ['iso'], queryFn: ({ signal }) => loadIso(signal), staleTime: Infinity, retry: 1 });
+  const catalog = useMemo(() => catalogQ.data ?? [], [catalogQ.data]);
+  const iso = useMemo(() => isoQ.data ?? [], [isoQ.data]);
+  const byCode = useMemo(() => new Map(catalog.map((r) => [r.varCode, r])), [catalog]);
+  const [query, setQuery] = useState<QuerySpec | null>(null);
+  const [drawMode, setDrawMode] = useState<DrawMode>('off');
+  const [hover, setHover] = useState<CellInfo | null>(null);
+  const [picked, setPicked] = useState<CellInfo | null>(null);
+  const [palette, setPalette] = useState<Palette | null>(null);
+  const [rasterKey, setRasterKey] = useState<string | null>(null);
+  const [mapErr, setMapErr] = useState<string | null>(null);
+  const [choro, setChoro] = useState<{ pairs: Array<[number, string]>; legend: LegendEntry[]; title: string } | null>(null);
+  const [fit, setFit] = useState<[number, number, number, number] | null>(null);
+
+  // Bad codes in a pasted URL: message in place, ignored.
+  const badCodes = useMemo(() => {
+    if (!catalog.length) return [];
+    const codes = [...(state.v ? [state.v] : []), ...state.vars, ...state.by];
+    const bad = codes.filter((c) => !byCode.has(c));
+    if (iso.length) bad.push(...state.iso.filter((c) => !iso.some((e) => e.code === c)));
+    return [...new Set(bad)];
+  }, [catalog, iso, state.v, state.vars, state.by, state.iso, byCode]);
+  useEffect(() => {
+    if (!badCodes.length) return;
+    update({ v: state.v && byCode.has(state.v) ? state.v : null, vars: state.vars.filter((c) => byCode.has(c)), by: state.by.filter((c) => byCode.has(c)), iso: iso.length ? state.iso.filter((c) => iso.some((e) => e.code === c)) : state.iso });
+    // keep the message: computed from the original URL below
+  }, [badCodes]);
+  const [badMsg, setBadMsg] = useState<string | null>(null);
+  useEffect(() => { if (badCodes.length) setBadMsg(`Unknown code${badCodes.length > 1 ? 's' : ''} in the link, ignored: ${badCodes.join(', ')}. See the catalog for valid codes.`); }, [badCodes]);
+
+  const rec = state.v ? byCode.get(state.v) : undefined;
+  // First visit: map a sensible default.
+  useEffect(() => {
+    if (!state.v && catalog.length && !location.hash) update({ v: byCode.has('ELEVATION') ? 'ELEVATION' : catalog[0].varCode });
+  }, [catalog]);
+
+  // Style the selected layer in the raster worker.
+  useEffect(() => {
+    if (!rec) { setRasterKey(null); setPalette(null); return; }
+    let cancel = false;
+    setMapErr(null);
+    const key = `cog:${rec.varCode}`;
+    getRaster().styleCog(key, rec).then((p) => { if (!cancel) { setPalette(p); setRasterKey(key); } })
+      .catch((e) => { if (!cancel) setMapErr(`Cannot draw ${rec.varCode}: ${(e as Error).message}`); });
+    return () => { cancel = true; };
+  }, [rec]);
+
+  // Hover / click look-ups (latest wins).
+  const onHover = useCallback((ll: [number, number] | null) => {
+    if (!ll) { setHover(null); return; }
+    void getRaster().cellInfo(state.v, ll[0], ll[1]).then(setHover);
+  }, [state.v]);
+  const onClick = useCallback((ll: [number, number]) => {
+    void getRaster().cellInfo(state.v, ll[0], ll[1]).then((i) => { setPicked(i); });
+  }, [state.v]);
+  const onDrawn = useCallback((f: Feature) => {
+    update({ wkt: appendWkt(state.wkt, f.geometry) });
+    if (f.geometry.type !== 'Point') setDrawMode('off');
+  }, [state.wkt, update]);
+
+  const areas: FeatureCollection | null = useMemo(() => {
+    if (!state.wkt) return null;
+    try { return wktToFeatures(state.wkt); } catch { return null; }
+  }, [state.wkt]);
+
+  // Fit the map to the chosen countries.
+  useEffect(() => {
+    if (!iso.length || !state.iso.length) return;
+    const es = iso.filter((e) => state.iso.includes(e.code));
+    if (!es.length) return;
+    setFit([Math.min(...es.map((e) => e.bboxDeg[0])), Math.min(...es.map((e) => e.bboxDeg[1])), Math.max(...es.map((e) => e.bboxDeg[2])), Math.max(...es.map((e) => e.bboxDeg[3]))]);
+  }, [iso, state.iso.join(',')]);
+
+  // Choropleth from summaries by ADM1.
+  const onSummaryRows = useCallback((r: { rows: Row[]; by: string[]; vars: string[] } | null) => {
+    const b = r?.by.find((x) => ADM1_CODES.includes(x));
+    if (!r || !b) { setChoro(null); return; }
+    const v = r.vars[0];
+    void getRaster().classTable(b).then((t) => {
+      const c = buildChoropleth(r.rows.filter((row) => r.by.every((k) => k === b || row[k] === undefined)), b, v, t, byCode.get(v)?.dec ?? 2);
+      setChoro({ pairs: c.pairs, legend: c.legend, title: `${v} by ${b}` });
+    }).catch(() => setChoro(null));
+  }, [byCode]);
+
+  // Compare results on the map: ADM1 ranks as a choropleth, cells as a raster.
+  const onCompare = useCallback((r: { rows: Row[]; by: number } | null) => {
+    if (!r) return;
+    const score = r.rows.length && Object.keys(r.rows[0]).find((k) => /score/i.test(k));
+    if (!score) return;
+    if (r.by === 0) {
+      const vals = new Float64Array(SSA_GRID.width * SSA_GRID.height).fill(NaN);
+      const scores = r.rows.map((x) => Number(x[score])).filter(Number.isFinite).sort((a, b) => a - b);
+      const ramp = ['#08306b', '#2171b5', '#6baed6', '#c6dbef', '#f7fbff'];
+      const q = [0, 0.05, 0.2, 0.4, 0.7, 1].map((p) => scores[Math.min(scores.length - 1, Math.floor(p * (scores.length - 1)))]);
+      for (const row of r.rows) {
+        const cr = cellToColRow(SSA_GRID, Number(row.CELL5M));
+        if (cr) vals[cr[1] * SSA_GRID.width + cr[0]] = Number(row[score]);
+      }
+      const pal: Palette = { kind: 'intervals', breaks: q, colors: ramp, labels: ramp.map((_, i) => `top ${[5, 20, 40, 70, 100][i]}%`) };
+      const key = `cells:similar:${Date.now()}`;
+      void getRaster().styleCells(key, SSA_GRID, vals, pal).then(() => { setRasterKey(key); setPalette(pal); });
+      return;
+    }
+    const keyCol = ['ADM1_CODE_ALT', 'ADM1_NAME_ALT'].find((k) => r.rows.some((x) => x[k] !== undefined));
+    if (!keyCol) return;
+    void getRaster().classTable(keyCol).then((t) => {
+      const c = buildChoropleth(r.rows, keyCol, score, t, 2, ['#08306b', '#2171b5', '#6baed6', '#c6dbef', '#f7fbff']);
+      setChoro({ pairs: c.pairs, legend: c.legend, title: `Similarity score (${keyCol}), low = similar` });
+    });
+  }, []);
+
+  const ctx: PanelCtx = { catalog, byCode, iso, state, update, setQuery };
+  const loading = catalogQ.isLoading;
+
   return (
-    <main>
-      <h1>indapi3</h1>
-      <p>Gridded indicators for Africa south of the Sahara.</p>
-    </main>
+    <div className="app">
+      <header className="top">
+        <h1>indapi3 <span className="sub">indicators for Africa south of the Sahara</span></h1>
+        <div className="row">
+          <button type="button" className="ghost" onClick={() => { void navigator.clipboard?.writeText(location.href); }} title="Copy a link to this view">Copy link</button>
+        </div>
+      </header>
+      <UpdateBanner />
+      {badMsg && <p className="msg warn banner" role="alert">{badMsg} <button type="button" className="ghost" onClick={() => setBadMsg(null)}>Dismiss</button></p>}
+      <aside className="left" aria-label="Catalog">
+        {catalogQ.error && <p className="msg error" role="alert">Cannot load the catalog: {(catalogQ.error as Error).message}</p>}
+        {loading && <p className="muted">Loading catalog…</p>}
+        <CatalogBrowser records={catalog} selected={state.v} onSelect={(c) => { update({ v: c }); setChoro(null); }} />
+        {rec && <IndicatorCard rec={rec} />}
+      </aside>
+      <main className="centre" aria-label="Map">
+        <Suspense fallback={<div className="map placeholder">Loading map…</div>}>
+          <MapView dataBase={DATA_BASE} rasterKey={rasterKey} opacity={state.op} loadTile={loadTile} choropleth={choro?.pairs ?? null} areas={areas}
+            marker={picked ? [picked.lon, picked.lat] : null} fit={fit} drawMode={drawMode} onDrawn={onDrawn} onHover={onHover} onClick={onClick}
+            onRendered={() => { (window as any).__indapiFirstRender ??= performance.now(); document.body.dataset.mapRendered = '1'; }} />
+        </Suspense>
+        <div className="overlay tl-info" aria-live="polite" data-testid="hover-info">
+          {hover ? (
+            <dl className="info">
+              <div><dt>Value</dt><dd>{fmtValue(hover, rec)}</dd></div>
+              <div><dt>CELL5M</dt><dd>{hover.cell5m}</dd></div>
+              <div><dt>Country</dt><dd>{hover.country ? `${hover.country} (${hover.iso3})` : '—'}</dd></div>
+              <div><dt>ADM1</dt><dd>{hover.adm1 ?? '—'}</dd></div>
+              <div><dt>Centre</dt><dd>{hover.lon.toFixed(4)}, {hover.lat.toFixed(4)}</dd></div>
+            </dl>
+          ) : <p className="muted small">Hover the map for values; click to pick a place.</p>}
+        </div>
+        <div className="overlay bl">
+          {mapErr && <p className="msg error" role="alert">{mapErr}</p>}
+          {rec && <Legend title={rasterKey?.startsWith('cells:') ? 'Similarity' : rec.varLabel} unit={rasterKey?.startsWith('cells:') ? '' : rec.unit} palette={palette} opacity={state.op} onOpacity={(op) => update({ op })} />}
+          {choro && (
+            <section className="legend" aria-label="Choropleth legend">
+              <h3>{choro.title}</h3>
+              <ul role="list">{choro.legend.map((e, i) => <li key={i}><span className="sw" style={{ background: e.color }} aria-hidden="true" />{e.label}</li>)}</ul>
+              <button type="button" className="ghost small" onClick={() => setChoro(null)}>Hide choropleth</button>
+            </section>
+          )}
+        </div>
+        {picked && (
+          <div className="overlay tr-picked" data-testid="picked">
+            <strong>Picked:</strong> {picked.adm1 ?? '—'}, {picked.country ?? '—'} · cell {picked.cell5m}
+            <button type="button" className="ghost small" onClick={() => setPicked(null)} aria-label="Clear picked place">×</button>
+          </div>
+        )}
+      </main>
+      <aside className="right" aria-label="Tools">
+        <div role="tablist" aria-label="Tools" className="tabs">
+          {PANELS.map(([id, label]) => (
+            <button key={id} role="tab" id={`tab-${id}`} aria-selected={state.panel === id} aria-controls={`panel-${id}`} tabIndex={state.panel === id ? 0 : -1}
+              onClick={() => update({ panel: id })}
+              onKeyDown={(e) => {
+                const i = PANELS.findIndex((p) => p[0] === state.panel);
+                const n = e.key === 'ArrowRight' ? (i + 1) % PANELS.length : e.key === 'ArrowLeft' ? (i + PANELS.length - 1) % PANELS.length : -1;
+                if (n >= 0) { update({ panel: PANELS[n][0] }); document.getElementById(`tab-${PANELS[n][0]}`)?.focus(); }
+              }}>{label}</button>
+          ))}
+        </div>
+        {PANELS.map(([id]) => (
+          <div key={id} role="tabpanel" id={`panel-${id}`} aria-labelledby={`tab-${id}`} hidden={state.panel !== id} className="panel">
+            {id === 'summary' && <SummaryPanel ctx={ctx} onRows={onSummaryRows} />}
+            {id === 'areas' && <AreasPanel ctx={ctx} drawMode={drawMode} setDrawMode={setDrawMode} />}
+            {id === 'compare' && <ComparePanel ctx={ctx} picked={picked} onResult={onCompare} />}
+            {id === 'download' && <DownloadPanel ctx={ctx} query={query} />}
+            {id === 'api' && <ApiPanel query={query} />}
+          </div>
+        ))}
+      </aside>
+    </div>
   );
 }

@@ -1,0 +1,84 @@
+/** Areas: draw points/polygons on the map or paste WKT; summaries per feature with the `exact` option. */
+import { useEffect, useState } from 'react';
+import type { GetLayerWktArgs, TableResult } from '../../core/api';
+import { getEngine } from '../services';
+import { useRun } from '../useRun';
+import { ResultTable } from '../../ui/ResultTable';
+import { BarChart } from '../../ui/BarChart';
+import { Progress } from '../../ui/Progress';
+import type { DrawMode } from '../../ui/MapView';
+import { parseWktGeometries } from '../../ui/wkt';
+import { chartKey, errText, summaryVars, type PanelCtx } from './common';
+
+/** Props of the areas panel. */
+export interface AreasPanelProps { ctx: PanelCtx; drawMode: DrawMode; setDrawMode: (m: DrawMode) => void }
+
+/** The panel. */
+export function AreasPanel({ ctx, drawMode, setDrawMode }: AreasPanelProps) {
+  const { state, update } = ctx;
+  const [text, setText] = useState(state.wkt);
+  const [wktErr, setWktErr] = useState<string | null>(null);
+  const [msg, setMsg] = useState<string | null>(null);
+  const r = useRun<GetLayerWktArgs, TableResult>('getLayerWKT', (a, o) => getEngine().getLayerWKT(a, o));
+  useEffect(() => { setText(state.wkt); setWktErr(null); }, [state.wkt]);
+  const vars = summaryVars(state);
+
+  const onText = (t: string) => {
+    setText(t);
+    if (!t.trim()) { setWktErr(null); update({ wkt: '' }); return; }
+    try {
+      parseWktGeometries(t);
+      setWktErr(null);
+      update({ wkt: t.trim() });
+    } catch (e) {
+      setWktErr(errText(e));
+    }
+  };
+  const submit = () => {
+    setMsg(null);
+    if (vars.length === 0) return setMsg('Choose at least one indicator (map one from the catalog or add it under Summaries).');
+    if (wktErr) return setMsg('Fix the WKT first.');
+    if (!state.wkt.trim()) return setMsg('Draw a point or polygon on the map, or paste WKT, first.');
+    const a: GetLayerWktArgs = { var: vars, wkt: state.wkt, exact: state.exact };
+    r.run(a);
+    ctx.setQuery({ method: 'indapi', args: { var: vars, wkt: state.wkt, ...(state.exact ? { exact: true } : {}) }, label: `Areas: ${vars.join(', ')}` });
+  };
+  const rows = r.last?.data.rows ?? [];
+  const x = chartKey(rows, []);
+  const y = r.last?.args.var[0];
+  return (
+    <section aria-labelledby="areas-h">
+      <h2 id="areas-h">Areas</h2>
+      <div className="row" role="group" aria-label="Drawing tools">
+        <button type="button" aria-pressed={drawMode === 'polygon'} onClick={() => setDrawMode(drawMode === 'polygon' ? 'off' : 'polygon')}>Draw polygon</button>
+        <button type="button" aria-pressed={drawMode === 'point'} onClick={() => setDrawMode(drawMode === 'point' ? 'off' : 'point')}>Add point</button>
+        <button type="button" onClick={() => { update({ wkt: '' }); setDrawMode('off'); }} disabled={!state.wkt}>Clear shapes</button>
+      </div>
+      {drawMode === 'polygon' && <p className="muted small">Click to add vertices; click the first vertex (or double-click) to close the polygon.</p>}
+      {drawMode === 'point' && <p className="muted small">Click on the map to add a point.</p>}
+      <label className="field">
+        <span>WKT (EPSG:4326, longitude latitude): POINT, MULTIPOINT, POLYGON, MULTIPOLYGON, GEOMETRYCOLLECTION</span>
+        <textarea rows={4} value={text} onChange={(e) => onText(e.target.value)} spellCheck={false} aria-invalid={!!wktErr} aria-describedby="wkt-err" placeholder="POLYGON ((36 -1.5, 37.5 -1.5, 37.5 0, 36 0, 36 -1.5))" />
+      </label>
+      <p id="wkt-err" className={wktErr ? 'msg error' : 'sr-only'} role={wktErr ? 'alert' : undefined}>{wktErr ?? 'WKT is valid.'}</p>
+      <label className="field inline">
+        <input type="checkbox" checked={state.exact} onChange={(e) => update({ exact: e.target.checked })} />
+        <span>Exact: weight cells by the fraction each shape covers (else cells whose centre is inside)</span>
+      </label>
+      <p className="muted small">Indicators: {vars.length ? vars.join(', ') : 'none chosen'}</p>
+      <div className="row">
+        <button type="button" className="primary" onClick={submit} disabled={r.running}>Summarise areas</button>
+        {r.running && <Progress label="Summarising areas" done={r.progress?.[0]} total={r.progress?.[1]} onCancel={r.cancel} />}
+      </div>
+      {msg && <p className="msg error" role="alert">{msg}</p>}
+      {r.error && !r.running && <p className="msg error" role="alert">{errText(r.error)}</p>}
+      {r.last && (
+        <div className="result-block" data-testid="areas-result">
+          <p className="muted small">{rows.length} rows{r.last.args.exact ? ' · exact coverage' : ''}</p>
+          {rows.length > 0 && y && <BarChart rows={rows} x={x} y={y} title={`${y} by ${x}`} />}
+          <ResultTable rows={rows} columns={r.last.data.columns.map((c) => c.name)} caption="Area summary table" />
+        </div>
+      )}
+    </section>
+  );
+}

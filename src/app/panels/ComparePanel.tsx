@@ -1,0 +1,72 @@
+/** Compare: units ranked by similarity to a clicked ADM1 unit or cell (`similar`), as a list and a map. */
+import { useEffect, useState } from 'react';
+import type { TableResult } from '../../core/api';
+import type { Row } from '../../core/types';
+import { getEngine } from '../services';
+import { useRun } from '../useRun';
+import { ResultTable } from '../../ui/ResultTable';
+import { Progress } from '../../ui/Progress';
+import type { CellInfo } from '../../../workers/raster.worker';
+import { errText, summaryVars, type PanelCtx } from './common';
+
+/** Arguments of similar. */
+export interface SimilarArgs { x: string | number; var: string[]; by: number; iso3?: string[] }
+
+/** Props of the compare panel. */
+export interface ComparePanelProps {
+  ctx: PanelCtx;
+  picked: CellInfo | null;
+  onResult: (r: { rows: Row[]; by: number } | null) => void;
+}
+
+/** The panel. */
+export function ComparePanel({ ctx, picked, onResult }: ComparePanelProps) {
+  const { state } = ctx;
+  const [level, setLevel] = useState<1 | 0>(1);
+  const [scope, setScope] = useState<'country' | 'selection'>('country');
+  const [msg, setMsg] = useState<string | null>(null);
+  const r = useRun<SimilarArgs, TableResult>('similar', (a, o) => getEngine().similar(a, o));
+  const vars = summaryVars(state);
+  useEffect(() => { if (r.last) onResult({ rows: r.last.data.rows, by: r.last.args.by }); }, [r.last, onResult]);
+
+  const submit = () => {
+    setMsg(null);
+    if (!picked) return setMsg('Click a place on the map first to choose the reference unit or cell.');
+    if (vars.length === 0) return setMsg('Choose at least one indicator to compare on.');
+    const x = level === 1 ? picked.adm1Code : picked.cell5m;
+    if (x === undefined) return setMsg('The clicked place has no ADM1 unit; click inside a country.');
+    const iso3 = scope === 'country' ? (picked.iso3 ? [picked.iso3] : undefined) : state.iso.length ? state.iso : undefined;
+    const a: SimilarArgs = { x, var: vars, by: level, ...(iso3 ? { iso3 } : {}) };
+    r.run(a);
+    ctx.setQuery({ method: 'similar', args: { ...a }, label: `Similar to ${x}` });
+  };
+  return (
+    <section aria-labelledby="cmp-h">
+      <h2 id="cmp-h">Compare</h2>
+      <p className="small">Reference: {picked ? <strong>{level === 1 ? `${picked.adm1 ?? '—'} (${picked.adm1Code ?? '—'}), ${picked.country ?? ''}` : `cell ${picked.cell5m}`}</strong> : <span className="muted">click the map to choose</span>}</p>
+      <fieldset className="radios">
+        <legend>Compare</legend>
+        <label><input type="radio" name="cmp-level" checked={level === 1} onChange={() => setLevel(1)} /> ADM1 units</label>
+        <label><input type="radio" name="cmp-level" checked={level === 0} onChange={() => setLevel(0)} /> Cells</label>
+      </fieldset>
+      <fieldset className="radios">
+        <legend>Among</legend>
+        <label><input type="radio" name="cmp-scope" checked={scope === 'country'} onChange={() => setScope('country')} /> the reference's country</label>
+        <label><input type="radio" name="cmp-scope" checked={scope === 'selection'} onChange={() => setScope('selection')} /> the chosen countries ({state.iso.length ? state.iso.join(', ') : 'SSA'})</label>
+      </fieldset>
+      <p className="muted small">On: {vars.length ? vars.join(', ') : 'no indicator chosen'}</p>
+      <div className="row">
+        <button type="button" className="primary" onClick={submit} disabled={r.running}>Find similar</button>
+        {r.running && <Progress label="Ranking" done={r.progress?.[0]} total={r.progress?.[1]} onCancel={r.cancel} />}
+      </div>
+      {msg && <p className="msg error" role="alert">{msg}</p>}
+      {r.error && !r.running && <p className="msg error" role="alert">{errText(r.error)}</p>}
+      {r.last && (
+        <div className="result-block" data-testid="compare-result">
+          <p className="muted small">{r.last.data.rows.length} units ranked (lower score = more similar); the map shades the most similar darkest.</p>
+          <ResultTable rows={r.last.data.rows} columns={r.last.data.columns.map((c) => c.name)} caption="Similar units" max={500} />
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,103 @@
+/** Downloads: every file format of the API for the current query, built in a worker, saved as the spec's ZIP. */
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { proxy, wrap, type Remote } from 'comlink';
+import type { FilesWorkerApi, BuildResult } from '../../../workers/files.worker';
+import { DATA_BASE } from '../bundle';
+import { svgToPng } from '../svg-to-png';
+import { Progress } from '../../ui/Progress';
+import { endpoint } from './api-snippets';
+import { API_BASE } from './ApiPanel';
+import { summaryArgs } from './SummaryPanel';
+import { errText, type PanelCtx, type QuerySpec } from './common';
+
+/** Formats offered, with what they hold. */
+export const FORMATS: Array<[string, string]> = [
+  ['csv', 'CSV table'], ['dta', 'Stata 12 (.dta)'], ['rds', 'R data frame (.rds)'], ['rda', 'R (.rds, alias rda)'],
+  ['json', 'GeoJSON cell points'], ['tif', 'GeoTIFF raster'], ['asc', 'ESRI ASCII grid'], ['grd', 'R raster (.grd/.gri)'],
+  ['plot', 'Map image (SVG + PNG)'], ['hist', 'Histogram image (SVG + PNG)'],
+];
+
+let files: Remote<FilesWorkerApi> | null = null;
+function filesWorker() {
+  if (!files) {
+    files = wrap<FilesWorkerApi>(new Worker(new URL('../../../workers/files.worker.ts', import.meta.url), { type: 'module', name: 'files' }));
+    void files.init(DATA_BASE);
+  }
+  return files;
+}
+let nextId = 1;
+
+/** Saves bytes as a file download. */
+export function saveBytes(bytes: Uint8Array, name: string, type: string) {
+  const url = URL.createObjectURL(new Blob([bytes as BlobPart], { type }));
+  const a = document.createElement('a');
+  a.href = url; a.download = name; a.rel = 'noopener';
+  document.body.appendChild(a); a.click(); a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+/** The panel. */
+export function DownloadPanel({ ctx, query }: { ctx: PanelCtx; query: QuerySpec | null }) {
+  const [format, setFormat] = useState('csv');
+  const [busy, setBusy] = useState<{ id: number; pct: number } | null>(null);
+  const [err, setErr] = useState<string | null>(null);
+  const [done, setDone] = useState<(Omit<BuildResult, 'zip'> & { format: string; size: number }) | null>(null);
+  const imgs = useRef<string[]>([]);
+  const fallback: QuerySpec | null = useMemo(() => {
+    const a = summaryArgs(ctx.state);
+    return a.var.length ? { method: 'indapi', args: { ...a }, label: `Map/summary of ${a.var.join(', ')}` } : null;
+  }, [ctx.state]);
+  const q = query ?? fallback;
+  useEffect(() => () => imgs.current.forEach((u) => URL.revokeObjectURL(u)), []);
+
+  const build = async () => {
+    if (!q) { setErr('Choose an indicator first.'); return; }
+    setErr(null);
+    const id = nextId++;
+    setBusy({ id, pct: 0 });
+    try {
+      const args = { ...q.args, format };
+      const out = await filesWorker().build(id, { method: q.method, args: q.args, format, requestUrl: endpoint(API_BASE, q.method, false) + ` ${JSON.stringify(args)}` }, proxy(svgToPng), proxy((d: number) => setBusy({ id, pct: d })));
+      if (!out.ok) { if (out.error.code !== 'ABORTED') setErr(out.error.message); else setErr('Cancelled.'); return; }
+      const v = out.value;
+      saveBytes(v.zip, v.zipName, 'application/zip');
+      imgs.current.forEach((u) => URL.revokeObjectURL(u));
+      imgs.current = v.graphics.map((g) => URL.createObjectURL(new Blob([g.svg], { type: 'image/svg+xml' })));
+      setDone({ zipName: v.zipName, files: v.files, graphics: v.graphics, format, size: v.zip.byteLength });
+    } catch (e) {
+      setErr(errText(e));
+    } finally {
+      setBusy(null);
+    }
+  };
+  return (
+    <section aria-labelledby="dl-h">
+      <h2 id="dl-h">Download</h2>
+      <p className="small">{q ? <>For: <strong>{q.label}</strong></> : <span className="muted">Map an indicator or run a query first.</span>}</p>
+      <fieldset className="radios formats">
+        <legend>Format</legend>
+        {FORMATS.map(([f, label]) => (
+          <label key={f}><input type="radio" name="dl-format" value={f} checked={format === f} onChange={() => setFormat(f)} /> <code>{f}</code> {label}</label>
+        ))}
+      </fieldset>
+      {q?.method === 'similar' && !['csv', 'dta', 'rds', 'rda'].includes(format) && <p className="msg warn">A comparison is a table: choose csv, dta or rds.</p>}
+      <div className="row">
+        <button type="button" className="primary" onClick={build} disabled={!!busy || !q}>Build and save ZIP</button>
+        {busy && <Progress label="Building files" done={busy.pct} total={100} onCancel={() => void filesWorker().cancel(busy.id)} />}
+      </div>
+      {err && <p className="msg error" role="alert">{err}</p>}
+      {done && (
+        <div className="result-block" data-testid="download-result">
+          <p className="small">Saved <code>{done.zipName}</code> ({(done.size / 1024).toFixed(1)} KiB):</p>
+          <ul className="files small">{done.files.map((f) => <li key={f.name}><code>{f.name}</code> <span className="muted">{f.bytes.toLocaleString()} bytes</span></li>)}</ul>
+          {done.graphics.map((g, i) => (
+            <figure key={i} className="graphic">
+              <img src={imgs.current[i]} alt={`${done.format} image ${i + 1} of ${done.zipName}`} />
+              <figcaption><button type="button" className="ghost small" onClick={() => saveBytes(g.png, `${done.zipName.replace(/\.zip$/, '')}-${i + 1}.png`, 'image/png')}>Save PNG</button></figcaption>
+            </figure>
+          ))}
+        </div>
+      )}
+    </section>
+  );
+}

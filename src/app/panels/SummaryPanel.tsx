@@ -1,0 +1,109 @@
+/** Summaries: countries/regions x `by` domains x several indicators, as table, chart and ADM1 choropleth. */
+import { useEffect, useMemo, useState } from 'react';
+import type { ByArg, GetLayerArgs, Row } from '../../core/types';
+import { getEngine } from '../services';
+import { useRun } from '../useRun';
+import { ChipSelect } from '../../ui/ChipSelect';
+import { ResultTable } from '../../ui/ResultTable';
+import { BarChart } from '../../ui/BarChart';
+import { Progress } from '../../ui/Progress';
+import { chartKey, errText, isoOptions, parseBreaks, summaryVars, varOptions, type PanelCtx } from './common';
+
+/** Builds getLayer arguments from the URL state. */
+export function summaryArgs(s: PanelCtx['state']): GetLayerArgs {
+  const vars = summaryVars(s);
+  let by: ByArg | undefined;
+  if (s.by.length) {
+    const custom = s.by.filter((b) => s.breaks[b]);
+    if (custom.length) {
+      const o: Record<string, Array<number | string>> = {};
+      for (const b of s.by) o[b] = s.breaks[b] ?? [];
+      by = o;
+    } else by = [...s.by];
+  }
+  return { var: vars, iso3: s.iso.length ? [...s.iso] : ['SSA'], ...(by ? { by } : {}) };
+}
+
+/** Props: the shared context and a callback with the shown rows (for the choropleth). */
+export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: { rows: Row[]; by: string[]; vars: string[] } | null) => void }) {
+  const { state, update, catalog, byCode, iso } = ctx;
+  const r = useRun<GetLayerArgs, Row[]>('getLayer', (a, o) => getEngine().getLayer(a, o) as Promise<Row[]>);
+  const [msg, setMsg] = useState<string | null>(null);
+  const [breakText, setBreakText] = useState<Record<string, string>>({});
+  const [yCol, setYCol] = useState<string | null>(null);
+  const vars = summaryVars(state);
+  const varOpts = useMemo(() => varOptions(catalog), [catalog]);
+  const byOpts = useMemo(() => varOptions(catalog), [catalog]);
+  const isoOpts = useMemo(() => isoOptions(iso), [iso]);
+
+  const submit = () => {
+    setMsg(null);
+    if (vars.length === 0) return setMsg('Choose at least one indicator to summarise (or map one from the catalog).');
+    for (const b of state.by) {
+      const t = breakText[b];
+      if (t !== undefined && t.trim() && !parseBreaks(t)) return setMsg(`Breaks for ${b} must be at least two increasing numbers, e.g. 0, 500, 1000.`);
+    }
+    const a = summaryArgs(state);
+    r.run(a);
+    ctx.setQuery({ method: 'indapi', args: { ...a }, label: `Summary of ${a.var.join(', ')}` });
+  };
+
+  const shown = r.last;
+  useEffect(() => {
+    if (!shown) return;
+    const byCodes = Array.isArray(shown.args.by) ? shown.args.by : Object.keys(shown.args.by ?? {});
+    onRows({ rows: shown.data, by: byCodes, vars: shown.args.var });
+  }, [shown, onRows]);
+
+  const rows = shown?.data ?? [];
+  const shownBy = shown ? (Array.isArray(shown.args.by) ? shown.args.by : Object.keys(shown.args.by ?? {})) : [];
+  const xKey = chartKey(rows, shownBy);
+  const y = yCol && shown?.args.var.includes(yCol) ? yCol : shown?.args.var[0];
+  const multiCountry = new Set(rows.map((x) => x.ISO3)).size > 1;
+
+  return (
+    <section aria-labelledby="sum-h">
+      <h2 id="sum-h">Summaries</h2>
+      <ChipSelect label="Indicators" options={varOpts} values={vars} onChange={(v) => update({ vars: v })} placeholder="Add an indicator…" />
+      <ChipSelect label="Countries or regions" options={isoOpts} values={state.iso} onChange={(v) => update({ iso: v })} placeholder="Add a country or region…" emptyText="All of Africa south of the Sahara (SSA)" />
+      <ChipSelect label="Summarise by" options={byOpts} values={state.by} onChange={(v) => update({ by: v })} placeholder="Add a domain (e.g. ADM1_NAME_ALT)…" emptyText="No domain: one row per country" />
+      {state.by.filter((b) => byCode.get(b)?.type === 'continuous').map((b) => {
+        const rec = byCode.get(b)!;
+        const def = rec.classBreaks.split('|').join(', ');
+        return (
+          <label key={b} className="field">
+            <span>Breaks for {b} ({rec.unit || 'no unit'}); empty = default</span>
+            <input type="text" inputMode="decimal" placeholder={def} value={breakText[b] ?? (state.breaks[b] ? state.breaks[b].join(', ') : '')}
+              onChange={(e) => {
+                const t = e.target.value;
+                setBreakText({ ...breakText, [b]: t });
+                const n = parseBreaks(t);
+                const nb = { ...state.breaks };
+                if (n) nb[b] = n; else delete nb[b];
+                update({ breaks: nb });
+              }} aria-invalid={!!breakText[b]?.trim() && !parseBreaks(breakText[b])} />
+          </label>
+        );
+      })}
+      <div className="row">
+        <button type="button" className="primary" onClick={submit} disabled={r.running}>Summarise</button>
+        {r.running && <Progress label="Summarising" done={r.progress?.[0]} total={r.progress?.[1]} onCancel={r.cancel} />}
+      </div>
+      {msg && <p className="msg error" role="alert">{msg}</p>}
+      {r.error && !r.running && <p className="msg error" role="alert">{errText(r.error)}</p>}
+      {shown && (
+        <div className="result-block" data-testid="summary-result">
+          <p className="muted small">{rows.length} rows · {shown.args.var.join(', ')} · {(shown.args.iso3 ?? ['SSA']).join(', ')}{shownBy.length ? ` · by ${shownBy.join(', ')}` : ''}</p>
+          {rows.length === 0 && <p className="msg warn">No data for this selection.</p>}
+          {shown.args.var.length > 1 && (
+            <label className="field inline small"><span>Chart</span>
+              <select value={y} onChange={(e) => setYCol(e.target.value)}>{shown.args.var.map((v) => <option key={v}>{v}</option>)}</select>
+            </label>
+          )}
+          {rows.length > 0 && y && <BarChart rows={rows} x={xKey} y={y} color={multiCountry && xKey !== 'ISO3' && xKey !== 'ADM0_NAME' ? 'ISO3' : undefined} title={`${y} by ${xKey}`} />}
+          <ResultTable rows={rows} caption="Summary table" />
+        </div>
+      )}
+    </section>
+  );
+}

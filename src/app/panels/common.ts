@@ -1,0 +1,63 @@
+/** Shared shapes of the side panels. */
+import type { IsoEntry, Row, VarRecord } from '../../core/types';
+import type { UrlState } from '../url-state';
+import type { ChipOption } from '../../ui/ChipSelect';
+
+/** A query the user ran, for downloads and the API panel (arguments as the HTTP contract names them). */
+export interface QuerySpec {
+  /** Contract method: indapi (getLayer / WKT areas) or similar. */
+  method: 'indapi' | 'similar';
+  /** Arguments as JSON (var, iso3, by, wkt, exact, x, ...). */
+  args: Record<string, unknown>;
+  /** Short description. */
+  label: string;
+}
+
+/** What every panel gets. */
+export interface PanelCtx {
+  catalog: VarRecord[];
+  byCode: Map<string, VarRecord>;
+  iso: IsoEntry[];
+  state: UrlState;
+  update: (p: Partial<UrlState>) => void;
+  /** Records the query behind what is on screen. */
+  setQuery: (q: QuerySpec) => void;
+}
+
+/** Options for indicator pickers (grouped by category). */
+export function varOptions(catalog: VarRecord[], filter?: (r: VarRecord) => boolean): ChipOption[] {
+  return catalog.filter((r) => !filter || filter(r)).map((r) => ({ value: r.varCode, label: `${r.varLabel} (${r.varCode})`, group: r.cat1 }));
+}
+
+/** Options for country/region pickers (regions first). */
+export function isoOptions(iso: IsoEntry[]): ChipOption[] {
+  return [...iso].sort((a, b) => (a.type === b.type ? a.name.localeCompare(b.name) : a.type === 'region' ? -1 : 1))
+    .map((e) => ({ value: e.code, label: `${e.name} (${e.code})`, group: e.type === 'region' ? 'Regions' : 'Countries' }));
+}
+
+/** Indicators to summarise: the chosen list, or the mapped one. */
+export function summaryVars(s: UrlState): string[] {
+  return s.vars.length ? s.vars : s.v ? [s.v] : [];
+}
+
+/** Parses a comma/space separated list of numbers; null when not increasing numbers. */
+export function parseBreaks(text: string): number[] | null {
+  const parts = text.split(/[,\s|;]+/).filter(Boolean);
+  if (parts.length < 2) return null;
+  const n = parts.map(Number);
+  if (!n.every(Number.isFinite)) return null;
+  for (let i = 1; i < n.length; i++) if (!(n[i] > n[i - 1])) return null;
+  return n;
+}
+
+/** The first by-column present in rows, else a key column to label bars with. */
+export function chartKey(rows: Row[], by: string[]): string {
+  for (const b of by) if (rows.some((r) => r[b] !== undefined)) return b;
+  for (const k of ['ADM0_NAME', 'ISO3', 'feature', 'ID']) if (rows.some((r) => r[k] !== undefined)) return k;
+  return Object.keys(rows[0] ?? {})[0] ?? 'x';
+}
+
+/** Message of an error for display. */
+export function errText(e: unknown): string {
+  return (e as Error)?.message ?? String(e);
+}

@@ -1,0 +1,26 @@
+/**
+ * App-wide services: the engine worker client, the map raster worker, and helpers to run
+ * engine calls from TanStack Query with progress.
+ */
+import { wrap } from 'comlink';
+import type { Engine } from '../core/api';
+import { DATA_BASE } from './bundle';
+import { startEngine } from './engine-client';
+import type { RasterWorkerApi } from '../../workers/raster.worker';
+
+let engine: Engine | null = null;
+/** The engine (worker-backed), started on first use. */
+export function getEngine(): Engine {
+  return (engine ??= startEngine(DATA_BASE));
+}
+
+let raster: ReturnType<typeof wrap<RasterWorkerApi>> | null = null;
+/** The map raster worker, started on first use. */
+export function getRaster() {
+  if (!raster) {
+    const w = new Worker(new URL('../../workers/raster.worker.ts', import.meta.url), { type: 'module', name: 'raster' });
+    raster = wrap<RasterWorkerApi>(w);
+    void raster.init(DATA_BASE);
+  }
+  return raster;
+}

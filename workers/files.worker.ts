@@ -1,0 +1,109 @@
+/**
+ * Files worker (Comlink): runs the query a download needs (summary table or per-cell
+ * result), writes the files with `genFile` and packs them with `zipFiles`, reporting
+ * progress in percent and cancellable by call id. SVG-to-PNG for plot/hist is delegated
+ * to the caller (the page renders SVG with its own fonts).
+ */
+import { expose, transfer } from 'comlink';
+import type { CellResult, Engine, TableResult } from '../src/core/api';
+import { IndapiError, isIndapiError } from '../src/core/errors';
+import { genFile, needsCells, normalizeFormat, zipFiles, type Basemap } from '../src/core/formats';
+import { createWorkerEngine } from '../src/app/engine-factory';
+
+let engine: Engine | null = null;
+let dataBase = '';
+let basemap: Promise<Basemap | undefined> | null = null;
+let version: Promise<string | undefined> | null = null;
+const ctrls = new Map<number, AbortController>();
+
+/** What to build. */
+export interface BuildRequest {
+  /** Contract method of the query: indapi (getLayer / areas) or similar. */
+  method: 'indapi' | 'similar';
+  /** Query arguments (var, iso3, by, wkt, exact, x, ...). */
+  args: Record<string, unknown>;
+  /** File format (any alias). */
+  format: string;
+  /** URL the same request would be sent to, for the README. */
+  requestUrl?: string;
+}
+
+/** A built package. */
+export interface BuildResult {
+  zip: Uint8Array;
+  zipName: string;
+  files: Array<{ name: string; mediaType: string; bytes: number }>;
+  graphics: Array<{ svg: string; png: Uint8Array }>;
+}
+
+/** Outcome: value or typed error. */
+export type BuildOutcome = { ok: true; value: BuildResult } | { ok: false; error: { code: string; message: string } };
+
+const api = {
+  /** Sets the bundle root URL (ending in "/"). */
+  init(base: string) {
+    dataBase = base;
+    engine = createWorkerEngine(base);
+    basemap = fetch(new URL('basemap/countries.geojson', base)).then((r) => (r.ok ? r.json() : undefined)).catch(() => undefined);
+    version = fetch(new URL('manifest.json', base)).then((r) => (r.ok ? r.json() : undefined)).then((j) => j?.version).catch(() => undefined);
+  },
+
+  /** Builds the files and the ZIP of a request. */
+  async build(id: number, req: BuildRequest, rasterize: (svg: string) => Promise<Uint8Array>, onProgress?: (done: number, total: number) => void): Promise<BuildOutcome> {
+    const ac = new AbortController();
+    ctrls.set(id, ac);
+    const signal = ac.signal;
+    const step = (p: number) => void onProgress?.(Math.round(p), 100);
+    try {
+      if (!engine) throw new IndapiError('INTERNAL', 'files worker not initialised');
+      const format = normalizeFormat(req.format);
+      const a = req.args as any;
+      const cellsNeeded = needsCells(format);
+      step(2);
+      let table: TableResult | undefined;
+      let cells: CellResult | undefined;
+      let method = 'getLayer';
+      const qProgress = { signal, onProgress: (d: number, t: number) => step(2 + (t ? (d / t) * 48 : 0)) };
+      if (req.method === 'similar') {
+        if (cellsNeeded) throw new IndapiError('BAD_FORMAT', `The ${format} format needs a map query; for a comparison use csv, dta or rds.`);
+        table = await engine.similar(a, qProgress);
+        method = 'similar';
+      } else if (a.wkt) {
+        method = 'getLayerWKT';
+        if (cellsNeeded) cells = await engine.getLayerCells(a, qProgress);
+        else table = await engine.getLayerWKT(a, qProgress);
+      } else if (cellsNeeded) cells = await engine.getLayerCells(a, qProgress);
+      else table = await engine.getLayerTable(a, qProgress);
+      step(50);
+      const meta = (table ?? cells)!.meta;
+      const out = await genFile({
+        format, method, args: a, table, cells, meta, requestUrl: req.requestUrl, version: (await version) ?? undefined,
+        basemap: (await basemap) ?? undefined, rasterize: (svg) => rasterize(svg),
+      }, { signal, onProgress: (d, t) => step(50 + (t ? (d / t) * 25 : 0)) });
+      step(75);
+      const zip = await zipFiles(out.files, { signal, onProgress: (d, t) => step(75 + (t ? (d / t) * 25 : 0)) });
+      step(100);
+      const value: BuildResult = {
+        zip, zipName: out.zipName,
+        files: out.files.map((f) => ({ name: f.name, mediaType: f.mediaType, bytes: f.bytes.byteLength })),
+        graphics: out.graphics.map((g) => ({ svg: g.svg, png: g.png })),
+      };
+      return transfer({ ok: true, value } as BuildOutcome, [zip.buffer as ArrayBuffer]);
+    } catch (e) {
+      if (isIndapiError(e)) return { ok: false, error: { code: e.code, message: e.message } };
+      if (signal.aborted) return { ok: false, error: { code: 'ABORTED', message: 'Cancelled.' } };
+      return { ok: false, error: { code: 'INTERNAL', message: (e as Error)?.message ?? String(e) } };
+    } finally {
+      ctrls.delete(id);
+    }
+  },
+
+  /** Aborts build `id`. */
+  cancel(id: number) { ctrls.get(id)?.abort(); },
+  /** Bundle root in use. */
+  base() { return dataBase; },
+};
+
+/** The worker's Comlink API. */
+export type FilesWorkerApi = typeof api;
+expose(api);
