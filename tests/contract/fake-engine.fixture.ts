@@ -20,6 +20,7 @@ function rec(code: string, type: 'continuous' | 'class', cat1: string, label: st
 
 const CATALOG: VarRecord[] = [
   rec('ELEVATION', 'continuous', 'Biophysical', 'Elevation'),
+  rec('AREA_TOTAL', 'continuous', 'Biophysical', 'Total area'),
   rec('ISO3', 'class', 'Administrative', 'Country code'),
   rec('ADM0_NAME', 'class', 'Administrative', 'Country name'),
   rec('ADM1_NAME_ALT', 'class', 'Administrative', 'Province name'),

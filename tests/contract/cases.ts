@@ -1,0 +1,367 @@
+/**
+ * THE table of contract cases: request, expected status, headers and body checks. The
+ * same table runs against the Node server (tests/contract/node.test.ts, plain fetch) and
+ * against the service worker in Chromium (e2e/contract.e2e.test.ts, fetch from the page),
+ * so the two can never drift.
+ *
+ * Checks hold for the real engine on the real bundle and for the fixture engine: they
+ * test shapes, statuses, headers and messages, not indicator values.
+ *
+ * Placeholders in paths and header expectations: `{key}` = the session key made by the
+ * case's `session` call, `{origin}` = scheme://host:port of the server, `{file:.ext}` = the
+ * first file of the session whose name ends with `.ext`.
+ */
+import { expect } from 'vitest';
+
+/** A request of a case. */
+export interface CaseRequest {
+  method?: string;
+  /** Path from the origin (contract prefix included), with placeholders. */
+  path: string;
+  headers?: Record<string, string>;
+  /** Body text, or `{ fill: n }` for n bytes of a form body (size-limit cases). */
+  body?: string | { fill: number };
+}
+
+/** What a runner saw. */
+export interface CaseResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Uint8Array;
+  /** Final URL (after redirects, when followed). */
+  url: string;
+  redirected: boolean;
+}
+
+/** One contract case. */
+export interface ContractCase {
+  name: string;
+  /** A call made first; its X-ocpu-session fills `{key}`. */
+  session?: CaseRequest;
+  request: CaseRequest;
+  /** Expected status. */
+  status: number;
+  /** The answer redirects to this path (status 302 with Location, or followed to it). */
+  redirect?: string;
+  /** Header expectations (names lower-case); strings are exact after placeholder substitution. */
+  headers?: Record<string, string | RegExp>;
+  /** Substrings or patterns the body text must contain. */
+  text?: Array<string | RegExp>;
+  /** Exact body text (placeholders substituted). */
+  exact?: string;
+  /** Assertions on the parsed JSON body. */
+  json?: (v: any) => void;
+  /** Assertions on the body bytes. */
+  bytes?: (b: Uint8Array) => void;
+}
+
+const P = '/ocpu';
+const LIB = `${P}/library/indapi3`;
+const R = `${LIB}/R`;
+const FORM = { 'Content-Type': 'application/x-www-form-urlencoded' };
+const JSONH = { 'Content-Type': 'application/json' };
+const TEXT_PLAIN = /^text\/plain; charset=utf-8$/;
+const KEY_RE = /^x0[0-9a-f]{32}$/;
+const METHOD_NAMES = ['category', 'classify', 'describe', 'genFile', 'getLayer', 'getLayerWKT', 'indapi', 'similar'];
+
+/** Successful-call headers: 201 + session key + absolute Location. */
+const CREATED = { 'x-ocpu-session': KEY_RE, location: /^https?:\/\/[^/]+\/ocpu\/tmp\/x0[0-9a-f]{32}\/$/ };
+
+const csvSession: CaseRequest = {
+  method: 'POST',
+  path: `${R}/indapi`,
+  headers: JSONH,
+  body: JSON.stringify({ var: 'ELEVATION', iso3: 'KEN', by: ['ADM1_NAME_ALT'], format: 'csv' }),
+};
+const jsonSession: CaseRequest = { method: 'POST', path: `${R}/indapi`, headers: FORM, body: "var='ELEVATION'&iso3='KEN'" };
+const plotSession: CaseRequest = { method: 'POST', path: `${R}/indapi`, headers: JSONH, body: JSON.stringify({ var: 'ELEVATION', iso3: 'KEN', format: 'plot' }) };
+
+const isRows = (v: any) => {
+  expect(Array.isArray(v)).toBe(true);
+  expect(v.length).toBeGreaterThan(0);
+  for (const r of v) expect(typeof r).toBe('object');
+};
+
+/** The cases. */
+export const CASES: ContractCase[] = [
+  // ---- listings and docs ---------------------------------------------------------------
+  { name: 'R without slash redirects to R/', request: { path: R }, status: 302, redirect: `${R}/` },
+  {
+    name: 'R/ lists the methods',
+    request: { path: `${R}/` },
+    status: 200,
+    headers: { 'content-type': TEXT_PLAIN, 'access-control-allow-origin': '*' },
+    exact: METHOD_NAMES.join('\n') + '\n',
+  },
+  { name: 'info/ documents every method', request: { path: `${LIB}/info/` }, status: 200, text: METHOD_NAMES.map((m) => new RegExp(`^${m}\\s`, 'm')) },
+  ...METHOD_NAMES.map(
+    (m): ContractCase => ({
+      name: `man/${m}/text`,
+      request: { path: `${LIB}/man/${m}/text` },
+      status: 200,
+      headers: { 'content-type': TEXT_PLAIN },
+      text: ['Description:', 'Usage:', `${m}(`, 'Arguments:', 'Details:', 'Value:', 'Examples:'],
+    }),
+  ),
+  ...METHOD_NAMES.map(
+    (m): ContractCase => ({
+      name: `man/${m}/html`,
+      request: { path: `${LIB}/man/${m}/html` },
+      status: 200,
+      headers: { 'content-type': /^text\/html/ },
+      text: ['<h3>Usage</h3>', '<h3>Arguments</h3>', '<h3>Examples</h3>', `${m}(`],
+    }),
+  ),
+  { name: 'man/<method> redirects to text', request: { path: `${LIB}/man/describe` }, status: 302, redirect: `${LIB}/man/describe/text` },
+  {
+    name: 'man of an unknown topic is 404 with R\'s message',
+    request: { path: `${LIB}/man/nothing/text` },
+    status: 404,
+    text: ["No documentation for 'nothing' in specified packages and libraries"],
+  },
+  {
+    name: 'data/vi/csv is the catalog',
+    request: { path: `${LIB}/data/vi/csv` },
+    status: 200,
+    headers: { 'content-type': /^text\/csv/ },
+    text: [/^"?varCode"?,"?varLabel"?/, 'ELEVATION'],
+  },
+
+  // ---- calls ---------------------------------------------------------------------------------
+  {
+    name: 'category/json without a body lists everything (201, session headers)',
+    request: { method: 'POST', path: `${R}/category/json` },
+    status: 201,
+    headers: { ...CREATED, 'content-type': /^application\/json/, 'access-control-allow-origin': '*', 'access-control-expose-headers': /X-ocpu-session/i },
+    json: (v) => {
+      isRows(v);
+      expect(Object.keys(v[0]).sort()).toEqual(['category', 'code', 'item', 'label', 'subcategory']);
+      expect(v.map((r: any) => r.code)).toContain('ELEVATION');
+    },
+  },
+  {
+    name: 'category/json with a JSON pattern',
+    request: { method: 'POST', path: `${R}/category/json`, headers: JSONH, body: '{"q": "elevation"}' },
+    status: 201,
+    json: (v) => {
+      isRows(v);
+      expect(v.map((r: any) => r.code)).toContain('ELEVATION');
+    },
+  },
+  {
+    name: 'category/json as.list=TRUE nests by category and subcategory',
+    request: { method: 'POST', path: `${R}/category/json`, headers: FORM, body: 'as.list=TRUE' },
+    status: 201,
+    json: (v) => {
+      expect(Array.isArray(v)).toBe(false);
+      const first: any = Object.values(v)[0];
+      expect(Array.isArray(Object.values(first)[0])).toBe(true);
+    },
+  },
+  {
+    name: 'category without /json answers the session listing',
+    request: { method: 'POST', path: `${R}/category` },
+    status: 201,
+    headers: { ...CREATED, 'content-type': TEXT_PLAIN },
+    text: [/^\/ocpu\/tmp\/x0[0-9a-f]{32}\/R\/\.val$/m, /\/stdout$/m, /\/source$/m, /\/console$/m, /\/info$/m],
+  },
+  {
+    name: 'describe/json works (the original failed) and carries Code',
+    request: { method: 'POST', path: `${R}/describe/json`, headers: FORM, body: "var='ELEVATION'" },
+    status: 201,
+    json: (v) => {
+      isRows(v);
+      expect(v[0].Code).toBe('ELEVATION');
+    },
+  },
+  {
+    name: 'indapi/json with form R literals',
+    request: { method: 'POST', path: `${R}/indapi/json`, headers: FORM, body: "var='ELEVATION'&iso3='KEN'" },
+    status: 201,
+    headers: CREATED,
+    json: (v) => {
+      isRows(v);
+      for (const r of v) {
+        expect(r.ISO3).toBe('KEN');
+        expect(typeof r.ELEVATION).toBe('number');
+      }
+    },
+  },
+  {
+    name: 'indapi/json with JSON and by codes',
+    request: { method: 'POST', path: `${R}/indapi/json`, headers: JSONH, body: JSON.stringify({ var: ['ELEVATION'], iso3: ['KEN'], by: ['ADM1_NAME_ALT'] }) },
+    status: 201,
+    json: (v) => {
+      isRows(v);
+      expect(v.some((r: any) => typeof r.ADM1_NAME_ALT === 'string')).toBe(true);
+    },
+  },
+  {
+    name: 'indapi/json with by as {code: breaks}',
+    request: { method: 'POST', path: `${R}/indapi/json`, headers: JSONH, body: JSON.stringify({ var: 'AREA_TOTAL', iso3: 'KEN', by: { ELEVATION: [0, 1000, 6000] } }) },
+    status: 201,
+    json: (v) => {
+      isRows(v);
+      expect(v.some((r: any) => 'ELEVATION' in r)).toBe(true);
+      for (const r of v) expect(typeof r.AREA_TOTAL).toBe('number');
+    },
+  },
+  {
+    name: 'indapi/json with form list(code = c(breaks))',
+    request: { method: 'POST', path: `${R}/indapi/json`, headers: FORM, body: "var='AREA_TOTAL'&iso3='KEN'&by=list(ELEVATION=c(0,1000,6000))" },
+    status: 201,
+    json: (v) => {
+      isRows(v);
+      expect(v.some((r: any) => 'ELEVATION' in r)).toBe(true);
+    },
+  },
+  {
+    name: 'indapi/json with JSON array literal in a form field',
+    request: { method: 'POST', path: `${R}/indapi/json`, headers: FORM, body: 'var=["ELEVATION"]&iso3="KEN"&by=["ADM1_NAME_ALT"]' },
+    status: 201,
+    json: isRows,
+  },
+  {
+    name: 'getLayerWKT/json over a point',
+    request: { method: 'POST', path: `${R}/getLayerWKT/json`, headers: FORM, body: "var='ELEVATION'&wkt='POINT(36.82 -1.29)'" },
+    status: 201,
+    json: (v) => {
+      isRows(v);
+      expect(v.map((r: any) => r.ISO3)).toContain('KEN');
+    },
+  },
+  {
+    name: 'classify/json over named WKT domains',
+    request: {
+      method: 'POST',
+      path: `${R}/classify/json`,
+      headers: JSONH,
+      body: JSON.stringify({ var: 'ELEVATION', domains: { a: 'POLYGON((36 -2, 38 -2, 38 0, 36 0, 36 -2))', b: 'POLYGON((32 0, 34 0, 34 2, 32 2, 32 0))' } }),
+    },
+    status: 201,
+    json: (v) => {
+      isRows(v);
+      expect(v.length).toBe(2);
+    },
+  },
+  {
+    name: 'similar/json ranks countries',
+    request: { method: 'POST', path: `${R}/similar/json`, headers: JSONH, body: JSON.stringify({ x: 'KEN', var: ['ELEVATION'], by: 1, iso3: 'EAF' }) },
+    status: 201,
+    json: (v) => {
+      isRows(v);
+      expect(v.every((r: any) => typeof r.score === 'number')).toBe(true);
+    },
+  },
+
+  // ---- sessions -------------------------------------------------------------------------------
+  { name: 'session without slash redirects', session: jsonSession, request: { path: `${P}/tmp/{key}` }, status: 302, redirect: `${P}/tmp/{key}/` },
+  {
+    name: 'session listing',
+    session: csvSession,
+    request: { path: `${P}/tmp/{key}/` },
+    status: 200,
+    headers: { 'content-type': TEXT_PLAIN },
+    text: [/^R\/\.val$/m, /^console$/m, /^info$/m, /^source$/m, /^stdout$/m, /^files\/.+\.csv$/m],
+  },
+  { name: 'R/.val is the printed value', session: jsonSession, request: { path: `${P}/tmp/{key}/R/.val` }, status: 200, headers: { 'content-type': TEXT_PLAIN }, text: ['ISO3', 'ELEVATION', 'KEN'] },
+  { name: 'R/.val/print', session: jsonSession, request: { path: `${P}/tmp/{key}/R/.val/print` }, status: 200, text: [/^\s+ISO3\s.*ELEVATION/m, /^1\s+KEN/m] },
+  {
+    name: 'R/.val/json',
+    session: jsonSession,
+    request: { path: `${P}/tmp/{key}/R/.val/json` },
+    status: 200,
+    headers: { 'content-type': /^application\/json/ },
+    json: (v) => {
+      isRows(v);
+      expect(v[0].ISO3).toBe('KEN');
+    },
+  },
+  { name: 'R/.val/csv', session: jsonSession, request: { path: `${P}/tmp/{key}/R/.val/csv` }, status: 200, headers: { 'content-type': /^text\/csv/ }, text: [/^"ISO3",.*"ELEVATION"\r\n"KEN",/] },
+  { name: 'R/.val/<unknown format> is 404', session: jsonSession, request: { path: `${P}/tmp/{key}/R/.val/xyz` }, status: 404, text: ['Invalid output format'] },
+  { name: 'R/ lists .val', session: jsonSession, request: { path: `${P}/tmp/{key}/R/` }, status: 200, exact: '.val\n' },
+  { name: 'source is the call', session: jsonSession, request: { path: `${P}/tmp/{key}/source` }, status: 200, exact: 'indapi(var = "ELEVATION", iso3 = "KEN")\n' },
+  { name: 'console shows call and output', session: jsonSession, request: { path: `${P}/tmp/{key}/console` }, status: 200, text: [/^> indapi\(var = "ELEVATION", iso3 = "KEN"\)\n/, 'KEN'] },
+  { name: 'stdout', session: jsonSession, request: { path: `${P}/tmp/{key}/stdout` }, status: 200, text: ['ELEVATION'] },
+  { name: 'info names the session', session: jsonSession, request: { path: `${P}/tmp/{key}/info` }, status: 200, text: ['Session: {key}', 'indapi3'] },
+  { name: 'files without slash redirects', session: csvSession, request: { path: `${P}/tmp/{key}/files` }, status: 302, redirect: `${P}/tmp/{key}/files/` },
+  { name: 'files/ lists the files', session: csvSession, request: { path: `${P}/tmp/{key}/files/` }, status: 200, text: [/^DESCRIPTION$/m, /^.+ELEVATION.+KEN\.csv$/m] },
+  { name: 'files/<data file>', session: csvSession, request: { path: `${P}/tmp/{key}/files/{file:.csv}` }, status: 200, headers: { 'content-type': /^text\/csv/ }, text: ['ELEVATION', 'ADM1_NAME_ALT'] },
+  {
+    name: 'zip holds the files, named <var>-<by>-<ISO3>.<format>.zip',
+    session: csvSession,
+    request: { path: `${P}/tmp/{key}/zip` },
+    status: 200,
+    headers: { 'content-type': 'application/zip', 'content-disposition': /attachment; filename="ELEVATION-ADM1_NAME_ALT-KEN\.csv\.zip"/ },
+    bytes: (b) => expect([b[0], b[1], b[2], b[3]]).toEqual([0x50, 0x4b, 0x03, 0x04]),
+  },
+  { name: 'plot: listing names graphics/1', session: plotSession, request: { path: `${P}/tmp/{key}/` }, status: 200, text: [/^graphics\/1$/m] },
+  { name: 'graphics/1 redirects to png', session: plotSession, request: { path: `${P}/tmp/{key}/graphics/1` }, status: 302, redirect: `${P}/tmp/{key}/graphics/1/png` },
+  {
+    name: 'graphics/1/png',
+    session: plotSession,
+    request: { path: `${P}/tmp/{key}/graphics/1/png` },
+    status: 200,
+    headers: { 'content-type': 'image/png' },
+    bytes: (b) => expect([...b.slice(0, 8)]).toEqual([137, 80, 78, 71, 13, 10, 26, 10]),
+  },
+  { name: 'graphics/1/svg', session: plotSession, request: { path: `${P}/tmp/{key}/graphics/1/svg` }, status: 200, headers: { 'content-type': 'image/svg+xml' }, text: ['<svg'] },
+  { name: 'graphics/9 is 404', session: plotSession, request: { path: `${P}/tmp/{key}/graphics/9/png` }, status: 404, text: ['Graphic not found'] },
+
+  // ---- bad input -------------------------------------------------------------------------------
+  {
+    name: 'unused argument (R message and In call:)',
+    request: { method: 'POST', path: `${R}/category`, headers: FORM, body: "cat='x'" },
+    status: 400,
+    headers: { 'content-type': TEXT_PLAIN, 'access-control-allow-origin': '*' },
+    exact: 'unused argument (cat = "x")\n\nIn call:\ncategory(cat = "x")\n',
+  },
+  {
+    name: 'unused argument in JSON',
+    request: { method: 'POST', path: `${R}/category/json`, headers: JSONH, body: '{"q": "elev", "cat": ["a", "b"]}' },
+    status: 400,
+    exact: 'unused argument (cat = c("a", "b"))\n\nIn call:\ncategory(q = "elev", cat = c("a", "b"))\n',
+  },
+  {
+    name: "form by=['A','B'] is unparsable",
+    request: { method: 'POST', path: `${R}/indapi`, headers: FORM, body: "var='ELEVATION'&by=['ADM1_NAME_ALT','ELEVATION']" },
+    status: 400,
+    headers: { 'content-type': TEXT_PLAIN },
+    text: [/^Unparsable argument: \['ADM1_NAME_ALT','ELEVATION'\]\n/],
+  },
+  { name: 'a bare word is unparsable (never evaluated)', request: { method: 'POST', path: `${R}/indapi`, headers: FORM, body: 'var=ELEVATION' }, status: 400, text: [/^Unparsable argument: ELEVATION\n/] },
+  { name: 'R code is unparsable (never evaluated)', request: { method: 'POST', path: `${R}/indapi`, headers: FORM, body: `var=${encodeURIComponent('system("id")')}` }, status: 400, text: ['Unparsable argument: system("id")'] },
+  { name: 'malformed JSON', request: { method: 'POST', path: `${R}/indapi/json`, headers: JSONH, body: '{"var": ' }, status: 400, headers: { 'content-type': TEXT_PLAIN }, text: ['Failed to parse JSON body'] },
+  { name: 'JSON top level not an object', request: { method: 'POST', path: `${R}/indapi/json`, headers: JSONH, body: '["ELEVATION"]' }, status: 400, text: ['JSON body must be an object'] },
+  { name: 'JSON top level a string', request: { method: 'POST', path: `${R}/indapi/json`, headers: JSONH, body: '"ELEVATION"' }, status: 400, text: ['JSON body must be an object'] },
+  {
+    name: 'wrong type: a number where codes are expected',
+    request: { method: 'POST', path: `${R}/indapi/json`, headers: JSONH, body: '{"var": 42}' },
+    status: 400,
+    exact: "invalid 'var' argument: expected a character vector of indicator codes, got numeric 42\n\nIn call:\nindapi(var = 42)\n",
+  },
+  { name: 'wrong type: as.list not logical', request: { method: 'POST', path: `${R}/category/json`, headers: JSONH, body: '{"as.list": "yes"}' }, status: 400, text: ["invalid 'as.list' argument"] },
+  { name: 'missing required argument', request: { method: 'POST', path: `${R}/indapi/json`, headers: JSONH, body: '{"iso3": "KEN"}' }, status: 400, text: ['argument "var" is missing, with no default', 'In call:\nindapi(iso3 = "KEN")'] },
+  { name: 'unknown indicator code', request: { method: 'POST', path: `${R}/indapi/json`, headers: FORM, body: "var='NOPE_CODE'" }, status: 400, text: ['NOPE_CODE', 'In call:\nindapi(var = "NOPE_CODE")'] },
+  { name: 'unknown country code', request: { method: 'POST', path: `${R}/indapi/json`, headers: FORM, body: "var='ELEVATION'&iso3='XXX'" }, status: 400, text: ['XXX'] },
+  { name: 'unknown format', request: { method: 'POST', path: `${R}/indapi`, headers: JSONH, body: '{"var": "ELEVATION", "iso3": "KEN", "format": "docx"}' }, status: 400, text: ["'docx' is not a recognized format."] },
+  { name: 'unknown method', request: { method: 'POST', path: `${R}/nosuchmethod` }, status: 404, text: ["object 'nosuchmethod' not found"] },
+  { name: 'unsupported content type', request: { method: 'POST', path: `${R}/category`, headers: { 'Content-Type': 'application/xml' }, body: '<q/>' }, status: 415, text: ['Unsupported Content-Type'] },
+  { name: 'body over the limit', request: { method: 'POST', path: `${R}/category`, headers: FORM, body: { fill: 11 * 1024 * 1024 } }, status: 413, text: ['too large'] },
+  { name: 'unknown session', request: { path: `${P}/tmp/x0${'0'.repeat(32)}/R/.val` }, status: 404, exact: `Session not found: x0${'0'.repeat(32)}\n` },
+  { name: 'not a session key', request: { path: `${P}/tmp/x0abc/` }, status: 404, text: ['Session not found: x0abc'] },
+  { name: 'sessions are not listed', request: { path: `${P}/tmp/` }, status: 404 },
+  { name: 'unknown file of a session', session: csvSession, request: { path: `${P}/tmp/{key}/files/nope.csv` }, status: 404, exact: 'File not found: files/nope.csv\n' },
+  { name: 'traversal with ../ stays inside the contract', session: csvSession, request: { path: `${P}/tmp/{key}/files/../../../package.json` }, status: 404 },
+  { name: 'traversal with %2e%2e stays inside the contract', session: csvSession, request: { path: `${P}/tmp/{key}/files/%2e%2e/%2e%2e/%2e%2e/package.json` }, status: 404 },
+  { name: 'traversal with encoded slashes is refused', session: csvSession, request: { path: `${P}/tmp/{key}/files/..%2f..%2f..%2fpackage.json` }, status: 400, text: ['Invalid path'] },
+  { name: 'unknown path', request: { path: `${P}/nothing/here` }, status: 404, text: ['Invalid API call: /ocpu/nothing/here'] },
+  { name: 'unknown library', request: { path: `${P}/library/stats/R/` }, status: 404, text: ["There is no package called 'stats'"] },
+  { name: 'PUT is not allowed', request: { method: 'PUT', path: `${R}/category`, body: 'x' }, status: 405, text: ['Method: PUT invalid'] },
+  {
+    name: 'OPTIONS preflight',
+    request: { method: 'OPTIONS', path: `${R}/indapi`, headers: { 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type' } },
+    status: 204,
+    headers: { 'access-control-allow-origin': '*', 'access-control-allow-methods': /POST/, 'access-control-allow-headers': /Content-Type/i },
+  },
+];
