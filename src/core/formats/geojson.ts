@@ -8,7 +8,7 @@
  * for no data.
  */
 import type { CellResult } from '../api';
-import { cellCentre, cellId } from '../grid';
+import { cellId } from '../grid';
 import { throwIfAborted } from '../errors';
 import { utf8 } from './bytes';
 
@@ -20,6 +20,12 @@ import { utf8 } from './bytes';
  */
 export function writeGeoJson(cells: CellResult, signal?: AbortSignal): Uint8Array {
   const { grid, mask, layers } = cells;
+  const perDeg = Math.round(1 / grid.cellSizeDeg);
+  // Centres as one correctly rounded division: x = (2 gc + 1 - 360 k) / 2k, y = (180 k - 2 gr - 1) / 2k, k = cells per degree.
+  const centre = (col: number, row: number): [number, number] => [
+    (2 * (col + grid.colOffset) + 1 - 360 * perDeg) / (2 * perDeg),
+    (180 * perDeg - 2 * (row + grid.rowOffset) - 1) / (2 * perDeg),
+  ];
   const labelMaps = layers.map((l) => (l.type === 'class' ? new Map((l.classes ?? []).map((c) => [Number(c.value), String(c.label)])) : undefined));
   const parts: string[] = ['{"type":"FeatureCollection","features":['];
   let first = true;
@@ -28,7 +34,7 @@ export function writeGeoJson(cells: CellResult, signal?: AbortSignal): Uint8Arra
     for (let col = 0; col < grid.width; col++) {
       const i = row * grid.width + col;
       if (!mask[i]) continue;
-      const [x, y] = cellCentre(grid, col, row);
+      const [x, y] = centre(col, row);
       const props: Record<string, string | number | null> = { CELL5M: cellId(grid, col, row), X: x, Y: y };
       layers.forEach((l, k) => {
         const v = l.values[i];

@@ -44,6 +44,17 @@ export { createResvgRasterizer, type Rasterizer, type Basemap } from './graphics
 export { PALETTES, paletteColors } from './palettes';
 export { quantile7, fiveNum } from './stats';
 
+let defaultGraphics: { rasterize?: Rasterizer; basemap?: Basemap | (() => Promise<Basemap | undefined>) } = {};
+
+/**
+ * Sets the rasterizer and basemap that plot and hist use when a {@link genFile} call does
+ * not pass its own (configure once per realm: in the Node server and in the worker).
+ * @param g `rasterize` (see {@link createResvgRasterizer}); `basemap` or a loader of it
+ */
+export function configureGraphics(g: { rasterize?: Rasterizer; basemap?: Basemap | (() => Promise<Basemap | undefined>) }): void {
+  defaultGraphics = { ...defaultGraphics, ...g };
+}
+
 /** Normalised file formats. `data.table` means "no file" (the value itself). */
 export type FileFormat = 'csv' | 'dta' | 'rds' | 'json' | 'tif' | 'asc' | 'grd' | 'plot' | 'hist' | 'data.table';
 
@@ -283,15 +294,18 @@ export async function genFile(input: GenFileInput, opts: CallOptions = {}): Prom
   const total = cells.layers.length + 1;
 
   if (format === 'plot' || format === 'hist') {
-    if (!input.rasterize) throw new IndapiError('INTERNAL', `genFile: format '${format}' needs a rasterizer (createResvgRasterizer) to draw PNG.`);
+    const rasterize = input.rasterize ?? defaultGraphics.rasterize;
+    if (!rasterize) throw new IndapiError('INTERNAL', `genFile: format '${format}' needs a rasterizer (configureGraphics / createResvgRasterizer) to draw PNG.`);
+    const bm = input.basemap ?? defaultGraphics.basemap;
+    const basemap = typeof bm === 'function' ? await bm() : bm;
     for (const [k, layer] of cells.layers.entries()) {
       throwIfAborted(signal);
       const rec = recordOf(meta, layer.code);
       const svg =
         format === 'plot'
-          ? renderPlot({ cells, layer, rec, basemap: input.basemap, pal: typeof input.args.pal === 'string' ? input.args.pal : undefined, now })
+          ? renderPlot({ cells, layer, rec, basemap, pal: typeof input.args.pal === 'string' ? input.args.pal : undefined, now })
           : await renderHist({ cells, layer, rec, now });
-      const png = await input.rasterize(svg, signal);
+      const png = await rasterize(svg, signal);
       graphics.push({ svg, png });
       const b = dataFileBase(input.method, codes, [layer.code]);
       files.push(fileOf(`${b}.svg`, svg), fileOf(`${b}.png`, png));
@@ -362,14 +376,14 @@ const STORED = /\.(png|tif|rds|zip|gz)$/i;
  * stored), reporting progress in percent (0..100).
  * @param files the session's files, in order
  * @param opts signal aborts generation (the stream is paused); progress in percent
+ * @param date modification time of the entries (default now)
  * @returns the archive bytes (media type application/zip)
  * @throws IndapiError ABORTED
  */
-export async function zipFiles(files: GeneratedFile[], opts: CallOptions = {}): Promise<Uint8Array> {
+export async function zipFiles(files: GeneratedFile[], opts: CallOptions = {}, date: Date = new Date()): Promise<Uint8Array> {
   const { signal, onProgress } = opts;
   throwIfAborted(signal);
   const zip = new JSZip();
-  const date = new Date(Date.UTC(2000, 0, 1));
   for (const f of files) zip.file(f.name, f.bytes, { binary: true, date, compression: STORED.test(f.name) ? 'STORE' : 'DEFLATE' });
   const helper = zip.generateInternalStream({ type: 'uint8array', compression: 'DEFLATE', compressionOptions: { level: 6 }, streamFiles: false });
   return new Promise<Uint8Array>((resolve, reject) => {

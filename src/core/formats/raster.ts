@@ -24,20 +24,21 @@ export interface WindowGeo {
   ymax: number;
 }
 
-/** Window georeferencing of a grid: edges from the global column/row offsets (x = -180 + col/12, y = 90 - row/12). */
+/** Window georeferencing of a grid: edges from the global column/row offsets (x = (col - 2160) / 12, y = (1080 - row) / 12 for 1/12-degree cells). */
 export function windowGeo(grid: GridDef): WindowGeo {
   const perDeg = Math.round(1 / grid.cellSizeDeg);
   const exact = Math.abs(perDeg * grid.cellSizeDeg - 1) < 1e-12;
-  const x0 = exact ? -180 + grid.colOffset / perDeg : grid.xmin;
-  const y1 = exact ? 90 - grid.rowOffset / perDeg : grid.ymax;
+  // (offset - 180 * perDeg) / perDeg: one rounding, no cancellation near 0 degrees.
+  const x0 = exact ? (grid.colOffset - 180 * perDeg) / perDeg : grid.xmin;
+  const y1 = exact ? (90 * perDeg - grid.rowOffset) / perDeg : grid.ymax;
   return {
     width: grid.width,
     height: grid.height,
     cellSize: grid.cellSizeDeg,
     xmin: x0,
     ymax: y1,
-    xmax: exact ? -180 + (grid.colOffset + grid.width) / perDeg : grid.xmax,
-    ymin: exact ? 90 - (grid.rowOffset + grid.height) / perDeg : grid.ymin,
+    xmax: exact ? (grid.colOffset + grid.width - 180 * perDeg) / perDeg : grid.xmax,
+    ymin: exact ? (90 * perDeg - grid.rowOffset - grid.height) / perDeg : grid.ymin,
   };
 }
 

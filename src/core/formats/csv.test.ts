@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { TABLE_KEN_ADM1 } from '../../../tests/formats/formats.fixture';
+import { csvField, csvText, writeCsv } from './csv';
+
+describe('csv writer (RFC 4180)', () => {
+  it('quotes only fields with comma, quote or line break, doubling quotes', () => {
+    expect(csvField('plain')).toBe('plain');
+    expect(csvField('a,b')).toBe('"a,b"');
+    expect(csvField('say "hi"')).toBe('"say ""hi"""');
+    expect(csvField('two\nlines')).toBe('"two\nlines"');
+  });
+  it('writes header, CRLF rows, empty fields for missing values', () => {
+    expect(csvText(['a', 'b'], [[1, undefined], [NaN, 'x']])).toBe('a,b\r\n1,\r\n,x\r\n');
+  });
+  it('writes the fixture table in column order with UTF-8 text', () => {
+    const text = new TextDecoder().decode(writeCsv(TABLE_KEN_ADM1));
+    const lines = text.split('\r\n');
+    expect(lines[0]).toBe('ISO3,ADM0_NAME,ADM1_NAME_ALT,ELEVATION,AREA_TOTAL,ELEV_ZONE');
+    expect(lines[1]).toBe('KEN,Kenya,,1093,591958.4,Midland (500-1500 m)');
+    expect(lines[3]).toBe('KEN,Kenya,"Région ""Côte"", Est",,83040.5,Lowland (< 500 m)');
+    expect(lines[4]).toBe('KEN,Kenya,Rift Valley,1502.5,182505,');
+    expect(lines).toHaveLength(6);
+  });
+});
