@@ -1,0 +1,781 @@
+/**
+ * The query engine: every data method of the service (catalog, category, describe, the main
+ * query, WKT areas, classify, similar) over the bundle's COGs, pure over injected I/O.
+ *
+ * Create one with {@link createEngine}; it works unchanged in Web Workers, service workers,
+ * Node and tests. See the module docs of `plan.ts` (arguments), `accumulate.ts`
+ * (aggregation semantics) and `../wkt/raster.ts` (geometry selection).
+ */
+import type { Feature, FeatureCollection, Geometry } from 'geojson';
+import type { CallOptions, CategoryRow, CellResult, ColumnInfo, Engine, GetLayerWktArgs, TableResult } from '../api';
+import { Catalog, describeRecord } from '../catalog';
+import { CogStore, type PixelWindow } from '../cog/store';
+import type { Inflate } from '../cog/tiff';
+import { IndapiError, throwIfAborted } from '../errors';
+import { cellId, SSA_GRID, type GridDef } from '../grid';
+import type { SourceFactory, TextLoader } from '../io/source';
+import type { ClassEntry, GetLayerArgs, Row, VarRecord } from '../types';
+import { geometryCells, type CellWeights } from '../wkt/raster';
+import { parseWkt } from '../wkt/parse';
+import { countGroups, VarAgg, type Frame } from './accumulate';
+import { intervalIndex, roundR } from './labels';
+import { asList, byCodesOf, checkStats, planBy, planVars, type BySpec, type VarSpec } from './plan';
+
+export { parseAggFun } from './aggfun';
+export { cutLabels, formatG, labelDigits, roundR } from './labels';
+export { STAT_NAMES } from './plan';
+
+/** Options of {@link createEngine}. */
+export interface EngineOptions {
+  /** Opens COGs relative to the bundle root. */
+  source: SourceFactory;
+  /** Reads text files (vi.csv, iso.csv, classes/*.csv, manifest.json) relative to the bundle root. */
+  text: TextLoader;
+  /** Block cache bound in bytes (decoded samples); default 256 MB. */
+  cacheBytes?: number;
+  /** zlib decompressor for DEFLATE tiles; default fflate. */
+  inflate?: Inflate;
+  /** Date written as DownloadedOn in describe records (ISO 8601); default today. */
+  today?: () => string;
+}
+
+/** Most CELL5M ids a query may pass. */
+export const MAX_IDS = 1_000_000;
+
+/** The engine with its internals exposed for adapters, tests and the benchmark. */
+export interface IndapiEngine extends Engine {
+  /** The COG window store (cache statistics, clearing). */
+  readonly store: CogStore;
+  /** The bundle grid (from manifest.json, else SSA_GRID). */
+  grid(opts?: CallOptions): Promise<GridDef>;
+  /** The loaded catalog. */
+  loadCatalog(opts?: CallOptions): Promise<Catalog>;
+}
+
+interface Ctx {
+  cat: Catalog;
+  grid: GridDef;
+  viText: string;
+  /** ISO3 classes sorted by label, and raster value -> position in that order. */
+  isoClasses: ClassEntry[];
+  isoIndex: Int32Array;
+}
+
+/** A resolved selection of cells on the grid. */
+interface Selection {
+  win: PixelWindow;
+  /** Per window cell weight from a geometry, or null. */
+  weight: Float32Array | null;
+  /** Per window cell 1 = requested cell id, or null. */
+  mask: Uint8Array | null;
+  /** ISO3 value -> summary block (-1: not selected). */
+  isoBlock: Int32Array;
+  /** Summary blocks: countries (sorted by ISO3) when per country, else one pool. */
+  blocks: Array<ClassEntry | null>;
+}
+
+/** Everything a query computed, for rows, cells and tables. */
+interface Computed {
+  sel: Selection;
+  vars: VarSpec[];
+  bys: BySpec[];
+  frame: Frame;
+  aggs: VarAgg[] | null;
+  /** Per window cell data of vars, ISO3 and bys. */
+  varData: Array<Float32Array | Int32Array>;
+  iso: Int32Array;
+  /** Per-dimension group index per cell (for per-cell rows). */
+  P: number;
+}
+
+/**
+ * Creates an engine over a bundle.
+ * @param opts injected I/O and cache size
+ */
+export function createEngine(opts: EngineOptions): IndapiEngine {
+  const store = new CogStore({ source: opts.source, inflate: opts.inflate, cacheBytes: opts.cacheBytes });
+  const today = opts.today ?? (() => new Date().toISOString().slice(0, 10));
+  let ctxP: Promise<Ctx> | null = null;
+
+  function ctx(signal?: AbortSignal): Promise<Ctx> {
+    throwIfAborted(signal);
+    if (!ctxP) {
+      const p = (async (): Promise<Ctx> => {
+        const [viText, isoText, manifest] = await Promise.all([
+          opts.text('vi.csv'),
+          opts.text('iso.csv'),
+          opts.text('manifest.json').catch(() => null),
+        ]);
+        const { parseVi, parseIso } = await import('../catalog');
+        const cat = new Catalog(parseVi(viText), parseIso(isoText), opts.text);
+        let grid = SSA_GRID;
+        if (manifest) {
+          try {
+            const m = JSON.parse(manifest);
+            if (m?.grid && Number.isFinite(m.grid.width) && Number.isFinite(m.grid.cellSizeDeg)) grid = { ...SSA_GRID, ...m.grid };
+          } catch {
+            throw new IndapiError('IO', 'manifest.json is not valid JSON.');
+          }
+        }
+        if (!cat.get('ISO3')) throw new IndapiError('IO', 'The catalog has no ISO3 layer (the country mask).');
+        const isoClasses = [...(await cat.classes('ISO3'))].sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
+        const maxV = isoClasses.reduce((m, c) => Math.max(m, c.value), 0);
+        const isoIndex = new Int32Array(maxV + 1).fill(-1);
+        isoClasses.forEach((c, i) => { if (c.value >= 0) isoIndex[c.value] = i; });
+        return { cat, grid, viText, isoClasses, isoIndex };
+      })();
+      ctxP = p;
+      p.catch(() => { if (ctxP === p) ctxP = null; });
+    }
+    return ctxP;
+  }
+
+  const cogPath = (code: string) => `cog/${code}.tif`;
+
+  async function checkLayer(c: Ctx, code: string, signal?: AbortSignal): Promise<void> {
+    const info = await store.info(cogPath(code), signal);
+    if (info.width !== c.grid.width || info.height !== c.grid.height) {
+      throw new IndapiError('IO', `cog/${code}.tif is ${info.width} x ${info.height} cells, not the bundle grid's ${c.grid.width} x ${c.grid.height}.`);
+    }
+  }
+
+  async function readLayer(c: Ctx, rec: VarRecord, win: PixelWindow, signal?: AbortSignal): Promise<Float32Array | Int32Array> {
+    await checkLayer(c, rec.varCode, signal);
+    return rec.type === 'class' ? store.readInt(cogPath(rec.varCode), win, signal) : store.readFloat(cogPath(rec.varCode), win, signal);
+  }
+
+  /** Resolves iso3 / ids (or a geometry selection) into a selection. */
+  function select(c: Ctx, args: { iso3?: unknown; ids?: unknown }, geom: CellWeights | null, perCountryDefault: boolean | null): Selection {
+    const { grid, isoClasses } = c;
+    const nIso = c.isoIndex.length;
+    const full: PixelWindow = [0, 0, grid.width, grid.height];
+    let iso3 = asList(args.iso3 ?? 'SSA', 'iso3').map((s) => s.toUpperCase());
+    if (!iso3.length) iso3 = ['SSA'];
+    const unknown = iso3.filter((s) => !c.cat.isoEntry(s));
+    if (unknown.length) {
+      throw new IndapiError('UNKNOWN_ISO3', `Unknown country or region code ${unknown.join(', ')}. Use ISO3 country codes of the bundle or the regions ${c.cat.iso.filter((e) => e.type === 'region').map((e) => e.code).join(', ')}.`, { codes: unknown });
+    }
+    const ids = args.ids === undefined || args.ids === null ? [] : Array.isArray(args.ids) ? args.ids : [args.ids];
+    let members: Set<string> | null = null; // null = all
+    let perCountry = false;
+    if (ids.length === 0 && !iso3.includes('SSA')) {
+      members = new Set<string>();
+      let anyRegion = false;
+      for (const s of iso3) {
+        const e = c.cat.isoEntry(s)!;
+        if (e.type === 'region') anyRegion = true;
+        for (const m of e.members) members.add(m.toUpperCase());
+      }
+      perCountry = !anyRegion;
+    }
+    if (perCountryDefault !== null) perCountry = perCountryDefault;
+    // summary blocks
+    const isoBlock = new Int32Array(nIso).fill(-1);
+    const blocks: Array<ClassEntry | null> = [];
+    if (perCountry) {
+      for (const e of isoClasses) {
+        if (members && !members.has(e.label.toUpperCase())) continue;
+        isoBlock[e.value] = blocks.length;
+        blocks.push(e);
+      }
+    } else {
+      blocks.push(null);
+      for (const e of isoClasses) if (!members || members.has(e.label.toUpperCase())) isoBlock[e.value] = 0;
+    }
+    let win: PixelWindow = full;
+    let mask: Uint8Array | null = null;
+    let weight: Float32Array | null = null;
+    if (geom) {
+      win = geom.win;
+      weight = geom.weight;
+    } else if (ids.length) {
+      if (ids.length > MAX_IDS) throw new IndapiError('TOO_LARGE', `At most ${MAX_IDS} cell ids may be given.`);
+      const cells: number[] = [];
+      let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+      for (const raw of ids) {
+        const id = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
+        if (typeof id !== 'number' || !Number.isInteger(id)) throw new IndapiError('BAD_ARGUMENT', `'ids' must be integer CELL5M ids, got '${String(raw)}'.`);
+        const col = (id % 4320) - grid.colOffset, row = Math.floor(id / 4320) - grid.rowOffset;
+        if (id < 0 || col < 0 || row < 0 || col >= grid.width || row >= grid.height) continue;
+        cells.push(col, row);
+        if (col < x0) x0 = col; if (col > x1) x1 = col;
+        if (row < y0) y0 = row; if (row > y1) y1 = row;
+      }
+      if (!cells.length) throw new IndapiError('EMPTY_SELECTION', 'None of the cell ids lies on the grid of the bundle.');
+      win = [x0, y0, x1 + 1, y1 + 1];
+      const w = x1 + 1 - x0;
+      mask = new Uint8Array(w * (y1 + 1 - y0));
+      for (let k = 0; k < cells.length; k += 2) mask[(cells[k + 1] - y0) * w + (cells[k] - x0)] = 1;
+    } else if (members) {
+      // union of member bboxes (degrees) -> pixel window
+      let bx0 = Infinity, by0 = Infinity, bx1 = -Infinity, by1 = -Infinity;
+      for (const m of members) {
+        const e = c.cat.isoEntry(m);
+        if (!e || !(e.bboxDeg[2] > e.bboxDeg[0])) continue;
+        const cs = grid.cellSizeDeg;
+        bx0 = Math.min(bx0, Math.floor((e.bboxDeg[0] - grid.xmin) / cs + 1e-6));
+        bx1 = Math.max(bx1, Math.ceil((e.bboxDeg[2] - grid.xmin) / cs - 1e-6));
+        by0 = Math.min(by0, Math.floor((grid.ymax - e.bboxDeg[3]) / cs + 1e-6));
+        by1 = Math.max(by1, Math.ceil((grid.ymax - e.bboxDeg[1]) / cs - 1e-6));
+      }
+      if (bx0 === Infinity) win = [0, 0, 0, 0];
+      else win = [Math.max(0, bx0), Math.max(0, by0), Math.min(grid.width, bx1), Math.min(grid.height, by1)];
+    }
+    return { win, weight, mask, isoBlock, blocks };
+  }
+
+  /** Reads the layers of a query and accumulates. */
+  async function compute(c: Ctx, sel: Selection, vars: VarSpec[], bys: BySpec[], aggregate: boolean, signal?: AbortSignal, onProgress?: CallOptions['onProgress']): Promise<Computed> {
+    const win = sel.win;
+    const N = Math.max(0, win[2] - win[0]) * Math.max(0, win[3] - win[1]);
+    const isoRec = c.cat.need('ISO3');
+    const weightRecs = new Map<string, VarRecord>();
+    for (const v of vars) if (v.weightRec && aggregate) weightRecs.set(v.weightRec.varCode, v.weightRec);
+    const total = 1 + bys.length + vars.length + weightRecs.size;
+    let done = 0;
+    const tick = <T>(p: Promise<T>) => p.then((x) => { onProgress?.(++done, total); return x; });
+    const empty = N === 0;
+    const read = (rec: VarRecord) => (empty ? Promise.resolve(rec.type === 'class' ? new Int32Array(0) : new Float32Array(0)) : tick(readLayer(c, rec, win, signal)));
+    const [iso, byData, varData, wData] = await Promise.all([
+      read(isoRec) as Promise<Int32Array>,
+      Promise.all(bys.map((b) => read(b.rec))),
+      Promise.all(vars.map((v) => read(v.rec))),
+      Promise.all([...weightRecs.values()].map((r) => read(r).then((d) => [r.varCode, d as Float32Array] as const))),
+    ]);
+    throwIfAborted(signal);
+    // group index per cell
+    const P = bys.reduce((p, b) => p * b.n, 1);
+    const S = bys.length ? P + 1 : 1;
+    const C = sel.blocks.length;
+    if (C * S > 16_000_000) throw new IndapiError('TOO_LARGE', `The 'by' variables make ${C * S} groups; at most 16,000,000 are supported.`);
+    const g = new Int32Array(N);
+    const { isoBlock, weight, mask } = sel;
+    const nIso = isoBlock.length;
+    if (bys.length === 0) {
+      for (let i = 0; i < N; i++) {
+        const v = iso[i];
+        let b = v >= 0 && v < nIso ? isoBlock[v] : -1;
+        if (b >= 0 && ((weight && !(weight[i] > 0)) || (mask && !mask[i]))) b = -1;
+        g[i] = b;
+      }
+    } else {
+      for (let i = 0; i < N; i++) {
+        const v = iso[i];
+        let b = v >= 0 && v < nIso ? isoBlock[v] : -1;
+        if (b >= 0 && ((weight && !(weight[i] > 0)) || (mask && !mask[i]))) b = -1;
+        if (b < 0) { g[i] = -1; continue; }
+        let combo = 0;
+        let na = false;
+        let drop = false;
+        for (let k = 0; k < bys.length; k++) {
+          const d = bys[k];
+          let idx: number;
+          if (d.kind === 'class') {
+            const cv = (byData[k] as Int32Array)[i];
+            idx = cv >= 0 && cv < d.lut!.length ? d.lut![cv] : -1;
+          } else idx = intervalIndex(d.breaks!, (byData[k] as Float32Array)[i]);
+          if (idx < 0) {
+            if (d.filtered) { drop = true; break; }
+            na = true;
+          }
+          combo = combo * d.n + (idx < 0 ? 0 : idx);
+        }
+        g[i] = drop ? -1 : b * S + (na ? P : combo);
+      }
+    }
+    const frame = countGroups(g, weight, C, S);
+    let aggs: VarAgg[] | null = null;
+    if (aggregate) {
+      const wmap = new Map(wData);
+      aggs = vars.map((v, k) => {
+        let lut: Int32Array | undefined;
+        if (v.rec.type === 'class') {
+          const maxV = v.classes!.reduce((m, e) => Math.max(m, e.value), 0);
+          lut = new Int32Array(maxV + 1).fill(-1);
+          v.classes!.forEach((e, i) => { if (e.value >= 0) lut![e.value] = i; });
+        }
+        return new VarAgg(v, frame, varData[k], v.weightRec ? wmap.get(v.weightRec.varCode) : undefined, lut);
+      });
+    }
+    return { sel, vars, bys, frame, aggs, varData, iso, P };
+  }
+
+  // ---------- rows ----------
+
+  function countryKeys(c: Ctx, e: ClassEntry): Row {
+    const name = typeof e.name === 'string' && e.name ? e.name : (c.cat.isoEntry(e.label)?.name ?? e.label);
+    return { ISO3: e.label, ADM0_NAME: name };
+  }
+
+  function fmtValue(v: VarSpec, x: number | string | undefined): number | string | undefined {
+    if (x === undefined) return undefined;
+    if (typeof x === 'string') return x;
+    return Number.isFinite(x) ? roundR(x, v.rec.dec) : undefined;
+  }
+
+  function valueFields(cp: Computed, t: number, row: Row): void {
+    cp.vars.forEach((v, k) => {
+      const x = fmtValue(v, cp.aggs![k].value(t));
+      if (x !== undefined) row[v.code] = x;
+      for (const s of v.stats) {
+        const y = cp.aggs![k].stat(s, t);
+        if (y === undefined) continue;
+        row[`${v.code}_${s}`] = typeof y === 'string' ? y : s === 'count' ? roundR(y, 4) : roundR(y, v.rec.dec);
+      }
+    });
+  }
+
+  /** Decodes a slot into per-dimension indices. */
+  function decode(bys: BySpec[], combo: number): number[] {
+    const idx = new Array<number>(bys.length);
+    for (let k = bys.length - 1; k >= 0; k--) { idx[k] = combo % bys[k].n; combo = Math.floor(combo / bys[k].n); }
+    return idx;
+  }
+
+  function tableRows(c: Ctx, cp: Computed): Row[] {
+    const rows: Row[] = [];
+    const { frame, bys, P } = cp;
+    const G = frame.C * frame.S;
+    cp.sel.blocks.forEach((blk, b) => {
+      if (!(frame.groupN[G + b] > 0)) return;
+      const keys: Row = blk ? countryKeys(c, blk) : {};
+      const sum: Row = { ...keys };
+      valueFields(cp, G + b, sum);
+      rows.push(sum);
+      if (!bys.length) return;
+      const present: Array<[number, number[]]> = [];
+      for (let s = 0; s < P; s++) if (frame.groupN[b * frame.S + s] > 0) present.push([s, decode(bys, s)]);
+      present.sort((x, y) => {
+        for (let k = 0; k < bys.length; k++) {
+          const d = bys[k].rank[x[1][k]] - bys[k].rank[y[1][k]];
+          if (d) return d;
+        }
+        return 0;
+      });
+      for (const [s, idx] of present) {
+        const row: Row = { ...keys };
+        bys.forEach((d, k) => { row[d.key] = d.labels[idx[k]]; });
+        valueFields(cp, b * frame.S + s, row);
+        rows.push(row);
+      }
+    });
+    return rows;
+  }
+
+  function columns(c: Ctx, cp: Computed, extra: ColumnInfo[] = [], perCell = false): ColumnInfo[] {
+    const cols: ColumnInfo[] = [...extra];
+    const keyCol = (code: string, label: string, type: ColumnInfo['type'] = 'string'): ColumnInfo => {
+      const rec = c.cat.get(code);
+      return { name: code, role: 'key', code: rec ? code : undefined, label: rec?.varLabel ?? label, unit: rec?.unit ?? '', type };
+    };
+    if (perCell) {
+      cols.push({ name: 'CELL5M', role: 'key', label: 'Grid cell id (5 arc-minutes)', unit: '', type: 'integer' });
+      cols.push({ name: 'X', role: 'key', label: 'Cell centre longitude', unit: 'degrees', type: 'number' });
+      cols.push({ name: 'Y', role: 'key', label: 'Cell centre latitude', unit: 'degrees', type: 'number' });
+    }
+    if (cp.sel.blocks[0] !== null || perCell) {
+      cols.push({ ...keyCol('ISO3', 'ISO3 country code'), classes: c.isoClasses });
+      cols.push(keyCol('ADM0_NAME', 'Country name'));
+    }
+    for (const d of cp.bys) {
+      cols.push({
+        ...keyCol(d.code, d.rec.varLabel),
+        name: d.key,
+        classes: d.labels.map((l, i) => ({ value: d.values ? d.values[i] : i + 1, label: l })),
+      });
+    }
+    for (const v of cp.vars) {
+      const isClass = v.rec.type === 'class';
+      cols.push({
+        name: v.code, role: 'value', code: v.code, label: v.rec.varLabel, unit: v.rec.unit,
+        type: isClass ? 'string' : 'number', dec: isClass ? undefined : v.rec.dec, classes: isClass ? v.classes : undefined,
+      });
+      for (const s of v.stats) {
+        const str = s === 'hist' || (isClass && (s === 'majority' || s === 'minority'));
+        if (isClass && !['count', 'majority', 'minority'].includes(s)) continue;
+        cols.push({
+          name: `${v.code}_${s}`, role: 'value', code: v.code, label: `${v.rec.varLabel} (${s})`,
+          unit: s === 'count' || s === 'hist' ? '' : v.rec.unit, type: str ? 'string' : 'number', dec: str ? undefined : s === 'count' ? 4 : v.rec.dec,
+        });
+      }
+    }
+    return cols;
+  }
+
+  function cellRows(c: Ctx, cp: Computed): Row[] {
+    const { sel, frame, bys, vars, aggs, varData, iso } = cp;
+    const [x0, y0, x1] = sel.win;
+    const w = x1 - x0;
+    const grid = c.grid;
+    const G = frame.C * frame.S;
+    const items: Array<{ i: number; g: number; ci: number }> = [];
+    for (let i = 0; i < frame.sel.length; i++) if (frame.sel[i] >= 0) items.push({ i, g: frame.sel[i], ci: c.isoIndex[iso[i]] });
+    const decoded = new Map<number, number[]>();
+    const dec = (g: number) => {
+      let d = decoded.get(g);
+      if (!d) { d = decode(bys, g % frame.S); decoded.set(g, d); }
+      return d;
+    };
+    items.sort((a, b) => {
+      if (a.ci !== b.ci) return a.ci - b.ci;
+      if (bys.length) {
+        const sa = a.g % frame.S, sb = b.g % frame.S;
+        if (sa !== sb) {
+          if (sa === cp.P) return -1;
+          if (sb === cp.P) return 1;
+          const da = dec(a.g), db = dec(b.g);
+          for (let k = 0; k < bys.length; k++) {
+            const d = bys[k].rank[da[k]] - bys[k].rank[db[k]];
+            if (d) return d;
+          }
+        }
+      }
+      return a.i - b.i;
+    });
+    const lut = vars.map((v) => (v.classes ? new Map(v.classes.map((e) => [e.value, e.label])) : null));
+    return items.map(({ i, g }) => {
+      const col = x0 + (i % w), row = y0 + Math.floor(i / w);
+      const [X, Y] = [((col + grid.colOffset) * 2 + 1) / 24 - 180, 90 - ((row + grid.rowOffset) * 2 + 1) / 24];
+      const r: Row = { CELL5M: cellId(grid, col, row), X, Y };
+      const ie = c.isoClasses[c.isoIndex[iso[i]]];
+      if (ie) Object.assign(r, countryKeys(c, ie));
+      if (bys.length && g % frame.S !== cp.P) {
+        const idx = dec(g);
+        bys.forEach((d, k) => { r[d.key] = d.labels[idx[k]]; });
+      }
+      vars.forEach((v, k) => {
+        let x: number | string | undefined;
+        if (aggs) x = fmtValue(v, aggs[k].value(g < G ? g : g));
+        else if (v.rec.type === 'class') x = lut[k]!.get((varData[k] as Int32Array)[i]);
+        else x = fmtValue(v, (varData[k] as Float32Array)[i]);
+        if (x !== undefined) r[v.code] = x;
+      });
+      return r;
+    });
+  }
+
+  async function prepare(args: GetLayerArgs, signal?: AbortSignal) {
+    if (!args || typeof args !== 'object') throw new IndapiError('BAD_ARGUMENT', 'Arguments must be an object.');
+    const c = await ctx(signal);
+    const vars = asList(args.var, 'var');
+    const stats = checkStats(args.stats);
+    const byCodes = byCodesOf(args.by as never);
+    const varSpecs = await planVars(c.cat, vars, byCodes, stats, signal);
+    const bys = await planBy(c.cat, args.by as never, signal);
+    for (const b of bys) if (varSpecs.some((v) => v.code === b.code)) b.key = `${b.code}_by`;
+    return { c, varSpecs, bys };
+  }
+
+  async function table(args: GetLayerArgs, o: CallOptions = {}): Promise<TableResult & { computed: Computed; ctx: Ctx }> {
+    const { c, varSpecs, bys } = await prepare(args, o.signal);
+    const sel = select(c, args, null, null);
+    const collapse = args.collapse !== false;
+    const needAgg = collapse || bys.length > 0;
+    const cp = await compute(c, sel, varSpecs, bys, needAgg, o.signal, o.onProgress);
+    const rows = collapse ? tableRows(c, cp) : cellRows(c, cp);
+    return { rows, columns: columns(c, cp, [], !collapse), meta: metaOf(c, cp), computed: cp, ctx: c };
+  }
+
+  function metaOf(c: Ctx, cp: Computed): VarRecord[] {
+    const codes = [...cp.bys.map((b) => b.code), ...cp.vars.map((v) => v.code)];
+    if (cp.sel.blocks[0] !== null) codes.unshift('ISO3', 'ADM0_NAME');
+    return [...new Set(codes)].map((k) => c.cat.get(k)).filter((r): r is VarRecord => !!r);
+  }
+
+  /** Splits a geometry into features (members of a top-level collection). */
+  function features(g: Geometry): Geometry[] {
+    return g.type === 'GeometryCollection' ? g.geometries : [g];
+  }
+
+  function gridText(grid: GridDef): string {
+    return `[${grid.xmin}, ${grid.ymin}, ${grid.xmax}, ${grid.ymax}]`;
+  }
+
+  /** Summaries over a list of (key, geometry) domains, rows tagged with the key. */
+  async function domains(
+    c: Ctx, list: Array<{ key: Row; geom: Geometry }>, args: GetLayerArgs & { exact?: boolean }, perCountry: boolean, keyCols: ColumnInfo[], o: CallOptions,
+  ): Promise<TableResult> {
+    const { varSpecs, bys } = await prepare(args, o.signal);
+    const rows: Row[] = [];
+    let any = false;
+    let last: Computed | null = null;
+    for (let k = 0; k < list.length; k++) {
+      throwIfAborted(o.signal);
+      const cells = geometryCells(list[k].geom, c.grid, !!args.exact);
+      if (!cells) continue;
+      any = true;
+      const sel = select(c, { iso3: args.iso3 }, cells, perCountry);
+      const cp = await compute(c, sel, varSpecs, bys, true, o.signal);
+      last = cp;
+      const r = tableRows(c, cp);
+      if (!r.length && !perCountry) rows.push({ ...list[k].key });
+      for (const row of r) rows.push({ ...list[k].key, ...row });
+      o.onProgress?.(k + 1, list.length);
+    }
+    if (!any) throw new IndapiError('OUTSIDE_GRID', `The geometry lies outside the grid of the bundle ${gridText(c.grid)} (EPSG:4326, longitude first).`);
+    if (!last) last = await compute(c, { win: [0, 0, 0, 0], weight: null, mask: null, isoBlock: new Int32Array(0), blocks: perCountry ? [] : [null] }, varSpecs, bys, true, o.signal);
+    const cp = last;
+    const cols = columns(c, { ...cp, sel: { ...cp.sel, blocks: perCountry ? [c.isoClasses[0]] : [null] } }, keyCols);
+    return { rows, columns: cols, meta: metaOf(c, { ...cp, sel: { ...cp.sel, blocks: perCountry ? [c.isoClasses[0]] : [null] } }) };
+  }
+
+  const engine: IndapiEngine = {
+    store,
+    async grid(o = {}) { return (await ctx(o.signal)).grid; },
+    async loadCatalog(o = {}) { return (await ctx(o.signal)).cat; },
+
+    async catalog(o = {}) {
+      return (await ctx(o.signal)).cat.records;
+    },
+
+    async catalogCsv(o = {}) {
+      return (await ctx(o.signal)).viText;
+    },
+
+    async category(args = {}, o = {}) {
+      const c = await ctx(o.signal);
+      const q = asList(args?.q, 'q');
+      return c.cat.category(q, !!args?.asList);
+    },
+
+    async describe(args = {}, o = {}) {
+      const c = await ctx(o.signal);
+      return c.cat.describe(asList(args?.var, 'var'), asList(args?.q, 'q'), today());
+    },
+
+    async getLayer(args, o = {}) {
+      const t = await table(args, o);
+      if (args.asList) return { meta: t.meta.map((r) => describeRecord(r, today())), data: t.rows };
+      return t.rows;
+    },
+
+    async getLayerTable(args, o = {}) {
+      const { rows, columns: cols, meta } = await table(args, o);
+      return { rows, columns: cols, meta };
+    },
+
+    async getLayerCells(args, o = {}) {
+      const { c, varSpecs, bys } = await prepare(args, o.signal);
+      const wkt = (args as GetLayerWktArgs).wkt;
+      let geom: CellWeights | null = null;
+      if (wkt !== undefined && wkt !== null && wkt !== '') {
+        geom = geometryCells(parseWkt(String(wkt)), c.grid, !!(args as GetLayerWktArgs).exact);
+        if (!geom) throw new IndapiError('OUTSIDE_GRID', `The geometry lies outside the grid of the bundle ${gridText(c.grid)}.`);
+      }
+      const sel = select(c, args, geom, null);
+      const cp = await compute(c, sel, varSpecs, bys, bys.length > 0, o.signal, o.onProgress);
+      // clip to the bounding box of selected cells
+      const [wx0, wy0, wx1] = sel.win;
+      const ww = wx1 - wx0;
+      let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+      for (let i = 0; i < cp.frame.sel.length; i++) {
+        if (cp.frame.sel[i] < 0) continue;
+        const cx = i % ww, cy = (i - cx) / ww;
+        if (cx < x0) x0 = cx; if (cx > x1) x1 = cx;
+        if (cy < y0) y0 = cy; if (cy > y1) y1 = cy;
+      }
+      if (x0 === Infinity) throw new IndapiError('EMPTY_SELECTION', 'The query selects no cell with data.');
+      const w = x1 - x0 + 1, h = y1 - y0 + 1;
+      const cs = c.grid.cellSizeDeg;
+      const grid: GridDef = {
+        ...c.grid,
+        xmin: c.grid.xmin + (wx0 + x0) * cs, xmax: c.grid.xmin + (wx0 + x1 + 1) * cs,
+        ymax: c.grid.ymax - (wy0 + y0) * cs, ymin: c.grid.ymax - (wy0 + y1 + 1) * cs,
+        width: w, height: h, colOffset: c.grid.colOffset + wx0 + x0, rowOffset: c.grid.rowOffset + wy0 + y0,
+      };
+      const mask = new Uint8Array(w * h);
+      const layers = varSpecs.map((v, k) => {
+        const values = new Float64Array(w * h).fill(NaN);
+        const data = cp.varData[k];
+        const agg = cp.aggs?.[k];
+        const memo = new Map<number, number>();
+        for (let r = 0; r < h; r++) {
+          for (let q = 0; q < w; q++) {
+            const i = (y0 + r) * ww + (x0 + q);
+            const g = cp.frame.sel[i];
+            if (g < 0) continue;
+            mask[r * w + q] = 1;
+            let x: number;
+            if (agg) {
+              let m = memo.get(g);
+              if (m === undefined) {
+                m = agg.numeric(g);
+                if (v.rec.type !== 'class' && Number.isFinite(m)) m = roundR(m, v.rec.dec);
+                memo.set(g, m);
+              }
+              x = m;
+            } else if (v.rec.type === 'class') {
+              const cv = (data as Int32Array)[i];
+              x = cv < 0 ? NaN : cv;
+            } else x = (data as Float32Array)[i];
+            values[r * w + q] = x;
+          }
+        }
+        return { code: v.code, type: v.rec.type, values, classes: v.classes };
+      });
+      return { grid, mask, layers, meta: metaOf(c, cp) } satisfies CellResult;
+    },
+
+    async getLayerWKT(args, o = {}) {
+      const c = await ctx(o.signal);
+      if (typeof args?.wkt !== 'string') throw new IndapiError('BAD_ARGUMENT', "'wkt' must be WKT text.");
+      const g = parseWkt(args.wkt);
+      const list = features(g).map((geom, i) => ({ key: { feature: i + 1 } as Row, geom }));
+      const keyCol: ColumnInfo = { name: 'feature', role: 'key', label: 'Feature (1-based position in the WKT)', unit: '', type: 'integer' };
+      return domains(c, list, args, true, [keyCol], o);
+    },
+
+    async classify(args, o = {}) {
+      const c = await ctx(o.signal);
+      const { list, keyName } = parseDomains(args?.domains, args?.key);
+      const keyCol: ColumnInfo = { name: keyName, role: 'key', label: `Domain (${keyName})`, unit: '', type: 'string' };
+      return domains(c, list, { var: args.var, stats: args.stats, exact: args.exact }, false, [keyCol], o);
+    },
+
+    async similar(args, o = {}) {
+      const c = await ctx(o.signal);
+      const by = args?.by === undefined ? 0 : Number(args.by);
+      if (by === 2) throw new IndapiError('NOT_FOUND', 'Second-level administrative units (by = 2) are not in this bundle; use by = 1 (first-level units) or 0 (cells).');
+      if (by !== 0 && by !== 1) throw new IndapiError('BAD_ARGUMENT', "'by' must be 0 (cells), 1 (first-level units) or 2 (second-level units).");
+      if (args.x === undefined || args.x === null || args.x === '') throw new IndapiError('BAD_ARGUMENT', "'x' (the reference unit) is required.");
+      const vars = [...new Set(asList(args.var, 'var'))];
+      const unitCode = 'ADM1_CODE_ALT';
+      const base = await table({ var: vars, iso3: args.iso3, by: by === 1 ? [unitCode] : undefined, collapse: by === 1 }, o);
+      const cp = base.computed;
+      // candidate units: [key fields, raw numeric value per var]
+      type Unit = { keys: Row; vals: number[]; labels: Array<string | number | undefined> };
+      const units: Unit[] = [];
+      let ref = -1;
+      const xs = String(args.x).trim();
+      if (by === 1) {
+        const d = cp.bys[0];
+        const t0 = await c.cat.classes(unitCode);
+        const entry = new Map(t0.map((e) => [e.value, e]));
+        const S = cp.frame.S;
+        for (let b = 0; b < cp.frame.C; b++) {
+          for (let s = 0; s < cp.P; s++) {
+            const g = b * S + s;
+            if (!(cp.frame.groupN[g] > 0)) continue;
+            const e = entry.get(d.values![s])!;
+            const keys: Row = { [unitCode]: e.label };
+            if (typeof e.name === 'string' && e.name) keys.ADM1_NAME_ALT = e.name;
+            if (typeof e.iso3 === 'string' && e.iso3) keys.ISO3 = e.iso3;
+            if (ref < 0 && (e.label === xs || String(e.value) === xs || (typeof e.name === 'string' && e.name.toLowerCase() === xs.toLowerCase()))) ref = units.length;
+            units.push({ keys, vals: cp.aggs!.map((a) => a.numeric(g)), labels: cp.aggs!.map((a) => fmtValue(a.spec, a.value(g))) });
+          }
+        }
+      } else {
+        const id = Number(xs);
+        for (const r of base.rows) {
+          const keys: Row = { CELL5M: r.CELL5M, X: r.X, Y: r.Y };
+          if (r.ISO3 !== undefined) keys.ISO3 = r.ISO3;
+          if (r.CELL5M === id) ref = units.length;
+          units.push({
+            keys,
+            vals: cp.vars.map((v) => {
+              const x = r[v.code];
+              if (x === undefined) return NaN;
+              if (v.rec.type === 'class') return v.classes!.find((e) => e.label === x)?.value ?? NaN;
+              return Number(x);
+            }),
+            labels: cp.vars.map((v) => r[v.code]),
+          });
+        }
+      }
+      if (ref < 0) {
+        throw new IndapiError('NOT_FOUND', `Unit '${xs}' was not found among the ${by === 1 ? 'first-level units' : 'cells'} of the selection.`, { x: args.x });
+      }
+      const score = new Float64Array(units.length);
+      cp.vars.forEach((v, k) => {
+        const r = units[ref].vals[k];
+        if (!Number.isFinite(r)) return;
+        if (v.rec.type === 'class') {
+          for (let u = 0; u < units.length; u++) {
+            const x = units[u].vals[k];
+            if (Number.isFinite(x)) score[u] += x === r ? 0 : 1;
+          }
+          return;
+        }
+        let n = 0, s = 0, q = 0;
+        for (const u of units) { const x = u.vals[k]; if (Number.isFinite(x)) { n++; s += x; } }
+        if (n < 2) return;
+        const mean = s / n;
+        for (const u of units) { const x = u.vals[k]; if (Number.isFinite(x)) q += (x - mean) ** 2; }
+        const sd = Math.sqrt(q / (n - 1));
+        if (!(sd > 0)) return;
+        for (let u = 0; u < units.length; u++) {
+          const x = units[u].vals[k];
+          if (Number.isFinite(x)) score[u] += Math.abs(x - r) / sd;
+        }
+      });
+      const order = units.map((_, i) => i).sort((a, b) => score[a] - score[b] || (a === ref ? -1 : b === ref ? 1 : a - b));
+      const rows: Row[] = [];
+      let rank = 0;
+      order.forEach((u, i) => {
+        if (i === 0 || score[u] !== score[order[i - 1]]) rank = i + 1;
+        const row: Row = { ...units[u].keys };
+        cp.vars.forEach((v, k) => { const x = units[u].labels[k]; if (x !== undefined) row[v.code] = x; });
+        row.score = roundR(score[u], 4);
+        row.rank = rank;
+        rows.push(row);
+      });
+      const keyCols: ColumnInfo[] = by === 1
+        ? [
+          { name: unitCode, role: 'key', code: unitCode, label: c.cat.get(unitCode)?.varLabel ?? 'Unit code', unit: '', type: 'string' },
+          { name: 'ADM1_NAME_ALT', role: 'key', code: c.cat.get('ADM1_NAME_ALT') ? 'ADM1_NAME_ALT' : undefined, label: 'Unit name', unit: '', type: 'string' },
+          { name: 'ISO3', role: 'key', code: 'ISO3', label: 'ISO3 country code', unit: '', type: 'string' },
+        ]
+        : base.columns.filter((col) => ['CELL5M', 'X', 'Y', 'ISO3'].includes(col.name));
+      const valCols = base.columns.filter((col) => col.role === 'value');
+      return {
+        rows,
+        columns: [
+          ...keyCols, ...valCols,
+          { name: 'score', role: 'value', label: 'Distance score (sum of absolute standardised differences; lower is more similar)', unit: '', type: 'number', dec: 4 },
+          { name: 'rank', role: 'value', label: 'Rank by similarity (1 = most similar)', unit: '', type: 'integer' },
+        ],
+        meta: base.meta,
+      };
+    },
+  };
+  return engine;
+}
+
+/**
+ * Domains of `classify`: a GeoJSON FeatureCollection (key = a property, default `name`,
+ * else the feature's 1-based position) or an object / list of named WKT strings.
+ * @throws IndapiError BAD_ARGUMENT for any other shape, BAD_WKT for bad WKT
+ */
+export function parseDomains(domains: unknown, key?: string): { list: Array<{ key: Row; geom: Geometry }>; keyName: string } {
+  let d = domains;
+  if (typeof d === 'string') {
+    const s = d.trim();
+    if (s.startsWith('{') || s.startsWith('[')) {
+      try { d = JSON.parse(s); } catch { throw new IndapiError('UNPARSABLE', "'domains' is not valid JSON."); }
+    } else d = [s];
+  }
+  if (d && typeof d === 'object' && (d as FeatureCollection).type === 'FeatureCollection') {
+    const fc = d as FeatureCollection;
+    if (!Array.isArray(fc.features)) throw new IndapiError('BAD_ARGUMENT', "'domains' FeatureCollection has no features.");
+    const keyName = key ?? (fc.features.some((f) => f?.properties && 'name' in f.properties) ? 'name' : 'feature');
+    return {
+      keyName,
+      list: fc.features.map((f: Feature, i) => {
+        if (!f || !f.geometry) throw new IndapiError('BAD_ARGUMENT', `Feature ${i + 1} of 'domains' has no geometry.`);
+        const v = keyName === 'feature' && !(f.properties && keyName in f.properties) ? i + 1 : f.properties?.[keyName];
+        return { key: { [keyName]: v === undefined || v === null ? String(i + 1) : typeof v === 'number' ? v : String(v) }, geom: f.geometry };
+      }),
+    };
+  }
+  if (Array.isArray(d)) {
+    const keyName = key ?? 'feature';
+    return { keyName, list: d.map((w, i) => ({ key: { [keyName]: i + 1 }, geom: parseWkt(String(w)) })) };
+  }
+  if (d && typeof d === 'object') {
+    const keyName = key ?? 'name';
+    return { keyName, list: Object.entries(d as Record<string, unknown>).map(([k, w]) => ({ key: { [keyName]: k }, geom: parseWkt(String(w)) })) };
+  }
+  throw new IndapiError('BAD_ARGUMENT', "'domains' must be a GeoJSON FeatureCollection or a named list of WKT.");
+}
+
+export type { CategoryRow };

@@ -1,0 +1,187 @@
+/**
+ * Query planning: validating and resolving `var`, `by` and `stats` against the catalog
+ * into variable and grouping specifications the accumulator runs on.
+ */
+import type { Catalog } from '../catalog';
+import { unknownCodeMessage } from '../catalog';
+import { IndapiError } from '../errors';
+import type { ByArg, ClassEntry, VarRecord } from '../types';
+import { parseAggFun, type AggFormula } from './aggfun';
+import { cutLabels, labelDigits } from './labels';
+
+/** A summarised variable. */
+export interface VarSpec {
+  code: string;
+  rec: VarRecord;
+  formula: AggFormula;
+  /** Weight indicator record for weighted.mean. */
+  weightRec?: VarRecord;
+  /** Class table (class variables), sorted by value. */
+  classes?: ClassEntry[];
+  /** Extra statistics requested. */
+  stats: string[];
+}
+
+/** A grouping dimension. */
+export interface BySpec {
+  code: string;
+  /** Name of the key field in rows: the code, or `<code>_by` when the code is also a summarised `var`. */
+  key: string;
+  rec: VarRecord;
+  kind: 'class' | 'cut';
+  /** Number of groups of this dimension. */
+  n: number;
+  /** Label of each group index. */
+  labels: string[];
+  /** Sort rank of each group index (labels of classes in C-locale order; intervals in order). */
+  rank: Int32Array;
+  /** class: lookup raster value -> group index (-1 none); sized max value + 1. */
+  lut?: Int32Array;
+  /** class: raster value per group index. */
+  values?: number[];
+  /** class filter given: cells of other classes (and no-data) are dropped from the selection. */
+  filtered?: boolean;
+  /** cut: increasing breaks. */
+  breaks?: Float64Array;
+}
+
+/** Extra statistics a request may ask for (besides pNN percentiles, 0 <= NN <= 100). */
+export const STAT_NAMES = ['count', 'sum', 'mean', 'min', 'max', 'sd', 'majority', 'minority', 'hist'] as const;
+
+/** Bins of the `hist` statistic. */
+export const HIST_BINS = 10;
+
+/**
+ * Normalises a list argument that may be a single string.
+ * @throws IndapiError BAD_ARGUMENT when it is neither text nor a list of text
+ */
+export function asList(v: unknown, name: string): string[] {
+  if (v === undefined || v === null) return [];
+  const a = Array.isArray(v) ? v : [v];
+  for (const x of a) if (typeof x !== 'string' || x === '') throw new IndapiError('BAD_ARGUMENT', `'${name}' must be text or a list of text.`);
+  return a as string[];
+}
+
+/**
+ * Validates requested statistics.
+ * @throws IndapiError BAD_ARGUMENT naming unknown statistics
+ */
+export function checkStats(stats: unknown): string[] {
+  const s = [...new Set(asList(stats, 'stats'))];
+  const bad = s.filter((x) => !(STAT_NAMES as readonly string[]).includes(x) && !/^p(100|[1-9]?[0-9])$/.test(x));
+  if (bad.length) {
+    throw new IndapiError('BAD_ARGUMENT', `Unknown statistic ${bad.join(', ')}; use ${STAT_NAMES.join(', ')} or pNN (percentile, e.g. p25).`);
+  }
+  return s;
+}
+
+/** Class table sorted by value, checked for integer values. */
+async function sortedClasses(cat: Catalog, code: string, signal?: AbortSignal): Promise<ClassEntry[]> {
+  const t = await cat.classes(code, signal);
+  return [...t].sort((a, b) => a.value - b.value);
+}
+
+function cmpC(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Resolves `var` codes (de-duplicated) into specs.
+ * @throws IndapiError UNKNOWN_CODE (all unknown codes, with `by` ones, in one message)
+ */
+export async function planVars(cat: Catalog, vars: string[], byCodes: string[], stats: string[], signal?: AbortSignal): Promise<VarSpec[]> {
+  if (!vars.length) throw new IndapiError('BAD_ARGUMENT', "'var' needs at least one indicator code.");
+  const uniq = [...new Set(vars)];
+  const bad = [...new Set([...uniq, ...byCodes].filter((c) => !cat.get(c)))];
+  if (bad.length) throw new IndapiError('UNKNOWN_CODE', unknownCodeMessage(bad), { codes: bad });
+  const out: VarSpec[] = [];
+  for (const code of uniq) {
+    const rec = cat.need(code);
+    const formula = rec.type === 'class' ? { fn: 'dominant' as const, code } : parseAggFun(rec.aggFunR || `mean(${code}, na.rm=TRUE)`);
+    const spec: VarSpec = { code, rec, formula, stats };
+    if (formula.code !== code) {
+      // The formula may summarise the code under another name; the cell values are always the code's own.
+      spec.formula = { ...formula, code };
+    }
+    if (formula.fn === 'weighted.mean') {
+      const w = cat.get(formula.weight!);
+      if (!w) throw new IndapiError('INTERNAL', `The catalog formula of ${code} names an unknown weight ${formula.weight}.`);
+      spec.weightRec = w;
+    }
+    if (rec.type === 'class') spec.classes = await sortedClasses(cat, code, signal);
+    out.push(spec);
+  }
+  return out;
+}
+
+/** Codes named by a `by` argument. */
+export function byCodesOf(by: ByArg | string | undefined | null): string[] {
+  if (by === undefined || by === null) return [];
+  if (typeof by === 'string') return [by];
+  if (Array.isArray(by)) return asList(by, 'by');
+  if (typeof by === 'object') return Object.keys(by);
+  throw new IndapiError('BAD_ARGUMENT', "'by' must be a list of codes or an object of breaks / classes.");
+}
+
+/**
+ * Resolves `by` into grouping dimensions: class layers group as they are (optionally
+ * filtered), continuous layers are cut at the catalog's default breaks or at custom ones.
+ * @throws IndapiError BAD_BREAKS for breaks that are not increasing numbers,
+ *   UNKNOWN_CLASS for a filter naming classes that do not exist
+ */
+export async function planBy(cat: Catalog, by: ByArg | string | undefined | null, signal?: AbortSignal): Promise<BySpec[]> {
+  const codes = [...new Set(byCodesOf(by))];
+  const custom = by && typeof by === 'object' && !Array.isArray(by) ? (by as Record<string, unknown>) : null;
+  const out: BySpec[] = [];
+  for (const code of codes) {
+    const rec = cat.need(code);
+    const arg = custom ? custom[code] : undefined;
+    if (rec.type === 'class') {
+      const classes = await sortedClasses(cat, code, signal);
+      let keep = classes;
+      let filtered = false;
+      if (arg !== undefined && arg !== null) {
+        const list = Array.isArray(arg) ? arg : [arg];
+        if (!list.length) throw new IndapiError('BAD_ARGUMENT', `The class filter of ${code} is empty.`);
+        const unknown: string[] = [];
+        const chosen = new Set<number>();
+        for (const x of list) {
+          const hit = classes.find((c) => c.label === String(x)) ?? classes.find((c) => String(c.value) === String(x));
+          if (hit) chosen.add(hit.value);
+          else unknown.push(String(x));
+        }
+        if (unknown.length) {
+          throw new IndapiError('UNKNOWN_CLASS', `Class ${unknown.join(', ')} of ${code} does not exist. Use describe() for its classes.`, { code, classes: unknown });
+        }
+        keep = classes.filter((c) => chosen.has(c.value));
+        filtered = true;
+      }
+      const maxV = classes.reduce((m, c) => Math.max(m, c.value), 0);
+      const lut = new Int32Array(maxV + 1).fill(-1);
+      keep.forEach((c, i) => { if (c.value >= 0) lut[c.value] = i; });
+      const labels = keep.map((c) => c.label);
+      const order = labels.map((_, i) => i).sort((a, b) => cmpC(labels[a], labels[b]) || keep[a].value - keep[b].value);
+      const rank = new Int32Array(labels.length);
+      order.forEach((gi, r) => { rank[gi] = r; });
+      out.push({ code, key: code, rec, kind: 'class', n: keep.length, labels, rank, lut, values: keep.map((c) => c.value), filtered });
+    } else {
+      let breaks: number[];
+      if (arg !== undefined && arg !== null) {
+        const list = Array.isArray(arg) ? arg : [arg];
+        breaks = list.map((x) => (typeof x === 'number' ? x : typeof x === 'string' && x.trim() !== '' ? Number(x) : NaN));
+        if (breaks.length < 2 || breaks.some((b) => !Number.isFinite(b)) || breaks.some((b, i) => i > 0 && b <= breaks[i - 1])) {
+          throw new IndapiError('BAD_BREAKS', `Breaks for ${code} must be at least two increasing numbers, got [${list.map(String).join(', ')}].`, { code });
+        }
+      } else {
+        breaks = rec.classBreaks.split('|').filter((s) => s.trim() !== '').map(Number);
+        if (breaks.length < 2 || breaks.some((b, i) => !Number.isFinite(b) || (i > 0 && b <= breaks[i - 1]))) {
+          throw new IndapiError('BAD_BREAKS', `${code} has no usable default breaks in the catalog; give breaks as {"${code}": [..]}.`, { code });
+        }
+      }
+      const labels = cutLabels(breaks, labelDigits(breaks));
+      const rank = Int32Array.from(labels.map((_, i) => i));
+      out.push({ code, key: code, rec, kind: 'cut', n: labels.length, labels, rank, breaks: Float64Array.from(breaks) });
+    }
+  }
+  return out;
+}
