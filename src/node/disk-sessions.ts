@@ -54,16 +54,17 @@ export function createDiskSessionStore(opts: DiskSessionOptions): DiskSessionSto
 
   async function readMeta(key: string): Promise<SessionMeta | undefined> {
     if (!isSessionKey(key)) return undefined;
+    let m: SessionMeta;
     try {
-      const m = JSON.parse(await fsp.readFile(path.join(sessionDir(key), 'session.json'), 'utf8')) as SessionMeta;
-      if (expired(m)) {
-        void fsp.rm(sessionDir(key), { recursive: true, force: true }).catch(() => undefined);
-        return undefined;
-      }
-      return m;
+      m = JSON.parse(await fsp.readFile(path.join(sessionDir(key), 'session.json'), 'utf8')) as SessionMeta;
     } catch {
       return undefined;
     }
+    if (expired(m)) {
+      await fsp.rm(sessionDir(key), { recursive: true, force: true }).catch(() => undefined);
+      return undefined;
+    }
+    return m;
   }
 
   const store: DiskSessionStore = {
