@@ -435,7 +435,8 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
     const lut = vars.map((v) => (v.classes ? new Map(v.classes.map((e) => [e.value, e.label])) : null));
     return items.map(({ i, g }) => {
       const col = x0 + (i % w), row = y0 + Math.floor(i / w);
-      const [X, Y] = [((col + grid.colOffset) * 2 + 1) / 24 - 180, 90 - ((row + grid.rowOffset) * 2 + 1) / 24];
+      // centres as one correctly rounded division: odd multiples of 1/24 degree
+      const X = ((col + grid.colOffset) * 2 + 1 - 4320) / 24, Y = (2160 - ((row + grid.rowOffset) * 2 + 1)) / 24;
       const r: Row = { CELL5M: cellId(grid, col, row), X, Y };
       const ie = c.isoClasses[c.isoIndex[iso[i]]];
       if (ie) Object.assign(r, countryKeys(c, ie));

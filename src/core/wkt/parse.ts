@@ -47,6 +47,7 @@ export function parseWkt(text: string): Geometry {
   const toks = tokenize(text);
   let i = 0;
   let vertices = 0;
+  let dimSeen = 0;
   const peek = () => toks[i];
   const next = () => toks[i++];
   const expect = (t: Tok['t']) => {
@@ -72,8 +73,11 @@ export function parseWkt(text: string): Geometry {
     const xs = [Number(first.v)];
     while (peek().t === 'num') xs.push(Number(next().v));
     if (xs.length < 2) throw bad(peek().pos, `expected a second coordinate but found '${peek().v}'`);
-    if (nd && xs.length !== nd) throw bad(first.pos, `expected ${nd} coordinates in a point but found ${xs.length}`);
     if (xs.length > 4) throw bad(first.pos, `too many coordinates (${xs.length}) in a point`);
+    // Undeclared dimension: the first point of the geometry sets it, the others must agree.
+    const want = nd || dimSeen;
+    if (want && xs.length !== want) throw bad(first.pos, `expected ${want} coordinates in a point but found ${xs.length}`);
+    if (!nd && !dimSeen) dimSeen = xs.length;
     if (!xs.every(Number.isFinite)) throw bad(first.pos, 'a coordinate is not a finite number');
     if (++vertices > MAX_WKT_VERTICES) {
       throw new IndapiError('TOO_LARGE', `WKT has more than ${MAX_WKT_VERTICES} vertices.`, { limit: MAX_WKT_VERTICES });
@@ -98,6 +102,7 @@ export function parseWkt(text: string): Geometry {
     return rings;
   }
   function geometry(): Geometry {
+    dimSeen = 0;
     const k = next();
     if (k.t !== 'word') throw bad(k.pos, `expected a geometry type but found '${k.v}'`);
     switch (k.v) {

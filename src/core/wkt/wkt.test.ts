@@ -120,3 +120,13 @@ describe('geometry to cells', () => {
     expect(polygonCells([[[20, 20], [21, 20], [21, 21], [20, 20]]], G, false)).toBeNull();
   });
 });
+
+describe('parseWkt dimensions', () => {
+  it('rejects points whose number of coordinates differs from the first', () => {
+    let err: any;
+    try { parseWkt('POLYGON ((31 1, 32 1, 32 0 31 0, 31 1))'); } catch (e) { err = e; }
+    expect(err?.code).toBe('BAD_WKT');
+    expect(err.detail.column).toBe(23);
+    expect(parseWkt('POLYGON ((0 0 1, 1 0 1, 1 1 1, 0 0 1))').type).toBe('Polygon');
+  });
+});
