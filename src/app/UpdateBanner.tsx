@@ -21,6 +21,7 @@ export function UpdateBanner() {
   const [waiting, setWaiting] = useState<ServiceWorker | null>(null);
   const [note, setNote] = useState<string | null>(null);
   const [ready, setReady] = useState(false);
+  const [swErr, setSwErr] = useState<string | null>(null);
   const online = useOnline();
   useEffect(() => {
     if (!('serviceWorker' in navigator) || import.meta.env.DEV) return;
@@ -35,11 +36,11 @@ export function UpdateBanner() {
         });
       });
     };
-    navigator.serviceWorker.register('./sw.js', { scope: './' }).then((r) => { reg = r; watch(r); }).catch((e) => setNote(`Offline mode unavailable: ${(e as Error).message}`));
+    navigator.serviceWorker.register('./sw.js', { scope: './' }).then((r) => { reg = r; watch(r); }).catch((e) => setSwErr(`Offline mode unavailable: ${(e as Error).message}`));
     navigator.serviceWorker.ready.then(() => setReady(true)).catch(() => undefined);
     const onMsg = (e: MessageEvent) => {
       const d = e.data;
-      if (d && typeof d === 'object' && /update|version/i.test(String(d.type ?? ''))) setNote(`A new data bundle${d.version ? ` (${d.version})` : ''} is available.`);
+      if (d && typeof d === 'object' && /updat/i.test(String(d.type ?? ''))) setNote(`A new data bundle${d.version ? ` (${d.version})` : ''} is available.`);
     };
     navigator.serviceWorker.addEventListener('message', onMsg);
     const onCtl = () => { if (hadController) location.reload(); };
@@ -49,7 +50,7 @@ export function UpdateBanner() {
   }, []);
   return (
     <>
-      <p className="status small" data-testid="sw-status" data-ready={ready ? '1' : '0'}>{online ? (ready ? 'Available offline' : 'Online') : 'Offline'}</p>
+      <p className="status small" data-testid="sw-status" data-ready={ready ? '1' : '0'} title={swErr ?? undefined}>{online ? (ready ? 'Available offline' : swErr ? 'Online (no offline mode)' : 'Online') : 'Offline'}</p>
       {(waiting || note) && (
         <div className="msg info banner" role="status" data-testid="update-banner">
           {waiting ? 'A new version of the app and data is ready.' : note}{' '}

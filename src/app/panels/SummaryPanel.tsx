@@ -16,9 +16,10 @@ export function summaryArgs(s: PanelCtx['state']): GetLayerArgs {
   if (s.by.length) {
     const custom = s.by.filter((b) => s.breaks[b]);
     if (custom.length) {
-      const o: Record<string, Array<number | string>> = {};
-      for (const b of s.by) o[b] = s.breaks[b] ?? [];
-      by = o;
+      // codes without custom breaks: null = no filter / default breaks
+      const o: Record<string, Array<number | string> | null> = {};
+      for (const b of s.by) o[b] = s.breaks[b] ?? null;
+      by = o as ByArg;
     } else by = [...s.by];
   }
   return { var: vars, iso3: s.iso.length ? [...s.iso] : ['SSA'], ...(by ? { by } : {}) };

@@ -1,0 +1,33 @@
+/** Helpers of the app's end-to-end tests: browser launch, screenshots, map coordinates. */
+import { mkdirSync } from 'node:fs';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+/** Launches Debian Chromium headless (WebGL through SwiftShader for MapLibre). */
+export function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'],
+  });
+}
+
+/** Saves a screenshot to test-results/screenshots/<name>.png. */
+export async function shot(page: Page, name: string): Promise<void> {
+  mkdirSync('test-results/screenshots', { recursive: true });
+  await page.screenshot({ path: `test-results/screenshots/${name}.png` });
+}
+
+/** Page coordinates of a longitude/latitude on the map. */
+export async function mapPoint(page: Page, lon: number, lat: number): Promise<{ x: number; y: number }> {
+  const p = await page.evaluate(([lo, la]) => { const m = (window as any).__indapiMap; const q = m.project([lo, la]); const r = m.getCanvas().getBoundingClientRect(); return { x: r.left + q.x, y: r.top + q.y }; }, [lon, lat]);
+  return p;
+}
+
+/** Waits until the map has drawn the raster layer once. */
+export async function waitMap(page: Page, timeout = 60_000): Promise<void> {
+  await page.waitForFunction(() => document.body.dataset.mapRendered === '1', undefined, { timeout });
+}
+
+/** Moves the map to a view and waits for it to settle. */
+export async function jumpTo(page: Page, lon: number, lat: number, zoom: number): Promise<void> {
+  await page.evaluate(([lo, la, z]) => new Promise<void>((res) => { const m = (window as any).__indapiMap; m.once('idle', () => res()); m.jumpTo({ center: [lo, la], zoom: z }); }), [lon, lat, zoom]);
+}

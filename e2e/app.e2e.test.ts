@@ -1,0 +1,232 @@
+/**
+ * The map app on the real bundle, as a person uses it: find an indicator, map it, read
+ * cells, summarise by province, draw an area, compare units, download files, call the API,
+ * share the URL, go offline. Screenshots go to test-results/screenshots/.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { existsSync, readFileSync } from 'node:fs';
+import JSZip from 'jszip';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startServer, type Started } from './helpers';
+import { jumpTo, launch, mapPoint, shot, waitMap } from './app-helpers';
+import { cellId, pointToColRow, SSA_GRID } from '../src/core/grid';
+
+const HAVE_BUNDLE = existsSync('public/data/manifest.json');
+let srv: Started;
+let browser: Browser;
+
+beforeAll(async () => {
+  srv = await startServer();
+  browser = await launch();
+});
+afterAll(async () => { await browser?.close(); await srv?.stop(); });
+
+async function open(hash = '', ctxOpts: Parameters<Browser['newContext']>[0] = {}): Promise<{ ctx: BrowserContext; page: Page; errors: string[] }> {
+  const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, acceptDownloads: true, ...ctxOpts });
+  const page = await ctx.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(srv.url + hash);
+  return { ctx, page, errors };
+}
+
+describe.runIf(HAVE_BUNDLE)('the map app on the bundle', () => {
+  test('catalog search, indicator card and the map of the chosen indicator', async () => {
+    const { ctx, page, errors } = await open();
+    await expect(page.locator('h1').first().textContent()).resolves.toContain('indapi3');
+    await page.getByLabel('Search indicators').fill('distance coast');
+    const item = page.locator('button.item[data-code="DIST_COAST"]');
+    await item.waitFor({ timeout: 30_000 });
+    const count = await page.locator('#catalog-count').textContent();
+    expect(count).toMatch(/^\d+ of \d+ indicators$/);
+    await item.click();
+    await expect.poll(() => page.evaluate(() => location.hash)).toContain('v=DIST_COAST');
+    const card = page.locator('article.card');
+    await expect.poll(() => card.textContent()).toContain('DIST_COAST');
+    const cardText = (await card.textContent())!;
+    for (const k of ['Unit', 'Period', 'Source', 'Licence', 'Citation', 'Aggregation']) expect(cardText).toContain(k);
+    await waitMap(page);
+    await expect.poll(() => page.locator('.legend li').count()).toBeGreaterThan(2);
+    await shot(page, '01-catalog-map-dist-coast');
+    expect(errors).toEqual([]);
+    await ctx.close();
+  });
+
+  test('hover reads the value, CELL5M, country and ADM1 of the cell under the pointer', async () => {
+    const { ctx, page } = await open('#v=ELEVATION&op=1');
+    await waitMap(page);
+    await jumpTo(page, 36.82, -1.29, 8);
+    const lon = 36.82, lat = -1.29;
+    const p = await mapPoint(page, lon, lat);
+    await page.mouse.move(p.x, p.y);
+    const info = page.locator('[data-testid="hover-info"]');
+    await expect.poll(() => info.textContent(), { timeout: 20_000 }).toContain('CELL5M');
+    const [col, row] = pointToColRow(SSA_GRID, lon, lat)!;
+    await expect.poll(() => info.textContent(), { timeout: 20_000 }).toContain(String(cellId(SSA_GRID, col, row)));
+    await expect.poll(() => info.textContent(), { timeout: 20_000 }).toContain('KEN');
+    const text = (await info.textContent())!;
+    expect(text).toMatch(/Value\s*[\d,]+(\.\d+)?\s*m/);
+    expect(text).toMatch(/ADM1\s*\S+/);
+    expect(text).not.toMatch(/ADM1\s*—/);
+    await shot(page, '02-hover-nairobi-z8');
+    await ctx.close();
+  });
+
+  test('summary by province for a country: sortable table, chart and choropleth; bad breaks keep the result', async () => {
+    const { ctx, page } = await open('#v=ELEVATION&iso=KEN&by=ADM1_NAME_ALT');
+    await page.getByRole('button', { name: 'Summarise', exact: true }).click();
+    const res = page.locator('[data-testid="summary-result"]');
+    await res.waitFor({ timeout: 60_000 });
+    const rows = res.locator('tbody tr');
+    await expect.poll(() => rows.count(), { timeout: 30_000 }).toBeGreaterThan(5);
+    const headers = await res.locator('thead th').allTextContents();
+    expect(headers).toEqual(expect.arrayContaining(['ISO3', 'ADM0_NAME', 'ADM1_NAME_ALT', 'ELEVATION']));
+    await res.locator('.chart svg').first().waitFor({ timeout: 30_000 });
+    await expect.poll(() => page.locator('section[aria-label="Choropleth legend"] li').count(), { timeout: 20_000 }).toBeGreaterThan(1);
+    // sort by the value column, descending
+    const col = headers.indexOf('ELEVATION');
+    await res.locator('thead th button', { hasText: 'ELEVATION' }).click();
+    await res.locator('thead th button', { hasText: 'ELEVATION' }).click();
+    const vals = (await res.locator(`tbody tr td:nth-child(${col + 1})`).allTextContents()).map((t) => Number(t.replace(/,/g, '')));
+    expect(vals.length).toBeGreaterThan(5);
+    for (let i = 1; i < vals.length; i++) expect(vals[i]).toBeLessThanOrEqual(vals[i - 1]);
+    await waitMap(page);
+    await shot(page, '03-summary-ken-adm1-choropleth');
+    const n = await rows.count();
+    // bad input: an unknown code stays an in-place message and the table remains
+    await page.getByRole('textbox', { name: /Breaks/ }).count().then((c) => expect(c).toBe(0));
+    await page.evaluate(() => { location.hash = '#v=ELEVATION&iso=KEN&by=ADM1_NAME_ALT,DIST_COAST'; });
+    await page.getByRole('textbox', { name: /Breaks for DIST_COAST/ }).fill('100, 5');
+    await page.getByRole('button', { name: 'Summarise', exact: true }).click();
+    await expect.poll(() => page.locator('[role="alert"]').allTextContents()).toEqual(expect.arrayContaining([expect.stringContaining('increasing numbers')]));
+    expect(await rows.count()).toBe(n);
+    await ctx.close();
+  });
+
+  test('an unknown code in a shared URL gets a message; the rest of the URL state applies', async () => {
+    const { ctx, page } = await open('#v=NOT_A_CODE&iso=KEN,XXX&by=ADM1_NAME_ALT');
+    await expect.poll(() => page.locator('.banner[role="alert"]').textContent(), { timeout: 30_000 }).toContain('NOT_A_CODE');
+    expect(await page.locator('.banner[role="alert"]').textContent()).toContain('XXX');
+    const chips = await page.locator('.chips .chip span').allTextContents();
+    expect(chips.join(' ')).toContain('Kenya');
+    expect(chips.join(' ')).toContain('ADM1_NAME_ALT');
+    await shot(page, '04-bad-url-code');
+    await ctx.close();
+  });
+
+  test('draw a polygon with the mouse, summarise it; invalid WKT is reported in place and the result stays', async () => {
+    const { ctx, page } = await open('#v=ELEVATION&panel=areas');
+    await waitMap(page);
+    await jumpTo(page, 37, -1, 6);
+    await page.getByRole('button', { name: 'Draw polygon' }).click();
+    const pts: Array<[number, number]> = [[36.5, -1.5], [37.5, -1.5], [37.5, -0.5], [36.5, -0.5]];
+    for (const [lo, la] of pts) {
+      const q = await mapPoint(page, lo, la);
+      await page.mouse.move(q.x, q.y, { steps: 4 });
+      await page.mouse.down(); await page.mouse.up();
+      await page.waitForTimeout(150);
+    }
+    const first = await mapPoint(page, pts[0][0], pts[0][1]);
+    await page.mouse.move(first.x, first.y, { steps: 4 });
+    await page.mouse.down(); await page.mouse.up();
+    const ta = page.getByRole('textbox', { name: /WKT/ });
+    await expect.poll(() => ta.inputValue(), { timeout: 10_000 }).toMatch(/^POLYGON \(\(36\.5\d* -1\.5/);
+    await expect.poll(() => page.evaluate(() => location.hash)).toContain('wkt=POLYGON');
+    await page.getByRole('checkbox', { name: /Exact/ }).check();
+    await page.getByRole('button', { name: 'Summarise areas' }).click();
+    const res = page.locator('[data-testid="areas-result"]');
+    await res.waitFor({ timeout: 60_000 });
+    await expect.poll(() => res.locator('tbody tr').count()).toBeGreaterThan(0);
+    expect((await res.textContent())!).toContain('KEN');
+    await shot(page, '05-areas-drawn-polygon');
+    await ta.fill('POLYGON((36 -1, 37 -1, 37 0 36 0, 36 -1))');
+    await expect.poll(() => page.locator('#wkt-err').textContent()).toMatch(/column \d+/);
+    expect(await res.locator('tbody tr').count()).toBeGreaterThan(0);
+    await shot(page, '06-areas-bad-wkt');
+    await ctx.close();
+  });
+
+  test('compare: similar ADM1 units to a clicked unit, as a ranked list and on the map', async () => {
+    const { ctx, page } = await open('#v=ELEVATION&vars=ELEVATION,DIST_COAST&panel=compare');
+    await waitMap(page);
+    await jumpTo(page, 37, 0, 5);
+    const p = await mapPoint(page, 36.82, -1.29);
+    await page.mouse.click(p.x, p.y);
+    await expect.poll(() => page.locator('[data-testid="picked"]').textContent(), { timeout: 20_000 }).toContain('Kenya');
+    await page.getByRole('button', { name: 'Find similar' }).click();
+    const res = page.locator('[data-testid="compare-result"]');
+    await res.waitFor({ timeout: 60_000 });
+    await expect.poll(() => res.locator('tbody tr').count()).toBeGreaterThan(3);
+    await shot(page, '07-compare-similar-adm1');
+    await ctx.close();
+  });
+
+  test('downloads: a CSV package and a histogram as the spec ZIP, contents checked; images shown', async () => {
+    const { ctx, page } = await open('#v=ELEVATION&iso=KEN&by=ADM1_NAME_ALT&panel=download');
+    await page.getByRole('radio', { name: /csv/ }).check();
+    const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 90_000 }), page.getByRole('button', { name: 'Build and save ZIP' }).click()]);
+    expect(dl.suggestedFilename()).toBe('ELEVATION-ADM1_NAME_ALT-KEN.csv.zip');
+    const zip = await JSZip.loadAsync(readFileSync((await dl.path())!));
+    const names = Object.keys(zip.files);
+    expect(names).toEqual(expect.arrayContaining(['meta.csv', 'README.md', 'datapackage.json', 'DESCRIPTION', 'terms.html']));
+    const csvName = names.find((n) => n.endsWith('.csv') && n !== 'meta.csv')!;
+    const csv = await zip.file(csvName)!.async('string');
+    expect(csv.split('\n')[0]).toContain('ADM1_NAME_ALT');
+    expect(csv.trim().split('\n').length).toBeGreaterThan(5);
+    await page.getByRole('radio', { name: /hist/ }).check();
+    const [dl2] = await Promise.all([page.waitForEvent('download', { timeout: 120_000 }), page.getByRole('button', { name: 'Build and save ZIP' }).click()]);
+    expect(dl2.suggestedFilename()).toMatch(/\.hist\.zip$/);
+    const z2 = await JSZip.loadAsync(readFileSync((await dl2.path())!));
+    expect(Object.keys(z2.files).some((n) => n.endsWith('.png'))).toBe(true);
+    await page.locator('[data-testid="download-result"] img').first().waitFor();
+    await shot(page, '08-download-hist');
+    await ctx.close();
+  });
+
+  test('API panel: curl and httr snippets of the query, runnable in the page', async () => {
+    const { ctx, page } = await open('#v=ELEVATION&iso=KEN');
+    await page.getByRole('button', { name: 'Summarise', exact: true }).click();
+    await page.locator('[data-testid="summary-result"]').waitFor({ timeout: 60_000 });
+    await page.getByRole('tab', { name: 'API' }).click();
+    const panel = page.locator('#panel-api');
+    expect(await panel.textContent()).toContain("curl -sS -X POST");
+    expect(await panel.textContent()).toContain('library(httr)');
+    await page.waitForFunction(() => !!navigator.serviceWorker?.controller, undefined, { timeout: 30_000 }).catch(() => undefined);
+    await panel.getByRole('button', { name: 'Run here' }).click();
+    const out = page.locator('[data-testid="api-output"]');
+    await out.waitFor({ timeout: 60_000 });
+    expect(await out.textContent()).toContain('HTTP 200');
+    expect(await out.textContent()).toContain('"ELEVATION"');
+    expect(await out.textContent()).toMatch(/\/tmp\/[^/\s]+\/R\/\.val/);
+    await shot(page, '09-api-panel');
+    await ctx.close();
+  });
+
+  test('offline: after a first visit the app, the map and the queries work with no network', async () => {
+    const { ctx, page } = await open('#v=ELEVATION');
+    await waitMap(page);
+    await page.waitForFunction(() => !!navigator.serviceWorker?.controller, undefined, { timeout: 60_000 });
+    await page.locator('[data-testid="sw-status"][data-ready="1"]').waitFor({ timeout: 60_000 });
+    // let the precache finish
+    await page.waitForFunction(async () => { const keys = await caches.keys(); for (const k of keys) { const c = await caches.open(k); if ((await c.keys()).some((r) => r.url.includes('/data/cog/ELEVATION.tif'))) return true; } return false; }, undefined, { timeout: 120_000, polling: 1000 });
+    await ctx.setOffline(true);
+    await page.reload();
+    await expect(page.locator('h1').first().textContent()).resolves.toContain('indapi3');
+    await waitMap(page);
+    await page.evaluate(() => { location.hash = '#v=ELEVATION&iso=RWA&by=ADM1_NAME_ALT'; });
+    await page.getByRole('button', { name: 'Summarise', exact: true }).click();
+    await expect.poll(() => page.locator('[data-testid="summary-result"] tbody tr').count(), { timeout: 60_000 }).toBeGreaterThan(2);
+    await shot(page, '10-offline-summary');
+    await ctx.close();
+  });
+});
+
+test('the app shell renders its panels and catalog region without the bundle too', async () => {
+  const { ctx, page } = await open();
+  await expect(page.locator('h1').first().textContent()).resolves.toContain('indapi3');
+  expect(await page.getByRole('tab').count()).toBe(5);
+  await page.getByRole('tab', { name: 'Summaries' }).focus();
+  await page.keyboard.press('ArrowRight');
+  await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Areas');
+  await ctx.close();
+});
