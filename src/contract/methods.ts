@@ -313,19 +313,19 @@ export const METHODS: MethodSpec[] = [
   {
     name: 'similar',
     title: 'Rank areas by similarity',
-    description: 'Ranks units (cells, countries or first-level administrative units) by their similarity to a reference unit across indicators.',
+    description: 'Ranks units (cells or first-level administrative units) by their similarity to a reference unit across indicators.',
     args: [
-      { name: 'x', type: 'scalar', required: true, doc: 'The reference unit: a CELL5M id (by = 0), an ISO3 code (by = 1) or an ADM1 unit name or code (by = 2).' },
+      { name: 'x', type: 'scalar', required: true, doc: 'The reference unit: a CELL5M cell id (by = 0), or a first-level unit code or name (by = 1), e.g. "KEN.02" or "Eastern".' },
       A_VAR,
-      { name: 'by', type: 'int', default: '0', doc: 'Unit level: 0 cells, 1 countries (regions), 2 first-level administrative units (districts).' },
+      { name: 'by', type: 'int', default: '0', doc: 'Unit level: 0 cells, 1 first-level administrative units (regions), 2 second-level units (districts; not in the embedded bundle, only in ingested data).' },
       A_ISO3,
     ],
     details: [
       'Numeric variables are centred and scaled; class variables score 0 where equal to the reference and 1 otherwise. The score is the sum of absolute differences from the reference: lower is more similar; rows are sorted by score.',
     ],
-    value: 'A table of units with their values and `score`, most similar first.',
+    value: 'A table of units (keys, values), their `score` and `rank`, most similar first.',
     examples: [
-      E(`curl {base}/ocpu/library/indapi3/R/similar/json -H 'Content-Type: application/json' -d '{"x": "KEN", "var": ["ELEVATION", "PN14_GDPPC"], "by": 1}'`),
+      E(`curl {base}/ocpu/library/indapi3/R/similar/json -H 'Content-Type: application/json' -d '{"x": "Eastern", "var": ["ELEVATION", "DIST_COAST"], "by": 1, "iso3": "KEN"}'`),
     ],
     async run(ctx, a) {
       const t = await ctx.engine.similar(

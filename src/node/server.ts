@@ -15,13 +15,16 @@
 import { existsSync, promises as fsp } from 'node:fs';
 import type { Server } from 'node:http';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import type { Engine } from '../core/api';
 import { createHandler, DEFAULT_MAX_BODY_BYTES } from '../contract/handler';
 import type { GenFile } from '../contract/methods';
 import type { SessionStore } from '../contract/sessions';
+import { configureGraphics, createResvgRasterizer, genFile } from '../core/formats';
 import { createDiskSessionStore } from './disk-sessions';
+import { createNodeEngine } from './engine';
 import { safeJoin, serveFile } from './static';
 
 /** Options of {@link startServer} and {@link createServerFetch}. */
@@ -82,47 +85,35 @@ function defaults(o: ServerOptions) {
   };
 }
 
-/** Loads a module by a path computed at run time (modules written by other parts of the project). */
-async function loadModule(rel: string): Promise<Record<string, any> | undefined> {
-  const spec = pathToFileURL(path.join(here, rel)).href;
-  try {
-    return (await import(/* @vite-ignore */ spec)) as Record<string, any>;
-  } catch (e) {
-    if ((e as any)?.code === 'ERR_MODULE_NOT_FOUND' && String((e as Error).message).includes(rel.replace(/^\.\.?\//, '').split('/').pop()!)) return undefined;
-    throw e;
-  }
+/** The file writers in Node: PNG rendering with resvg-wasm and DejaVu Sans, country outlines from the bundle. */
+function nodeGenFile(dataDir: string): GenFile {
+  const require = createRequire(import.meta.url);
+  configureGraphics({
+    rasterize: createResvgRasterizer({
+      wasm: () => fsp.readFile(require.resolve('@resvg/resvg-wasm/index_bg.wasm')),
+      fonts: async () => {
+        const found = await Promise.all(FONT_FILES.map((f) => fsp.readFile(f).catch(() => undefined)));
+        return found.flatMap((b) => (b ? [new Uint8Array(b)] : []));
+      },
+    }),
+    basemap: () =>
+      fsp
+        .readFile(path.join(dataDir, 'basemap', 'countries.geojson'), 'utf8')
+        .then((t) => JSON.parse(t))
+        .catch(() => undefined),
+  });
+  let version: Promise<string | undefined> | undefined;
+  return async (input, opts) => {
+    version ??= fsp
+      .readFile(path.join(dataDir, 'manifest.json'), 'utf8')
+      .then((t) => JSON.parse(t).version as string)
+      .catch(() => undefined);
+    return genFile({ ...input, version: await version }, opts);
+  };
 }
 
-/** The Node engine on `dataDir` (src/node/engine.ts). @throws Error when it cannot be created */
-async function defaultEngine(dataDir: string): Promise<Engine> {
-  const mod = await loadModule('./engine.ts');
-  if (!mod?.createNodeEngine) throw new Error('The query engine is not available (src/node/engine.ts).');
-  return (await mod.createNodeEngine({ dataDir, root: dataDir })) as Engine;
-}
-
-/** The file writers (src/core/formats) with what they need in Node (PNG rendering, basemap, version). */
-async function defaultGenFile(dataDir: string): Promise<GenFile | undefined> {
-  const mod = await loadModule('../core/formats/index.ts');
-  if (!mod?.genFile) return undefined;
-  let rasterize: unknown;
-  if (mod.createResvgRasterizer) {
-    try {
-      rasterize = await mod.createResvgRasterizer();
-    } catch {
-      rasterize = undefined;
-    }
-  }
-  const basemap = await fsp
-    .readFile(path.join(dataDir, 'basemap', 'countries.geojson'), 'utf8')
-    .then((t) => JSON.parse(t))
-    .catch(() => undefined);
-  const version = await fsp
-    .readFile(path.join(dataDir, 'manifest.json'), 'utf8')
-    .then((t) => JSON.parse(t).version as string)
-    .catch(() => undefined);
-  const gen = mod.genFile as (input: any, opts?: any) => ReturnType<GenFile>;
-  return (input, opts) => gen({ ...input, rasterize, basemap, version }, opts);
-}
+/** Fonts for graphics (Debian fonts-dejavu-core). */
+const FONT_FILES = ['/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf', '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf'];
 
 async function bundleVersion(dataDir: string): Promise<string> {
   try {
@@ -141,9 +132,8 @@ export function createServerFetch(o: ServerOptions = {}): (req: Request) => Prom
   const d = defaults(o);
   const sessions = o.sessions ?? createDiskSessionStore({ dir: d.sessionDir, ttlMs: d.sessionTtlMs });
   const contract = createHandler({
-    engine: o.engine ?? (() => defaultEngine(d.dataDir)),
-    genFile: o.genFile,
-    loadGenFile: o.genFile ? undefined : () => defaultGenFile(d.dataDir),
+    engine: o.engine ?? (async () => createNodeEngine(d.dataDir)),
+    genFile: o.genFile ?? nodeGenFile(d.dataDir),
     sessions,
     prefix: d.prefix,
     maxBodyBytes: d.maxBodyBytes,

@@ -1,7 +1,8 @@
 /**
- * Which engine the contract tests run on: the real engine on the real bundle when both
- * exist (src/node/engine.ts, public/data/manifest.json), else the fixture engine.
- * Set CONTRACT_ENGINE=fixture to force the fixture.
+ * Which engine and bundle the contract tests run on:
+ * - the real engine on the real bundle (`public/data`) when it exists;
+ * - else the real engine on the engine's test-fixture bundle (`tests/engine/fixtures/bundle`);
+ * - `CONTRACT_ENGINE=fixture`: the in-memory fixture engine (fake-engine.fixture.ts).
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -9,14 +10,18 @@ import type { ServerOptions } from '../../src/node/server';
 import { createFakeEngine, fakeGenFile } from './fake-engine.fixture';
 
 const root = path.resolve(__dirname, '..', '..');
+/** The real bundle. */
+export const REAL_BUNDLE = path.join(root, 'public', 'data');
+/** The engine's test-fixture bundle (made-up values on a 60 x 48 grid in East Africa). */
+export const FIXTURE_BUNDLE = path.join(root, 'tests', 'engine', 'fixtures', 'bundle');
 
-/** True when the real engine and bundle are present. */
-export function realBackendAvailable(): boolean {
-  return existsSync(path.join(root, 'src/node/engine.ts')) && existsSync(path.join(root, 'public/data/manifest.json'));
+/** The bundle folder the tests use. */
+export function bundleDir(): string {
+  return existsSync(path.join(REAL_BUNDLE, 'manifest.json')) ? REAL_BUNDLE : FIXTURE_BUNDLE;
 }
 
-/** Server options selecting the engine (empty = the server's defaults, i.e. the real engine). */
-export async function contractBackend(): Promise<Pick<ServerOptions, 'engine' | 'genFile'>> {
-  if (process.env.CONTRACT_ENGINE !== 'fixture' && realBackendAvailable()) return {};
-  return { engine: createFakeEngine(), genFile: fakeGenFile };
+/** Server options selecting the engine and the bundle. */
+export async function contractBackend(): Promise<Pick<ServerOptions, 'engine' | 'genFile' | 'dataDir'>> {
+  if (process.env.CONTRACT_ENGINE === 'fixture') return { engine: createFakeEngine(), genFile: fakeGenFile };
+  return { dataDir: bundleDir() };
 }

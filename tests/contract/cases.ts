@@ -198,17 +198,17 @@ export const CASES: ContractCase[] = [
   },
   {
     name: 'indapi/json with by as {code: breaks}',
-    request: { method: 'POST', path: `${R}/indapi/json`, headers: JSONH, body: JSON.stringify({ var: 'AREA_TOTAL', iso3: 'KEN', by: { ELEVATION: [0, 1000, 6000] } }) },
+    request: { method: 'POST', path: `${R}/indapi/json`, headers: JSONH, body: JSON.stringify({ var: 'AREA_LAND', iso3: 'KEN', by: { ELEVATION: [0, 1000, 6000] } }) },
     status: 201,
     json: (v) => {
       isRows(v);
       expect(v.some((r: any) => 'ELEVATION' in r)).toBe(true);
-      for (const r of v) expect(typeof r.AREA_TOTAL).toBe('number');
+      for (const r of v) expect(typeof r.AREA_LAND).toBe('number');
     },
   },
   {
     name: 'indapi/json with form list(code = c(breaks))',
-    request: { method: 'POST', path: `${R}/indapi/json`, headers: FORM, body: "var='AREA_TOTAL'&iso3='KEN'&by=list(ELEVATION=c(0,1000,6000))" },
+    request: { method: 'POST', path: `${R}/indapi/json`, headers: FORM, body: "var='AREA_LAND'&iso3='KEN'&by=list(ELEVATION=c(0,1000,6000))" },
     status: 201,
     json: (v) => {
       isRows(v);
@@ -223,7 +223,7 @@ export const CASES: ContractCase[] = [
   },
   {
     name: 'getLayerWKT/json over a point',
-    request: { method: 'POST', path: `${R}/getLayerWKT/json`, headers: FORM, body: "var='ELEVATION'&wkt='POINT(36.82 -1.29)'" },
+    request: { method: 'POST', path: `${R}/getLayerWKT/json`, headers: FORM, body: "var='ELEVATION'&wkt='POINT(34.95 0.5)'" },
     status: 201,
     json: (v) => {
       isRows(v);
@@ -236,7 +236,7 @@ export const CASES: ContractCase[] = [
       method: 'POST',
       path: `${R}/classify/json`,
       headers: JSONH,
-      body: JSON.stringify({ var: 'ELEVATION', domains: { a: 'POLYGON((36 -2, 38 -2, 38 0, 36 0, 36 -2))', b: 'POLYGON((32 0, 34 0, 34 2, 32 2, 32 0))' } }),
+      body: JSON.stringify({ var: 'ELEVATION', domains: { a: 'POLYGON((34 0.2, 34.9 0.2, 34.9 1, 34 1, 34 0.2))', b: 'POLYGON((34 -1.9, 34.9 -1.9, 34.9 -1.3, 34 -1.3, 34 -1.9))' } }),
     },
     status: 201,
     json: (v) => {
@@ -245,12 +245,14 @@ export const CASES: ContractCase[] = [
     },
   },
   {
-    name: 'similar/json ranks countries',
-    request: { method: 'POST', path: `${R}/similar/json`, headers: JSONH, body: JSON.stringify({ x: 'KEN', var: ['ELEVATION'], by: 1, iso3: 'EAF' }) },
+    name: 'similar/json ranks first-level units, the reference first',
+    request: { method: 'POST', path: `${R}/similar/json`, headers: JSONH, body: JSON.stringify({ x: 'Eastern', var: ['ELEVATION'], by: 1, iso3: 'KEN' }) },
     status: 201,
     json: (v) => {
       isRows(v);
       expect(v.every((r: any) => typeof r.score === 'number')).toBe(true);
+      expect(v[0].score).toBe(0);
+      expect(v[0].ADM1_NAME_ALT).toBe('Eastern');
     },
   },
 

@@ -20,7 +20,7 @@ function rec(code: string, type: 'continuous' | 'class', cat1: string, label: st
 
 const CATALOG: VarRecord[] = [
   rec('ELEVATION', 'continuous', 'Biophysical', 'Elevation'),
-  rec('AREA_TOTAL', 'continuous', 'Biophysical', 'Total area'),
+  rec('AREA_LAND', 'continuous', 'Biophysical', 'Land area'),
   rec('ISO3', 'class', 'Administrative', 'Country code'),
   rec('ADM0_NAME', 'class', 'Administrative', 'Country name'),
   rec('ADM1_NAME_ALT', 'class', 'Administrative', 'Province name'),
@@ -109,7 +109,7 @@ export function createFakeEngine(): Engine {
     },
     async similar(a) {
       check({ var: a.var });
-      return { rows: [{ ISO3: String(a.x), score: 0 }, { ISO3: 'UGA', score: 1.5 }], columns: [], meta: [] };
+      return { rows: [{ ADM1_NAME_ALT: String(a.x), score: 0, rank: 1 }, { ADM1_NAME_ALT: 'Other', score: 1.5, rank: 2 }], columns: [], meta: [] };
     },
     async catalogCsv() {
       const head = Object.keys(CATALOG[0]);
