@@ -22,3 +22,19 @@ describe('csv writer (RFC 4180)', () => {
     expect(lines).toHaveLength(6);
   });
 });
+
+import type { TableResult } from '../api';
+import { prepareColumns } from './table';
+
+describe('factor levels', () => {
+  it('keep a short class table whole and cut a long one to the classes present', () => {
+    const classes = Array.from({ length: 100 }, (_, i) => ({ value: i + 1, label: `u${i + 1}` }));
+    const t: TableResult = { meta: [], rows: [{ A: 'u7' }, { A: 'u3' }, {}], columns: [{ name: 'A', role: 'key', label: 'A', unit: '', type: 'string', classes }] };
+    const [c] = prepareColumns(t);
+    expect(c.levels).toEqual(['u3', 'u7']);
+    expect(c.levelValues).toEqual([3, 7]);
+    expect(Array.from(c.codes as Int32Array)).toEqual([1, 0, -1]);
+    const [s] = prepareColumns({ ...t, columns: [{ ...t.columns[0], classes: classes.slice(0, 10) }] });
+    expect(s.levels).toHaveLength(10);
+  });
+});

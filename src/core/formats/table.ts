@@ -17,7 +17,10 @@ export interface PreparedColumn {
   kind: ColumnKind;
   /** Raw cells in row order (undefined = missing). */
   cells: Array<Cell | undefined>;
-  /** Factor levels (labels), in the class table's order, then unknown labels in order of appearance. */
+  /**
+   * Factor levels (labels), in the class table's order, then unknown labels in order of
+   * appearance. Tables of more than {@link MAX_UNUSED_LEVELS} classes keep only the classes present.
+   */
   levels?: string[];
   /**
    * Integer value of each level for Stata value labels: the class table's raster values when
@@ -60,8 +63,15 @@ export function prepareColumns(table: TableResult): PreparedColumn[] {
   });
 }
 
+/** Class tables longer than this keep only the classes that occur (e.g. 759 admin-1 units in a one-country table). */
+export const MAX_UNUSED_LEVELS = 64;
+
 function prepareFactor(info: ColumnInfo, cells: Array<Cell | undefined>): PreparedColumn {
-  const classes = info.classes ?? [];
+  let classes = info.classes ?? [];
+  if (classes.length > MAX_UNUSED_LEVELS) {
+    const present = new Set(cells.filter((v) => v !== undefined).map((v) => String(v)));
+    classes = classes.filter((c) => present.has(String(c.label)) || present.has(String(c.value)));
+  }
   const levels: string[] = [];
   const firstValue: number[] = [];
   const index = new Map<string, number>();
