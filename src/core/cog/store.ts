@@ -48,6 +48,8 @@ export class CogStore {
   private readonly infos = new Map<string, Promise<TiffInfo>>();
   private readonly cache: LRUCache<string, BlockArray>;
   private readonly pending = new Map<string, Pending>();
+  /** Assembled windows (derived from blocks), a quarter of the block cache's bound. */
+  private readonly windows: LRUCache<string, Float32Array | Int32Array>;
   /** Counters for tests and the benchmark. */
   readonly stats = { requests: 0, bytesRead: 0, blocksDecoded: 0, cacheHits: 0 };
 
@@ -56,6 +58,10 @@ export class CogStore {
     this.inflate = opts.inflate ?? inflateZlib;
     this.cache = new LRUCache<string, BlockArray>({
       maxSize: Math.max(1, opts.cacheBytes ?? 256 * 1024 * 1024),
+      sizeCalculation: (v) => Math.max(1, v.byteLength),
+    });
+    this.windows = new LRUCache<string, Float32Array | Int32Array>({
+      maxSize: Math.max(1, Math.floor((opts.cacheBytes ?? 256 * 1024 * 1024) / 4)),
       sizeCalculation: (v) => Math.max(1, v.byteLength),
     });
   }
@@ -68,7 +74,16 @@ export class CogStore {
   /** Empties the block cache and the header cache. */
   clear(): void {
     this.cache.clear();
+    this.windows.clear();
     this.infos.clear();
+  }
+
+  /** Clears the caches and closes the sources that can be closed (file handles). */
+  async close(): Promise<void> {
+    this.clear();
+    const srcs = [...this.sources.values()];
+    this.sources.clear();
+    await Promise.all(srcs.map((s) => (s as { close?: () => Promise<void> }).close?.()));
   }
 
   private src(path: string): RangeSource {
@@ -213,9 +228,13 @@ export class CogStore {
 
   /**
    * Reads a window as Float32 samples (no-data and NaN as NaN), row-major, (x1-x0) x (y1-y0).
+   * The array may be shared with later calls (window cache): do not modify it.
    * @throws IndapiError IO, ABORTED
    */
   async readFloat(path: string, win: PixelWindow, signal?: AbortSignal): Promise<Float32Array> {
+    const wkey = `${path}|f|${win.join(',')}`;
+    const hit = this.windows.get(wkey);
+    if (hit) return hit as Float32Array;
     const { info, blocks } = await this.blocks(path, win, signal);
     const w = win[2] - win[0], h = win[3] - win[1];
     const out = new Float32Array(w * h);
@@ -232,24 +251,36 @@ export class CogStore {
         }
       }
     });
+    this.windows.set(wkey, out);
     return out;
   }
 
   /**
    * Reads a window as Int32 class values (no-data as -1), row-major.
+   * The array may be shared with later calls (window cache): do not modify it.
    * @throws IndapiError IO, ABORTED
    */
   async readInt(path: string, win: PixelWindow, signal?: AbortSignal): Promise<Int32Array> {
+    const wkey = `${path}|i|${win.join(',')}`;
+    const hit = this.windows.get(wkey);
+    if (hit) return hit as Int32Array;
     const { info, blocks } = await this.blocks(path, win, signal);
     const w = win[2] - win[0], h = win[3] - win[1];
     const out = new Int32Array(w * h);
     const nd = info.noData;
+    const isFloat = info.kind === 'float32' || info.kind === 'float64';
     assemble(info, win, blocks, (dstOff, blk, srcOff, n) => {
-      for (let k = 0; k < n; k++) {
-        const v = blk[srcOff + k];
-        out[dstOff + k] = v === nd || v !== v ? -1 : Math.round(v);
+      if (!isFloat) {
+        out.set(blk.subarray(srcOff, srcOff + n), dstOff);
+        if (nd !== null) for (let k = dstOff; k < dstOff + n; k++) if (out[k] === nd) out[k] = -1;
+      } else {
+        for (let k = 0; k < n; k++) {
+          const v = blk[srcOff + k];
+          out[dstOff + k] = v === nd || v !== v ? -1 : Math.round(v);
+        }
       }
     });
+    this.windows.set(wkey, out);
     return out;
   }
 }

@@ -250,19 +250,12 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
     if (C * S > 16_000_000) throw new IndapiError('TOO_LARGE', `The 'by' variables make ${C * S} groups; at most 16,000,000 are supported.`);
     const g = new Int32Array(N);
     const { isoBlock, weight, mask } = sel;
-    const nIso = isoBlock.length;
-    if (bys.length === 0) {
+    const base = blockIndex(iso, isoBlock, weight, mask, S);
+    if (bys.length === 0) g.set(base);
+    else if (bys.length === 1 && bys[0].kind === 'class') groupClass(base, byData[0] as Int32Array, bys[0].lut!, !!bys[0].filtered, P, g);
+    else {
       for (let i = 0; i < N; i++) {
-        const v = iso[i];
-        let b = v >= 0 && v < nIso ? isoBlock[v] : -1;
-        if (b >= 0 && ((weight && !(weight[i] > 0)) || (mask && !mask[i]))) b = -1;
-        g[i] = b;
-      }
-    } else {
-      for (let i = 0; i < N; i++) {
-        const v = iso[i];
-        let b = v >= 0 && v < nIso ? isoBlock[v] : -1;
-        if (b >= 0 && ((weight && !(weight[i] > 0)) || (mask && !mask[i]))) b = -1;
+        const b = base[i];
         if (b < 0) { g[i] = -1; continue; }
         let combo = 0;
         let na = false;
@@ -280,7 +273,7 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
           }
           combo = combo * d.n + (idx < 0 ? 0 : idx);
         }
-        g[i] = drop ? -1 : b * S + (na ? P : combo);
+        g[i] = drop ? -1 : b + (na ? P : combo);
       }
     }
     const frame = countGroups(g, weight, C, S);
@@ -740,6 +733,33 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
     },
   };
   return engine;
+}
+
+/** Per cell: summary block times slots (b * S), or -1 when the cell is not selected. */
+function blockIndex(iso: Int32Array, isoBlock: Int32Array, weight: Float32Array | null, mask: Uint8Array | null, S: number): Int32Array {
+  const N = iso.length;
+  const out = new Int32Array(N);
+  const nIso = isoBlock.length;
+  for (let i = 0; i < N; i++) {
+    const v = iso[i];
+    const b = v >= 0 && v < nIso ? isoBlock[v] : -1;
+    out[i] = b < 0 ? -1 : b * S;
+  }
+  if (weight) for (let i = 0; i < N; i++) if (!(weight[i] > 0)) out[i] = -1;
+  if (mask) for (let i = 0; i < N; i++) if (!mask[i]) out[i] = -1;
+  return out;
+}
+
+/** Group index for a single class `by` dimension. */
+function groupClass(base: Int32Array, cls: Int32Array, lut: Int32Array, filtered: boolean, P: number, g: Int32Array): void {
+  const N = base.length, L = lut.length;
+  for (let i = 0; i < N; i++) {
+    const b = base[i];
+    if (b < 0) { g[i] = -1; continue; }
+    const cv = cls[i];
+    const idx = cv >= 0 && cv < L ? lut[cv] : -1;
+    g[i] = idx >= 0 ? b + idx : filtered ? -1 : b + P;
+  }
 }
 
 /**

@@ -88,6 +88,16 @@ export function intervalIndex(breaks: ArrayLike<number>, v: number): number {
 export function roundR(x: number, digits: number): number {
   if (!Number.isFinite(x) || Math.abs(x) >= 1e15) return x;
   const d = Math.max(0, Math.min(15, Math.floor(digits)));
+  const p10 = 10 ** d;
+  const m = Math.abs(x) * p10;
+  if (m < 2 ** 50) {
+    const fr = m - Math.floor(m);
+    // Far from a half: the nearest is unambiguous despite the multiplication's rounding error.
+    if (Math.abs(fr - 0.5) > 1e-6) {
+      const r = Math.round(m) / p10;
+      return r === 0 ? 0 : x < 0 ? -r : r;
+    }
+  }
   const s = Math.abs(x).toFixed(Math.min(100, d + 40)); // exact decimal expansion (ECMA-262 Number.prototype.toFixed)
   const dot = s.indexOf('.');
   const intDigits = s.slice(0, dot) + s.slice(dot + 1, dot + 1 + d);
