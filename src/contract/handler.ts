@@ -167,7 +167,6 @@ export function createHandler(opts: HandlerOptions): (req: Request) => Promise<R
   const noLib = (c: Context) => errorResponse(404, `There is no package called '${c.req.param('lib')}'`);
 
   // ---- root and library listings ------------------------------------------------------
-  app.get('/', () => text('library/\ntmp/\n'));
   app.get('/library', (c) => redirect(c, '/library/'));
   app.get('/library/', () => text(`${LIBRARY}\n`));
   app.get('/library/:lib', (c) => (lib(c) ? redirect(c, `/library/${LIBRARY}/`) : noLib(c)));
@@ -177,8 +176,14 @@ export function createHandler(opts: HandlerOptions): (req: Request) => Promise<R
       ? text(`Package: ${LIBRARY}\nVersion: ${version}\nTitle: Gridded indicators for Africa south of the Sahara\nLicense: MIT\n`)
       : noLib(c),
   );
-  app.get('/library/:lib/info', (c) => (lib(c) ? text(packageInfo(METHODS, LIBRARY, version)) : noLib(c)));
-  app.get('/library/:lib/info/', (c) => (lib(c) ? text(packageInfo(METHODS, LIBRARY, version)) : noLib(c)));
+  const info = (c: Context) => {
+    if (!lib(c)) return noLib(c);
+    const base = new URL(c.req.url).origin;
+    const pages = METHODS.map((m) => manText(m, LIBRARY, base)).join('\n' + '_'.repeat(72) + '\n\n');
+    return text(packageInfo(METHODS, LIBRARY, version) + '\n' + '_'.repeat(72) + '\n\n' + pages);
+  };
+  app.get('/library/:lib/info', info);
+  app.get('/library/:lib/info/', info);
 
   // ---- R/: the methods -------------------------------------------------------------------
   app.get('/library/:lib/R', (c) => (lib(c) ? redirect(c, `/library/${LIBRARY}/R/`) : noLib(c)));
@@ -468,6 +473,11 @@ export function createHandler(opts: HandlerOptions): (req: Request) => Promise<R
     const url = new URL(req.url);
     // Encoded slashes, backslashes or NULs in the path never name a resource.
     if (/%2f|%5c|%00|\\/i.test(url.pathname)) return withCors(errorResponse(400, `Invalid path: ${url.pathname}`));
+    if (url.pathname === prefix && (req.method === 'GET' || req.method === 'HEAD')) {
+      const loc = new URL(prefix + '/', req.url).href;
+      return withCors(text(`Redirect to ${loc}\n`, 302, { Location: loc }));
+    }
+    if (url.pathname === prefix + '/' && (req.method === 'GET' || req.method === 'HEAD')) return withCors(text('library/\ntmp/\n'));
     try {
       const res = await app.fetch(req);
       return withCors(req.method === 'HEAD' ? new Response(null, res) : res);

@@ -93,7 +93,14 @@ export const CASES: ContractCase[] = [
     headers: { 'content-type': TEXT_PLAIN, 'access-control-allow-origin': '*' },
     exact: METHOD_NAMES.join('\n') + '\n',
   },
-  { name: 'info/ documents every method', request: { path: `${LIB}/info/` }, status: 200, text: METHOD_NAMES.map((m) => new RegExp(`^${m}\\s`, 'm')) },
+  {
+    name: 'info/ documents every method',
+    request: { path: `${LIB}/info/` },
+    status: 200,
+    text: [...METHOD_NAMES.map((m) => new RegExp(`^${m}\\s`, 'm')), ...METHOD_NAMES.map((m) => new RegExp(`^${m}\\s+package:indapi3\\s+R Documentation$`, 'm'))],
+  },
+  { name: 'GET R/<method> shows its usage', request: { path: `${R}/indapi` }, status: 200, text: ['indapi(var, iso3 = "SSA", by = NULL, wkt = NULL, format = NULL'] },
+  { name: 'the prefix lists library/ and tmp/', request: { path: `${P}/` }, status: 200, exact: 'library/\ntmp/\n' },
   ...METHOD_NAMES.map(
     (m): ContractCase => ({
       name: `man/${m}/text`,
