@@ -296,17 +296,27 @@ export async function decodeBlock(info: TiffInfo, raw: Uint8Array, inflate: Infl
     // Floating-point predictor: per row, bytes were split into planes (most significant first) and differenced.
     const rowBytes = w * bps;
     const msbFirst = HOST_LE === info.littleEndian;
+    const tmp = new Uint8Array(rowBytes);
     for (let r = 0; r < rows; r++) {
-      const src = data.subarray(r * rowBytes, (r + 1) * rowBytes);
-      const tmp = Uint8Array.from(src);
-      for (let i = 1; i < rowBytes; i++) tmp[i] = (tmp[i] + tmp[i - 1]) & 0xff;
+      tmp.set(data.subarray(r * rowBytes, (r + 1) * rowBytes));
+      for (let i = 1; i < rowBytes; i++) tmp[i] += tmp[i - 1]; // Uint8Array arithmetic wraps
       const o = r * rowBytes;
-      for (let k = 0; k < w; k++) {
-        for (let b = 0; b < bps; b++) {
-          // Plane b holds byte b counted from the most significant. GDAL/libtiff write
-          // big-endian files with the planes of the byte-swapped word, hence `msbFirst`.
-          const dst = msbFirst ? o + k * bps + (bps - 1 - b) : o + k * bps + b;
-          out[dst] = tmp[b * w + k];
+      // Plane b holds byte b counted from the most significant. GDAL/libtiff write
+      // big-endian files with the planes of the byte-swapped word, hence `msbFirst`.
+      if (bps === 4 && msbFirst) {
+        const w2 = 2 * w, w3 = 3 * w;
+        for (let k = 0, d = o; k < w; k++, d += 4) {
+          out[d] = tmp[w3 + k];
+          out[d + 1] = tmp[w2 + k];
+          out[d + 2] = tmp[w + k];
+          out[d + 3] = tmp[k];
+        }
+      } else {
+        for (let k = 0; k < w; k++) {
+          for (let b = 0; b < bps; b++) {
+            const dst = msbFirst ? o + k * bps + (bps - 1 - b) : o + k * bps + b;
+            out[dst] = tmp[b * w + k];
+          }
         }
       }
     }

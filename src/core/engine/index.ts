@@ -231,11 +231,19 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
     const isoRec = c.cat.need('ISO3');
     const weightRecs = new Map<string, VarRecord>();
     for (const v of vars) if (v.weightRec && aggregate) weightRecs.set(v.weightRec.varCode, v.weightRec);
-    const total = 1 + bys.length + vars.length + weightRecs.size;
+    const total = new Set([isoRec.varCode, ...bys.map((b) => b.code), ...vars.map((v) => v.code), ...weightRecs.keys()]).size;
     let done = 0;
     const tick = <T>(p: Promise<T>) => p.then((x) => { onProgress?.(++done, total); return x; });
     const empty = N === 0;
-    const read = (rec: VarRecord) => (empty ? Promise.resolve(rec.type === 'class' ? new Int32Array(0) : new Float32Array(0)) : tick(readLayer(c, rec, win, signal)));
+    const reads = new Map<string, Promise<Float32Array | Int32Array>>();
+    const read = (rec: VarRecord) => {
+      let p = reads.get(rec.varCode);
+      if (!p) {
+        p = empty ? Promise.resolve(rec.type === 'class' ? new Int32Array(0) : new Float32Array(0)) : tick(readLayer(c, rec, win, signal));
+        reads.set(rec.varCode, p);
+      }
+      return p;
+    };
     const [iso, byData, varData, wData] = await Promise.all([
       read(isoRec) as Promise<Int32Array>,
       Promise.all(bys.map((b) => read(b.rec))),
