@@ -94,6 +94,8 @@ export class BundleCache {
   constructor(
     private readonly dataBase: string,
     private readonly notify: (p: PrecacheProgress) => void = () => {},
+    /** Called when a new bundle version replaced an older cached one. */
+    private readonly onUpdated: (version: string) => void = () => {},
   ) {}
 
   /** True when `url` is inside the bundle. */
@@ -216,8 +218,15 @@ export class BundleCache {
     await cache.put(COMPLETE, new Response(manifest.version));
     p.done = p.total;
     p.complete = true;
-    for (const n of await caches.keys()) if (n.startsWith(PREFIX) && n !== name) await caches.delete(n);
+    let replaced = false;
+    for (const n of await caches.keys()) {
+      if (n.startsWith(PREFIX) && n !== name) {
+        await caches.delete(n);
+        replaced = true;
+      }
+    }
     this.readCache = null;
+    if (replaced) this.onUpdated(manifest.version);
     this.notify({ ...p });
     return p;
   }

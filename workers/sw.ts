@@ -28,11 +28,21 @@ const prefix = basePath + 'ocpu';
 const dataBase = new URL('data/', scope).href;
 const SHELL = `indapi3-shell-${__BUILD_ID__}`;
 
+let bundleVersion: Promise<string | undefined> | undefined;
+
 async function broadcast(msg: unknown): Promise<void> {
   for (const c of await self.clients.matchAll({ includeUncontrolled: true })) c.postMessage(msg);
 }
 
-const bundle = new BundleCache(dataBase, (p: PrecacheProgress) => void broadcast({ type: 'bundle-progress', ...p }));
+const bundle = new BundleCache(
+  dataBase,
+  (p: PrecacheProgress) => void broadcast({ type: 'bundle-progress', ...p }),
+  // The app shows "A new data bundle is available" for messages whose type mentions an update.
+  (version) => {
+    bundleVersion = undefined;
+    void broadcast({ type: 'bundle-updated', version });
+  },
+);
 
 /** Reads bundle files through the cache (the engine's I/O inside the worker). */
 const dataFetch = ((input: RequestInfo | URL, init?: RequestInit) => bundle.fetch(new Request(input, init))) as typeof fetch;
@@ -57,7 +67,6 @@ configureGraphics({
   },
 });
 
-let bundleVersion: Promise<string | undefined> | undefined;
 const version = () =>
   (bundleVersion ??= dataFetch(dataBase + 'manifest.json')
     .then((r) => (r.ok ? r.json() : undefined))
