@@ -8,6 +8,7 @@ ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 HERE="$ROOT/scripts/data"
 CACHE="$ROOT/.cache/data-src"
 PY=/usr/bin/python3
+export PYTHONDONTWRITEBYTECODE=1
 DEST="$ROOT/public/data"
 START=$(date +%s)
 

@@ -1,0 +1,109 @@
+/**
+ * Every COG of the bundle: a valid Cloud-Optimized GeoTIFF by GDAL's own validator (tiled,
+ * overviews, IFD order), exactly on SSA_GRID (size, geotransform, EPSG:4326), with the
+ * catalog's data type and no-data, DEFLATE with a predictor, 256 x 256 tiles; and
+ * readable by geotiff.js with no-data outside the ISO3 mask.
+ */
+import { execFileSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fromFile } from 'geotiff';
+import { describe, expect, it } from 'vitest';
+import { SSA_GRID } from '../../src/core/grid';
+import { BUNDLE, readBand, readCatalog } from './bundle.fixture';
+
+const catalog = readCatalog();
+const cogDir = join(BUNDLE, 'cog');
+const files = readdirSync(cogDir).filter((f) => f.endsWith('.tif')).sort();
+
+describe('bundle COGs', () => {
+  it('has exactly one COG per catalog record and nothing else in cog/', () => {
+    expect(files).toEqual(catalog.map((r) => `${r.varCode}.tif`).sort());
+    expect(readdirSync(cogDir).filter((f) => !f.endsWith('.tif'))).toEqual([]);
+  });
+
+  it('passes validate_cloud_optimized_geotiff (full check) for every file', () => {
+    // One Python process for all files; prints one line per file: name, errors, warnings.
+    const script = [
+      'import sys, json',
+      'from osgeo_utils.samples.validate_cloud_optimized_geotiff import validate',
+      'out = {}',
+      'for p in sys.argv[1:]:',
+      '    w, e, _ = validate(p, full_check=True)',
+      '    out[p.rsplit("/", 1)[-1]] = {"errors": e, "warnings": w}',
+      'print(json.dumps(out))',
+    ].join('\n');
+    const res = JSON.parse(
+      execFileSync('/usr/bin/python3', ['-c', script, ...files.map((f) => join(cogDir, f))], { encoding: 'utf8' }),
+    ) as Record<string, { errors: string[]; warnings: string[] }>;
+    expect(Object.keys(res).sort()).toEqual(files);
+    for (const f of files) expect({ f, errors: res[f].errors }).toEqual({ f, errors: [] });
+  });
+
+  for (const rec of catalog) {
+    it(`${rec.varCode}: on the grid, typed and tiled as the catalog says (gdalinfo -json)`, () => {
+      const info = JSON.parse(
+        execFileSync('gdalinfo', ['-json', join(cogDir, `${rec.varCode}.tif`)], {
+          encoding: 'utf8',
+          env: { ...process.env, GDAL_PAM_ENABLED: 'NO' },
+        }),
+      );
+      expect(info.size).toEqual([SSA_GRID.width, SSA_GRID.height]);
+      // gdalinfo prints 15 significant digits; the exact bits are checked with geotiff.js below.
+      const gt = info.geoTransform as number[];
+      const want = [SSA_GRID.xmin, 1 / 12, 0, SSA_GRID.ymax, 0, -1 / 12];
+      for (let k = 0; k < 6; k++) expect(Math.abs(gt[k] - want[k])).toBeLessThan(1e-15);
+      expect(info.coordinateSystem.wkt).toMatch(/ID\["EPSG",4326\]\]$/);
+      expect(info.metadata.IMAGE_STRUCTURE.LAYOUT).toBe('COG');
+      expect(info.metadata.IMAGE_STRUCTURE.COMPRESSION).toBe('DEFLATE');
+      expect(info.bands).toHaveLength(1);
+      const b = info.bands[0];
+      expect(b.type).toBe(rec.dataType);
+      expect(b.noDataValue).toBe(Number(rec.noData));
+      expect(b.block).toEqual([256, 256]);
+      expect(b.overviews.length).toBeGreaterThanOrEqual(2);
+      expect(b.overviews[0].size).toEqual([540, 378]);
+      const expectedNoData = rec.type === 'continuous' ? -9999 : rec.dataType === 'Byte' ? 255 : 65535;
+      expect(Number(rec.noData)).toBe(expectedNoData);
+      expect(rec.dataType).toBe(rec.type === 'continuous' ? 'Float32' : rec.dataType === 'UInt16' ? 'UInt16' : 'Byte');
+    });
+  }
+
+  it('has the exact 1/12-degree lattice and a predictor geotiff.js decodes (3 for Float32, 2 for integers)', async () => {
+    for (const rec of catalog) {
+      const tiff = await fromFile(join(cogDir, `${rec.varCode}.tif`));
+      const img = await tiff.getImage(0);
+      // Bit-exact double values of the TIFF ModelPixelScale / ModelTiepoint tags.
+      expect(img.getResolution()).toEqual([1 / 12, -1 / 12, 0]);
+      expect(img.getOrigin()).toEqual([SSA_GRID.xmin, SSA_GRID.ymax, 0]);
+      const predictor = Number(img.getFileDirectory().getValue('Predictor'));
+      expect({ code: rec.varCode, predictor }).toEqual({ code: rec.varCode, predictor: rec.dataType === 'Float32' ? 3 : 2 });
+      expect(await tiff.getImageCount()).toBeGreaterThanOrEqual(3);
+      await tiff.close();
+    }
+  });
+
+  it('has no-data exactly outside the ISO3 mask in every layer, and values inside it for the keys', async () => {
+    const iso = await readBand('ISO3');
+    const inMask = (i: number) => iso.data[i] !== iso.noData;
+    let n = 0;
+    for (let i = 0; i < iso.data.length; i++) if (inMask(i)) n++;
+    expect(n).toBeGreaterThan(250_000);
+    for (const rec of catalog) {
+      const band = await readBand(rec.varCode);
+      expect(band.noData).toBe(Number(rec.noData));
+      let outside = 0;
+      let insideNoData = 0;
+      for (let i = 0; i < band.data.length; i++) {
+        const nd = band.data[i] === band.noData;
+        if (!inMask(i) && !nd) outside++;
+        if (inMask(i) && nd) insideNoData++;
+      }
+      expect({ code: rec.varCode, outside }).toEqual({ code: rec.varCode, outside: 0 });
+      if (!rec.varCode.startsWith('PN14_')) {
+        // Only the national 2014 figures have countries without data (documented in varDesc).
+        expect({ code: rec.varCode, insideNoData }).toEqual({ code: rec.varCode, insideNoData: 0 });
+      }
+    }
+  });
+});
