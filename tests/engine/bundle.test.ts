@@ -58,7 +58,7 @@ describe('engine on the real bundle vs R terra / data.table', () => {
     expect(rows.length).toBeGreaterThan(700);
     const byCode = new Map(rows.map((r) => [r.ADM1_CODE_ALT, r.PN14_POP]));
     // terra gives NA for a zone without values; the engine follows R sum(na.rm = TRUE), which is 0
-    for (const r of R.pop_adm1) expect(byCode.get(adm1.get(r.ADM1_CODE_ALT))).toBe(r.PN14_POP === null ? 0 : roundR(r.PN14_POP, 0));
+    for (const r of R.pop_adm1) expect(byCode.get(adm1.get(r.ADM1_CODE_ALT)!)).toBe(r.PN14_POP === null ? 0 : roundR(r.PN14_POP, 0));
   });
 
   it('a polygon with a hole: centre cells and exact coverage as terra extract()', async () => {
