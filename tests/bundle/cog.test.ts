@@ -76,7 +76,7 @@ describe('bundle COGs', () => {
       // Bit-exact double values of the TIFF ModelPixelScale / ModelTiepoint tags.
       expect(img.getResolution()).toEqual([1 / 12, -1 / 12, 0]);
       expect(img.getOrigin()).toEqual([SSA_GRID.xmin, SSA_GRID.ymax, 0]);
-      const predictor = Number(img.getFileDirectory().getValue('Predictor'));
+      const predictor = Number(await img.getFileDirectory().loadValue('Predictor'));
       expect({ code: rec.varCode, predictor }).toEqual({ code: rec.varCode, predictor: rec.dataType === 'Float32' ? 3 : 2 });
       expect(await tiff.getImageCount()).toBeGreaterThanOrEqual(3);
       await tiff.close();
