@@ -16,7 +16,7 @@ async function freePort(): Promise<number> {
 /** Starts the server and waits until it answers. Requires `npm run build` first. */
 export async function startServer(env: Record<string, string> = {}): Promise<Started> {
   const port = await freePort();
-  const proc = spawn('npx', ['tsx', 'src/node/server.ts'], { env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn('npx', ['tsx', 'src/node/server.ts'], { env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let log = '';
   proc.stdout!.on('data', (d) => (log += d));
   proc.stderr!.on('data', (d) => (log += d));
@@ -27,5 +27,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Sta
     if (Date.now() - t0 > 60_000) throw new Error(`server did not start:\n${log}`);
     await new Promise((r) => setTimeout(r, 200));
   }
-  return { url, port, proc, stop: () => new Promise<void>((res) => { proc.once('exit', () => res()); proc.kill('SIGTERM'); }) };
+  // npx -> tsx -> node: signal the whole process group (detached above), or the server outlives the test.
+  const kill = () => { try { process.kill(-proc.pid!, 'SIGTERM'); } catch { proc.kill('SIGTERM'); } };
+  return { url, port, proc, stop: () => new Promise<void>((res) => { if (proc.exitCode !== null) return res(); proc.once('exit', () => res()); kill(); }) };
 }
