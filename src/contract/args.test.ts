@@ -72,3 +72,10 @@ describe('rprint', () => {
     expect(() => toCsv({ a: { b: 1 } })).toThrow();
   });
 });
+
+test('printing stops at max.print as R does', () => {
+  const rows = Array.from({ length: 60000 }, (_, i) => ({ a: i, b: 'x' }));
+  const out = printValue(rows);
+  expect(out.split('\n').length).toBe(1 + 49999 + 1);
+  expect(out.endsWith(`[ reached 'max' / getOption("max.print") -- omitted 10001 rows ]`)).toBe(true);
+});

@@ -487,8 +487,9 @@ export function createHandler(opts: HandlerOptions): (req: Request) => Promise<R
   };
 }
 
-function consoleText(s: { source: string; value: unknown; print?: string; warnings: string[] }): string {
-  const lines = [`> ${s.source}`, consoleValue(s.value)];
+function consoleText(s: { source: string; value: unknown; print: string; warnings: string[] }): string {
+  const isList = s.value !== null && typeof s.value === 'object' && !Array.isArray(s.value);
+  const lines = [`> ${s.source}`, isList ? consoleValue(s.value) : s.print];
   for (const w of s.warnings) lines.push(`Warning message:\n${w}`);
   return lines.join('\n') + '\n';
 }

@@ -53,9 +53,17 @@ function formatColumn(values: unknown[]): { cells: string[]; right: boolean } {
   };
 }
 
-/** Prints a data frame like R: row names 1..n, columns right-aligned under their names. */
-export function printTable(rows: Record<string, unknown>[]): string {
-  const cols = tableColumns(rows);
+/** R's default `getOption("max.print")`: entries printed before the rest is omitted. */
+export const MAX_PRINT = 99999;
+
+/**
+ * Prints a data frame like R: row names 1..n, columns right-aligned under their names;
+ * beyond {@link MAX_PRINT} entries the rest is omitted with R's note.
+ */
+export function printTable(all: Record<string, unknown>[]): string {
+  const cols = tableColumns(all);
+  const maxRows = Math.max(1, Math.floor(MAX_PRINT / Math.max(1, cols.length)));
+  const rows = all.length > maxRows ? all.slice(0, maxRows) : all;
   const rowNames = rows.map((_, i) => String(i + 1));
   const rnWidth = Math.max(...rowNames.map((s) => s.length));
   const formatted = cols.map((c) => formatColumn(rows.map((r) => r[c])));
@@ -65,12 +73,14 @@ export function printTable(rows: Record<string, unknown>[]): string {
   rows.forEach((_, i) => {
     lines.push(rowNames[i].padEnd(rnWidth) + cols.map((_, j) => ' ' + formatted[j].cells[i].padStart(widths[j])).join(''));
   });
+  if (rows.length < all.length) lines.push(` [ reached 'max' / getOption("max.print") -- omitted ${all.length - rows.length} rows ]`);
   return lines.join('\n');
 }
 
 /** Prints an atomic vector like R: `[1] "a" "b"` wrapped at 80 columns with index prefixes. */
-export function printVector(xs: unknown[]): string {
-  if (xs.length === 0) return 'character(0)';
+export function printVector(all: unknown[]): string {
+  if (all.length === 0) return 'character(0)';
+  const xs = all.length > MAX_PRINT ? all.slice(0, MAX_PRINT) : all;
   let items: string[];
   if (xs.every((x) => x === null || typeof x === 'number')) items = formatNumbers(xs as (number | null)[]);
   else if (xs.every((x) => x === null || typeof x === 'boolean')) items = xs.map((x) => (x === null ? 'NA' : x ? 'TRUE' : 'FALSE'));
@@ -85,6 +95,7 @@ export function printVector(xs: unknown[]): string {
     const prefix = `[${i + 1}]`.padStart(prefixW);
     lines.push((prefix + items.slice(i, i + perLine).map((s) => ' ' + (left ? s.padEnd(w) : s.padStart(w))).join('')).trimEnd());
   }
+  if (xs.length < all.length) lines.push(` [ reached getOption("max.print") -- omitted ${all.length - xs.length} entries ]`);
   return lines.join('\n');
 }
 
