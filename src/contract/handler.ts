@@ -23,7 +23,7 @@ import { bindArgs, BodyError, parseBody, parseFormData, type RawArgs } from './a
 import { deparseCall } from './deparse';
 import { manHtml, manText, packageInfo, usage } from './docs';
 import { METHOD_BY_NAME, METHODS, type GenFile, type MethodResult } from './methods';
-import { consoleValue, printValue, toCsv } from './rprint';
+import { consoleValue, isTable, printValue, tableColumns, toCsv } from './rprint';
 import { isSessionKey, newSessionKey, type SessionData, type SessionMeta, type SessionStore } from './sessions';
 import { statusFor } from './status';
 
@@ -270,7 +270,7 @@ export function createHandler(opts: HandlerOptions): (req: Request) => Promise<R
     const location = abs(c, `/tmp/${key}/`);
     const headers = { Location: location, 'X-ocpu-session': key };
     if (format === 'json') {
-      return new Response(JSON.stringify(result.value ?? null, null, 2) + '\n', { status: 201, headers: { ...headers, 'Content-Type': 'application/json' } });
+      return new Response(jsonText(result.value ?? null, new URL(c.req.url).searchParams), { status: 201, headers: { ...headers, 'Content-Type': 'application/json' } });
     }
     if (format === 'print') return text(printed + '\n', 201, headers);
     if (format === 'console') return text(consoleText(data), 201, headers);
@@ -382,11 +382,8 @@ export function createHandler(opts: HandlerOptions): (req: Request) => Promise<R
         return text(s.print + '\n');
       case 'text':
         return text(typeof s.value === 'string' ? s.value : s.print + '\n');
-      case 'json': {
-        const pretty = new URL(c.req.url).searchParams.get('pretty');
-        const compact = pretty !== null && /^(false|f|0)$/i.test(pretty);
-        return new Response(JSON.stringify(s.value, null, compact ? undefined : 2) + '\n', { headers: { 'Content-Type': 'application/json' } });
-      }
+      case 'json':
+        return new Response(jsonText(s.value, new URL(c.req.url).searchParams), { headers: { 'Content-Type': 'application/json' } });
       case 'csv':
         try {
           return new Response(toCsv(s.value), { headers: { 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': 'attachment; filename=".val.csv"' } });
@@ -485,6 +482,23 @@ export function createHandler(opts: HandlerOptions): (req: Request) => Promise<R
       return withCors(errorResponse(500, `Internal error: ${messageOf(e)}`));
     }
   };
+}
+
+/**
+ * JSON of a value with jsonlite's `toJSON` options that OpenCPU passes from the query
+ * string: `pretty` (default TRUE) and `dataframe` (`rows` default, `columns`, `values`).
+ */
+export function jsonText(value: unknown, q: URLSearchParams): string {
+  const pretty = q.get('pretty');
+  const compact = pretty !== null && /^(false|f|0)$/i.test(pretty);
+  let v = value;
+  const df = q.get('dataframe');
+  if (isTable(v) && (df === 'columns' || df === 'values')) {
+    const rows = v;
+    const cols = tableColumns(rows);
+    v = df === 'columns' ? Object.fromEntries(cols.map((c) => [c, rows.map((r) => r[c] ?? null)])) : rows.map((r) => cols.map((c) => r[c] ?? null));
+  }
+  return JSON.stringify(v, null, compact ? undefined : 2) + '\n';
 }
 
 function consoleText(s: { source: string; value: unknown; print: string; warnings: string[] }): string {

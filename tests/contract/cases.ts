@@ -286,6 +286,14 @@ export const CASES: ContractCase[] = [
       expect(v[0].ISO3).toBe('KEN');
     },
   },
+  {
+    name: 'R/.val/json?dataframe=columns&pretty=false (jsonlite options)',
+    session: jsonSession,
+    request: { path: `${P}/tmp/{key}/R/.val/json?dataframe=columns&pretty=false` },
+    status: 200,
+    text: [/^\{"ISO3":\["KEN"\],/],
+    json: (v) => expect(typeof v.ELEVATION[0]).toBe('number'),
+  },
   { name: 'R/.val/csv', session: jsonSession, request: { path: `${P}/tmp/{key}/R/.val/csv` }, status: 200, headers: { 'content-type': /^text\/csv/ }, text: [/^"ISO3",.*"ELEVATION"\r\n"KEN",/] },
   { name: 'R/.val/<unknown format> is 404', session: jsonSession, request: { path: `${P}/tmp/{key}/R/.val/xyz` }, status: 404, text: ['Invalid output format'] },
   { name: 'R/ lists .val', session: jsonSession, request: { path: `${P}/tmp/{key}/R/` }, status: 200, exact: '.val\n' },
