@@ -52,7 +52,9 @@ export interface CellInfo {
 async function valueAt(code: string, col: number, row: number): Promise<number> {
   const layer = await cog(code);
   const full = await layer.level(0);
-  return full.values[row * full.width + col];
+  if (full.width !== SSA_GRID.width || full.height !== SSA_GRID.height) return NaN;
+  const v = full.values[row * full.width + col];
+  return typeof v === 'number' ? v : NaN;
 }
 
 const api = {

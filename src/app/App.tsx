@@ -38,7 +38,7 @@ const ADM1_CODES = ['ADM1_NAME_ALT', 'ADM1_CODE_ALT'];
 const loadTile = (key: string, z: number, x: number, y: number) => getRaster().tile(key, z, x, y);
 
 function fmtValue(info: CellInfo, rec: VarRecord | undefined): string {
-  if (Number.isNaN(info.value)) return 'no data';
+  if (typeof info.value !== 'number' || Number.isNaN(info.value)) return 'no data';
   if (info.valueLabel) return `${info.valueLabel} (${info.value})`;
   const d = rec ? Math.min(6, Math.max(0, rec.dec)) : 2;
   return `${info.value.toLocaleString('en', { maximumFractionDigits: d })}${rec?.unit ? ` ${rec.unit}` : ''}`;

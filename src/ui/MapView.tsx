@@ -73,6 +73,7 @@ export function MapView(p: MapViewProps) {
   const mapRef = useRef<MlMap | null>(null);
   const drawRef = useRef<TerraDraw | null>(null);
   const [ready, setReady] = useState(false);
+  const lastDraw = useRef(0);
   const cb = useRef(p);
   cb.current = p;
   tileLoader = p.loadTile;
@@ -120,6 +121,7 @@ export function MapView(p: MapViewProps) {
       });
       draw.start();
       draw.on('finish', (id) => {
+        lastDraw.current = Date.now();
         const f = draw.getSnapshotFeature(id);
         if (f) cb.current.onDrawn({ type: 'Feature', properties: {}, geometry: f.geometry as any });
         draw.clear();
@@ -133,7 +135,7 @@ export function MapView(p: MapViewProps) {
       raf = requestAnimationFrame(() => cb.current.onHover([e.lngLat.lng, e.lngLat.lat]));
     });
     map.on('mouseout', () => cb.current.onHover(null));
-    map.on('click', (e) => { if (cb.current.drawMode === 'off') cb.current.onClick([e.lngLat.lng, e.lngLat.lat]); });
+    map.on('click', (e) => { if (cb.current.drawMode === 'off' && Date.now() - lastDraw.current > 400) cb.current.onClick([e.lngLat.lng, e.lngLat.lat]); });
     return () => { drawRef.current?.stop(); map.remove(); mapRef.current = null; setReady(false); };
   }, [p.dataBase]);
 

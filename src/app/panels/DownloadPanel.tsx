@@ -41,8 +41,9 @@ export function DownloadPanel({ ctx, query }: { ctx: PanelCtx; query: QuerySpec 
   const [format, setFormat] = useState('csv');
   const [busy, setBusy] = useState<{ id: number; pct: number } | null>(null);
   const [err, setErr] = useState<string | null>(null);
-  const [done, setDone] = useState<(Omit<BuildResult, 'zip'> & { format: string; size: number }) | null>(null);
+  const [done, setDone] = useState<(Omit<BuildResult, 'zip'> & { format: string; size: number; url: string }) | null>(null);
   const imgs = useRef<string[]>([]);
+  const active = useRef(0);
   const fallback: QuerySpec | null = useMemo(() => {
     const a = summaryArgs(ctx.state);
     return a.var.length ? { method: 'indapi', args: { ...a }, label: `Map/summary of ${a.var.join(', ')}` } : null;
@@ -54,19 +55,23 @@ export function DownloadPanel({ ctx, query }: { ctx: PanelCtx; query: QuerySpec 
     if (!q) { setErr('Choose an indicator first.'); return; }
     setErr(null);
     const id = nextId++;
+    active.current = id;
     setBusy({ id, pct: 0 });
     try {
       const args = { ...q.args, format };
-      const out = await filesWorker().build(id, { method: q.method, args: q.args, format, requestUrl: endpoint(API_BASE, q.method, false) + ` ${JSON.stringify(args)}` }, proxy(svgToPng), proxy((d: number) => setBusy({ id, pct: d })));
+      const out = await filesWorker().build(id, { method: q.method, args: q.args, format, requestUrl: endpoint(API_BASE, q.method, false) + ` ${JSON.stringify(args)}` }, proxy(svgToPng), proxy((d: number) => { if (active.current === id) setBusy({ id, pct: d }); }));
       if (!out.ok) { if (out.error.code !== 'ABORTED') setErr(out.error.message); else setErr('Cancelled.'); return; }
       const v = out.value;
       saveBytes(v.zip, v.zipName, 'application/zip');
+      if (done) URL.revokeObjectURL(done.url);
+      const url = URL.createObjectURL(new Blob([v.zip as BlobPart], { type: 'application/zip' }));
       imgs.current.forEach((u) => URL.revokeObjectURL(u));
       imgs.current = v.graphics.map((g) => URL.createObjectURL(new Blob([g.svg], { type: 'image/svg+xml' })));
-      setDone({ zipName: v.zipName, files: v.files, graphics: v.graphics, format, size: v.zip.byteLength });
+      setDone({ zipName: v.zipName, files: v.files, graphics: v.graphics, format, size: v.zip.byteLength, url });
     } catch (e) {
       setErr(errText(e));
     } finally {
+      active.current = 0;
       setBusy(null);
     }
   };
@@ -88,7 +93,7 @@ export function DownloadPanel({ ctx, query }: { ctx: PanelCtx; query: QuerySpec 
       {err && <p className="msg error" role="alert">{err}</p>}
       {done && (
         <div className="result-block" data-testid="download-result">
-          <p className="small">Saved <code>{done.zipName}</code> ({(done.size / 1024).toFixed(1)} KiB):</p>
+          <p className="small">Saved <code>{done.zipName}</code> ({(done.size / 1024).toFixed(1)} KiB). <a href={done.url} download={done.zipName}>Save again</a></p>
           <ul className="files small">{done.files.map((f) => <li key={f.name}><code>{f.name}</code> <span className="muted">{f.bytes.toLocaleString()} bytes</span></li>)}</ul>
           {done.graphics.map((g, i) => (
             <figure key={i} className="graphic">

@@ -1,6 +1,7 @@
 /** Summaries: countries/regions x `by` domains x several indicators, as table, chart and ADM1 choropleth. */
 import { useEffect, useMemo, useState } from 'react';
 import type { ByArg, GetLayerArgs, Row } from '../../core/types';
+import type { TableResult } from '../../core/api';
 import { getEngine } from '../services';
 import { useRun } from '../useRun';
 import { ChipSelect } from '../../ui/ChipSelect';
@@ -28,7 +29,7 @@ export function summaryArgs(s: PanelCtx['state']): GetLayerArgs {
 /** Props: the shared context and a callback with the shown rows (for the choropleth). */
 export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: { rows: Row[]; by: string[]; vars: string[] } | null) => void }) {
   const { state, update, catalog, byCode, iso } = ctx;
-  const r = useRun<GetLayerArgs, Row[]>('getLayer', (a, o) => getEngine().getLayer(a, o) as Promise<Row[]>);
+  const r = useRun<GetLayerArgs, TableResult>('getLayerTable', (a, o) => getEngine().getLayerTable(a, o));
   const [msg, setMsg] = useState<string | null>(null);
   const [breakText, setBreakText] = useState<Record<string, string>>({});
   const [yCol, setYCol] = useState<string | null>(null);
@@ -53,10 +54,10 @@ export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: { row
   useEffect(() => {
     if (!shown) return;
     const byCodes = Array.isArray(shown.args.by) ? shown.args.by : Object.keys(shown.args.by ?? {});
-    onRows({ rows: shown.data, by: byCodes, vars: shown.args.var });
+    onRows({ rows: shown.data.rows, by: byCodes, vars: shown.args.var });
   }, [shown, onRows]);
 
-  const rows = shown?.data ?? [];
+  const rows = shown?.data.rows ?? [];
   const shownBy = shown ? (Array.isArray(shown.args.by) ? shown.args.by : Object.keys(shown.args.by ?? {})) : [];
   const xKey = chartKey(rows, shownBy);
   const y = yCol && shown?.args.var.includes(yCol) ? yCol : shown?.args.var[0];
@@ -101,8 +102,8 @@ export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: { row
               <select value={y} onChange={(e) => setYCol(e.target.value)}>{shown.args.var.map((v) => <option key={v}>{v}</option>)}</select>
             </label>
           )}
-          {rows.length > 0 && y && <BarChart rows={rows} x={xKey} y={y} color={multiCountry && xKey !== 'ISO3' && xKey !== 'ADM0_NAME' ? 'ISO3' : undefined} title={`${y} by ${xKey}`} />}
-          <ResultTable rows={rows} caption="Summary table" />
+          {rows.length > 0 && y && <BarChart rows={shownBy.includes(xKey) ? rows.filter((x) => x[xKey] !== undefined) : rows} x={xKey} y={y} color={multiCountry && xKey !== 'ISO3' && xKey !== 'ADM0_NAME' ? 'ISO3' : undefined} title={`${y} by ${xKey}`} />}
+          <ResultTable rows={rows} columns={shown.data.columns.map((c) => c.name)} caption="Summary table" />
         </div>
       )}
     </section>
