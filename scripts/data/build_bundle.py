@@ -61,7 +61,7 @@ def write_cog(path: str, arr: np.ndarray, dtype: str, nodata: float, resampling:
     band.WriteArray(arr.astype(np_t))
     opts = gdal.TranslateOptions(
         format='COG', noData=nodata, outputSRS='EPSG:4326',
-        creationOptions=['COMPRESS=DEFLATE', 'PREDICTOR=YES', 'BLOCKSIZE=256', 'OVERVIEWS=AUTO',
+        creationOptions=['COMPRESS=DEFLATE', 'LEVEL=9', 'PREDICTOR=YES', 'BLOCKSIZE=256', 'OVERVIEWS=AUTO',
                          f'RESAMPLING={resampling}', 'NUM_THREADS=1'])
     gdal.Translate(path, mem, options=opts)
     if os.path.exists(path + '.aux.xml'):
@@ -186,9 +186,9 @@ def main() -> None:
     layers: dict[str, tuple[np.ndarray, int]] = {
         'ELEVATION': (elev, 2), 'SLOPE': (slope, 2), 'TRI': (tri, 1),
         'AREA_TOTAL': (total, 3), 'AREA_LAND': (land, 3), 'AREA_WATER': (water, 3),
-        'LAND_SHARE': (100.0 * land / total, 2), 'DIST_COAST': (dist_coast, 2),
-        'DIST_PLACE20K': (dist_place[20000], 2), 'DIST_PLACE50K': (dist_place[50000], 2),
-        'DIST_PLACE100K': (dist_place[100000], 2), 'DIST_PLACE500K': (dist_place[500000], 2),
+        'LAND_SHARE': (100.0 * land / total, 2), 'DIST_COAST': (dist_coast, 1),
+        'DIST_PLACE20K': (dist_place[20000], 1), 'DIST_PLACE50K': (dist_place[50000], 1),
+        'DIST_PLACE100K': (dist_place[100000], 1), 'DIST_PLACE500K': (dist_place[500000], 1),
         'PLACES_N': (places_n, 0), 'PLACES_POP': (places_pop, 0), 'PN14_POP': (pop, 0),
         'PN14_LIFEEXP': (le, 3), 'PN14_GDPPC': (gdp, 2),
     }

