@@ -4,14 +4,13 @@
  * share the URL, go offline. Screenshots go to test-results/screenshots/.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import JSZip from 'jszip';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startServer, type Started } from './helpers';
 import { jumpTo, launch, mapPoint, shot, waitMap } from './app-helpers';
 import { cellId, pointToColRow, SSA_GRID } from '../src/core/grid';
 
-const HAVE_BUNDLE = existsSync('public/data/manifest.json');
 let srv: Started;
 let browser: Browser;
 
@@ -30,7 +29,7 @@ async function open(hash = '', ctxOpts: Parameters<Browser['newContext']>[0] = {
   return { ctx, page, errors };
 }
 
-describe.runIf(HAVE_BUNDLE)('the map app on the bundle', () => {
+describe('the map app on the bundle', () => {
   test('catalog search, indicator card and the map of the chosen indicator', async () => {
     const { ctx, page, errors } = await open();
     await expect(page.locator('h1').first().textContent()).resolves.toContain('indapi3');
@@ -195,7 +194,7 @@ describe.runIf(HAVE_BUNDLE)('the map app on the bundle', () => {
     await panel.getByRole('button', { name: 'Run here' }).click();
     const out = page.locator('[data-testid="api-output"]');
     await out.waitFor({ timeout: 60_000 });
-    expect(await out.textContent()).toContain('HTTP 200');
+    expect(await out.textContent()).toMatch(/HTTP 20[01]/);
     expect(await out.textContent()).toContain('"ELEVATION"');
     expect(await out.textContent()).toMatch(/\/tmp\/[^/\s]+\/R\/\.val/);
     await shot(page, '09-api-panel');

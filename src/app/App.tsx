@@ -154,7 +154,7 @@ export function App() {
     const keyCol = ['ADM1_CODE_ALT', 'ADM1_NAME_ALT'].find((k) => r.rows.some((x) => x[k] !== undefined));
     if (!keyCol) return;
     void getRaster().classTable(keyCol).then((t) => {
-      const c = buildChoropleth(r.rows, keyCol, score, t, 2, ['#08306b', '#2171b5', '#6baed6', '#c6dbef', '#f7fbff']);
+      const c = buildChoropleth(r.rows, keyCol, score, t, 2, ['#08306b', '#08519c', '#2171b5', '#4292c6', '#9ecae1', '#deebf7']);
       setChoro({ pairs: c.pairs, legend: c.legend, title: `Similarity score (${keyCol}), low = similar` });
     });
   }, []);

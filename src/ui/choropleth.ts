@@ -63,7 +63,7 @@ export function buildChoropleth(rows: Row[], byCode: string, valueCol: string, t
   };
   return {
     pairs: matched.map(([u, v]) => [u, colors[idx(v)]]),
-    legend: colors.map((c, i) => ({ color: c, label: `${i === 0 ? '[' : '('}${fmtBreak(breaks[i], dec)}, ${fmtBreak(breaks[i + 1], dec)}]` })),
+    legend: colors.map((c, i) => ({ color: c, label: breaks[i] === breaks[i + 1] ? fmtBreak(breaks[i], dec) : `${i === 0 ? '[' : '('}${fmtBreak(breaks[i], dec)}, ${fmtBreak(breaks[i + 1], dec)}]` })),
     unmatched,
   };
 }

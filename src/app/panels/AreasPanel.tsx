@@ -74,7 +74,7 @@ export function AreasPanel({ ctx, drawMode, setDrawMode }: AreasPanelProps) {
       {r.error && !r.running && <p className="msg error" role="alert">{errText(r.error)}</p>}
       {r.last && (
         <div className="result-block" data-testid="areas-result">
-          <p className="muted small">{rows.length} rows{r.last.args.exact ? ' · exact coverage' : ''}</p>
+          <p className="muted small">{rows.length} row{rows.length === 1 ? '' : 's'}{r.last.args.exact ? ' · exact coverage' : ''}</p>
           {rows.length > 0 && y && <BarChart rows={rows} x={x} y={y} title={`${y} by ${x}`} />}
           <ResultTable rows={rows} columns={r.last.data.columns.map((c) => c.name)} caption="Area summary table" />
         </div>

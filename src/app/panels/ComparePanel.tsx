@@ -19,6 +19,12 @@ export interface ComparePanelProps {
   onResult: (r: { rows: Row[]; by: number } | null) => void;
 }
 
+/** Rank and score first, then the unit keys and values. */
+function orderCols(cols: string[]): string[] {
+  const first: string[] = cols.filter((c) => c === 'rank' || c === 'score');
+  return [...first, ...cols.filter((c) => !first.includes(c))];
+}
+
 /** The panel. */
 export function ComparePanel({ ctx, picked, onResult }: ComparePanelProps) {
   const { state } = ctx;
@@ -64,7 +70,7 @@ export function ComparePanel({ ctx, picked, onResult }: ComparePanelProps) {
       {r.last && (
         <div className="result-block" data-testid="compare-result">
           <p className="muted small">{r.last.data.rows.length} units ranked (lower score = more similar); the map shades the most similar darkest.</p>
-          <ResultTable rows={r.last.data.rows} columns={r.last.data.columns.map((c) => c.name)} caption="Similar units" max={500} />
+          <ResultTable rows={r.last.data.rows} columns={orderCols(r.last.data.columns.map((c) => c.name))} caption="Similar units" max={500} />
         </div>
       )}
     </section>

@@ -95,7 +95,7 @@ export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: { row
       {r.error && !r.running && <p className="msg error" role="alert">{errText(r.error)}</p>}
       {shown && (
         <div className="result-block" data-testid="summary-result">
-          <p className="muted small">{rows.length} rows · {shown.args.var.join(', ')} · {(shown.args.iso3 ?? ['SSA']).join(', ')}{shownBy.length ? ` · by ${shownBy.join(', ')}` : ''}</p>
+          <p className="muted small">{rows.length} row{rows.length === 1 ? '' : 's'} · {shown.args.var.join(', ')} · {(shown.args.iso3 ?? ['SSA']).join(', ')}{shownBy.length ? ` · by ${shownBy.join(', ')}` : ''}</p>
           {rows.length === 0 && <p className="msg warn">No data for this selection.</p>}
           {shown.args.var.length > 1 && (
             <label className="field inline small"><span>Chart</span>
