@@ -201,6 +201,45 @@ describe('the map app on the bundle', () => {
     await ctx.close();
   });
 
+  test('long work runs in a worker and can be cancelled; the page stays responsive', async () => {
+    const { ctx, page } = await open('#v=ELEVATION&vars=ELEVATION,SLOPE,TRI,DIST_COAST,PN14_POP,AREA_LAND,DIST_PLACE20K&by=ADM1_NAME_ALT,ELEV_ZONE');
+    await page.locator('button.item[data-code="ELEVATION"]').waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Summarise', exact: true }).click();
+    const prog = page.locator('#panel-summary .progress');
+    await prog.waitFor({ timeout: 5_000 });
+    // the main thread is free while the query runs: typing in the search box works at once
+    const t0 = Date.now();
+    await page.getByLabel('Search indicators').fill('slope');
+    expect(Date.now() - t0).toBeLessThan(1_000);
+    await prog.getByRole('button', { name: 'Cancel' }).click();
+    await prog.waitFor({ state: 'detached', timeout: 5_000 });
+    expect(await page.locator('[data-testid="summary-result"]').count()).toBe(0);
+    expect(await page.locator('#panel-summary [role="alert"]').count()).toBe(0);
+    await expect.poll(() => page.getByRole('button', { name: 'Summarise', exact: true }).isEnabled()).toBe(true);
+    await ctx.close();
+  });
+
+  test('API panel runs a comparison against the in-page service', async () => {
+    const { ctx, page } = await open('#v=ELEVATION&panel=compare');
+    await waitMap(page);
+    await jumpTo(page, 37, 0, 5);
+    const p = await mapPoint(page, 36.82, -1.29);
+    await page.mouse.click(p.x, p.y);
+    await expect.poll(() => page.locator('[data-testid="picked"]').textContent(), { timeout: 20_000 }).toContain('Kenya');
+    await page.getByRole('button', { name: 'Find similar' }).click();
+    await page.locator('[data-testid="compare-result"]').waitFor({ timeout: 60_000 });
+    await page.getByRole('tab', { name: 'API' }).click();
+    const panel = page.locator('#panel-api');
+    expect(await panel.textContent()).toContain('/library/indapi3/R/similar/json');
+    await page.waitForFunction(() => !!navigator.serviceWorker?.controller, undefined, { timeout: 30_000 });
+    await panel.getByRole('button', { name: 'Run here' }).click();
+    const out = page.locator('[data-testid="api-output"]');
+    await out.waitFor({ timeout: 60_000 });
+    expect(await out.textContent()).toMatch(/HTTP 20[01]/);
+    expect(await out.textContent()).toContain('KE-110');
+    await ctx.close();
+  });
+
   test('offline: after a first visit the app, the map and the queries work with no network', async () => {
     const { ctx, page } = await open('#v=ELEVATION');
     await waitMap(page);

@@ -80,6 +80,12 @@ const api = {
     if (custom.size > 6) { const k = custom.keys().next().value!; custom.delete(k); styles.delete(k); }
   },
 
+  /** Opens a layer's COG and reads the level a zoom needs, ahead of styling (first paint). */
+  async prefetch(code: string, zoom: number): Promise<void> {
+    const layer = await cog(code);
+    await layer.level(levelForZoom(layer.levelCellDeg, Math.floor(zoom)));
+  },
+
   /** Draws tile z/x/y of style `key`; null when empty. */
   async tile(key: string, z: number, x: number, y: number): Promise<ImageBitmap | null> {
     const st = styles.get(key);

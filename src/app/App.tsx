@@ -79,6 +79,8 @@ export function App() {
   useEffect(() => { if (badCodes.length) setBadMsg(`Unknown code${badCodes.length > 1 ? 's' : ''} in the link, ignored: ${badCodes.join(', ')}. See the catalog for valid codes.`); }, [badCodes]);
 
   const rec = state.v ? byCode.get(state.v) : undefined;
+  // Start reading the mapped layer while the catalog loads.
+  useEffect(() => { void getRaster().prefetch(state.v ?? 'ELEVATION', 3).catch(() => undefined); }, []);
   // First visit: map a sensible default.
   useEffect(() => {
     if (!state.v && catalog.length && !location.hash) update({ v: byCode.has('ELEVATION') ? 'ELEVATION' : catalog[0].varCode });
