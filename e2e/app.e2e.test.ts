@@ -81,7 +81,7 @@ describe('the map app on the bundle', () => {
     const headers = await res.locator('thead th').allTextContents();
     expect(headers).toEqual(expect.arrayContaining(['ISO3', 'ADM0_NAME', 'ADM1_NAME_ALT', 'ELEVATION']));
     await res.locator('.chart svg').first().waitFor({ timeout: 30_000 });
-    await expect.poll(() => page.locator('section[aria-label="Choropleth legend"] li').count(), { timeout: 20_000 }).toBeGreaterThan(1);
+    await expect.poll(() => page.locator('details[aria-label="Choropleth legend"] li').count(), { timeout: 20_000 }).toBeGreaterThan(1);
     // sort by the value column, descending
     const col = headers.indexOf('ELEVATION');
     await res.locator('thead th button', { hasText: 'ELEVATION' }).click();
@@ -259,7 +259,7 @@ describe('the map app on the bundle', () => {
   });
 });
 
-test('the app shell renders its panels and catalog region without the bundle too', async () => {
+test('keyboard: the tool tabs move with the arrow keys', async () => {
   const { ctx, page } = await open();
   await expect(page.locator('h1').first().textContent()).resolves.toContain('indapi3');
   expect(await page.getByRole('tab').count()).toBe(5);

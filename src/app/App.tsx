@@ -22,7 +22,7 @@ import { getEngine, getRaster } from './services';
 import { useUrlState } from './useUrlState';
 import type { PanelId } from './url-state';
 import type { PanelCtx, QuerySpec } from './panels/common';
-import { SummaryPanel } from './panels/SummaryPanel';
+import { SummaryPanel, summaryArgs } from './panels/SummaryPanel';
 import { AreasPanel } from './panels/AreasPanel';
 import { ComparePanel } from './panels/ComparePanel';
 import { DownloadPanel } from './panels/DownloadPanel';
@@ -162,6 +162,12 @@ export function App() {
   }, []);
 
   const ctx: PanelCtx = { catalog, byCode, iso, state, update, setQuery };
+  // Without a run query, downloads and the API panel use the current map/summary selection.
+  const stateQuery: QuerySpec | null = useMemo(() => {
+    const a = summaryArgs(state);
+    return a.var.length ? { method: 'indapi', args: { ...a }, label: `Current selection: ${a.var.join(', ')} for ${(a.iso3 ?? ['SSA']).join(', ')}` } : null;
+  }, [state]);
+  const current = query ?? stateQuery;
   const loading = catalogQ.isLoading;
 
   return (
@@ -201,11 +207,11 @@ export function App() {
           {mapErr && <p className="msg error" role="alert">{mapErr}</p>}
           {rec && <Legend title={rasterKey?.startsWith('cells:') ? 'Similarity' : rec.varLabel} unit={rasterKey?.startsWith('cells:') ? '' : rec.unit} palette={palette} opacity={state.op} onOpacity={(op) => update({ op })} />}
           {choro && (
-            <section className="legend" aria-label="Choropleth legend">
-              <h3>{choro.title}</h3>
+            <details className="legend" open aria-label="Choropleth legend">
+              <summary><h3>{choro.title}</h3></summary>
               <ul role="list">{choro.legend.map((e, i) => <li key={i}><span className="sw" style={{ background: e.color }} aria-hidden="true" />{e.label}</li>)}</ul>
               <button type="button" className="ghost small" onClick={() => setChoro(null)}>Hide choropleth</button>
-            </section>
+            </details>
           )}
         </div>
         {picked && (
@@ -232,8 +238,8 @@ export function App() {
             {id === 'summary' && <SummaryPanel ctx={ctx} onRows={onSummaryRows} />}
             {id === 'areas' && <AreasPanel ctx={ctx} drawMode={drawMode} setDrawMode={setDrawMode} />}
             {id === 'compare' && <ComparePanel ctx={ctx} picked={picked} onResult={onCompare} />}
-            {id === 'download' && <DownloadPanel ctx={ctx} query={query} />}
-            {id === 'api' && <ApiPanel query={query} />}
+            {id === 'download' && <DownloadPanel query={current} />}
+            {id === 'api' && <ApiPanel query={current} />}
           </div>
         ))}
       </aside>

@@ -27,14 +27,16 @@ export function BarChart({ rows, x, y, color, title }: BarChartProps) {
     (async () => {
       const [vega, vl] = await Promise.all([import('vega'), import('vega-lite')]);
       const data = rows.filter((r) => typeof r[y] === 'number').slice(0, 60).map((r) => ({ x: String(r[x] ?? 'all'), y: r[y], c: color ? String(r[color] ?? '') : '' }));
+      const horizontal = data.length > 12;
+      const cat = { field: 'x', type: 'nominal', sort: '-' + (horizontal ? 'x' : 'y'), title: x, axis: { labelLimit: 120, ...(horizontal ? {} : { labelAngle: -45 }) } };
+      const val = { field: 'y', type: 'quantitative', title: y, axis: { format: '~s' } };
       const spec: any = {
         $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
-        width: 'container', height: 220, autosize: { type: 'fit', contains: 'padding' },
+        width: 'container', height: horizontal ? Math.min(900, data.length * 14) : 220, autosize: { type: 'fit', contains: 'padding' },
         data: { values: data },
         mark: { type: 'bar', tooltip: true },
         encoding: {
-          x: { field: 'x', type: 'nominal', sort: '-y', title: x, axis: { labelLimit: 90, labelAngle: -45 } },
-          y: { field: 'y', type: 'quantitative', title: y },
+          ...(horizontal ? { y: cat, x: val } : { x: cat, y: val }),
           ...(color ? { color: { field: 'c', type: 'nominal', title: color, scale: { scheme: 'tableau10' } } } : { color: { value: '#2f6f9f' } }),
         },
         config: { font: 'system-ui, sans-serif', axis: { labelFontSize: 10, titleFontSize: 11 } },

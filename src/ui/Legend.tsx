@@ -16,8 +16,8 @@ export interface LegendProps {
 export function Legend({ title, unit, palette, opacity, onOpacity, max = 14 }: LegendProps) {
   const entries = palette ? legendOf(palette) : [];
   return (
-    <section className="legend" aria-label="Legend">
-      <h3>{title}{unit ? <span className="muted"> ({unit})</span> : null}</h3>
+    <details className="legend" open aria-label="Legend">
+      <summary><h3>{title}{unit ? <span className="muted"> ({unit})</span> : null}</h3></summary>
       {!palette && <p className="muted small">Loading layer…</p>}
       <ul role="list">
         {entries.slice(0, max).map((e, i) => (
@@ -29,6 +29,6 @@ export function Legend({ title, unit, palette, opacity, onOpacity, max = 14 }: L
         <span>Opacity</span>
         <input type="range" min={0} max={1} step={0.05} value={opacity} onChange={(e) => onOpacity(Number(e.target.value))} aria-valuetext={`${Math.round(opacity * 100)}%`} />
       </label>
-    </section>
+    </details>
   );
 }

@@ -1,5 +1,5 @@
 /** Downloads: every file format of the API for the current query, built in a worker, saved as the spec's ZIP. */
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { proxy, wrap, type Remote } from 'comlink';
 import type { FilesWorkerApi, BuildResult } from '../../../workers/files.worker';
 import { DATA_BASE } from '../bundle';
@@ -7,8 +7,7 @@ import { svgToPng } from '../svg-to-png';
 import { Progress } from '../../ui/Progress';
 import { endpoint } from './api-snippets';
 import { API_BASE } from './ApiPanel';
-import { summaryArgs } from './SummaryPanel';
-import { errText, type PanelCtx, type QuerySpec } from './common';
+import { errText, type QuerySpec } from './common';
 
 /** Formats offered, with what they hold. */
 export const FORMATS: Array<[string, string]> = [
@@ -37,18 +36,14 @@ export function saveBytes(bytes: Uint8Array, name: string, type: string) {
 }
 
 /** The panel. */
-export function DownloadPanel({ ctx, query }: { ctx: PanelCtx; query: QuerySpec | null }) {
+export function DownloadPanel({ query }: { query: QuerySpec | null }) {
   const [format, setFormat] = useState('csv');
   const [busy, setBusy] = useState<{ id: number; pct: number } | null>(null);
   const [err, setErr] = useState<string | null>(null);
   const [done, setDone] = useState<(Omit<BuildResult, 'zip'> & { format: string; size: number; url: string }) | null>(null);
   const imgs = useRef<string[]>([]);
   const active = useRef(0);
-  const fallback: QuerySpec | null = useMemo(() => {
-    const a = summaryArgs(ctx.state);
-    return a.var.length ? { method: 'indapi', args: { ...a }, label: `Map/summary of ${a.var.join(', ')}` } : null;
-  }, [ctx.state]);
-  const q = query ?? fallback;
+  const q = query;
   useEffect(() => () => imgs.current.forEach((u) => URL.revokeObjectURL(u)), []);
 
   const build = async () => {
