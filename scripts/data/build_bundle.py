@@ -319,6 +319,13 @@ def write_basemap(cache: str, out: str, units: list, c50: list[dict]) -> None:
         a3 = C.NE_TO_ISO.get(r['adm0_a3'], r['adm0_a3'])
         if r['iso_n3'] and r['iso_n3'] != '-99':
             num_to_a3[r['iso_n3'].zfill(3)] = r['iso_a3'] if r['iso_a3'] and r['iso_a3'] != '-99' else a3
+    # Features without an ISO number (e.g. Somaliland) by name: NE codes mapped as in the ISO3 layer.
+    name_to_a3 = {}
+    for r in c50:
+        if r['adm0_a3'] in C.NE_TO_ISO:
+            name_to_a3[r['name']] = C.NE_TO_ISO[r['adm0_a3']]
+        elif r['iso_a3'] and r['iso_a3'] != '-99':
+            name_to_a3[r['name']] = r['iso_a3']
     src = gdal.OpenEx(os.path.join(cache, 'npm/world-atlas/package/countries-10m.json'), gdal.OF_VECTOR)
     lyr = src.GetLayerByName('countries')
     C.need(lyr is not None, 'world-atlas countries-10m.json: layer countries missing')
@@ -342,7 +349,7 @@ def write_basemap(cache: str, out: str, units: list, c50: list[dict]) -> None:
     feats.sort(key=lambda t: (t[0], t[1]))
     for name, fid, g in feats:
         nf = ogr.Feature(ml.GetLayerDefn())
-        nf.SetField('iso3', num_to_a3.get(fid, ''))
+        nf.SetField('iso3', num_to_a3.get(fid) or name_to_a3.get(name, ''))
         nf.SetField('name', name)
         g = g.SimplifyPreserveTopology(0.02)
         nf.SetGeometry(ogr.ForceToMultiPolygon(g))

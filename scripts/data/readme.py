@@ -43,9 +43,9 @@ def write_readme(path: str, *, src: dict, versions: dict, recs: list[dict], coun
     a('| `manifest.json` | bundle name, version, creation date, grid (the `GridDef` of `src/core/grid.ts`), and every other file with its size in bytes and sha256 |')
     a('| `vi.csv` | the catalog: one record per indicator, RFC 4180 CSV, UTF-8, header = the `VarRecord` fields of `src/core/types.ts` in order |')
     a('| `iso.csv` | country and region codes accepted as `iso3`: `code,name,type,members,xmin,ymin,xmax,ymax,cells` (bbox of the code\'s cells, cell edges, degrees) |')
-    a('| `cog/<varCode>.tif` | one single-band Cloud-Optimized GeoTIFF per indicator, all on the grid above: 256 x 256 tiles, DEFLATE (level 9) with predictor (floating-point predictor for Float32, horizontal for integers), internal overviews (2x, 4x; AVERAGE for continuous, NEAREST for keys, MODE for ELEV_ZONE), GDAL_NODATA set. Continuous: Float32, no-data -9999. Classes: Byte (no-data 255) or UInt16 (no-data 65535) |')
+    a('| `cog/<varCode>.tif` | one single-band Cloud-Optimized GeoTIFF per indicator, all on the grid above: 256 x 256 tiles, DEFLATE (level 9) with predictor (floating-point predictor for Float32, horizontal for integers), internal overviews (2x, 4x, 8x; AVERAGE for continuous, NEAREST for keys, MODE for ELEV_ZONE), GDAL_NODATA set. Continuous: Float32, no-data -9999. Classes: Byte (no-data 255) or UInt16 (no-data 65535) |')
     a('| `classes/<varCode>.csv` | value-to-label table of every class layer: `value,label,color` and extra columns (below) |')
-    a('| `basemap/countries.geojson` | Natural Earth 1:10m countries touching the window (Africa and neighbours), simplified (0.02 degree, OGR SimplifyPreserveTopology), properties `iso3` (ISO 3166-1 alpha-3, empty where Natural Earth has no ISO number, e.g. Somaliland) and `name` |')
+    a('| `basemap/countries.geojson` | Natural Earth 1:10m countries touching the window (Africa and neighbours), simplified (0.02 degree, OGR SimplifyPreserveTopology), properties `iso3` (ISO 3166-1 alpha-3 from the ISO numeric id, or by name for features without one: Somaliland carries `SOM` as in the ISO3 layer; empty for areas without an ISO code such as Northern Cyprus) and `name` |')
     a('| `basemap/admin1.geojson` | the Natural Earth admin-1 units of the 49 countries, simplified (0.01 degree), properties `value` (= the ADM1_CODE_ALT / ADM1_NAME_ALT raster value), `code`, `name`, `iso3` |')
     a('| `README.md` | this file |')
     a('')
@@ -56,9 +56,13 @@ def write_readme(path: str, *, src: dict, versions: dict, recs: list[dict], coun
     a(f'- `classes/ADM1_CODE_ALT.csv`: value 1-{len(units)}, label = unit code, extras `name`, `iso3`, `cells` (cells of the unit).')
     a('- `classes/ADM1_NAME_ALT.csv`: same values as ADM1_CODE_ALT, label = unit name, extras `code`, `iso3`, `cells`.')
     a('- `classes/ELEV_ZONE.csv`, `INCOME_GRP.csv`, `ECONOMY.csv`, `SUBREGION.csv`: `value,label,color` as listed below.')
+    a('- ADM1 codes: the ISO 3166-2 code when Natural Earth gives a well-formed one of the unit\'s country used by one unit '
+      'only, else Natural Earth\'s `adm1_code` (Madagascar\'s 22 regions share 6 former-province ISO codes in Natural Earth '
+      'and so carry `MDG-...` codes; Somaliland is `SOL+00?`). ADM1 names: Natural Earth `name`; where two units of one '
+      'country share a name (Maputo city and province, the two Chitipa polygons) the code follows in parentheses.')
     zero = [u for u in units if cells_per_unit[u.value] == 0]
     if zero:
-        a(f'- {len(zero)} admin-1 unit(s) are too small to hold the majority of any cell and have no cells '
+        a(f'- {len(zero)} admin-1 unit(s), small towns and island districts, hold the majority of no cell and so have no cells '
           f'(they stay in the tables with `cells` = 0): ' + ', '.join(f'{u.code} {u.name} ({u.iso3})' for u in zero) + '.')
     a('')
     a('## Codes and regions (`iso.csv`)')
@@ -142,7 +146,7 @@ def write_readme(path: str, *, src: dict, versions: dict, recs: list[dict], coun
       'first run (sources are cached in `.cache/data-src/`), about 2 GB of memory and a few minutes. The '
       'bundle is written to a temporary folder, validated (every COG checked by GDAL\'s '
       'validate_cloud_optimized_geotiff, grid, catalog and class tables checked), and only then swapped '
-      'into `public/data/`; a failed build leaves the previous bundle untouched.')
+      'into `public/data/` (two directory renames on one file system); a failed build leaves the previous bundle untouched.')
     a('')
     a('## What varies between builds')
     a('')
