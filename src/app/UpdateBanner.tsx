@@ -5,6 +5,9 @@
  */
 import { useEffect, useState } from 'react';
 
+/** Set when the person asked to update: the next controller change reloads the page. */
+let reloadRequested = false;
+
 /** True once a service worker controls the page (offline-ready). */
 export function useOnline() {
   const [online, setOnline] = useState(navigator.onLine);
@@ -26,7 +29,6 @@ export function UpdateBanner() {
   useEffect(() => {
     if (!('serviceWorker' in navigator) || import.meta.env.DEV) return;
     let reg: ServiceWorkerRegistration | undefined;
-    const hadController = !!navigator.serviceWorker.controller;
     const watch = (r: ServiceWorkerRegistration) => {
       if (r.waiting && navigator.serviceWorker.controller) setWaiting(r.waiting);
       r.addEventListener('updatefound', () => {
@@ -43,7 +45,7 @@ export function UpdateBanner() {
       if (d && typeof d === 'object' && /updat/i.test(String(d.type ?? ''))) setNote(`A new data bundle${d.version ? ` (${d.version})` : ''} is available.`);
     };
     navigator.serviceWorker.addEventListener('message', onMsg);
-    const onCtl = () => { if (hadController) location.reload(); };
+    const onCtl = () => { if (reloadRequested) location.reload(); };
     navigator.serviceWorker.addEventListener('controllerchange', onCtl);
     const t = setInterval(() => void reg?.update().catch(() => undefined), 30 * 60_000);
     return () => { clearInterval(t); navigator.serviceWorker.removeEventListener('message', onMsg); navigator.serviceWorker.removeEventListener('controllerchange', onCtl); };
@@ -54,7 +56,10 @@ export function UpdateBanner() {
       {(waiting || note) && (
         <div className="msg info banner" role="status" data-testid="update-banner">
           {waiting ? 'A new version of the app and data is ready.' : note}{' '}
-          <button type="button" className="primary" onClick={() => { if (waiting) waiting.postMessage({ type: 'SKIP_WAITING' }); else location.reload(); }}>Reload to update</button>
+          <button type="button" className="primary" onClick={() => {
+            reloadRequested = true;
+            if (waiting) { waiting.postMessage({ type: 'SKIP_WAITING' }); setTimeout(() => location.reload(), 4000); } else location.reload();
+          }}>Reload to update</button>
         </div>
       )}
     </>
