@@ -156,7 +156,18 @@ describe('the map app on the bundle', () => {
     const res = page.locator('[data-testid="compare-result"]');
     await res.waitFor({ timeout: 60_000 });
     await expect.poll(() => res.locator('tbody tr').count()).toBeGreaterThan(3);
+    const firstRow = await res.locator('tbody tr').first().textContent();
+    expect(firstRow).toContain('KE-110'); // the reference ranks first
     await shot(page, '07-compare-similar-adm1');
+    // cells: the clicked cell ranks first, the ranks are drawn as a raster layer
+    await page.getByRole('radio', { name: 'Cells' }).check();
+    await page.getByRole('button', { name: 'Find similar' }).click();
+    await expect.poll(() => res.textContent(), { timeout: 60_000 }).toContain('cells ranked');
+    const [col, row] = pointToColRow(SSA_GRID, 36.82, -1.29)!;
+    expect(await res.locator('tbody tr').first().textContent()).toContain(String(cellId(SSA_GRID, col, row)));
+    await expect.poll(() => page.locator('details.legend h3').first().textContent()).toContain('Similarity');
+    await waitMap(page);
+    await shot(page, '07b-compare-similar-cells');
     await ctx.close();
   });
 

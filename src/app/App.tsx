@@ -86,6 +86,7 @@ export function App() {
     if (!state.v && catalog.length && !location.hash) update({ v: byCode.has('ELEVATION') ? 'ELEVATION' : catalog[0].varCode });
   }, [catalog]);
 
+  const [restyle, setRestyle] = useState(0);
   // Style the selected layer in the raster worker.
   useEffect(() => {
     if (!rec) { setRasterKey(null); setPalette(null); return; }
@@ -95,7 +96,7 @@ export function App() {
     getRaster().styleCog(key, rec).then((p) => { if (!cancel) { setPalette(p); setRasterKey(key); } })
       .catch((e) => { if (!cancel) setMapErr(`Cannot draw ${rec.varCode}: ${(e as Error).message}`); });
     return () => { cancel = true; };
-  }, [rec]);
+  }, [rec, restyle]);
 
   // Hover / click look-ups (latest wins).
   const onHover = useCallback((ll: [number, number] | null) => {
@@ -205,7 +206,9 @@ export function App() {
         </div>
         <div className="overlay bl">
           {mapErr && <p className="msg error" role="alert">{mapErr}</p>}
-          {rec && <Legend title={rasterKey?.startsWith('cells:') ? 'Similarity' : rec.varLabel} unit={rasterKey?.startsWith('cells:') ? '' : rec.unit} palette={palette} opacity={state.op} onOpacity={(op) => update({ op })} />}
+          {rec && <Legend title={rasterKey?.startsWith('cells:') ? 'Similarity' : rec.varLabel} unit={rasterKey?.startsWith('cells:') ? '' : rec.unit} palette={palette} opacity={state.op} onOpacity={(op) => update({ op })}>
+            {rasterKey?.startsWith('cells:') && <button type="button" className="ghost small" onClick={() => setRestyle((k) => k + 1)}>Back to {rec.varCode}</button>}
+          </Legend>}
           {choro && (
             <details className="legend" open aria-label="Choropleth legend">
               <summary><h3>{choro.title}</h3></summary>

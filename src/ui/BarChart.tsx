@@ -29,7 +29,8 @@ export function BarChart({ rows, x, y, color, title }: BarChartProps) {
       const data = rows.filter((r) => typeof r[y] === 'number').slice(0, 60).map((r) => ({ x: String(r[x] ?? 'all'), y: r[y], c: color ? String(r[color] ?? '') : '' }));
       const horizontal = data.length > 12;
       const cat = { field: 'x', type: 'nominal', sort: '-' + (horizontal ? 'x' : 'y'), title: x, axis: { labelLimit: 120, ...(horizontal ? {} : { labelAngle: -45 }) } };
-      const val = { field: 'y', type: 'quantitative', title: y, axis: { format: '~s' } };
+      const maxAbs = Math.max(0, ...data.map((d) => Math.abs(Number(d.y))));
+      const val = { field: 'y', type: 'quantitative', title: y, axis: { format: maxAbs >= 1e5 ? '~s' : ',~r' } };
       const spec: any = {
         $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
         width: 'container', height: horizontal ? Math.min(900, data.length * 14) : 220, autosize: { type: 'fit', contains: 'padding' },

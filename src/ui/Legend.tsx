@@ -1,4 +1,5 @@
 /** Map legend and opacity control. */
+import type { ReactNode } from 'react';
 import { legendOf, type Palette } from './raster/palette';
 
 /** Props of {@link Legend}. */
@@ -10,10 +11,12 @@ export interface LegendProps {
   onOpacity: (v: number) => void;
   /** Max entries listed (class layers with hundreds of classes are cut). */
   max?: number;
+  /** Extra controls under the legend. */
+  children?: ReactNode;
 }
 
 /** Legend box with swatches and an opacity slider. */
-export function Legend({ title, unit, palette, opacity, onOpacity, max = 14 }: LegendProps) {
+export function Legend({ title, unit, palette, opacity, onOpacity, max = 14, children }: LegendProps) {
   const entries = palette ? legendOf(palette) : [];
   return (
     <details className="legend" open aria-label="Legend">
@@ -29,6 +32,7 @@ export function Legend({ title, unit, palette, opacity, onOpacity, max = 14 }: L
         <span>Opacity</span>
         <input type="range" min={0} max={1} step={0.05} value={opacity} onChange={(e) => onOpacity(Number(e.target.value))} aria-valuetext={`${Math.round(opacity * 100)}%`} />
       </label>
+      {children}
     </details>
   );
 }

@@ -12,6 +12,8 @@ export interface ResultTableProps {
   onRowClick?: (r: Row) => void;
   /** Max rows shown. */
   max?: number;
+  /** Columns whose numbers are ids or codes, shown without digit grouping (e.g. CELL5M). */
+  plain?: string[];
 }
 
 /** Union of row keys in first-seen order. */
@@ -30,7 +32,7 @@ export function compareCells(a: unknown, b: unknown): number {
 }
 
 /** The table component. */
-export function ResultTable({ rows, columns, caption, onRowClick, max = 2000 }: ResultTableProps) {
+export function ResultTable({ rows, columns, caption, onRowClick, max = 2000, plain = ['CELL5M', 'rank', 'feature', 'ID'] }: ResultTableProps) {
   const cols = useMemo(() => columns ?? columnsOf(rows), [rows, columns]);
   const [sort, setSort] = useState<{ col: string; dir: 1 | -1 } | null>(null);
   const sorted = useMemo(() => {
@@ -54,7 +56,7 @@ export function ResultTable({ rows, columns, caption, onRowClick, max = 2000 }: 
         <tbody>
           {sorted.slice(0, max).map((r, i) => (
             <tr key={i} onClick={onRowClick ? () => onRowClick(r) : undefined} className={onRowClick ? 'clickable' : undefined}>
-              {cols.map((c) => <td key={c} className={typeof r[c] === 'number' ? 'num' : undefined}>{r[c] === undefined ? '' : typeof r[c] === 'number' ? (r[c] as number).toLocaleString('en', { maximumFractionDigits: 6 }) : String(r[c])}</td>)}
+              {cols.map((c) => <td key={c} className={typeof r[c] === 'number' ? 'num' : undefined}>{r[c] === undefined ? '' : typeof r[c] === 'number' && !plain.includes(c) ? (r[c] as number).toLocaleString('en', { maximumFractionDigits: 6 }) : String(r[c])}</td>)}
             </tr>
           ))}
         </tbody>

@@ -69,7 +69,7 @@ export function ComparePanel({ ctx, picked, onResult }: ComparePanelProps) {
       {r.error && !r.running && <p className="msg error" role="alert">{errText(r.error)}</p>}
       {r.last && (
         <div className="result-block" data-testid="compare-result">
-          <p className="muted small">{r.last.data.rows.length} units ranked (lower score = more similar); the map shades the most similar darkest.</p>
+          <p className="muted small">{r.last.data.rows.length} {r.last.args.by === 1 ? 'units' : 'cells'} ranked (lower score = more similar); the map shades the most similar darkest.</p>
           <ResultTable rows={r.last.data.rows} columns={orderCols(r.last.data.columns.map((c) => c.name))} caption="Similar units" max={500} />
         </div>
       )}
