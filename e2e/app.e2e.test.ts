@@ -9,6 +9,7 @@ import JSZip from 'jszip';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startServer, type Started } from './helpers';
 import { jumpTo, launch, mapPoint, shot, waitMap } from './app-helpers';
+import { decodePng } from './png';
 import { cellId, pointToColRow, SSA_GRID } from '../src/core/grid';
 
 let srv: Started;
@@ -68,6 +69,52 @@ describe('the map app on the bundle', () => {
     expect(text).toMatch(/ADM1\s*\S+/);
     expect(text).not.toMatch(/ADM1\s*—/);
     await shot(page, '02-hover-nairobi-z8');
+    await ctx.close();
+  });
+
+  test('map accuracy: every sampled screen pixel shows the cell that contains it (placement within a quarter cell)', async () => {
+    const { ctx, page } = await open('#v=ELEVATION&op=1');
+    await waitMap(page);
+    await jumpTo(page, 36.9, -0.9, 9); // a cell is ~30 px wide at zoom 9
+    // A test palette over the real ELEVATION values: 1-m intervals with 7 cycling colours,
+    // so neighbouring cells nearly always differ; drawn through the app's tile protocol.
+    await page.evaluate(async () => {
+      const m = (window as any).__indapiMap;
+      const r = (window as any).__indapiRaster;
+      const rec = { varCode: 'ELEVATION', type: 'continuous', dec: 0, classBreaks: '', classColors: '', classLabels: '' };
+      const breaks = Array.from({ length: 6001 }, (_, i) => i - 500);
+      await r.styleCog('test:accuracy', rec, breaks, ['#ff0000', '#00ff00', '#0000ff', '#ffff00', '#ff00ff', '#00ffff', '#000000']);
+      for (const l of m.getStyle().layers) if (l.id !== 'ocean') m.setLayoutProperty(l.id, 'visibility', 'none');
+      m.addSource('acc', { type: 'raster', tiles: ['indapi://test%3Aaccuracy/{z}/{x}/{y}'], tileSize: 256 });
+      m.addLayer({ id: 'acc', type: 'raster', source: 'acc', paint: { 'raster-resampling': 'nearest', 'raster-fade-duration': 0 } });
+      await new Promise<void>((res) => m.once('idle', () => res()));
+    });
+    // sample points: cell centres and points 0.3 cell from the centre (0.2 cell inside the edges)
+    const samples = await page.evaluate(async () => {
+      const m = (window as any).__indapiMap;
+      const r = (window as any).__indapiRaster;
+      const rect = m.getCanvas().getBoundingClientRect();
+      const out: Array<{ x: number; y: number; rgba: number }> = [];
+      const c = 1 / 12;
+      for (let i = 0; i < 12; i++) for (let j = 0; j < 8; j++) for (const [dx, dy] of [[0, 0], [0.3, 0.3], [-0.3, -0.3], [0.3, -0.3], [-0.3, 0.3]]) {
+        const lon = (Math.floor((36.55 + i * c) * 12) + 0.5 + dx) / 12;
+        const lat = (Math.floor((-1.2 + j * c) * 12) + 0.5 + dy) / 12;
+        const q = m.project([lon, lat]);
+        if (q.x < 5 || q.y < 5 || q.x > rect.width - 5 || q.y > rect.height - 5) continue;
+        if (document.elementFromPoint(rect.left + q.x, rect.top + q.y) !== m.getCanvas()) continue; // under a panel
+        out.push({ x: Math.floor(rect.left + q.x), y: Math.floor(rect.top + q.y), rgba: await r.colorAt('test:accuracy', lon, lat) });
+      }
+      return out;
+    });
+    expect(samples.length).toBeGreaterThan(200);
+    const img = decodePng(await page.screenshot());
+    let bad = 0;
+    for (const s of samples) {
+      const k = (s.y * img.width + s.x) * 4;
+      const want = [s.rgba & 255, (s.rgba >>> 8) & 255, (s.rgba >>> 16) & 255];
+      if (Math.abs(img.data[k] - want[0]) > 8 || Math.abs(img.data[k + 1] - want[1]) > 8 || Math.abs(img.data[k + 2] - want[2]) > 8) bad++;
+    }
+    expect(bad).toBe(0);
     await ctx.close();
   });
 

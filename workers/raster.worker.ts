@@ -65,9 +65,10 @@ const api = {
    * Registers a style for a bundle layer and returns its palette (for the legend).
    * @param key style key used in tile URLs
    */
-  async styleCog(key: string, rec: VarRecord, breaks?: number[]): Promise<Palette> {
+  async styleCog(key: string, rec: VarRecord, breaks?: number[], colors?: string[]): Promise<Palette> {
     const cl = rec.type === 'class' && rec.classTable ? await classes(rec.varCode).catch(() => undefined) : undefined;
     const palette = paletteFor(rec, cl, breaks);
+    if (colors?.length && palette.kind === 'intervals') palette.colors = palette.colors.map((_, i) => colors[i % colors.length]);
     styles.set(key, { source: rec.varCode, colorOf: makeColorizer(palette), palette });
     await cog(rec.varCode);
     return palette;
@@ -141,6 +142,17 @@ const api = {
     }
     await Promise.all(tasks);
     return info;
+  },
+
+  /**
+   * Colour (packed RGBA, 0 = transparent) that style `key` gives the cell containing a
+   * point, from the full-resolution values: the reference the map's pixels must match.
+   */
+  async colorAt(key: string, lon: number, lat: number): Promise<number> {
+    const st = styles.get(key);
+    const cr = pointToColRow(SSA_GRID, lon, lat);
+    if (!st || !cr || st.source.startsWith('custom:')) return 0;
+    return st.colorOf(await valueAt(st.source, cr[0], cr[1]));
   },
 
   /** Class table of a class layer (value, label, color, extras). */

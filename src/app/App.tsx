@@ -36,6 +36,7 @@ const ADM1_CODES = ['ADM1_NAME_ALT', 'ADM1_CODE_ALT'];
 
 /** Tile loader handed to the map: draws in the raster worker. */
 const loadTile = (key: string, z: number, x: number, y: number) => getRaster().tile(key, z, x, y);
+(window as any).__indapiRaster = getRaster(); // for end-to-end tests of the map's pixels
 
 function fmtValue(info: CellInfo, rec: VarRecord | undefined): string {
   if (typeof info.value !== 'number' || Number.isNaN(info.value)) return 'no data';
