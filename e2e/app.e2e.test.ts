@@ -146,6 +146,11 @@ describe('the map app on the bundle', () => {
     await page.getByRole('button', { name: 'Summarise', exact: true }).click();
     await expect.poll(() => page.locator('[role="alert"]').allTextContents()).toEqual(expect.arrayContaining([expect.stringContaining('increasing numbers')]));
     expect(await rows.count()).toBe(n);
+    // edited breaks: the intervals follow them, and the URL keeps them
+    await page.getByRole('textbox', { name: /Breaks for DIST_COAST/ }).fill('0, 100, 300, 2000');
+    await expect.poll(() => page.evaluate(() => location.hash)).toContain('brk.DIST_COAST=0%2C100%2C300%2C2000');
+    await page.getByRole('button', { name: 'Summarise', exact: true }).click();
+    await expect.poll(() => res.locator('tbody').textContent(), { timeout: 60_000 }).toMatch(/\(100,300\]/);
     await ctx.close();
   });
 
