@@ -48,6 +48,10 @@ describe('the map app on the bundle', () => {
     await waitMap(page);
     await expect.poll(() => page.locator('.legend li').count()).toBeGreaterThan(2);
     await shot(page, '01-catalog-map-dist-coast');
+    // opacity slider: the raster layer follows and the URL keeps it
+    await page.getByRole('slider', { name: 'Opacity' }).fill('0.4');
+    await expect.poll(() => page.evaluate(() => (window as any).__indapiMap.getPaintProperty('raster', 'raster-opacity'))).toBe(0.4);
+    expect(await page.evaluate(() => location.hash)).toContain('op=0.4');
     expect(errors).toEqual([]);
     await ctx.close();
   });
@@ -190,6 +194,27 @@ describe('the map app on the bundle', () => {
     await expect.poll(() => res.locator('tbody tr').count()).toBeGreaterThan(0);
     expect((await res.textContent())!).toContain('KEN');
     await shot(page, '05-areas-drawn-polygon');
+    // add a point: the shapes become a collection, summarised per feature
+    await page.getByRole('button', { name: 'Add point' }).click();
+    const pt = await mapPoint(page, 37.8, -1.2);
+    await page.mouse.move(pt.x, pt.y, { steps: 4 });
+    await page.mouse.down(); await page.mouse.up();
+    await expect.poll(() => ta.inputValue(), { timeout: 10_000 }).toMatch(/^GEOMETRYCOLLECTION \(POLYGON .*POINT \(37\.8\d* -1\.2/);
+    await page.getByRole('button', { name: 'Add point' }).click(); // stop adding points
+    await page.getByRole('button', { name: 'Summarise areas' }).click();
+    await expect.poll(() => res.locator('tbody tr').count(), { timeout: 60_000 }).toBeGreaterThan(1);
+    const feats = await res.locator('tbody tr td:first-child').allTextContents();
+    expect(new Set(feats)).toEqual(new Set(['1', '2']));
+    // the area's data package
+    await page.getByRole('tab', { name: 'Download' }).click();
+    await page.getByRole('radio', { name: /csv/ }).check();
+    const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 90_000 }), page.getByRole('button', { name: 'Build and save ZIP' }).click()]);
+    expect(dl.suggestedFilename()).toBe('ELEVATION-WKT.csv.zip');
+    const zip = await JSZip.loadAsync(readFileSync((await dl.path())!));
+    const csvName = Object.keys(zip.files).find((n) => n.startsWith('getLayerWKT-') && n.endsWith('.csv'))!;
+    expect(csvName).toBeTruthy();
+    expect((await zip.file(csvName)!.async('string')).split('\n')[0]).toContain('ELEVATION');
+    await page.getByRole('tab', { name: 'Areas' }).click();
     await ta.fill('POLYGON((36 -1, 37 -1, 37 0 36 0, 36 -1))');
     await expect.poll(() => page.locator('#wkt-err').textContent()).toMatch(/column \d+/);
     expect(await res.locator('tbody tr').count()).toBeGreaterThan(0);
