@@ -17,6 +17,8 @@ const classTables = new Map<string, Promise<ClassEntry[]>>();
 const styles = new Map<string, { source: string; colorOf: (v: number) => number; palette: Palette }>();
 /** Custom per-cell layers (query results), by key. */
 const custom = new Map<string, RasterLevel>();
+/** Codes known to be class layers (their hover shows the class label). */
+const classCodes = new Set<string>(['ISO3', 'ADM0_NAME', 'ADM1_CODE_ALT', 'ADM1_NAME_ALT']);
 
 function cog(code: string): Promise<CogLayer> {
   let p = cogs.get(code);
@@ -66,6 +68,7 @@ const api = {
    * @param key style key used in tile URLs
    */
   async styleCog(key: string, rec: VarRecord, breaks?: number[], colors?: string[]): Promise<Palette> {
+    if (rec.type === 'class') classCodes.add(rec.varCode);
     const cl = rec.type === 'class' && rec.classTable ? await classes(rec.varCode).catch(() => undefined) : undefined;
     const palette = paletteFor(rec, cl, breaks);
     if (colors?.length && palette.kind === 'intervals') palette.colors = palette.colors.map((_, i) => colors[i % colors.length]);
@@ -132,9 +135,7 @@ const api = {
     if (code) {
       tasks.push((async () => {
         info.value = await valueAt(code, col, row);
-        const layer = await cog(code);
-        void layer;
-        if (!Number.isNaN(info.value)) {
+        if (!Number.isNaN(info.value) && classCodes.has(code)) {
           const t = await classes(code).catch(() => null);
           if (t) info.valueLabel = t.find((c) => c.value === info.value)?.label;
         }

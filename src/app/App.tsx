@@ -3,7 +3,7 @@
  * in the centre (legend, opacity, hover read-out), and the panels on the right
  * (summaries, areas, compare, downloads, API). State that can be shared lives in the URL.
  */
-import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { Feature, FeatureCollection } from 'geojson';
 import type { Row, VarRecord } from '../core/types';
@@ -100,9 +100,11 @@ export function App() {
   }, [rec, restyle]);
 
   // Hover / click look-ups (latest wins).
+  const hoverSeq = useRef(0);
   const onHover = useCallback((ll: [number, number] | null) => {
+    const seq = ++hoverSeq.current;
     if (!ll) { setHover(null); return; }
-    void getRaster().cellInfo(state.v, ll[0], ll[1]).then(setHover);
+    void getRaster().cellInfo(state.v, ll[0], ll[1]).then((i) => { if (seq === hoverSeq.current) setHover(i); });
   }, [state.v]);
   const onClick = useCallback((ll: [number, number]) => {
     void getRaster().cellInfo(state.v, ll[0], ll[1]).then((i) => { setPicked(i); });
