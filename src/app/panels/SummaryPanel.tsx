@@ -26,6 +26,20 @@ export function summaryArgs(s: PanelCtx['state']): GetLayerArgs {
   return { var: vars, iso3: s.iso.length ? [...s.iso] : ['SSA'], ...(by ? { by } : {}) };
 }
 
+/**
+ * Messages for indicators with no value in the result, per selected country (e.g. a
+ * national statistic missing for a small island state).
+ */
+export function noData(rows: Row[], vars: string[], iso3: string[]): string[] {
+  const out: string[] = [];
+  for (const v of vars) {
+    if (!rows.some((r) => typeof r[v] === 'number' || (typeof r[v] === 'string' && r[v] !== ''))) { out.push(`No data for ${v} in this selection.`); continue; }
+    const missing = iso3.filter((c) => rows.some((r) => r.ISO3 === c) && !rows.some((r) => r.ISO3 === c && r[v] !== undefined));
+    if (missing.length) out.push(`No data for ${v} in ${missing.join(', ')}.`);
+  }
+  return out;
+}
+
 /** Props: the shared context and a callback with the shown rows (for the choropleth). */
 export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: { rows: Row[]; by: string[]; vars: string[] } | null) => void }) {
   const { state, update, catalog, byCode, iso } = ctx;
@@ -69,6 +83,9 @@ export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: { row
       <ChipSelect label="Indicators" options={varOpts} values={vars} onChange={(v) => update({ vars: v })} placeholder="Add an indicator…" />
       <ChipSelect label="Countries or regions" options={isoOpts} values={state.iso} onChange={(v) => update({ iso: v })} placeholder="Add a country or region…" emptyText="All of Africa south of the Sahara (SSA)" />
       <ChipSelect label="Summarise by" options={byOpts} values={state.by} onChange={(v) => update({ by: v })} placeholder="Add a domain (e.g. ADM1_NAME_ALT)…" emptyText="No domain: one row per country" />
+      {byCode.has('ADM1_NAME_ALT') && !state.by.includes('ADM1_NAME_ALT') && (
+        <p className="small"><button type="button" className="ghost small" onClick={() => update({ by: [...state.by, 'ADM1_NAME_ALT'] })}>+ by province (ADM1)</button></p>
+      )}
       {state.by.filter((b) => byCode.get(b)?.type === 'continuous').map((b) => {
         const rec = byCode.get(b)!;
         const def = rec.classBreaks.split('|').join(', ');
@@ -97,6 +114,7 @@ export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: { row
         <div className="result-block" data-testid="summary-result">
           <p className="muted small">{rows.length} row{rows.length === 1 ? '' : 's'} · {shown.args.var.join(', ')} · {(shown.args.iso3 ?? ['SSA']).join(', ')}{shownBy.length ? ` · by ${shownBy.join(', ')}` : ''}</p>
           {rows.length === 0 && <p className="msg warn">No data for this selection.</p>}
+          {noData(rows, shown.args.var, shown.args.iso3 ?? []).map((m) => <p key={m} className="msg warn" role="status">{m}</p>)}
           {shown.args.var.length > 1 && (
             <label className="field inline small"><span>Chart</span>
               <select value={y} onChange={(e) => setYCol(e.target.value)}>{shown.args.var.map((v) => <option key={v}>{v}</option>)}</select>
