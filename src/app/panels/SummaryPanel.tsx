@@ -8,7 +8,7 @@ import { ChipSelect } from '../../ui/ChipSelect';
 import { ResultTable } from '../../ui/ResultTable';
 import { BarChart } from '../../ui/BarChart';
 import { Progress } from '../../ui/Progress';
-import { chartKey, errText, isoOptions, parseBreaks, summaryVars, varOptions, type PanelCtx } from './common';
+import { chartKey, errText, isoOptions, noData, parseBreaks, summaryVars, varOptions, type PanelCtx } from './common';
 
 /** Builds getLayer arguments from the URL state. */
 export function summaryArgs(s: PanelCtx['state']): GetLayerArgs {
@@ -24,20 +24,6 @@ export function summaryArgs(s: PanelCtx['state']): GetLayerArgs {
     } else by = [...s.by];
   }
   return { var: vars, iso3: s.iso.length ? [...s.iso] : ['SSA'], ...(by ? { by } : {}) };
-}
-
-/**
- * Messages for indicators with no value in the result, per selected country (e.g. a
- * national statistic missing for a small island state).
- */
-export function noData(rows: Row[], vars: string[], iso3: string[]): string[] {
-  const out: string[] = [];
-  for (const v of vars) {
-    if (!rows.some((r) => typeof r[v] === 'number' || (typeof r[v] === 'string' && r[v] !== ''))) { out.push(`No data for ${v} in this selection.`); continue; }
-    const missing = iso3.filter((c) => rows.some((r) => r.ISO3 === c) && !rows.some((r) => r.ISO3 === c && r[v] !== undefined));
-    if (missing.length) out.push(`No data for ${v} in ${missing.join(', ')}.`);
-  }
-  return out;
 }
 
 /** Props: the shared context and a callback with the shown rows (for the choropleth). */

@@ -61,3 +61,18 @@ export function chartKey(rows: Row[], by: string[]): string {
 export function errText(e: unknown): string {
   return (e as Error)?.message ?? String(e);
 }
+
+/**
+ * Messages for indicators with no value in the result, per selected country (e.g. a
+ * national statistic missing for a small island state).
+ */
+export function noData(rows: Row[], vars: string[], iso3: string[]): string[] {
+  const out: string[] = [];
+  for (const v of vars) {
+    if (!rows.some((r) => typeof r[v] === 'number' || (typeof r[v] === 'string' && r[v] !== ''))) { out.push(`No data for ${v} in this selection.`); continue; }
+    const missing = iso3.filter((c) => rows.some((r) => r.ISO3 === c) && !rows.some((r) => r.ISO3 === c && r[v] !== undefined));
+    if (missing.length) out.push(`No data for ${v} in ${missing.join(', ')}.`);
+  }
+  return out;
+}
+

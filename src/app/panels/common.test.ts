@@ -1,0 +1,23 @@
+import { expect, test } from 'vitest';
+import { chartKey, noData, parseBreaks, summaryVars } from './common';
+import { DEFAULT_STATE } from '../url-state';
+
+test('breaks must be at least two increasing numbers', () => {
+  expect(parseBreaks('0, 100 500;1000')).toEqual([0, 100, 500, 1000]);
+  expect(parseBreaks('100, 5')).toBeNull();
+  expect(parseBreaks('1')).toBeNull();
+  expect(parseBreaks('1, x')).toBeNull();
+});
+
+test('summary variables default to the mapped indicator; the chart keys on the first by column present', () => {
+  expect(summaryVars({ ...DEFAULT_STATE, v: 'ELEVATION' })).toEqual(['ELEVATION']);
+  expect(summaryVars({ ...DEFAULT_STATE, v: 'ELEVATION', vars: ['SLOPE'] })).toEqual(['SLOPE']);
+  expect(chartKey([{ ISO3: 'KEN', ADM1_NAME_ALT: 'Coast', X: 1 }], ['ELEV_ZONE', 'ADM1_NAME_ALT'])).toBe('ADM1_NAME_ALT');
+  expect(chartKey([{ ISO3: 'KEN', ADM0_NAME: 'Kenya', X: 1 }], [])).toBe('ADM0_NAME');
+});
+
+test('no-data messages name the indicator and the countries without values', () => {
+  const rows = [{ ISO3: 'KEN', ADM0_NAME: 'Kenya', A: 1 }, { ISO3: 'SYC', ADM0_NAME: 'Seychelles' }];
+  expect(noData(rows, ['A', 'B'], ['KEN', 'SYC'])).toEqual(['No data for A in SYC.', 'No data for B in this selection.']);
+  expect(noData(rows.slice(0, 1), ['A'], ['KEN'])).toEqual([]);
+});
