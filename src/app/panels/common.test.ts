@@ -1,6 +1,7 @@
 import { expect, test } from 'vitest';
 import { chartKey, noData, parseBreaks, summaryVars } from './common';
 import { DEFAULT_STATE } from '../url-state';
+import type { Row } from '../../core/types';
 
 test('breaks must be at least two increasing numbers', () => {
   expect(parseBreaks('0, 100 500;1000')).toEqual([0, 100, 500, 1000]);
@@ -17,7 +18,7 @@ test('summary variables default to the mapped indicator; the chart keys on the f
 });
 
 test('no-data messages name the indicator and the countries without values', () => {
-  const rows = [{ ISO3: 'KEN', ADM0_NAME: 'Kenya', A: 1 }, { ISO3: 'SYC', ADM0_NAME: 'Seychelles' }];
+  const rows: Row[] = [{ ISO3: 'KEN', ADM0_NAME: 'Kenya', A: 1 }, { ISO3: 'SYC', ADM0_NAME: 'Seychelles' }];
   expect(noData(rows, ['A', 'B'], ['KEN', 'SYC'])).toEqual(['No data for A in SYC.', 'No data for B in this selection.']);
   expect(noData(rows.slice(0, 1), ['A'], ['KEN'])).toEqual([]);
 });
