@@ -73,6 +73,11 @@ describe('the map app on the bundle', () => {
     expect(text).toMatch(/ADM1\s*\S+/);
     expect(text).not.toMatch(/ADM1\s*—/);
     await shot(page, '02-hover-nairobi-z8');
+    // keyboard: Enter on the focused map reads and picks the cell at the centre
+    await page.mouse.move(5, 5);
+    await page.locator('canvas.maplibregl-canvas').focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('[data-testid="picked"]').textContent(), { timeout: 20_000 }).toContain('Kenya');
     await ctx.close();
   });
 

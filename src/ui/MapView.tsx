@@ -136,6 +136,13 @@ export function MapView(p: MapViewProps) {
       raf = requestAnimationFrame(() => cb.current.onHover([e.lngLat.lng, e.lngLat.lat]));
     });
     map.on('mouseout', () => cb.current.onHover(null));
+    // Keyboard: arrows pan (MapLibre), Enter reads and picks the cell at the map centre.
+    map.getCanvas().addEventListener('keydown', (e) => {
+      if (e.key !== 'Enter') return;
+      const c = map.getCenter();
+      cb.current.onHover([c.lng, c.lat]);
+      cb.current.onClick([c.lng, c.lat]);
+    });
     map.on('click', (e) => { if (cb.current.drawMode === 'off' && Date.now() - lastDraw.current > 400) cb.current.onClick([e.lngLat.lng, e.lngLat.lat]); });
     return () => { drawRef.current?.stop(); map.remove(); mapRef.current = null; setReady(false); };
   }, [p.dataBase]);
@@ -196,5 +203,5 @@ export function MapView(p: MapViewProps) {
     if (mapRef.current) mapRef.current.getCanvas().style.cursor = p.drawMode === 'off' ? '' : 'crosshair';
   }, [p.drawMode, ready]);
 
-  return <div ref={el} className="map" role="region" aria-label="Map of the selected indicator" data-ready={ready ? '1' : '0'} />;
+  return <div ref={el} className="map" role="region" aria-label="Map of the selected indicator. Focus it to pan with the arrow keys, zoom with + and -, and press Enter to read the cell at the centre." data-ready={ready ? '1' : '0'} />;
 }
