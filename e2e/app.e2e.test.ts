@@ -170,6 +170,7 @@ describe('the map app on the bundle', () => {
     const chips = await page.locator('.chips .chip span').allTextContents();
     expect(chips.join(' ')).toContain('Kenya');
     expect(chips.join(' ')).toContain('ADM1_NAME_ALT');
+    await page.waitForFunction(() => { const m = (window as any).__indapiMap; return !!m && m.loaded() && !!m.querySourceFeatures('countries').length; }, undefined, { timeout: 30_000 });
     await shot(page, '04-bad-url-code');
     await ctx.close();
   });
