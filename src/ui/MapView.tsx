@@ -87,7 +87,7 @@ export function MapView(p: MapViewProps) {
       fitBoundsOptions: { padding: 10 },
       maxZoom: 13,
       minZoom: 1,
-      attributionControl: { compact: true, customAttribution: 'Basemap: bundle GeoJSON (Natural Earth / geoBoundaries)' },
+      attributionControl: { compact: true, customAttribution: 'Basemap: Natural Earth 1:10m (public domain), from the bundle' },
       dragRotate: false,
       style: {
         version: 8,
