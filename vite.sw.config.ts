@@ -17,8 +17,15 @@ import path from 'node:path';
 import { defineConfig } from 'vite';
 
 const DIST = path.resolve('dist');
-const FONT = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';
 const require = createRequire(import.meta.url);
+/** DejaVu Sans for PNG graphics: npm `dejavu-fonts-ttf` (a dependency), else Debian's fonts-dejavu-core. */
+const FONT = (() => {
+  try {
+    const f = path.join(path.dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf', 'DejaVuSans.ttf');
+    if (existsSync(f)) return f;
+  } catch { /* fall back */ }
+  return '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';
+})();
 
 function walk(dir: string, rel = ''): string[] {
   if (!existsSync(dir)) return [];

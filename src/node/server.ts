@@ -112,8 +112,19 @@ function nodeGenFile(dataDir: string): GenFile {
   };
 }
 
-/** Fonts for graphics (Debian fonts-dejavu-core). */
-const FONT_FILES = ['/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf', '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf'];
+/**
+ * Fonts for PNG graphics: DejaVu Sans from the npm package `dejavu-fonts-ttf` (a
+ * dependency, so a fresh `npm ci` has it), else Debian's fonts-dejavu-core.
+ */
+const FONT_FILES = (() => {
+  const names = ['DejaVuSans.ttf', 'DejaVuSans-Bold.ttf'];
+  try {
+    const dir = path.join(path.dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')), 'ttf');
+    const found = names.map((n) => path.join(dir, n)).filter((f) => existsSync(f));
+    if (found.length) return found;
+  } catch { /* package missing: fall back to Debian's fonts */ }
+  return names.map((n) => `/usr/share/fonts/truetype/dejavu/${n}`);
+})();
 
 async function bundleVersion(dataDir: string): Promise<string> {
   try {
