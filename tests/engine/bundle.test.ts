@@ -1,7 +1,8 @@
 /**
  * The engine on the real bundle (public/data), cross-checked cell for cell with an
  * independent R terra + data.table computation (tests/engine/bundle-crosscheck.R):
- * weighted means, sums, dominant classes, interval labels, rollup rows, WKT selections.
+ * weighted means, sums, dominant classes, interval labels, rollup rows, WKT selections, and
+ * missing (not 0) sums for a country without source data.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
@@ -15,22 +16,28 @@ const engine = createNodeEngine(DIR);
 const WKT = 'POLYGON ((36.51 -1.52, 37.73 -1.52, 37.73 -0.41, 36.51 -0.41, 36.51 -1.52), (36.9 -1.2, 37.3 -1.2, 37.3 -0.8, 36.9 -0.8, 36.9 -1.2))';
 let R: any;
 let adm1: Map<number, string>, zones: Map<number, string>;
+let kenValue: number, cpvValue: number;
 
 beforeAll(async () => {
   const cat = await engine.loadCatalog();
-  const ken = (await cat.classes('ISO3')).find((c) => c.label === 'KEN')!;
+  const isoClasses = await cat.classes('ISO3');
+  const ken = isoClasses.find((c) => c.label === 'KEN')!;
+  const cpv = isoClasses.find((c) => c.label === 'CPV')!;
+  kenValue = ken.value; cpvValue = cpv.value;
   adm1 = new Map((await cat.classes('ADM1_CODE_ALT')).map((c) => [c.value, c.label]));
   zones = new Map((await cat.classes('ELEV_ZONE')).map((c) => [c.value, c.label]));
-  R = JSON.parse(execFileSync('Rscript', [join(__dirname, 'bundle-crosscheck.R'), DIR, String(ken.value), WKT], { encoding: 'utf8', maxBuffer: 1 << 26 }));
+  R = JSON.parse(execFileSync('Rscript', [join(__dirname, 'bundle-crosscheck.R'), DIR, String(ken.value), WKT, String(cpv.value)], { encoding: 'utf8', maxBuffer: 1 << 26 }));
 }, 180_000);
 
 const VARS = ['ELEVATION', 'AREA_LAND', 'ELEV_ZONE', 'PN14_LIFEEXP', 'DIST_COAST'];
+/** An R value rounded as the engine rounds it; R NA (null) is an absent field. */
+const rr = (x: number | null, dec: number) => (x === null ? undefined : roundR(x, dec));
 function same(row: Row, r: any) {
-  expect(row.ELEVATION).toBe(roundR(r.ELEVATION, 0));
-  expect(row.AREA_LAND).toBe(roundR(r.AREA_LAND, 2));
-  expect(row.ELEV_ZONE).toBe(zones.get(r.ELEV_ZONE));
-  expect(row.PN14_LIFEEXP).toBe(roundR(r.PN14_LIFEEXP, 1));
-  expect(row.DIST_COAST).toBe(roundR(r.DIST_COAST, 1));
+  expect(row.ELEVATION).toBe(rr(r.ELEVATION, 0));
+  expect(row.AREA_LAND).toBe(rr(r.AREA_LAND, 2));
+  expect(row.ELEV_ZONE).toBe(r.ELEV_ZONE === null ? undefined : zones.get(r.ELEV_ZONE));
+  expect(row.PN14_LIFEEXP).toBe(rr(r.PN14_LIFEEXP, 1));
+  expect(row.DIST_COAST).toBe(rr(r.DIST_COAST, 1));
 }
 
 describe('engine on the real bundle vs R terra / data.table', () => {
@@ -57,8 +64,29 @@ describe('engine on the real bundle vs R terra / data.table', () => {
     expect(rows.length - 1).toBe(R.pop_adm1.length);
     expect(rows.length).toBeGreaterThan(700);
     const byCode = new Map(rows.map((r) => [r.ADM1_CODE_ALT, r.PN14_POP]));
-    // terra gives NA for a zone without values; the engine follows R sum(na.rm = TRUE), which is 0
-    for (const r of R.pop_adm1) expect(byCode.get(adm1.get(r.ADM1_CODE_ALT)!)).toBe(r.PN14_POP === null ? 0 : roundR(r.PN14_POP, 0));
+    // terra gives NA for a zone without values, and so does the engine (absent field), not R's 0
+    for (const r of R.pop_adm1) expect(byCode.get(adm1.get(r.ADM1_CODE_ALT)!)).toBe(rr(r.PN14_POP, 0));
+    expect(R.pop_adm1.some((r: any) => r.PN14_POP === null)).toBe(true);
+  });
+
+  it('national population: missing (not 0) for CPV, the COG sum and spData figure for KEN', async () => {
+    const rows = (await engine.getLayer({ var: ['PN14_POP', 'AREA_LAND'], iso3: ['CPV', 'KEN'] })) as Row[];
+    const cpv = rows.find((r) => r.ISO3 === 'CPV')!;
+    const ken = rows.find((r) => r.ISO3 === 'KEN')!;
+    expect(rows.map((r) => r.ISO3).sort()).toEqual(['CPV', 'KEN']);
+    const cpvR = R.pop_iso.find((r: any) => r.ISO3 === cpvValue);
+    const kenR = R.pop_iso.find((r: any) => r.ISO3 === kenValue);
+    // CPV has cells with land area but no population value in the bundle (absent from spData)
+    expect(cpvR.n).toBeGreaterThan(0);
+    expect(cpvR.PN14_POP).toBeNull();
+    expect(R.spdata_pop.CPV).toEqual([]);
+    expect(cpv).not.toHaveProperty('PN14_POP');
+    expect(cpv.AREA_LAND).toBe(rr(cpvR.AREA_LAND, 2));
+    expect(cpv.AREA_LAND as number).toBeGreaterThan(0);
+    // KEN: the sum of the COG's cells, which add up to spData's 2014 figure
+    expect(ken.PN14_POP).toBe(roundR(kenR.PN14_POP, 0));
+    expect(ken.PN14_POP).toBe(Math.round(R.spdata_pop.KEN));
+    expect(ken.AREA_LAND).toBe(rr(kenR.AREA_LAND, 2));
   });
 
   it('a polygon with a hole: centre cells and exact coverage as terra extract()', async () => {

@@ -1,5 +1,6 @@
 # Independent computation of the engine's summaries with R terra + data.table, on the
 # same COGs. Usage: Rscript tests/engine/terra-crosscheck.R <bundle dir> ; prints JSON.
+# Sums of no non-missing value are NA (as terra zonal and the engine give), not R's 0.
 suppressMessages({ library(terra); library(data.table); library(jsonlite) })
 args <- commandArgs(TRUE)
 dir <- args[1]
@@ -9,6 +10,7 @@ s <- rast(lapply(codes, r)); names(s) <- codes
 dt <- as.data.table(as.data.frame(s, cells = TRUE, na.rm = FALSE))
 dt <- dt[!is.na(ISO3)]
 dominant <- function(x) { x <- x[!is.na(x)]; if (!length(x)) return(NA_integer_); t <- table(x); as.integer(names(t)[which.max(t)]) }
+sumNA <- function(x) if (all(is.na(x))) NA_real_ else sum(x, na.rm = TRUE)
 wmean <- function(x, w) { ok <- !is.na(x) & !is.na(w) & w > 0; if (!any(ok)) NA_real_ else sum(x[ok] * w[ok]) / sum(w[ok]) }
 out <- list()
 
@@ -20,12 +22,12 @@ a <- dt[!is.na(ADM1_CODE_ALT), .(TRI = wmean(TRI, AREA_LAND), SLOPE = median(SLO
 a <- merge(a, setNames(as.data.table(z_mean), c("ADM1_CODE_ALT", "ELEVATION")), by = "ADM1_CODE_ALT")
 a <- merge(a, setNames(as.data.table(z_sum), c("ADM1_CODE_ALT", "AREA_LAND")), by = "ADM1_CODE_ALT")
 out$adm1 <- a
-out$region <- dt[, .(ELEVATION = mean(ELEVATION, na.rm = TRUE), AREA_LAND = sum(AREA_LAND, na.rm = TRUE),
+out$region <- dt[, .(ELEVATION = mean(ELEVATION, na.rm = TRUE), AREA_LAND = sumNA(AREA_LAND),
   TRI = wmean(TRI, AREA_LAND), SLOPE = median(SLOPE, na.rm = TRUE), DIST_COAST = min(DIST_COAST, na.rm = TRUE), ELEV_ZONE = dominant(ELEV_ZONE))]
 
 # 2. one country by ADM1 x default ELEVATION intervals (R cut labels, dig.lab = 4 as the engine picks)
 br <- as.numeric(strsplit(fread(file.path(dir, "vi.csv"))[varCode == "ELEVATION", classBreaks], "|", fixed = TRUE)[[1]])
-b <- dt[ISO3 == 1, .(AREA_LAND = sum(AREA_LAND, na.rm = TRUE), ELEVATION = mean(ELEVATION, na.rm = TRUE), ELEV_ZONE = dominant(ELEV_ZONE)),
+b <- dt[ISO3 == 1, .(AREA_LAND = sumNA(AREA_LAND), ELEVATION = mean(ELEVATION, na.rm = TRUE), ELEV_ZONE = dominant(ELEV_ZONE)),
   keyby = .(ADM1_CODE_ALT, ELEV_INT = cut(ELEVATION, br, dig.lab = 4))]
 b <- b[!is.na(ADM1_CODE_ALT) & !is.na(ELEV_INT)]
 b[, ELEV_INT := as.character(ELEV_INT)]

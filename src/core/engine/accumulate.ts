@@ -7,8 +7,11 @@
  * missing). After the pass, the slots of each block are folded into C summary entries at
  * indices G..G+C-1, so every statistic is available per group and per summary.
  *
- * Aggregation semantics (R, na.rm = TRUE): sum of no values is 0 when the group has cells;
- * mean, weighted mean, min, max, median of no values are missing. With weights f: sums are
+ * Aggregation semantics (R, na.rm = TRUE), except that a group with no non-missing value
+ * gets a missing summary for every statistic but `count` (0): sum, mean, weighted mean, min,
+ * max, median, dominant, sd, percentiles, majority, minority, hist. This differs on purpose
+ * from R `sum(x, na.rm = TRUE)`, which gives 0 (terra `zonal(fun = "sum")` gives NA): a 0
+ * would read as a real zero (e.g. 0 people where there is no source data). With weights f: sums are
  * sum(f * v), means sum(f * v) / sum(f), weighted means sum(f * w * v) / sum(f * w) over
  * cells with w > 0; min, max, percentiles, majority, minority and histograms use every cell
  * with f > 0 unweighted. `dominant` is the class with the largest (weighted) count, ties to
@@ -160,8 +163,9 @@ export class VarAgg {
     return v;
   }
 
-  private has(t: number): boolean {
-    return this.frame.groupN[t] > 0;
+  /** True when the group or summary has at least one non-missing value (with weight f > 0). */
+  private hasValues(t: number): boolean {
+    return this.n![t] > 0;
   }
 
   /** Index of the dominant class of a group (largest count, ties to the smallest value), or -1. */
@@ -183,7 +187,7 @@ export class VarAgg {
       return k < 0 ? NaN : this.spec.classes![k].value;
     }
     switch (fn) {
-      case 'sum': return this.has(t) ? this.s![t] : NaN;
+      case 'sum': return this.hasValues(t) ? this.s![t] : NaN;
       case 'mean': return this.n![t] > 0 ? this.s![t] / this.n![t] : NaN;
       case 'weighted.mean': return this.sw![t] > 0 ? this.ws![t] / this.sw![t] : NaN;
       case 'min': return this.mn![t] === Infinity ? NaN : this.mn![t];
@@ -216,7 +220,7 @@ export class VarAgg {
     const n = this.n?.[t] ?? 0;
     switch (name) {
       case 'count': return n;
-      case 'sum': return this.has(t) ? this.s![t] : undefined;
+      case 'sum': return this.hasValues(t) ? this.s![t] : undefined;
       case 'mean': return n > 0 ? this.s![t] / n : undefined;
       case 'min': return this.mn![t] === Infinity ? undefined : this.mn![t];
       case 'max': return this.mx![t] === -Infinity ? undefined : this.mx![t];

@@ -545,6 +545,17 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
       return c.cat.describe(asList(args?.var, 'var'), asList(args?.q, 'q'), today());
     },
 
+    /**
+     * The main query: one summary row per country or pool, then one row per present group.
+     *
+     * Missing data: when a group has cells but no non-missing value of a variable, the
+     * variable's field is absent from the row, for every aggregation (`sum`, `mean`,
+     * `weighted.mean`, `min`, `max`, `median`, `dominant`) and every extra stat except
+     * `<CODE>_count` (0). This is a deliberate difference from R `sum(x, na.rm = TRUE)`, which
+     * gives 0; terra `zonal(fun = "sum", na.rm = TRUE)` gives NA, as the engine does. E.g.
+     * `PN14_POP` for a country without source data is "no data", not 0 people. Sums over groups that have
+     * values are unchanged. {@link Engine.getLayerCells} gives NaN for such cells.
+     */
     async getLayer(args, o = {}) {
       const t = await table(args, o);
       if (args.asList) return { meta: t.meta.map((r) => describeRecord(r, today())), data: t.rows };
