@@ -115,7 +115,12 @@ export interface Engine {
   category(args: { q?: string[]; asList?: boolean }, opts?: CallOptions): Promise<CategoryRow[] | Record<string, Record<string, CategoryRow[]>>>;
   /** Full metadata records, identifier element named `Code`. */
   describe(args: { var?: string[]; q?: string[] }, opts?: CallOptions): Promise<Record<string, string>[]>;
-  /** The main query, collapsed (rows) or as { meta, data }, as the JSON output gives it. */
+  /**
+   * The main query, collapsed (rows) or as { meta, data }, as the JSON output gives it.
+   * A group with cells but no non-missing value of a variable gets that summary missing
+   * (field absent), for every formula including `sum`: a deliberate difference from R's
+   * `sum(x, na.rm = TRUE)`, which gives 0 (terra's zonal sum gives NA too).
+   */
   getLayer(args: GetLayerArgs, opts?: CallOptions): Promise<Row[] | { meta: Record<string, string>[]; data: Row[] }>;
   /** The main query as a table with column info, for writers. */
   getLayerTable(args: GetLayerArgs, opts?: CallOptions): Promise<TableResult>;
