@@ -3,38 +3,17 @@
  * under `man/<method>/text|html` and `info`) and how it runs on the {@link Engine} and the
  * file writers. One table: the router, the argument checks and the docs all read it.
  */
-import type { CellResult, Engine, GeneratedFile, Graphic, TableResult } from '../core/api';
+import type { Engine, GeneratedFile, Graphic, TableResult } from '../core/api';
 import { IndapiError } from '../core/errors';
 import type { GetLayerArgs, VarRecord } from '../core/types';
 import type { ArgSpec } from './args';
+import type { GenFileInput as CoreGenFileInput, GenFileResult } from '../core/formats';
 
-/** Input of the file writers (`genFile` of `src/core/formats`). */
-export interface GenFileInput {
-  /** Requested format as sent, e.g. "csv", "tif", "plot". */
-  format: string;
-  /** Method the data came from ("getLayer" or "getLayerWKT"); names the data file. */
-  method: string;
-  /** The call's arguments by R name, for README / datapackage. */
-  args: Record<string, unknown>;
-  /** Summary table (tabular formats, hist). */
-  table?: TableResult;
-  /** Per-cell result (rasters, GeoJSON, plot, hist). */
-  cells?: CellResult;
-  /** Catalog records of the codes involved. */
-  meta: VarRecord[];
-  /** URL of the request, for README. */
-  requestUrl?: string;
-  /** Time stamp of the files. */
-  now?: Date;
-}
+/** Input of the file writers: the core's own type (`genFile` of `src/core/formats`). */
+export type GenFileInput = CoreGenFileInput;
 
-/** Output of the file writers. */
-export interface GenFileOutput {
-  files: GeneratedFile[];
-  graphics: Graphic[];
-  /** e.g. "ELEVATION-ADM1_NAME_ALT-KEN.csv.zip". */
-  zipName: string;
-}
+/** Output of the file writers: the core's own type. */
+export type GenFileOutput = GenFileResult;
 
 /** The file writers' entry point. @throws IndapiError BAD_FORMAT for an unknown format */
 export type GenFile = (input: GenFileInput, opts?: { signal?: AbortSignal; pal?: string }) => Promise<GenFileOutput>;
