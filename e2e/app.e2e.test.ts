@@ -45,6 +45,13 @@ describe('the map app on the bundle', () => {
     await expect.poll(() => card.textContent()).toContain('DIST_COAST');
     const cardText = (await card.textContent())!;
     for (const k of ['Unit', 'Period', 'Source', 'Licence', 'Citation', 'Aggregation']) expect(cardText).toContain(k);
+    // the item level: a branch per item where a subcategory has several items
+    await page.getByLabel('Search indicators').fill('');
+    await page.locator('.catalog details > summary', { hasText: 'Agroecology' }).click();
+    const terrain = page.locator('.catalog li:has(> details > summary > span:text-is("Terrain"))');
+    await terrain.locator('> details > summary').click();
+    expect(await terrain.locator('.item-branch > details > summary > span:first-child').allTextContents()).toEqual(expect.arrayContaining(['Elevation', 'Slope', 'Elevation zone']));
+    await expect.poll(() => terrain.locator('.item-branch button.item[data-code="ELEV_ZONE"]').isVisible()).toBe(true);
     await waitMap(page);
     await expect.poll(() => page.locator('.legend li').count()).toBeGreaterThan(2);
     await shot(page, '01-catalog-map-dist-coast');
@@ -142,9 +149,21 @@ describe('the map app on the bundle', () => {
     const col = headers.indexOf('ELEVATION');
     await res.locator('thead th button', { hasText: 'ELEVATION' }).click();
     await res.locator('thead th button', { hasText: 'ELEVATION' }).click();
-    const vals = (await res.locator(`tbody tr td:nth-child(${col + 1})`).allTextContents()).map((t) => Number(t.replace(/,/g, '')));
+    const vals = (await res.locator(`tbody tr:not([data-pinned]) td:nth-child(${col + 1})`).allTextContents()).map((t) => Number(t.replace(/,/g, '')));
     expect(vals.length).toBeGreaterThan(5);
     for (let i = 1; i < vals.length; i++) expect(vals[i]).toBeLessThanOrEqual(vals[i - 1]);
+    // the country's overall row reads as its total and stays on top in both sort orders; the chart leaves it out
+    const adm1Col = headers.indexOf('ADM1_NAME_ALT');
+    await expect.poll(() => rows.first().locator(`td:nth-child(${adm1Col + 1})`).textContent()).toBe('Kenya (total)');
+    expect(await res.locator('tbody tr[data-pinned]').count()).toBe(1);
+    await res.locator('thead th button', { hasText: 'ELEVATION' }).click();
+    expect(await rows.first().getAttribute('data-pinned')).toBe('1');
+    await res.locator('thead th button', { hasText: 'ADM1_NAME_ALT' }).click();
+    expect(await rows.first().getAttribute('data-pinned')).toBe('1');
+    expect(await rows.nth(1).locator(`td:nth-child(${adm1Col + 1})`).textContent()).toBe('Central');
+    expect(await res.locator('.chart svg').first().textContent()).not.toMatch(/total|\ball\b/);
+    await res.locator('thead th button', { hasText: 'ELEVATION' }).click();
+    await res.locator('thead th button', { hasText: 'ELEVATION' }).click();
     await waitMap(page);
     await shot(page, '03-summary-ken-adm1-choropleth');
     const n = await rows.count();
@@ -160,6 +179,27 @@ describe('the map app on the bundle', () => {
     await expect.poll(() => page.evaluate(() => location.hash)).toContain('brk.DIST_COAST=0%2C100%2C300%2C2000');
     await page.getByRole('button', { name: 'Summarise', exact: true }).click();
     await expect.poll(() => res.locator('tbody').textContent(), { timeout: 60_000 }).toMatch(/\(100,300\]/);
+    await ctx.close();
+  });
+
+  test('no data: a missing value reads "no data" with a note; an empty result keeps the previous table', async () => {
+    const { ctx, page } = await open('#v=PN14_POP&vars=PN14_POP,AREA_LAND&iso=KEN,CPV');
+    await page.locator('button.item[data-code="PN14_POP"]').waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Summarise', exact: true }).click();
+    const res = page.locator('[data-testid="summary-result"]');
+    await expect.poll(() => res.locator('tbody tr').count(), { timeout: 60_000 }).toBe(2);
+    const headers = await res.locator('thead th').allTextContents();
+    const cpv = res.locator('tbody tr', { hasText: 'CPV' });
+    expect(await cpv.locator(`td:nth-child(${headers.indexOf('PN14_POP') + 1})`).textContent()).toBe('no data');
+    expect(Number((await cpv.locator(`td:nth-child(${headers.indexOf('AREA_LAND') + 1})`).textContent())!.replace(/,/g, ''))).toBeGreaterThan(0);
+    expect(await res.locator('[role="status"]').allTextContents()).toEqual(['No data for PN14_POP in CPV.']);
+    // a result with no value at all: the message, and the previous table stays
+    await page.evaluate(() => { location.hash = '#v=PN14_POP&iso=CPV'; });
+    await page.getByRole('button', { name: 'Summarise', exact: true }).click();
+    await expect.poll(() => page.locator('[data-testid="summary-empty"]').textContent(), { timeout: 60_000 }).toContain('No data for PN14_POP in CPV');
+    expect(await page.locator('[data-testid="summary-empty"]').textContent()).toContain('previous result is kept');
+    expect(await res.locator('tbody tr').count()).toBe(2);
+    await shot(page, '03b-summary-no-data');
     await ctx.close();
   });
 

@@ -1,5 +1,6 @@
 /**
- * Catalog browser: category / subcategory / item tree with counts, a search box over
+ * Catalog browser: category / subcategory / item tree with counts (the item level is a
+ * branch of its own only where a subcategory holds more than one item), a search box over
  * codes, labels and categories, keyboard navigable (native details/summary and buttons).
  */
 import { useMemo, useState } from 'react';
@@ -34,6 +35,31 @@ export function groupCatalog(records: VarRecord[]): Map<string, Map<string, VarR
   return out;
 }
 
+/** Groups a subcategory's records by item (cat3), in catalog order. */
+export function groupItems(records: VarRecord[]): Map<string, VarRecord[]> {
+  const out = new Map<string, VarRecord[]>();
+  for (const r of records) {
+    const k = r.cat3 || '—';
+    if (!out.has(k)) out.set(k, []);
+    out.get(k)!.push(r);
+  }
+  return out;
+}
+
+function Count({ n }: { n: number }) {
+  return <span className="count" aria-label={`${n} indicator${n === 1 ? '' : 's'}`}>{n}</span>;
+}
+
+function ItemButton({ r, selected, onSelect, note }: { r: VarRecord; selected: string | null; onSelect: (code: string) => void; note?: string }) {
+  return (
+    <button type="button" className={`item${r.varCode === selected ? ' sel' : ''}`} aria-pressed={r.varCode === selected} onClick={() => onSelect(r.varCode)} data-code={r.varCode}>
+      <span className="lbl">{r.varLabel}</span>
+      <code>{r.varCode}</code>
+      {note && <span className="muted small"> · {note}</span>}
+    </button>
+  );
+}
+
 /** The catalog browser component. */
 export function CatalogBrowser({ records, selected, onSelect }: CatalogBrowserProps) {
   const [q, setQ] = useState('');
@@ -54,26 +80,35 @@ export function CatalogBrowser({ records, selected, onSelect }: CatalogBrowserPr
           return (
             <li key={cat}>
               <details open={searching || [...subs.values()].some((l) => l.some((r) => r.varCode === selected))}>
-                <summary><span>{cat}</span> <span className="count" aria-label={`${n} indicators`}>{n}</span></summary>
+                <summary><span>{cat}</span> <Count n={n} /></summary>
                 <ul role="list">
-                  {[...subs].map(([sub, list]) => (
-                    <li key={sub}>
-                      <details open={searching || list.some((r) => r.varCode === selected)}>
-                        <summary><span>{sub}</span> <span className="count" aria-label={`${list.length} indicators`}>{list.length}</span></summary>
-                        <ul role="list">
-                          {list.map((r) => (
-                            <li key={r.varCode}>
-                              <button type="button" className={`item${r.varCode === selected ? ' sel' : ''}`} aria-pressed={r.varCode === selected} onClick={() => onSelect(r.varCode)} data-code={r.varCode}>
-                                <span className="lbl">{r.varLabel}</span>
-                                <code>{r.varCode}</code>
-                                {r.cat3 && r.cat3 !== sub && <span className="muted small"> · {r.cat3}</span>}
-                              </button>
-                            </li>
-                          ))}
-                        </ul>
-                      </details>
-                    </li>
-                  ))}
+                  {[...subs].map(([sub, list]) => {
+                    const items = groupItems(list);
+                    const branch = items.size > 1;
+                    return (
+                      <li key={sub}>
+                        <details open={searching || list.some((r) => r.varCode === selected)}>
+                          <summary><span>{sub}</span> <Count n={list.length} /></summary>
+                          <ul role="list" className={branch ? 'items' : undefined}>
+                            {branch
+                              ? [...items].map(([item, recs]) => (
+                                <li key={item} className="item-branch">
+                                  <details open>
+                                    <summary><span>{item}</span> <Count n={recs.length} /></summary>
+                                    <ul role="list">
+                                      {recs.map((r) => <li key={r.varCode}><ItemButton r={r} selected={selected} onSelect={onSelect} /></li>)}
+                                    </ul>
+                                  </details>
+                                </li>
+                              ))
+                              : list.map((r) => (
+                                <li key={r.varCode}><ItemButton r={r} selected={selected} onSelect={onSelect} note={r.cat3 && r.cat3 !== sub ? r.cat3 : undefined} /></li>
+                              ))}
+                          </ul>
+                        </details>
+                      </li>
+                    );
+                  })}
                 </ul>
               </details>
             </li>

@@ -14,6 +14,17 @@ export interface ResultTableProps {
   max?: number;
   /** Columns whose numbers are ids or codes, shown without digit grouping (e.g. CELL5M). */
   plain?: string[];
+  /** Rows kept at the top in their own order whatever the sort (e.g. a country's total). */
+  pinned?: (r: Row) => boolean;
+  /** Display text of a cell when it should differ from the value (undefined = default). */
+  cellText?: (r: Row, col: string) => string | undefined;
+  /** Columns whose empty cells read "no data" (e.g. the requested indicators). */
+  valueCols?: string[];
+}
+
+/** True when a cell holds no value (absent, null, NaN or empty text). */
+export function isMissing(v: unknown): boolean {
+  return v === undefined || v === null || v === '' || (typeof v === 'number' && Number.isNaN(v));
 }
 
 /** Union of row keys in first-seen order. */
@@ -25,20 +36,40 @@ export function columnsOf(rows: Row[]): string[] {
 
 /** Compares two cells: numbers numerically, text naturally; missing last. */
 export function compareCells(a: unknown, b: unknown): number {
-  if (a === undefined || a === null || a === '') return b === undefined || b === null || b === '' ? 0 : 1;
-  if (b === undefined || b === null || b === '') return -1;
+  if (isMissing(a)) return isMissing(b) ? 0 : 1;
+  if (isMissing(b)) return -1;
   if (typeof a === 'number' && typeof b === 'number') return a - b;
   return String(a).localeCompare(String(b), undefined, { numeric: true });
 }
 
 /** The table component. */
-export function ResultTable({ rows, columns, caption, onRowClick, max = 2000, plain = ['CELL5M', 'rank', 'feature', 'ID'] }: ResultTableProps) {
+/**
+ * Rows in display order: the pinned rows first (in their order), then the others sorted
+ * by `sort` (missing values last in both directions), or in their order without a sort.
+ */
+export function orderRows(rows: Row[], sort: { col: string; dir: 1 | -1 } | null, pinned?: (r: Row) => boolean): Row[] {
+  const top = pinned ? rows.filter(pinned) : [];
+  const rest = pinned ? rows.filter((r) => !pinned(r)) : [...rows];
+  if (sort) {
+    rest.sort((x, y) => {
+      const a = x[sort.col], b = y[sort.col];
+      if (isMissing(a) || isMissing(b)) return compareCells(a, b);
+      return sort.dir * compareCells(a, b);
+    });
+  }
+  return [...top, ...rest];
+}
+
+function fmtCell(v: unknown, plainCol: boolean): string {
+  if (v === undefined || v === null) return '';
+  if (typeof v === 'number' && !plainCol) return v.toLocaleString('en', { maximumFractionDigits: 6 });
+  return String(v);
+}
+
+export function ResultTable({ rows, columns, caption, onRowClick, max = 2000, plain = ['CELL5M', 'rank', 'feature', 'ID'], pinned, cellText, valueCols = [] }: ResultTableProps) {
   const cols = useMemo(() => columns ?? columnsOf(rows), [rows, columns]);
   const [sort, setSort] = useState<{ col: string; dir: 1 | -1 } | null>(null);
-  const sorted = useMemo(() => {
-    if (!sort) return rows;
-    return [...rows].sort((x, y) => sort.dir * compareCells(x[sort.col], y[sort.col]));
-  }, [rows, sort]);
+  const sorted = useMemo(() => orderRows(rows, sort, pinned), [rows, sort, pinned]);
   const click = (c: string) => setSort((s) => (s && s.col === c ? { col: c, dir: (-s.dir) as 1 | -1 } : { col: c, dir: 1 }));
   return (
     <div className="table-wrap" tabIndex={0} role="region" aria-label={caption}>
@@ -54,11 +85,20 @@ export function ResultTable({ rows, columns, caption, onRowClick, max = 2000, pl
           </tr>
         </thead>
         <tbody>
-          {sorted.slice(0, max).map((r, i) => (
-            <tr key={i} onClick={onRowClick ? () => onRowClick(r) : undefined} className={onRowClick ? 'clickable' : undefined}>
-              {cols.map((c) => <td key={c} className={typeof r[c] === 'number' ? 'num' : undefined}>{r[c] === undefined ? '' : typeof r[c] === 'number' && !plain.includes(c) ? (r[c] as number).toLocaleString('en', { maximumFractionDigits: 6 }) : String(r[c])}</td>)}
-            </tr>
-          ))}
+          {sorted.slice(0, max).map((r, i) => {
+            const pin = pinned?.(r) ?? false;
+            const cls = [onRowClick ? 'clickable' : '', pin ? 'pinned' : ''].filter(Boolean).join(' ') || undefined;
+            return (
+              <tr key={i} onClick={onRowClick ? () => onRowClick(r) : undefined} className={cls} data-pinned={pin ? '1' : undefined}>
+                {cols.map((c) => {
+                  const custom = cellText?.(r, c);
+                  if (custom !== undefined) return <td key={c} className="label">{custom}</td>;
+                  if (valueCols.includes(c) && isMissing(r[c])) return <td key={c} className="num nodata">no data</td>;
+                  return <td key={c} className={typeof r[c] === 'number' ? 'num' : undefined}>{fmtCell(r[c], plain.includes(c))}</td>;
+                })}
+              </tr>
+            );
+          })}
         </tbody>
       </table>
       {rows.length > max && <p className="muted small">Showing {max} of {rows.length} rows; download for all.</p>}

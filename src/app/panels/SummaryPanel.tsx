@@ -1,5 +1,5 @@
 /** Summaries: countries/regions x `by` domains x several indicators, as table, chart and ADM1 choropleth. */
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { ByArg, GetLayerArgs, Row } from '../../core/types';
 import type { TableResult } from '../../core/api';
 import { getEngine } from '../services';
@@ -8,7 +8,9 @@ import { ChipSelect } from '../../ui/ChipSelect';
 import { ResultTable } from '../../ui/ResultTable';
 import { BarChart } from '../../ui/BarChart';
 import { Progress } from '../../ui/Progress';
-import { chartKey, errText, isoOptions, noData, parseBreaks, summaryVars, varOptions, type PanelCtx } from './common';
+import { byCellText, chartKey, emptyResult, errText, isoOptions, isTotalRow, noData, parseBreaks, summaryVars, varOptions, type PanelCtx } from './common';
+
+const byCodesOf = (a: GetLayerArgs): string[] => (Array.isArray(a.by) ? a.by : Object.keys(a.by ?? {}));
 
 /** Builds getLayer arguments from the URL state. */
 export function summaryArgs(s: PanelCtx['state']): GetLayerArgs {
@@ -50,18 +52,32 @@ export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: { row
     ctx.setQuery({ method: 'indapi', args: { ...a }, label: `Summary of ${a.var.join(', ')}` });
   };
 
-  const shown = r.last;
+  // The result on screen: a result with no value at all does not replace the previous one.
+  const [shown, setShown] = useState<typeof r.last>(null);
+  const [emptyMsg, setEmptyMsg] = useState<string | null>(null);
+  useEffect(() => {
+    const l = r.last;
+    if (!l) return;
+    if (emptyResult(l.data.rows, l.args.var)) {
+      setEmptyMsg(`No data for ${l.args.var.join(', ')} in ${(l.args.iso3 ?? ['SSA']).join(', ')}${byCodesOf(l.args).length ? ` by ${byCodesOf(l.args).join(', ')}` : ''}.`);
+      return;
+    }
+    setEmptyMsg(null);
+    setShown(l);
+  }, [r.last]);
   useEffect(() => {
     if (!shown) return;
-    const byCodes = Array.isArray(shown.args.by) ? shown.args.by : Object.keys(shown.args.by ?? {});
-    onRows({ rows: shown.data.rows, by: byCodes, vars: shown.args.var });
+    onRows({ rows: shown.data.rows, by: byCodesOf(shown.args), vars: shown.args.var });
   }, [shown, onRows]);
 
-  const rows = shown?.data.rows ?? [];
-  const shownBy = shown ? (Array.isArray(shown.args.by) ? shown.args.by : Object.keys(shown.args.by ?? {})) : [];
+  const rows = useMemo(() => shown?.data.rows ?? [], [shown]);
+  const shownBy = useMemo(() => (shown ? byCodesOf(shown.args) : []), [shown]);
   const xKey = chartKey(rows, shownBy);
   const y = yCol && shown?.args.var.includes(yCol) ? yCol : shown?.args.var[0];
   const multiCountry = new Set(rows.map((x) => x.ISO3)).size > 1;
+  const pinned = useCallback((row: Row) => isTotalRow(row, shownBy), [shownBy]);
+  const cellText = useCallback((row: Row, c: string) => byCellText(row, c, shownBy), [shownBy]);
+  const units = rows.filter((x) => !isTotalRow(x, shownBy)).length;
 
   return (
     <section aria-labelledby="sum-h">
@@ -96,18 +112,18 @@ export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: { row
       </div>
       {msg && <p className="msg error" role="alert">{msg}</p>}
       {r.error && !r.running && <p className="msg error" role="alert">{errText(r.error)}</p>}
+      {emptyMsg && !r.running && <p className="msg warn" role="status" data-testid="summary-empty">{emptyMsg}{shown ? ' The previous result is kept below.' : ''}</p>}
       {shown && (
         <div className="result-block" data-testid="summary-result">
-          <p className="muted small">{rows.length} row{rows.length === 1 ? '' : 's'} · {shown.args.var.join(', ')} · {(shown.args.iso3 ?? ['SSA']).join(', ')}{shownBy.length ? ` · by ${shownBy.join(', ')}` : ''}</p>
-          {rows.length === 0 && <p className="msg warn">No data for this selection.</p>}
-          {noData(rows, shown.args.var, shown.args.iso3 ?? []).map((m) => <p key={m} className="msg warn" role="status">{m}</p>)}
+          <p className="muted small">{rows.length} row{rows.length === 1 ? '' : 's'}{shownBy.length && units < rows.length ? ` (${units} unit${units === 1 ? '' : 's'} and ${rows.length - units === 1 ? 'the total' : `${rows.length - units} totals`})` : ''} · {shown.args.var.join(', ')} · {(shown.args.iso3 ?? ['SSA']).join(', ')}{shownBy.length ? ` · by ${shownBy.join(', ')}` : ''}</p>
+          {noData(rows, shown.args.var, shown.args.iso3 ?? [], shownBy).map((m) => <p key={m} className="msg warn small" role="status">{m}</p>)}
           {shown.args.var.length > 1 && (
             <label className="field inline small"><span>Chart</span>
               <select value={y} onChange={(e) => setYCol(e.target.value)}>{shown.args.var.map((v) => <option key={v}>{v}</option>)}</select>
             </label>
           )}
-          {rows.length > 0 && y && <BarChart rows={shownBy.includes(xKey) ? rows.filter((x) => x[xKey] !== undefined) : rows} x={xKey} y={y} color={multiCountry && xKey !== 'ISO3' && xKey !== 'ADM0_NAME' ? 'ISO3' : undefined} title={`${y} by ${xKey}`} />}
-          <ResultTable rows={rows} columns={shown.data.columns.map((c) => c.name)} caption="Summary table" />
+          {rows.length > 0 && y && <BarChart rows={shownBy.includes(xKey) ? rows.filter((x) => x[xKey] !== undefined && x[xKey] !== '') : rows} x={xKey} y={y} color={multiCountry && xKey !== 'ISO3' && xKey !== 'ADM0_NAME' ? 'ISO3' : undefined} title={`${y} by ${xKey}`} />}
+          <ResultTable rows={rows} columns={shown.data.columns.map((c) => c.name)} caption="Summary table" pinned={pinned} cellText={cellText} valueCols={shown.args.var} />
         </div>
       )}
     </section>

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { chartKey, noData, parseBreaks, summaryVars } from './common';
+import { byCellText, chartKey, emptyResult, isTotalRow, noData, parseBreaks, summaryVars } from './common';
 import { DEFAULT_STATE } from '../url-state';
 import type { Row } from '../../core/types';
 
@@ -21,4 +21,30 @@ test('no-data messages name the indicator and the countries without values', () 
   const rows: Row[] = [{ ISO3: 'KEN', ADM0_NAME: 'Kenya', A: 1 }, { ISO3: 'SYC', ADM0_NAME: 'Seychelles' }];
   expect(noData(rows, ['A', 'B'], ['KEN', 'SYC'])).toEqual(['No data for A in SYC.', 'No data for B in this selection.']);
   expect(noData(rows.slice(0, 1), ['A'], ['KEN'])).toEqual([]);
+});
+
+test('no-data messages for missing fields in some rows; an empty result is recognised', () => {
+  const rows: Row[] = [
+    { ISO3: 'KEN', ADM0_NAME: 'Kenya', A: 5 },
+    { ISO3: 'KEN', ADM0_NAME: 'Kenya', ADM1_NAME_ALT: 'Coast', A: 2 },
+    { ISO3: 'KEN', ADM0_NAME: 'Kenya', ADM1_NAME_ALT: 'Nairobi' },
+    { ISO3: 'CPV', ADM0_NAME: 'Cabo Verde' },
+    { ISO3: 'CPV', ADM0_NAME: 'Cabo Verde', ADM1_NAME_ALT: 'Praia', A: Number.NaN },
+  ];
+  expect(noData(rows, ['A'], ['KEN', 'CPV'], ['ADM1_NAME_ALT'])).toEqual(['No data for A in CPV.', 'No data for A in 1 row: Nairobi (KEN).']);
+  expect(emptyResult(rows, ['A'])).toBe(false);
+  expect(emptyResult(rows.slice(2), ['A'])).toBe(true);
+  expect(emptyResult([], ['A'])).toBe(true);
+});
+
+test("a country's overall row reads as its total in the by columns", () => {
+  const total: Row = { ISO3: 'KEN', ADM0_NAME: 'Kenya', A: 5 };
+  const unit: Row = { ISO3: 'KEN', ADM0_NAME: 'Kenya', ADM1_NAME_ALT: 'Coast', A: 2 };
+  expect(isTotalRow(total, ['ADM1_NAME_ALT'])).toBe(true);
+  expect(isTotalRow(unit, ['ADM1_NAME_ALT'])).toBe(false);
+  expect(isTotalRow(total, [])).toBe(false);
+  expect(byCellText(total, 'ADM1_NAME_ALT', ['ADM1_NAME_ALT', 'ELEV_ZONE'])).toBe('Kenya (total)');
+  expect(byCellText(total, 'ELEV_ZONE', ['ADM1_NAME_ALT', 'ELEV_ZONE'])).toBe('(all)');
+  expect(byCellText(unit, 'ADM1_NAME_ALT', ['ADM1_NAME_ALT'])).toBeUndefined();
+  expect(byCellText(total, 'A', ['ADM1_NAME_ALT'])).toBeUndefined();
 });

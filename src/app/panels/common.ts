@@ -62,17 +62,51 @@ export function errText(e: unknown): string {
   return (e as Error)?.message ?? String(e);
 }
 
+/** True when a cell holds a value (a finite number or non-empty text). */
+export function hasValue(v: unknown): boolean {
+  return typeof v === 'number' ? Number.isFinite(v) : typeof v === 'string' ? v !== '' : v !== undefined && v !== null;
+}
+
+/** True for a country's overall row of a summary by domains: every `by` cell is empty. */
+export function isTotalRow(r: Row, by: string[]): boolean {
+  return by.length > 0 && by.every((b) => !hasValue(r[b]));
+}
+
+/** Display text of an empty `by` cell: "Kenya (total)" in the first by column of a total row, else "(all)". */
+export function byCellText(r: Row, col: string, by: string[]): string | undefined {
+  if (!by.includes(col) || hasValue(r[col])) return undefined;
+  if (isTotalRow(r, by) && col === by[0]) return `${r.ADM0_NAME ?? r.ISO3 ?? 'All'} (total)`;
+  return '(all)';
+}
+
+/** True when a result has no value of any requested indicator (nothing worth showing). */
+export function emptyResult(rows: Row[], vars: string[]): boolean {
+  return !rows.some((r) => vars.some((v) => hasValue(r[v])));
+}
+
+function unitLabel(r: Row, by: string[]): string {
+  if (isTotalRow(r, by)) return `${r.ISO3 ?? 'all'} total`;
+  const keys = by.filter((b) => hasValue(r[b])).map((b) => String(r[b]));
+  return `${keys.join(' / ')}${r.ISO3 ? ` (${r.ISO3})` : ''}`;
+}
+
 /**
- * Messages for indicators with no value in the result, per selected country (e.g. a
- * national statistic missing for a small island state).
+ * Messages for indicators with no value in the result: the whole selection, the selected
+ * countries with no value at all (e.g. a national statistic missing for a small island
+ * state: "No data for PN14_POP in CPV."), else the units (rows) without a value.
  */
-export function noData(rows: Row[], vars: string[], iso3: string[]): string[] {
+export function noData(rows: Row[], vars: string[], iso3: string[], by: string[] = []): string[] {
   const out: string[] = [];
   for (const v of vars) {
-    if (!rows.some((r) => typeof r[v] === 'number' || (typeof r[v] === 'string' && r[v] !== ''))) { out.push(`No data for ${v} in this selection.`); continue; }
-    const missing = iso3.filter((c) => rows.some((r) => r.ISO3 === c) && !rows.some((r) => r.ISO3 === c && r[v] !== undefined));
+    if (!rows.some((r) => hasValue(r[v]))) { out.push(`No data for ${v} in this selection.`); continue; }
+    const countries = [...new Set([...iso3, ...rows.map((r) => r.ISO3).filter((c): c is string => typeof c === 'string')])];
+    const missing = countries.filter((c) => rows.some((r) => r.ISO3 === c) && !rows.some((r) => r.ISO3 === c && hasValue(r[v])));
     if (missing.length) out.push(`No data for ${v} in ${missing.join(', ')}.`);
+    const units = rows.filter((r) => !hasValue(r[v]) && !missing.includes(r.ISO3 as string));
+    if (units.length) {
+      const names = units.slice(0, 3).map((r) => unitLabel(r, by));
+      out.push(`No data for ${v} in ${units.length} row${units.length > 1 ? 's' : ''}: ${names.join(', ')}${units.length > 3 ? ` and ${units.length - 3} more` : ''}.`);
+    }
   }
   return out;
 }
-
