@@ -114,16 +114,31 @@ def main() -> None:
     # Terrain derivatives on a land surface: cells below 0 m count as sea level. With the cell rule of
     # etopo5_cells this only touches cells whose 4 corners are all below 0 m: the sea cells around the
     # bundle (their value is sea floor; the sea surface is at 0 m, not a cliff) and the bundle's cells
-    # kept negative (mostly coasts where ETOPO5 misses the land, and the Danakil depression).
-    slope, tri = C.slope_tri(np.maximum(zp, 0.0))
+    # kept negative (mostly coasts where ETOPO5 misses the land, and the Danakil depression). Cells
+    # without an ELEVATION (all 4 corners deeper than LOWEST_LAND_M: ETOPO5 has only sea floor there)
+    # enter their neighbours' 3 x 3 windows at sea level like every other such cell (the sea around the
+    # bundle); they get no SLOPE, TRI or ELEV_ZONE themselves, their own elevation being unknown.
+    zp_known = ~np.isnan(zp)
+    slope, tri = C.slope_tri(np.where(zp_known, np.maximum(zp, 0.0), 0.0))
     elev = zp[1:-1, 1:-1]
+    elev_nd = np.isnan(elev)
+    slope = np.where(elev_nd, np.nan, slope)
+    tri = np.where(elev_nd, np.nan, tri)
     elev_cases = {name: int((inb & (zcase[1:-1, 1:-1] == k)).sum())
                   for name, k in (('all_land', C.ELEV_ALL_LAND), ('some_land', C.ELEV_SOME_LAND),
-                                  ('shallowest', C.ELEV_SHALLOWEST), ('sea_level', C.ELEV_SEA_LEVEL))}
+                                  ('shallowest', C.ELEV_SHALLOWEST), ('no_data', C.ELEV_NO_DATA))}
     C.need(sum(elev_cases.values()) == int(inb.sum()), 'ELEVATION: cells without a rule case')
-    C.need(float(elev[inb].min()) >= C.LOWEST_LAND_M, 'ELEVATION: cell below the lowest land of Africa')
-    elev_neg_min = float(elev[inb].min())
-    zone = np.digitize(elev, [200, 500, 1000, 1500, 2000, 3000]) + 1
+    C.need(bool((elev_nd == (zcase[1:-1, 1:-1] == C.ELEV_NO_DATA)).all()), 'ELEVATION: no-data cells and rule case differ')
+    C.need(float(np.nanmin(elev[inb])) >= C.LOWEST_LAND_M, 'ELEVATION: cell below the lowest land of Africa')
+    elev_neg_min = float(np.nanmin(elev[inb]))
+    elev_nd_in = inb & elev_nd
+    # LAND_SHARE of the no-data cells: almost all are partly sea in GSHHG; a few (on Fogo and Santiago,
+    # Cabo Verde, where ETOPO5 has deep sea floor over the islands) are wholly land.
+    elev_nd_whole_land = int((C.round_to(100.0 * land / total, 2)[elev_nd_in] >= 100).sum())
+    elev_nd_by_country = sorted(((int((elev_nd_in & (iso == c.value)).sum()), c.name) for c in countries),
+                                key=lambda t: (-t[0], t[1]))
+    elev_nd_by_country = [(n, name) for n, name in elev_nd_by_country if n > 0]
+    zone = np.where(elev_nd, 0, np.digitize(np.nan_to_num(elev, nan=0.0), [200, 500, 1000, 1500, 2000, 3000]) + 1)
     log(f'terrain done (ELEVATION cases: {elev_cases})')
 
     # --- distances, places ------------------------------------------------------------------
@@ -135,6 +150,10 @@ def main() -> None:
         p = places[places['pop'] >= thr]
         dist_place[thr] = C.nearest_km(p['lon'], p['lat'], inb)
     places_n, places_pop = C.places_in_cells(places, inb)
+    # The cells without ELEVATION must be coastal: within 10 km of the GSHHG shoreline (a cell's
+    # half-diagonal is about 6.5 km), else the ETOPO5 rule would be hiding an inland gap.
+    elev_nd_coast_max = float(C.round_to(dist_coast, 1)[elev_nd_in].max()) if elev_nd_in.any() else 0.0
+    C.need(elev_nd_coast_max < 10, f'ELEVATION: a no-data cell lies {elev_nd_coast_max} km from the coast')
     log(f'distances done ({len(clon)} shoreline vertices, {len(places)} places)')
 
     # --- national figures -------------------------------------------------------------------
@@ -211,7 +230,9 @@ def main() -> None:
         income_classes=sorted(income_labels.items()), economy_classes=sorted(economy_labels.items()),
         iso3_values=[c.value for c in countries], iso3_labels=[c.iso3 for c in countries],
         adm0_labels=[c.name for c in countries], iso3_colors=iso_colors, n_units=len(units),
-        elev_cases=elev_cases, elev_min=elev_neg_min, lowest_land=C.LOWEST_LAND_M)
+        elev_cases=elev_cases, elev_min=elev_neg_min, lowest_land=C.LOWEST_LAND_M,
+        elev_nd_by_country=elev_nd_by_country, elev_nd_coast_max=elev_nd_coast_max,
+        elev_nd_whole_land=elev_nd_whole_land)
     recs = catalog.records(src, ctx)
     codes = [r['varCode'] for r in recs]
     C.need(set(codes) == set(layers) | set(classes) and len(codes) == len(set(codes)), 'catalog / layers mismatch')
@@ -234,9 +255,11 @@ def main() -> None:
         else:
             a = classes[code]
             nd = 255 if r['dataType'] == 'Byte' else 65535
-            C.need(bool((a[inb] > 0).all()), f'{code}: cells of the bundle without a class')
-            stats[code] = (int(a[inb].min()), int(a[inb].max()), int(inb.sum()))
-            write_cog(path, np.where(inb, a, nd), r['dataType'], nd, 'MODE' if code in ('ELEV_ZONE',) else 'NEAREST')
+            # ELEV_ZONE follows ELEVATION: no class where the cell has no elevation.
+            has = inb & ~elev_nd if code == 'ELEV_ZONE' else inb
+            C.need(bool((a[has] > 0).all()), f'{code}: cells of the bundle without a class')
+            stats[code] = (int(a[has].min()), int(a[has].max()), int(has.sum()))
+            write_cog(path, np.where(has, a, nd), r['dataType'], nd, 'MODE' if code in ('ELEV_ZONE',) else 'NEAREST')
     log(f'{len(recs)} COGs written')
 
     # --- tables -----------------------------------------------------------------------------

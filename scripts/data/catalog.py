@@ -81,6 +81,8 @@ def records(src: dict, ctx: dict) -> list[dict]:
     ec = ctx['elev_cases']
     elev_min = ctx['elev_min']
     lowest = ctx['lowest_land']
+    n_nd = ec['no_data']
+    nd_list = ', '.join(f'{name} {n}' for n, name in ctx['elev_nd_by_country'])
 
     def srcs(*items: dict) -> dict:
         def pkgname(d: dict) -> str:
@@ -134,11 +136,17 @@ def records(src: dict, ctx: dict) -> list[dict]:
                  f'cell takes the highest (shallowest) corner ({ec["shallowest"]:,} cells: mostly coastal cells and '
                  'small islands, where the value is sea floor next to the land rather than a depression, and '
                  'the Danakil depression in Ethiopia and Eritrea, which reads -7 to -76 m, ETOPO5 having nodes '
-                 f'down to -122 m there); or 0 m, sea level, when even that corner is deeper than {lowest:g} m, '
-                 'the lowest land of Africa (Lake Assal), so that ETOPO5 has only sea floor there '
-                 f'({ec["sea_level"]:,} cells, on steep island coasts such as Cabo Verde, Comoros, Mauritius and '
-                 'Seychelles, and on the Red Sea coast of Sudan). Values are therefore never below '
-                 f'{lowest:g} m (lowest {elev_min:g} m); a negative value means that ETOPO5 puts the whole cell '
+                 'down to -122 m there). Where even the shallowest corner is deeper than '
+                 f'{lowest:g} m, the lowest land of Africa (Lake Assal), ETOPO5 has only sea floor at all 4 '
+                 'corners, so the elevation of the land in the cell is unknown at this resolution: such cells '
+                 f'are no-data ({n_nd:,} cells: {nd_list}). They are all coastal, their centres within '
+                 f'{ctx["elev_nd_coast_max"]:g} km of the GSHHG shoreline, and all but '
+                 f'{ctx["elev_nd_whole_land"]} are partly sea in GSHHG (LAND_SHARE below 100 %); those '
+                 f'{ctx["elev_nd_whole_land"]} are on Fogo and Santiago in Cabo Verde, islands rising to 2,829 '
+                 'and 1,394 m where ETOPO5 has sea floor deeper than 700 m at every corner of those cells. No '
+                 'value is filled in, and '
+                 'ELEV_ZONE, SLOPE and TRI are no-data there too. Values are therefore never '
+                 f'below {lowest:g} m (lowest {elev_min:g} m); a negative value means that ETOPO5 puts the whole cell '
                  'below sea level. Lake Assal itself (about -155 m, 42.42E 11.62N) is too small for ETOPO5: the '
                  '4 corners of its cell are 137 to 503 m, so the cell reads 325.75 m. ETOPO5 over Africa is '
                  'compiled from sources of uneven resolution and shows blocky (about 1-degree) patches in '
@@ -158,7 +166,10 @@ def records(src: dict, ctx: dict) -> list[dict]:
                  'is flat at sea level and does not show as a cliff. Since ELEVATION already leaves the '
                  'sea-floor corners out wherever a corner is on land, this only affects cells whose 4 corners '
                  'are all below 0 m: sea cells, the coastal cells of ELEVATION kept below 0 m, and the Danakil '
-                 'depression, whose slopes are thus slightly flattened. At 5 arc-minutes (about 9 km) this is a '
+                 'depression, whose slopes are thus slightly flattened. The '
+                 f'{n_nd:,} cells without ELEVATION (ETOPO5 has only sea floor at their 4 corners, see '
+                 'ELEVATION) have no slope; in the windows of their neighbours they count as 0 m, like the sea '
+                 'cells around the bundle. At 5 arc-minutes (about 9 km) this is a '
                  'regional slope, far gentler than hillslopes. Rounded to 0.01 degree. ' + grid_note),
         dec='2', aggFunR='weighted.mean(SLOPE, AREA_TOTAL, na.rm=TRUE)',
         cat1='Agroecology', cat2='Terrain', cat3='Slope',
@@ -172,7 +183,9 @@ def records(src: dict, ctx: dict) -> list[dict]:
                  'between the cell and its 8 neighbours on the cell-mean ELEVATION surface (Riley, DeGloria and '
                  'Elliot 1999). As for SLOPE, the neighbours outside the bundle enter with the ELEVATION cell rule '
                  'and values below 0 m (the sea, the coastal cells of ELEVATION below 0 m, the Danakil depression) '
-                 'count as 0 m. Rounded to 0.1 m. ' + grid_note),
+                 f'count as 0 m. The {n_nd:,} cells without ELEVATION (ETOPO5 has only sea floor at their 4 '
+                 'corners, see ELEVATION) have no TRI; as neighbours of other cells they count as 0 m, like the '
+                 'sea. Rounded to 0.1 m. ' + grid_note),
         dec='1', aggFunR='weighted.mean(TRI, AREA_TOTAL, na.rm=TRUE)',
         cat1='Agroecology', cat2='Terrain', cat3='Ruggedness',
         **dict(topo_src, citation=topo_src['citation'] + ' Riley SJ, DeGloria SD, Elliot R (1999). A terrain ruggedness '
@@ -183,7 +196,9 @@ def records(src: dict, ctx: dict) -> list[dict]:
         varLabel='Elevation zone (ETOPO5)', varTitle='Elevation zone',
         varDesc=('Class of the cell\'s ELEVATION (ETOPO5 corner nodes at or above 0 m, see ELEVATION): 1 below '
                  '200 m (including the cells below sea level), 2 200-500 m, 3 500-1000 m, 4 1000-1500 m, 5 1500-2000 m, 6 2000-3000 m, '
-                 '7 3000 m and above; lower bounds inclusive. ' + grid_note),
+                 f'7 3000 m and above; lower bounds inclusive. The {n_nd:,} cells without ELEVATION (ETOPO5 '
+                 'has only sea floor at their 4 corners, so the elevation of their land is unknown at this '
+                 'resolution) have no zone: they are no-data. ' + grid_note),
         cat1='Agroecology', cat2='Terrain', cat3='Elevation zone', **topo_src, **common))
 
     # --- Areas -----------------------------------------------------------------------------

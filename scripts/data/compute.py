@@ -217,7 +217,7 @@ def assign_cells(units_sub: np.ndarray, mask_sub: np.ndarray) -> np.ndarray:
 LOWEST_LAND_M = -155.0
 
 # Cases of the ELEVATION cell rule (etopo5_cells), as coded in the returned case array.
-ELEV_ALL_LAND, ELEV_SOME_LAND, ELEV_SHALLOWEST, ELEV_SEA_LEVEL = 1, 2, 3, 4
+ELEV_ALL_LAND, ELEV_SOME_LAND, ELEV_SHALLOWEST, ELEV_NO_DATA = 1, 2, 3, 4
 
 
 def etopo5_cells(path: str) -> tuple[np.ndarray, np.ndarray]:
@@ -230,7 +230,9 @@ def etopo5_cells(path: str) -> tuple[np.ndarray, np.ndarray]:
       ELEV_SOME_LAND  1-3 corners >= 0 m: the mean of those corners (the negative ones are left out);
       ELEV_SHALLOWEST all 4 corners < 0 m, the highest >= LOWEST_LAND_M: the highest corner (ETOPO5
                       cannot resolve the land; real depressions stay negative where ETOPO5 has them);
-      ELEV_SEA_LEVEL  all 4 corners < LOWEST_LAND_M: 0 m (ETOPO5 has only sea floor there).
+      ELEV_NO_DATA    all 4 corners < LOWEST_LAND_M: NaN. ETOPO5 has only sea floor there, so the
+                      elevation of any land in the cell is unknown at this resolution; no value is
+                      made up for it (the caller decides how such cells enter neighbours' slopes).
     Longitudes are wrapped: node index = round(lon * 12) mod 4320.
     """
     need(os.path.isfile(path), f'ETOPO5 missing: {path}')
@@ -261,8 +263,8 @@ def etopo5_cells(path: str) -> tuple[np.ndarray, np.ndarray]:
     mean_land = np.where(land, corners, 0.0).sum(axis=0) / np.maximum(n_land, 1)
     top = corners.max(axis=0)
     case = np.where(n_land == 4, ELEV_ALL_LAND, np.where(n_land > 0, ELEV_SOME_LAND,
-                    np.where(top >= LOWEST_LAND_M, ELEV_SHALLOWEST, ELEV_SEA_LEVEL)))
-    elev = np.where(n_land > 0, mean_land, np.where(top >= LOWEST_LAND_M, top, 0.0))
+                    np.where(top >= LOWEST_LAND_M, ELEV_SHALLOWEST, ELEV_NO_DATA)))
+    elev = np.where(n_land > 0, mean_land, np.where(top >= LOWEST_LAND_M, top, np.nan))
     return elev, case
 
 

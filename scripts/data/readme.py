@@ -35,6 +35,10 @@ def write_readme(path: str, *, src: dict, versions: dict, recs: list[dict], coun
       'x = (2 (col + 1848) + 1) / 24 - 180, y = 90 - (2 (row + 744) + 1) / 24.')
     a(f'- {n_cells:,} cells belong to one of the 49 countries (the `ISO3` layer is the mask); every other cell is '
       'no-data in every layer.')
+    n_elev_nd = n_cells - stats['ELEVATION'][2]
+    a(f'- Inside the mask, no-data is left only where no source gives a value, and nothing is filled in: the '
+      f'`PN14_*` layers in countries without a national figure, and `ELEVATION`, `ELEV_ZONE`, `SLOPE` and `TRI` '
+      f'in {n_elev_nd:,} coastal cells where ETOPO5 has only sea floor at all 4 corners (see `ELEVATION`).')
     a('')
     a('## Files')
     a('')

@@ -2,7 +2,8 @@
 
 Checks: every catalog record complete and its COG present; every COG a valid COG
 (osgeo_utils validate_cloud_optimized_geotiff), on the exact grid, with the record's data type
-and no-data; class values all labelled; no-data outside the ISO3 mask in every layer; the
+and no-data; class values all labelled; no-data outside the ISO3 mask in every layer, and inside it
+only in PN14_* and where ELEVATION has no value (ELEV_ZONE, SLOPE, TRI follow ELEVATION exactly); the
 manifest lists every file with the right size and sha256. Exits 2 with the list of failures.
 
 Usage: python3 validate.py <bundle folder>
@@ -21,6 +22,7 @@ from osgeo_utils.samples.validate_cloud_optimized_geotiff import ValidateCloudOp
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import catalog  # noqa: E402
+import compute  # noqa: E402
 import geo  # noqa: E402
 
 gdal.UseExceptions()
@@ -39,6 +41,14 @@ def main() -> None:
     mask = None
     iso_ds = gdal.Open(os.path.join(root, 'cog', 'ISO3.tif'))
     mask = iso_ds.GetRasterBand(1).ReadAsArray() != 255
+    # ELEVATION is no-data inside the mask where ETOPO5 has only sea floor at all 4 corners of a cell
+    # (catalog.py, ELEVATION); ELEV_ZONE, SLOPE and TRI derive from it and must be no-data exactly there.
+    elev_ds = gdal.Open(os.path.join(root, 'cog', 'ELEVATION.tif'))
+    elev = elev_ds.GetRasterBand(1).ReadAsArray()
+    elev_nd = mask & (elev == -9999)
+    if (elev[mask & ~elev_nd] < compute.LOWEST_LAND_M).any():
+        errs.append(f'ELEVATION: values below {compute.LOWEST_LAND_M:g} m, the lowest land of Africa')
+    follows_elev = {'ELEVATION', 'ELEV_ZONE', 'SLOPE', 'TRI'}
     for r in recs:
         code = r['varCode']
         optional_empty = {'classTable'} if r['type'] == 'continuous' else {'unit'}
@@ -73,6 +83,11 @@ def main() -> None:
         nd = float(r['noData'])
         if (a[~mask] != nd).any():
             errs.append(f'{code}: values outside the ISO3 mask')
+        if code in follows_elev and not (((a == nd) & mask) == elev_nd).all():
+            errs.append(f'{code}: no-data inside the mask differs from that of ELEVATION')
+        if r['type'] == 'continuous' and code not in follows_elev and not code.startswith('PN14_') \
+                and (a[mask] == nd).any():
+            errs.append(f'{code}: no-data inside the mask')
         if r['type'] == 'class':
             tab = os.path.join(root, r['classTable'])
             if not os.path.isfile(tab):
@@ -81,10 +96,10 @@ def main() -> None:
             with open(tab, encoding='utf-8', newline='') as fh:
                 trs = list(csv.DictReader(fh))
             labelled = {int(t['value']) for t in trs if t['label'].strip()}
-            present = set(np.unique(a[mask]).tolist())
+            present = set(np.unique(a[mask & ~elev_nd if code in follows_elev else mask]).tolist())
             if present - labelled:
                 errs.append(f'{code}: unlabelled values {sorted(present - labelled)[:10]}')
-            if (a[mask] == nd).any():
+            if (a[mask & ~elev_nd if code in follows_elev else mask] == nd).any():
                 errs.append(f'{code}: no-data inside the mask')
     with open(os.path.join(root, 'manifest.json'), encoding='utf-8') as fh:
         man = json.load(fh)

@@ -2,13 +2,15 @@
  * The data build's guards against bad input, run on small fixtures built here in a temporary
  * folder: fetch.py refuses a cached source whose checksum differs from sources.json; the
  * cities.pbf decoder refuses a truncated file; validate.py refuses a bundle whose files no
- * longer match the manifest or whose COG is not cloud-optimized.
+ * longer match the manifest, whose COG is not cloud-optimized, whose ELEVATION lies below the
+ * lowest land of Africa or whose terrain layers are no-data elsewhere than ELEVATION.
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SSA_GRID, pointToColRow } from '../../src/core/grid';
 import { BUNDLE } from './bundle.fixture';
 
 const SCRIPTS = join(__dirname, '..', '..', 'scripts', 'data');
@@ -91,5 +93,34 @@ describe('data build guards', () => {
     const bad = run([join(SCRIPTS, 'validate.py'), copy]);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/SLOPE: COG: /);
+  });
+
+  it('validate.py refuses ELEVATION below -155 m, and SLOPE / ELEV_ZONE no-data that does not follow ELEVATION', () => {
+    const copy = join(tmp, 'bundle-elev');
+    cpSync(BUNDLE, copy, { recursive: true });
+    // Fogo (Cabo Verde) is no-data in ELEVATION: give it a made-up -200 m, and take SLOPE and
+    // ELEV_ZONE from a cell with an elevation (Addis Ababa), writing plain GeoTIFFs with GDAL.
+    const script = [
+      'import sys, numpy as np',
+      'from osgeo import gdal',
+      'gdal.UseExceptions()',
+      'root, r1, c1, r2, c2 = sys.argv[1], *map(int, sys.argv[2:])',
+      'for code, cell, v in (("ELEVATION", (r1, c1), -200), ("SLOPE", (r2, c2), -9999), ("ELEV_ZONE", (r2, c2), 255)):',
+      '    p = f"{root}/cog/{code}.tif"',
+      '    src = gdal.Open(p)',
+      '    a = src.ReadAsArray(); a[cell] = v',
+      '    mem = gdal.GetDriverByName("MEM").CreateCopy("", src); mem.GetRasterBand(1).WriteArray(a)',
+      '    src = None',
+      '    gdal.GetDriverByName("COG").CreateCopy(p, mem, options=["COMPRESS=DEFLATE"])',
+    ].join('\n');
+    const fogo = pointToColRow(SSA_GRID, -24.375, 14.958)!;
+    const addis = pointToColRow(SSA_GRID, 38.74, 9.03)!;
+    const w = run(['-c', script, copy, String(fogo[1]), String(fogo[0]), String(addis[1]), String(addis[0])]);
+    expect(w.stderr).toBe('');
+    const bad = run([join(SCRIPTS, 'validate.py'), copy]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('ELEVATION: values below -155 m, the lowest land of Africa');
+    expect(bad.stderr).toContain('SLOPE: no-data inside the mask differs from that of ELEVATION');
+    expect(bad.stderr).toContain('ELEV_ZONE: no-data inside the mask differs from that of ELEVATION');
   });
 });

@@ -2,7 +2,9 @@
  * Every COG of the bundle: a valid Cloud-Optimized GeoTIFF by GDAL's own validator (tiled,
  * overviews, IFD order), exactly on SSA_GRID (size, geotransform, EPSG:4326), with the
  * catalog's data type and no-data, DEFLATE with a predictor, 256 x 256 tiles; and
- * readable by geotiff.js with no-data outside the ISO3 mask.
+ * readable by geotiff.js with no-data outside the ISO3 mask, and inside it only where documented:
+ * the PN14_* national figures, and ELEVATION / ELEV_ZONE / SLOPE / TRI in the coastal cells where
+ * ETOPO5 has only sea floor at all 4 corners (scripts/data/compute.py etopo5_cells).
  */
 import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -10,7 +12,12 @@ import { join } from 'node:path';
 import { fromFile } from 'geotiff';
 import { describe, expect, it } from 'vitest';
 import { SSA_GRID } from '../../src/core/grid';
-import { BUNDLE, readBand, readCatalog } from './bundle.fixture';
+import { BUNDLE, indexAt, readBand, readCatalog, readClassTable } from './bundle.fixture';
+
+/** Cells of the ISO3 mask without ELEVATION, as counted by the build (ELEVATION varDesc). */
+const ELEV_NO_DATA_CELLS = 188;
+/** Layers that are no-data exactly where ELEVATION is. */
+const FOLLOW_ELEVATION = ['ELEVATION', 'ELEV_ZONE', 'SLOPE', 'TRI'];
 
 const catalog = readCatalog();
 const cogDir = join(BUNDLE, 'cog');
@@ -88,22 +95,57 @@ describe('bundle COGs', () => {
     const inMask = (i: number) => iso.data[i] !== iso.noData;
     let n = 0;
     for (let i = 0; i < iso.data.length; i++) if (inMask(i)) n++;
-    expect(n).toBeGreaterThan(250_000);
+    expect(n).toBe(294_505);
+    // Cells of the mask without ELEVATION: ETOPO5 has only sea floor (below -155 m) at all 4 corners.
+    const elev = await readBand('ELEVATION');
+    const elevNoData = new Set<number>();
+    for (let i = 0; i < elev.data.length; i++) if (inMask(i) && elev.data[i] === elev.noData) elevNoData.add(i);
+    expect(elevNoData.size).toBe(ELEV_NO_DATA_CELLS);
     for (const rec of catalog) {
       const band = await readBand(rec.varCode);
       expect(band.noData).toBe(Number(rec.noData));
       let outside = 0;
-      let insideNoData = 0;
+      const insideNoData: number[] = [];
       for (let i = 0; i < band.data.length; i++) {
         const nd = band.data[i] === band.noData;
         if (!inMask(i) && !nd) outside++;
-        if (inMask(i) && nd) insideNoData++;
+        if (inMask(i) && nd) insideNoData.push(i);
       }
       expect({ code: rec.varCode, outside }).toEqual({ code: rec.varCode, outside: 0 });
-      if (!rec.varCode.startsWith('PN14_')) {
+      if (FOLLOW_ELEVATION.includes(rec.varCode)) {
+        // Exactly the cells without ELEVATION, documented in varDesc; nothing else.
+        expect({ code: rec.varCode, n: insideNoData.length }).toEqual({ code: rec.varCode, n: ELEV_NO_DATA_CELLS });
+        expect({ code: rec.varCode, same: insideNoData.every((i) => elevNoData.has(i)) }).toEqual({ code: rec.varCode, same: true });
+      } else if (!rec.varCode.startsWith('PN14_')) {
         // Only the national 2014 figures have countries without data (documented in varDesc).
-        expect({ code: rec.varCode, insideNoData }).toEqual({ code: rec.varCode, insideNoData: 0 });
+        expect({ code: rec.varCode, insideNoData: insideNoData.length }).toEqual({ code: rec.varCode, insideNoData: 0 });
       }
     }
+  });
+
+  it('the cells without ELEVATION are all coastal, and all but 3 on Fogo and Santiago (Cabo Verde) are partly sea', async () => {
+    const iso = await readBand('ISO3');
+    const elev = await readBand('ELEVATION');
+    const ls = await readBand('LAND_SHARE');
+    const coast = await readBand('DIST_COAST');
+    const wholeLand: number[] = [];
+    let n = 0;
+    let farthest = 0;
+    for (let i = 0; i < elev.data.length; i++) {
+      if (iso.data[i] === iso.noData || elev.data[i] !== elev.noData) continue;
+      n++;
+      expect(ls.data[i]).not.toBe(ls.noData);
+      expect(coast.data[i]).not.toBe(coast.noData);
+      farthest = Math.max(farthest, coast.data[i]);
+      if (ls.data[i] >= 100) wholeLand.push(i);
+    }
+    expect(n).toBe(ELEV_NO_DATA_CELLS);
+    // Coastal: the cell centre lies within 8.2 km of the GSHHG shoreline (half-diagonal of a cell about 6.5 km).
+    expect(farthest).toBeCloseTo(8.2, 4);
+    // GSHHG has these 3 cells wholly land; ETOPO5 has sea floor deeper than 700 m at all their corners.
+    expect(wholeLand.sort((a, b) => a - b)).toEqual(
+      [indexAt(-24.375, 14.958), indexAt(-23.542, 14.958), indexAt(-24.375, 14.875)].sort((a, b) => a - b));
+    const isoLabels = readClassTable('ISO3').labels;
+    for (const i of wholeLand) expect(isoLabels.get(iso.data[i])).toBe('CPV');
   });
 });
