@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import jsdoc from 'eslint-plugin-jsdoc';
 
 const nodeBuiltins = ['fs', 'path', 'os', 'crypto', 'http', 'https', 'zlib', 'stream', 'child_process', 'url', 'buffer', 'util', 'worker_threads'];
 
@@ -13,6 +14,19 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // Every exported function, class, interface, type and constant carries a TSDoc comment.
+    files: ['src/**/*.{ts,tsx}', 'workers/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    plugins: { jsdoc },
+    rules: {
+      'jsdoc/require-jsdoc': ['error', {
+        publicOnly: true,
+        require: { FunctionDeclaration: true, ClassDeclaration: true, ArrowFunctionExpression: true },
+        contexts: ['TSInterfaceDeclaration', 'TSTypeAliasDeclaration', 'ExportNamedDeclaration > VariableDeclaration'],
+      }],
     },
   },
   {
