@@ -31,3 +31,14 @@ export async function waitMap(page: Page, timeout = 60_000): Promise<void> {
 export async function jumpTo(page: Page, lon: number, lat: number, zoom: number): Promise<void> {
   await page.evaluate(([lo, la, z]) => new Promise<void>((res) => { const m = (window as any).__indapiMap; m.once('idle', () => res()); m.jumpTo({ center: [lo, la], zoom: z }); }), [lon, lat, zoom]);
 }
+
+/** Waits until the ADM1 choropleth is styled on the map and a frame with it has been drawn. */
+export async function waitChoropleth(page: Page, timeout = 30_000): Promise<void> {
+  await page.waitForFunction(() => { const m = (window as any).__indapiMap; return !!m && m.getPaintProperty('choropleth', 'fill-opacity') > 0; }, undefined, { timeout });
+  await settle(page);
+}
+
+/** Waits for the map to finish drawing the current state (sources loaded, one more frame painted). */
+export async function settle(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise<void>((res) => { const m = (window as any).__indapiMap; m.once('idle', () => res()); m.triggerRepaint(); }));
+}

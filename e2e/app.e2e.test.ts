@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import JSZip from 'jszip';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startServer, type Started } from './helpers';
-import { jumpTo, launch, mapPoint, shot, waitMap } from './app-helpers';
+import { mkdirSync } from 'node:fs';
+import { jumpTo, launch, mapPoint, settle, shot, waitChoropleth, waitMap } from './app-helpers';
 import { decodePng } from './png';
 import { cellId, pointToColRow, SSA_GRID } from '../src/core/grid';
 
@@ -165,6 +166,7 @@ describe('the map app on the bundle', () => {
     await res.locator('thead th button', { hasText: 'ELEVATION' }).click();
     await res.locator('thead th button', { hasText: 'ELEVATION' }).click();
     await waitMap(page);
+    await waitChoropleth(page);
     await shot(page, '03-summary-ken-adm1-choropleth');
     const n = await rows.count();
     // bad input: an unknown code stays an in-place message and the table remains
@@ -179,6 +181,25 @@ describe('the map app on the bundle', () => {
     await expect.poll(() => page.evaluate(() => location.hash)).toContain('brk.DIST_COAST=0%2C100%2C300%2C2000');
     await page.getByRole('button', { name: 'Summarise', exact: true }).click();
     await expect.poll(() => res.locator('tbody').textContent(), { timeout: 60_000 }).toMatch(/\(100,300\]/);
+    await ctx.close();
+  });
+
+  test('docs/screenshot.png: Kenya ELEVATION by ADM1, table, chart and choropleth', async () => {
+    const { ctx, page, errors } = await open('#v=ELEVATION&iso=KEN&by=ADM1_NAME_ALT');
+    await page.locator('button.item[data-code="ELEVATION"]').waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Summarise', exact: true }).click();
+    const res = page.locator('[data-testid="summary-result"]');
+    await expect.poll(() => res.locator('tbody tr').count(), { timeout: 60_000 }).toBeGreaterThan(5);
+    await res.locator('.chart svg').first().waitFor({ timeout: 30_000 });
+    await waitMap(page);
+    await waitChoropleth(page);
+    const p = await mapPoint(page, 36.95, -0.45); // Central province
+    await page.mouse.move(p.x, p.y);
+    await expect.poll(() => page.locator('[data-testid="hover-info"]').textContent(), { timeout: 20_000 }).toContain('Central');
+    await settle(page);
+    mkdirSync('docs', { recursive: true });
+    await page.screenshot({ path: 'docs/screenshot.png' });
+    expect(errors).toEqual([]);
     await ctx.close();
   });
 
@@ -210,6 +231,7 @@ describe('the map app on the bundle', () => {
     const chips = await page.locator('.chips .chip span').allTextContents();
     expect(chips.join(' ')).toContain('Kenya');
     expect(chips.join(' ')).toContain('ADM1_NAME_ALT');
+    await expect.poll(() => page.evaluate(() => location.hash)).toContain('v=ELEVATION'); // a bad indicator falls back to the default map
     await page.waitForFunction(() => { const m = (window as any).__indapiMap; return !!m && m.loaded() && !!m.querySourceFeatures('countries').length; }, undefined, { timeout: 30_000 });
     await shot(page, '04-bad-url-code');
     await ctx.close();
@@ -281,6 +303,7 @@ describe('the map app on the bundle', () => {
     await expect.poll(() => res.locator('tbody tr').count()).toBeGreaterThan(3);
     const firstRow = await res.locator('tbody tr').first().textContent();
     expect(firstRow).toContain('KE-110'); // the reference ranks first
+    await waitChoropleth(page);
     await shot(page, '07-compare-similar-adm1');
     // cells: the clicked cell ranks first, the ranks are drawn as a raster layer
     await page.getByRole('radio', { name: 'Cells' }).check();
@@ -290,6 +313,8 @@ describe('the map app on the bundle', () => {
     expect(await res.locator('tbody tr').first().textContent()).toContain(String(cellId(SSA_GRID, col, row)));
     await expect.poll(() => page.locator('details.legend h3').first().textContent()).toContain('Similarity');
     await waitMap(page);
+    expect(await page.evaluate(() => (window as any).__indapiMap.getPaintProperty('choropleth', 'fill-opacity'))).toBe(0); // the ADM1 ranks do not hide the cell ranks
+    await settle(page);
     await shot(page, '07b-compare-similar-cells');
     await ctx.close();
   });
@@ -388,6 +413,7 @@ describe('the map app on the bundle', () => {
     await page.evaluate(() => { location.hash = '#v=ELEVATION&iso=RWA&by=ADM1_NAME_ALT'; });
     await page.getByRole('button', { name: 'Summarise', exact: true }).click();
     await expect.poll(() => page.locator('[data-testid="summary-result"] tbody tr').count(), { timeout: 60_000 }).toBeGreaterThan(2);
+    await waitChoropleth(page);
     await shot(page, '10-offline-summary');
     await ctx.close();
   });

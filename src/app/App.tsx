@@ -73,7 +73,8 @@ export function App() {
   }, [catalog, iso, state.v, state.vars, state.by, state.iso, byCode]);
   useEffect(() => {
     if (!badCodes.length) return;
-    update({ v: state.v && byCode.has(state.v) ? state.v : null, vars: state.vars.filter((c) => byCode.has(c)), by: state.by.filter((c) => byCode.has(c)), iso: iso.length ? state.iso.filter((c) => iso.some((e) => e.code === c)) : state.iso });
+    const fallback = byCode.has('ELEVATION') ? 'ELEVATION' : catalog[0]?.varCode ?? null;
+    update({ v: state.v && byCode.has(state.v) ? state.v : fallback, vars: state.vars.filter((c) => byCode.has(c)), by: state.by.filter((c) => byCode.has(c)), iso: iso.length ? state.iso.filter((c) => iso.some((e) => e.code === c)) : state.iso });
     // keep the message: computed from the original URL below
   }, [badCodes]);
   const [badMsg, setBadMsg] = useState<string | null>(null);
@@ -144,6 +145,7 @@ export function App() {
     const score = r.rows.length && Object.keys(r.rows[0]).find((k) => /score/i.test(k));
     if (!score) return;
     if (r.by === 0) {
+      setChoro(null); // the cell ranks are a raster layer: an ADM1 choropleth would hide them
       const vals = new Float64Array(SSA_GRID.width * SSA_GRID.height).fill(NaN);
       const scores = r.rows.map((x) => Number(x[score])).filter(Number.isFinite).sort((a, b) => a - b);
       const ramp = ['#08306b', '#2171b5', '#6baed6', '#c6dbef', '#f7fbff'];
@@ -169,7 +171,8 @@ export function App() {
   // Without a run query, downloads and the API panel use the current map/summary selection.
   const stateQuery: QuerySpec | null = useMemo(() => {
     const a = summaryArgs(state);
-    return a.var.length ? { method: 'indapi', args: { ...a }, label: `Current selection: ${a.var.join(', ')} for ${(a.iso3 ?? ['SSA']).join(', ')}` } : null;
+    const by = state.by.length ? ` by ${state.by.join(', ')}` : '';
+    return a.var.length ? { method: 'indapi', args: { ...a }, label: `Current selection: ${a.var.join(', ')} for ${(a.iso3 ?? ['SSA']).join(', ')}${by}` } : null;
   }, [state]);
   const current = query ?? stateQuery;
   const loading = catalogQ.isLoading;
@@ -209,7 +212,7 @@ export function App() {
         </div>
         <div className="overlay bl">
           {mapErr && <p className="msg error" role="alert">{mapErr}</p>}
-          {rec && <Legend title={rasterKey?.startsWith('cells:') ? 'Similarity' : rec.varLabel} unit={rasterKey?.startsWith('cells:') ? '' : rec.unit} palette={palette} opacity={state.op} onOpacity={(op) => update({ op })}>
+          {rec && <Legend collapsed={!!choro} title={rasterKey?.startsWith('cells:') ? 'Similarity' : rec.varLabel} unit={rasterKey?.startsWith('cells:') ? '' : rec.unit} palette={palette} opacity={state.op} onOpacity={(op) => update({ op })}>
             {rasterKey?.startsWith('cells:') && <button type="button" className="ghost small" onClick={() => setRestyle((k) => k + 1)}>Back to {rec.varCode}</button>}
           </Legend>}
           {choro && (

@@ -94,7 +94,7 @@ export function CatalogBrowser({ records, selected, onSelect }: CatalogBrowserPr
                               ? [...items].map(([item, recs]) => (
                                 <li key={item} className="item-branch">
                                   <details open>
-                                    <summary><span>{item}</span> <Count n={recs.length} /></summary>
+                                    <summary><span>{item}</span> {recs.length > 1 && <Count n={recs.length} />}</summary>
                                     <ul role="list">
                                       {recs.map((r) => <li key={r.varCode}><ItemButton r={r} selected={selected} onSelect={onSelect} /></li>)}
                                     </ul>

@@ -13,13 +13,15 @@ export interface LegendProps {
   max?: number;
   /** Extra controls under the legend. */
   children?: ReactNode;
+  /** Starts closed (e.g. while a choropleth covers the layer); the user can open it. */
+  collapsed?: boolean;
 }
 
 /** Legend box with swatches and an opacity slider. */
-export function Legend({ title, unit, palette, opacity, onOpacity, max = 14, children }: LegendProps) {
+export function Legend({ title, unit, palette, opacity, onOpacity, max = 14, children, collapsed = false }: LegendProps) {
   const entries = palette ? legendOf(palette) : [];
   return (
-    <details className="legend" open aria-label="Legend">
+    <details className="legend" open={!collapsed} aria-label="Legend">
       <summary><h3>{title}{unit ? <span className="muted"> ({unit})</span> : null}</h3></summary>
       {!palette && <p className="muted small">Loading layer…</p>}
       <ul role="list">

@@ -11,7 +11,7 @@ import { errText, type QuerySpec } from './common';
 
 /** Formats offered, with what they hold. */
 export const FORMATS: Array<[string, string]> = [
-  ['csv', 'CSV table'], ['dta', 'Stata 12 (.dta)'], ['rds', 'R data frame (.rds)'], ['rda', 'R (.rds, alias rda)'],
+  ['csv', 'CSV table'], ['dta', 'Stata 14+ (.dta, format 118)'], ['rds', 'R data frame (.rds)'], ['rda', 'R (.rds, alias rda)'],
   ['json', 'GeoJSON cell points'], ['tif', 'GeoTIFF raster'], ['asc', 'ESRI ASCII grid'], ['grd', 'R raster (.grd/.gri)'],
   ['plot', 'Map image (SVG + PNG)'], ['hist', 'Histogram image (SVG + PNG)'],
 ];
