@@ -42,7 +42,6 @@ export function compareCells(a: unknown, b: unknown): number {
   return String(a).localeCompare(String(b), undefined, { numeric: true });
 }
 
-/** The table component. */
 /**
  * Rows in display order: the pinned rows first (in their order), then the others sorted
  * by `sort` (missing values last in both directions), or in their order without a sort.
@@ -66,6 +65,7 @@ function fmtCell(v: unknown, plainCol: boolean): string {
   return String(v);
 }
 
+/** The table component. */
 export function ResultTable({ rows, columns, caption, onRowClick, max = 2000, plain = ['CELL5M', 'rank', 'feature', 'ID'], pinned, cellText, valueCols = [] }: ResultTableProps) {
   const cols = useMemo(() => columns ?? columnsOf(rows), [rows, columns]);
   const [sort, setSort] = useState<{ col: string; dir: 1 | -1 } | null>(null);
