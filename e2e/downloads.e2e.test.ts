@@ -2,12 +2,12 @@
  * Every download format from the app's Download panel, as a person saves them in Chromium:
  * Kenya by ADM1_NAME_ALT with ELEVATION and ELEV_ZONE. Each ZIP is opened with JSZip and its
  * name, file list and the data files' first bytes are checked; the ZIPs are kept in
- * test-results/downloads/ to be opened by hand. When R is installed (`Rscript` with haven
- * and terra), the .dta and the .tif are read back in R and compared with the CSV.
+ * test-results/downloads/ to be opened by hand. R (`Rscript` with haven
+ * and terra, installed by .ci/run) reads the .dta and the .tif back and compares them with the CSV.
  * A fresh browser context per format: Chromium blocks repeated automatic downloads.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -168,8 +168,8 @@ describe('downloads from the app: Kenya by ADM1_NAME_ALT, ELEVATION and ELEV_ZON
     }, 180_000);
   }
 
-  const hasR = spawnSync('Rscript', ['-e', 'suppressMessages({library(haven); library(terra)})'], { stdio: 'ignore' }).status === 0;
-  test.skipIf(!hasR)('R reads the files: haven gets the CSV rows from the .dta, terra the GeoJSON cells from the .tif', async () => {
+  // R with haven and terra is required (installed by .ci/run); a missing reader fails, never skips.
+  test('R reads the files: haven gets the CSV rows from the .dta, terra the GeoJSON cells from the .tif', async () => {
     const csvZ = zips.get('csv'), dtaZ = zips.get('dta'), tifZ = zips.get('tif'), jsonZ = zips.get('json');
     expect(csvZ && dtaZ && tifZ && jsonZ, 'the csv, dta, tif and json downloads ran').toBeTruthy();
     const dir = mkdtempSync(join(tmpdir(), 'indapi-dl-'));
