@@ -1,7 +1,7 @@
 /**
- * Runs the curl examples of src/contract/EXAMPLES.md (linked from the README) against a
- * live Node server: every `sh` block must exit 0, and every line of the `text` block that
- * follows it must appear in its output (session keys normalised to `x0…`).
+ * Runs the curl examples of src/contract/EXAMPLES.md and of the README (its `sh` blocks that
+ * call curl) against a live Node server: every such block must exit 0, and every line of the
+ * `text` block that follows it must appear in its output (session keys normalised to `x0…`).
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -13,6 +13,7 @@ import { startServer, type RunningServer } from '../../src/node/server';
 import { bundleDir } from './backend';
 
 const md = readFileSync(path.resolve(__dirname, '../../src/contract/EXAMPLES.md'), 'utf8');
+const readme = readFileSync(path.resolve(__dirname, '../../README.md'), 'utf8');
 
 interface Example {
   script: string;
@@ -48,14 +49,24 @@ afterAll(async () => {
 });
 
 const list = examples(md);
+/** README blocks that call the API (the install/start/test blocks do not run curl). */
+const readmeList = examples(readme).filter((e) => e.script.includes('curl'));
 
 test('EXAMPLES.md has examples, each with expected output', () => {
   expect(list.length).toBeGreaterThanOrEqual(10);
   for (const e of list) expect(e.expect.length, `example at line ${e.line}`).toBeGreaterThan(0);
 });
 
-describe('EXAMPLES.md', () => {
-  for (const e of list) {
+test('the README has curl examples, each with expected output', () => {
+  expect(readmeList.length).toBeGreaterThanOrEqual(2);
+  for (const e of readmeList) expect(e.expect.length, `README example at line ${e.line}`).toBeGreaterThan(0);
+});
+
+describe.each([
+  ['EXAMPLES.md', list],
+  ['README.md', readmeList],
+])('%s', (_name, examplesOfFile) => {
+  for (const e of examplesOfFile) {
     test(`example at line ${e.line}: ${e.script.split('\n')[0].slice(0, 70)}`, async () => {
       const base = `http://127.0.0.1:${srv.port}`;
       const script = e.script.split('http://localhost:8080').join(base);
