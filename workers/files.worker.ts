@@ -7,7 +7,7 @@
 import { expose, transfer } from 'comlink';
 import type { CellResult, Engine, TableResult } from '../src/core/api';
 import { IndapiError, isIndapiError } from '../src/core/errors';
-import { genFile, needsCells, normalizeFormat, zipFiles, type Basemap } from '../src/core/formats';
+import { cellQueryArgs, genFile, needsCells, normalizeFormat, zipFiles, type Basemap } from '../src/core/formats';
 import { createWorkerEngine } from '../src/app/engine-factory';
 
 let engine: Engine | null = null;
@@ -70,9 +70,9 @@ const api = {
         method = 'similar';
       } else if (a.wkt) {
         method = 'getLayerWKT';
-        if (cellsNeeded) cells = await engine.getLayerCells(a, qProgress);
+        if (cellsNeeded) cells = await engine.getLayerCells(cellQueryArgs(format, a), qProgress);
         else table = await engine.getLayerWKT(a, qProgress);
-      } else if (cellsNeeded) cells = await engine.getLayerCells(a, qProgress);
+      } else if (cellsNeeded) cells = await engine.getLayerCells(cellQueryArgs(format, a), qProgress);
       else table = await engine.getLayerTable(a, qProgress);
       step(50);
       const meta = (table ?? cells)!.meta;

@@ -7,6 +7,7 @@ import type { Engine, GeneratedFile, Graphic, TableResult } from '../core/api';
 import { IndapiError } from '../core/errors';
 import type { GetLayerArgs, VarRecord } from '../core/types';
 import type { ArgSpec } from './args';
+import { cellQueryArgs, normalizeFormat, type FileFormat } from '../core/formats';
 import type { GenFileInput as CoreGenFileInput, GenFileResult } from '../core/formats';
 
 /** Input of the file writers: the core's own type (`genFile` of `src/core/formats`). */
@@ -83,6 +84,15 @@ function tableValue(t: TableResult, asList: boolean): unknown {
   return asList ? { meta: t.meta.map(recordOf), data: t.rows } : t.rows;
 }
 
+/** The normalised format for the per-cell query, or 'csv' for formats the writers will refuse anyway. */
+function cellFormat(f: string): FileFormat {
+  try {
+    return normalizeFormat(f);
+  } catch {
+    return 'csv';
+  }
+}
+
 /** Runs the query (plain or WKT) and the writers for a file or graphic `format`. */
 async function withFiles(ctx: MethodContext, a: Record<string, unknown>, format: string): Promise<MethodResult> {
   if (!ctx.genFile) throw new IndapiError('BAD_FORMAT', `File formats are not available on this server ('${format}').`);
@@ -95,7 +105,7 @@ async function withFiles(ctx: MethodContext, a: Record<string, unknown>, format:
   const wktArgs = wkt ? { ...ga, wkt, exact: a.exact as boolean | undefined } : undefined;
   const [table, cells] = await Promise.all([
     needTable ? (wktArgs ? ctx.engine.getLayerWKT(wktArgs, opts) : ctx.engine.getLayerTable(ga, opts)) : undefined,
-    needCells ? ctx.engine.getLayerCells(wktArgs ?? ga, opts) : undefined,
+    needCells ? ctx.engine.getLayerCells(cellQueryArgs(cellFormat(f), wktArgs ?? ga), opts) : undefined,
   ]);
   const out = await ctx.genFile(
     {

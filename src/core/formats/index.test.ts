@@ -2,7 +2,7 @@ import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
 import { CELLS_KEN, FIXED_NOW, FIXTURE_META, TABLE_KEN_ADM1 } from '../../../tests/formats/formats.fixture';
 import { isIndapiError } from '../errors';
-import { genFile, normalizeFormat, zipFiles } from './index';
+import { cellQueryArgs, genFile, normalizeFormat, zipFiles } from './index';
 
 const args = { var: ['ELEVATION', 'ELEV_ZONE'], iso3: ['KEN'], by: ['ADM1_NAME_ALT'] };
 const base = { method: 'getLayer', args, table: TABLE_KEN_ADM1, cells: CELLS_KEN, meta: FIXTURE_META, now: FIXED_NOW };
@@ -90,5 +90,17 @@ describe('zipFiles', () => {
     expect(seen.at(-1)).toBe(100);
     const asc = await zip.file(r.files[0].name)?.async('uint8array');
     expect(asc).toEqual(r.files[0].bytes);
+  });
+});
+
+describe('cellQueryArgs', () => {
+  it('drops the by domains for hist, so the histogram shows cell values, not group summaries', () => {
+    const args = { var: ['ELEVATION'], iso3: ['KEN'], by: ['ADM1_NAME_ALT'] };
+    expect(cellQueryArgs('hist', args)).toEqual({ var: ['ELEVATION'], iso3: ['KEN'] });
+    expect(args.by).toEqual(['ADM1_NAME_ALT']);
+  });
+  it('keeps them for zonal maps (rasters, GeoJSON, plot)', () => {
+    const args = { var: ['ELEVATION'], by: ['ADM1_NAME_ALT'] };
+    for (const f of ['tif', 'asc', 'grd', 'json', 'plot'] as const) expect(cellQueryArgs(f, args)).toBe(args);
   });
 });

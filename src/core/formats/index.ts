@@ -109,6 +109,21 @@ export function needsCells(format: FileFormat): boolean {
   return PER_CELL.has(format);
 }
 
+/**
+ * Arguments of the per-cell query (`Engine.getLayerCells`) that a format needs. `hist`
+ * describes the distribution of each variable's own cell values over the selection
+ * (countries, region or WKT), so the `by` domains, which would give every cell its group's
+ * summary (a zonal map), are dropped; every other format keeps them.
+ * @param format a normalised format ({@link normalizeFormat})
+ * @param args the query arguments as sent
+ * @returns the arguments to pass to `getLayerCells` (a copy without `by` for hist)
+ */
+export function cellQueryArgs<T extends { by?: unknown }>(format: FileFormat, args: T): T {
+  if (format !== 'hist') return args;
+  const { by: _by, ...rest } = args;
+  return rest as T;
+}
+
 /** Media types of the files (the original's, GeoJSON's from RFC 7946). */
 export const MEDIA_TYPES: Record<string, string> = {
   csv: 'text/csv',
