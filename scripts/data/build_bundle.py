@@ -375,6 +375,11 @@ def write_basemap(cache: str, out: str, units: list, c50: list[dict]) -> None:
         g = f.GetGeometryRef()
         if g is None or not g.Intersects(win):
             continue
+        minx, maxx, _miny, _maxy = g.GetEnvelope()
+        if maxx - minx > 180:
+            # Outlines that cross the antimeridian (Fiji) are split at +-180 in world-atlas and
+            # span the whole globe in longitude; they only 'touch' the window through that span.
+            continue
         fid = f.GetField('id') or ''
         name = f.GetField('name') or ''
         feats.append((name, fid, g.Clone()))

@@ -99,11 +99,10 @@ export function MapView(p: MapViewProps) {
         },
         layers: [
           { id: 'ocean', type: 'background', paint: { 'background-color': '#d7e6f0' } },
-          // Fiji's polygons span -180..180 in the bundle's outlines: left out (not in the map's region).
-          { id: 'countries-fill', type: 'fill', source: 'countries', filter: ['!=', ['get', 'iso3'], 'FJI'], paint: { 'fill-color': '#f4f2ec' } },
+          { id: 'countries-fill', type: 'fill', source: 'countries', paint: { 'fill-color': '#f4f2ec' } },
           { id: 'choropleth', type: 'fill', source: 'admin1', paint: { 'fill-color': '#888888', 'fill-opacity': 0 } },
           { id: 'admin1-line', type: 'line', source: 'admin1', minzoom: 2.5, paint: { 'line-color': '#6b6b6b', 'line-width': 0.4, 'line-opacity': 0.6 } },
-          { id: 'countries-line', type: 'line', source: 'countries', filter: ['!=', ['get', 'iso3'], 'FJI'], paint: { 'line-color': '#3c3c3c', 'line-width': 0.9 } },
+          { id: 'countries-line', type: 'line', source: 'countries', paint: { 'line-color': '#3c3c3c', 'line-width': 0.9 } },
           { id: 'areas-fill', type: 'fill', source: 'areas', filter: ['==', ['geometry-type'], 'Polygon'], paint: { 'fill-color': '#ff6a00', 'fill-opacity': 0.15 } },
           { id: 'areas-line', type: 'line', source: 'areas', paint: { 'line-color': '#d94f00', 'line-width': 2 } },
           { id: 'areas-point', type: 'circle', source: 'areas', filter: ['==', ['geometry-type'], 'Point'], paint: { 'circle-radius': 5, 'circle-color': '#d94f00', 'circle-stroke-color': '#fff', 'circle-stroke-width': 1.5 } },

@@ -24,6 +24,15 @@ describe('basemap', () => {
     }
   });
 
+  it('no country outline spans more than 180 degrees of longitude (antimeridian outlines such as Fiji are left out)', () => {
+    const g = geojson('countries.geojson') as unknown as { features: { geometry: { coordinates: unknown }; properties: Record<string, unknown> }[] };
+    const lons = (c: unknown): number[] => (Array.isArray(c) && typeof c[0] === 'number' ? [c[0] as number] : (c as unknown[]).flatMap(lons));
+    for (const f of g.features) {
+      const xs = lons(f.geometry.coordinates);
+      expect(Math.max(...xs) - Math.min(...xs), String(f.properties.name)).toBeLessThan(180);
+    }
+  });
+
   it('admin1.geojson has one feature per ADM1 raster value with the class tables\' code, name and iso3', () => {
     const g = geojson('admin1.geojson');
     const rows = readClassTable('ADM1_CODE_ALT').rows;
