@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { answerFromCached, parseRange } from './sw-data';
+import { answerFromCached, manifestContentKey, parseRange } from './sw-data';
 
 const body = Uint8Array.from({ length: 100 }, (_, i) => i);
 const cached = () => new Response(body, { headers: { 'Content-Type': 'image/tiff', ETag: '"v1"' } });
@@ -31,5 +31,16 @@ describe('answers from a cached full file', () => {
     expect(r.headers.get('content-range')).toBe('bytes */100');
     expect((await answerFromCached(cached(), 'bytes=5-1')).status).toBe(200);
     expect(parseRange('bytes=0-1,4-5', 100)).toBeUndefined();
+  });
+});
+
+describe('manifestContentKey', () => {
+  test('changes when a file changes, even under the same version', async () => {
+    const a = { version: '2026.11.1', files: [{ path: 'cog/A.tif', bytes: 10, sha256: 'aa' }] } as any;
+    const b = { version: '2026.11.1', files: [{ path: 'cog/A.tif', bytes: 10, sha256: 'bb' }] } as any;
+    const ka = await manifestContentKey(a);
+    expect(ka).toMatch(/^[0-9a-f]{12}$/);
+    expect(await manifestContentKey({ ...a })).toBe(ka);
+    expect(await manifestContentKey(b)).not.toBe(ka);
   });
 });

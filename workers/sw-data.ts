@@ -31,6 +31,15 @@ export interface PrecacheProgress {
 const PREFIX = 'indapi3-data-';
 const COMPLETE = '__complete__';
 
+/**
+ * Short content key of a manifest: the first 12 hex digits of the SHA-256 of its
+ * `path:sha256` lines, so two bundles with the same version but other files get other caches.
+ */
+export async function manifestContentKey(manifest: BundleManifest): Promise<string> {
+  const text = manifest.files.map((f) => `${f.path}:${f.sha256 ?? ''}:${f.bytes ?? ''}`).join('\n');
+  return (await sha256Hex(new TextEncoder().encode(text).buffer as ArrayBuffer)).slice(0, 12);
+}
+
 function text(body: string, status: number, headers: Record<string, string> = {}): Response {
   return new Response(body, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', ...headers } });
 }
@@ -171,7 +180,8 @@ export class BundleCache {
       this.notify(p);
       return p;
     }
-    const name = PREFIX + manifest.version;
+    // Keyed by version AND content, so a rebuilt bundle is fetched even if its version was not bumped.
+    const name = PREFIX + manifest.version + '-' + (await manifestContentKey(manifest));
     const cache = await caches.open(name);
     const files = manifest.files;
     const totalBytes = files.reduce((s, f) => s + (f.bytes || 0), 0);
