@@ -77,6 +77,18 @@ export interface CellResult {
   mask: Uint8Array;
   /** One layer per var, in request order. */
   layers: CellLayer[];
+  /**
+   * Per-cell key layers (the domain of each cell), in output order: first `ISO3` (class layer:
+   * the ISO3 raster value, `classes` = the ISO3 class table with labels and names), then one
+   * layer per `by` code in request order. A class `by` is a class layer whose values are the
+   * raster class values and whose `classes` are that code's class table entries (only the kept
+   * classes when a class filter is given). A continuous `by` is a `type: 'class'` layer whose
+   * values are the 1-based interval index, with `classes` = the intervals as
+   * `{ value: index, label: "(a,b]" }`. `code` is the row field name (the code, or
+   * `<CODE>_by` when the code is also a `var`). NaN where a cell has no key (not selected,
+   * no-data class, or outside every interval). Absent from engines that predate it.
+   */
+  keys?: CellLayer[];
   /** Catalog records of every var and by code involved. */
   meta: VarRecord[];
 }

@@ -47,6 +47,29 @@ describe('engine', () => {
     expect([wkt.grid.width, wkt.grid.height]).toEqual([1, 1]);
   });
 
+  it('getLayerCells gives key layers: ISO3, class by values, continuous by interval index', async () => {
+    const e = createNodeEngine(BUNDLE);
+    const r = await e.getLayerCells({ var: ['TRI'], iso3: ['UGA'], by: { ADM1_NAME_ALT: null, ELEVATION: [0, 500, 1000] } as never });
+    expect(r.keys!.map((k) => [k.code, k.type])).toEqual([['ISO3', 'class'], ['ADM1_NAME_ALT', 'class'], ['ELEVATION', 'class']]);
+    const [iso, adm, elev] = r.keys!;
+    const uga = iso.classes!.find((c) => c.label === 'UGA')!;
+    expect(uga.name).toBe('Uganda');
+    expect(elev.classes).toEqual([{ value: 1, label: '(0,500]' }, { value: 2, label: '(500,1000]' }]);
+    const admValues = new Set(adm.classes!.map((c) => c.value));
+    const cells = await e.getLayerCells({ var: ['ELEVATION'], iso3: ['UGA'] });
+    for (let i = 0; i < r.mask.length; i++) {
+      if (!r.mask[i]) {
+        for (const k of r.keys!) expect(k.values[i]).toBeNaN();
+        continue;
+      }
+      expect(iso.values[i]).toBe(uga.value);
+      expect(Number.isNaN(adm.values[i]) || admValues.has(adm.values[i])).toBe(true);
+      const x = cells.layers[0].values[i];
+      expect(elev.values[i]).toBe(x > 0 && x <= 500 ? 1 : x > 500 && x <= 1000 ? 2 : NaN);
+    }
+    expect(Array.from(adm.values).some((v) => admValues.has(v))).toBe(true);
+  });
+
   it('an aborted query rejects with ABORTED and does not poison the cache', async () => {
     const files = fileSourceFactory(BUNDLE);
     let delay = 40;

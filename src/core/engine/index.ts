@@ -7,7 +7,7 @@
  * (aggregation semantics) and `../wkt/raster.ts` (geometry selection).
  */
 import type { Feature, FeatureCollection, Geometry } from 'geojson';
-import type { CallOptions, CategoryRow, CellResult, ColumnInfo, Engine, GetLayerWktArgs, TableResult } from '../api';
+import type { CallOptions, CategoryRow, CellLayer, CellResult, ColumnInfo, Engine, GetLayerWktArgs, TableResult } from '../api';
 import { Catalog, describeRecord } from '../catalog';
 import { CogStore, type PixelWindow } from '../cog/store';
 import type { Inflate } from '../cog/tiff';
@@ -83,6 +83,8 @@ interface Computed {
   aggs: VarAgg[] | null;
   /** Per window cell data of vars, ISO3 and bys. */
   varData: Array<Float32Array | Int32Array>;
+  /** Per window cell data of each `by` code, in `bys` order. */
+  byData: Array<Float32Array | Int32Array>;
   iso: Int32Array;
   /** Per-dimension group index per cell (for per-cell rows). */
   P: number;
@@ -298,7 +300,7 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
         return new VarAgg(v, frame, varData[k], v.weightRec ? wmap.get(v.weightRec.varCode) : undefined, lut);
       });
     }
-    return { sel, vars, bys, frame, aggs, varData, iso, P };
+    return { sel, vars, bys, frame, aggs, varData, byData, iso, P };
   }
 
   // ---------- rows ----------
@@ -626,7 +628,32 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
         }
         return { code: v.code, type: v.rec.type, values, classes: v.classes };
       });
-      return { grid, mask, layers, meta: metaOf(c, cp) } satisfies CellResult;
+      // key layers: ISO3, then each by (class value, or 1-based interval index)
+      const keyLayer = (code: string, classes: ClassEntry[], key: (i: number) => number): CellLayer => {
+        const values = new Float64Array(w * h).fill(NaN);
+        for (let r = 0; r < h; r++) {
+          for (let q = 0; q < w; q++) {
+            const i = (y0 + r) * ww + (x0 + q);
+            if (cp.frame.sel[i] >= 0) values[r * w + q] = key(i);
+          }
+        }
+        return { code, type: 'class', values, classes };
+      };
+      const keys: CellLayer[] = [keyLayer('ISO3', c.isoClasses, (i) => (c.isoIndex[cp.iso[i]] >= 0 ? cp.iso[i] : NaN))];
+      for (let k = 0; k < bys.length; k++) {
+        const d = bys[k];
+        if (d.kind === 'class') {
+          const table = new Map((await c.cat.classes(d.code)).map((e) => [e.value, e]));
+          const classes = d.values!.map((v, j) => table.get(v) ?? { value: v, label: d.labels[j] });
+          const data = cp.byData[k] as Int32Array, lut = d.lut!;
+          keys.push(keyLayer(d.key, classes, (i) => { const v = data[i]; return v >= 0 && v < lut.length && lut[v] >= 0 ? v : NaN; }));
+        } else {
+          const data = cp.byData[k] as Float32Array, br = d.breaks!;
+          const classes = d.labels.map((label, j) => ({ value: j + 1, label }));
+          keys.push(keyLayer(d.key, classes, (i) => { const j = intervalIndex(br, data[i]); return j < 0 ? NaN : j + 1; }));
+        }
+      }
+      return { grid, mask, layers, keys, meta: metaOf(c, cp) } satisfies CellResult;
     },
 
     async getLayerWKT(args, o = {}) {
