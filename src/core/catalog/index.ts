@@ -4,6 +4,7 @@
  * `category` listing and `describe` records of the service (spec E4, E5, part 2.1/2.2).
  */
 import Papa from 'papaparse';
+import { RE2JS } from 're2js';
 import { IndapiError, throwIfAborted } from '../errors';
 import type { TextLoader } from '../io/source';
 import type { CategoryRow } from '../api';
@@ -79,14 +80,28 @@ export function unknownCodeMessage(codes: string[]): string {
   return `Variable ${codes.join(', ')} was not found in the indicator data catalog. Use describe() or category() to query indicator metadata.`;
 }
 
-/** Compiles user patterns as case-insensitive regular expressions. @throws IndapiError BAD_ARGUMENT */
-export function compilePatterns(q: string[]): RegExp[] {
+/** A compiled user pattern: tests whether it matches any part of a text. */
+export interface Pattern {
+  /** True when the pattern matches somewhere in `text`. */
+  test(text: string): boolean;
+}
+
+/**
+ * Compiles user patterns as case-insensitive regular expressions with RE2 semantics
+ * (`re2js`): matching takes time linear in the text, so no pattern (e.g. `(.*){6}QQQ` or
+ * `(a+)+$`) can block the server or the service worker. RE2 has no backreferences or
+ * lookaround; such patterns are invalid.
+ * @throws IndapiError BAD_ARGUMENT for a pattern that is not text of at most 200 characters
+ *   or not a valid regular expression
+ */
+export function compilePatterns(q: string[]): Pattern[] {
   return q.map((p) => {
     if (typeof p !== 'string' || p.length > 200) throw new IndapiError('BAD_ARGUMENT', 'A pattern must be text of at most 200 characters.');
     try {
-      return new RegExp(p, 'i');
+      const re = RE2JS.compile(p, RE2JS.CASE_INSENSITIVE);
+      return { test: (text: string) => re.test(text) };
     } catch (e) {
-      throw new IndapiError('BAD_ARGUMENT', `Invalid regular expression '${p}': ${(e as Error).message}`, { pattern: p });
+      throw new IndapiError('BAD_ARGUMENT', `Invalid regular expression '${p}': ${(e as Error).message.replace('(?i)', '')}`, { pattern: p });
     }
   });
 }

@@ -310,6 +310,13 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
     return { ISO3: e.label, ADM0_NAME: name };
   }
 
+  /** ISO3 and ADM0_NAME of a unit's country code (none when the code is empty). */
+  function unitKeys(c: Ctx, iso3: string): Row {
+    if (!iso3) return {};
+    const e = c.isoClasses.find((x) => x.label.toUpperCase() === iso3);
+    return e ? countryKeys(c, e) : { ISO3: iso3, ADM0_NAME: c.cat.isoEntry(iso3)?.name ?? iso3 };
+  }
+
   function fmtValue(v: VarSpec, x: number | string | undefined): number | string | undefined {
     if (x === undefined) return undefined;
     if (typeof x === 'string') return x;
@@ -346,9 +353,16 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
       valueFields(cp, G + b, sum);
       rows.push(sum);
       if (!bys.length) return;
+      // pooled rows by a unit layer (class table with an iso3 column) carry the unit's country
+      const unitDim = blk ? -1 : bys.findIndex((d) => d.iso3);
+      const unitIso = (idx: number[]) => (unitDim < 0 ? '' : bys[unitDim].iso3![idx[unitDim]]);
       const present: Array<[number, number[]]> = [];
       for (let s = 0; s < P; s++) if (frame.groupN[b * frame.S + s] > 0) present.push([s, decode(bys, s)]);
       present.sort((x, y) => {
+        if (unitDim >= 0) {
+          const a = unitIso(x[1]), z = unitIso(y[1]);
+          if (a !== z) return a < z ? -1 : 1;
+        }
         for (let k = 0; k < bys.length; k++) {
           const d = bys[k].rank[x[1][k]] - bys[k].rank[y[1][k]];
           if (d) return d;
@@ -356,7 +370,7 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
         return 0;
       });
       for (const [s, idx] of present) {
-        const row: Row = { ...keys };
+        const row: Row = unitDim >= 0 ? unitKeys(c, unitIso(idx)) : { ...keys };
         bys.forEach((d, k) => { row[d.key] = d.labels[idx[k]]; });
         valueFields(cp, b * frame.S + s, row);
         rows.push(row);
@@ -376,7 +390,7 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
       cols.push({ name: 'X', role: 'key', label: 'Cell centre longitude', unit: 'degrees', type: 'number' });
       cols.push({ name: 'Y', role: 'key', label: 'Cell centre latitude', unit: 'degrees', type: 'number' });
     }
-    if (cp.sel.blocks[0] !== null || perCell) {
+    if (cp.sel.blocks[0] !== null || perCell || cp.bys.some((d) => d.iso3)) {
       cols.push({ ...keyCol('ISO3', 'ISO3 country code'), classes: c.isoClasses });
       cols.push(keyCol('ADM0_NAME', 'Country name'));
     }
@@ -410,9 +424,11 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
     const [x0, y0, x1] = sel.win;
     const w = x1 - x0;
     const grid = c.grid;
-    const G = frame.C * frame.S;
     const items: Array<{ i: number; g: number; ci: number }> = [];
-    for (let i = 0; i < frame.sel.length; i++) if (frame.sel[i] >= 0) items.push({ i, g: frame.sel[i], ci: c.isoIndex[iso[i]] });
+    // with by, a cell without a key of every dimension (no-data class, outside every interval)
+    // counts in the summary row only: no per-cell row
+    const keyed = (g: number) => !bys.length || g % frame.S !== cp.P;
+    for (let i = 0; i < frame.sel.length; i++) if (frame.sel[i] >= 0 && keyed(frame.sel[i])) items.push({ i, g: frame.sel[i], ci: c.isoIndex[iso[i]] });
     const decoded = new Map<number, number[]>();
     const dec = (g: number) => {
       let d = decoded.get(g);
@@ -424,8 +440,6 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
       if (bys.length) {
         const sa = a.g % frame.S, sb = b.g % frame.S;
         if (sa !== sb) {
-          if (sa === cp.P) return -1;
-          if (sb === cp.P) return 1;
           const da = dec(a.g), db = dec(b.g);
           for (let k = 0; k < bys.length; k++) {
             const d = bys[k].rank[da[k]] - bys[k].rank[db[k]];
@@ -443,13 +457,13 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
       const r: Row = { CELL5M: cellId(grid, col, row), X, Y };
       const ie = c.isoClasses[c.isoIndex[iso[i]]];
       if (ie) Object.assign(r, countryKeys(c, ie));
-      if (bys.length && g % frame.S !== cp.P) {
+      if (bys.length) {
         const idx = dec(g);
         bys.forEach((d, k) => { r[d.key] = d.labels[idx[k]]; });
       }
       vars.forEach((v, k) => {
         let x: number | string | undefined;
-        if (aggs) x = fmtValue(v, aggs[k].value(g < G ? g : g));
+        if (aggs) x = fmtValue(v, aggs[k].value(g));
         else if (v.rec.type === 'class') x = lut[k]!.get((varData[k] as Int32Array)[i]);
         else x = fmtValue(v, (varData[k] as Float32Array)[i]);
         if (x !== undefined) r[v.code] = x;
@@ -482,7 +496,7 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
 
   function metaOf(c: Ctx, cp: Computed): VarRecord[] {
     const codes = [...cp.bys.map((b) => b.code), ...cp.vars.map((v) => v.code)];
-    if (cp.sel.blocks[0] !== null) codes.unshift('ISO3', 'ADM0_NAME');
+    if (cp.sel.blocks[0] !== null || cp.bys.some((d) => d.iso3)) codes.unshift('ISO3', 'ADM0_NAME');
     return [...new Set(codes)].map((k) => c.cat.get(k)).filter((r): r is VarRecord => !!r);
   }
 
@@ -508,7 +522,8 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
       const cells = geometryCells(list[k].geom, c.grid, !!args.exact);
       if (!cells) continue;
       any = true;
-      const sel = select(c, { iso3: args.iso3 }, cells, perCountry);
+      // a WKT selection is a cell filter: the country filter (iso3) is ignored, as with ids
+      const sel = select(c, {}, cells, perCountry);
       const cp = await compute(c, sel, varSpecs, bys, true, o.signal);
       last = cp;
       const r = tableRows(c, cp);
@@ -577,7 +592,8 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
         geom = geometryCells(parseWkt(String(wkt)), c.grid, !!(args as GetLayerWktArgs).exact);
         if (!geom) throw new IndapiError('OUTSIDE_GRID', `The geometry lies outside the grid of the bundle ${gridText(c.grid)}.`);
       }
-      const sel = select(c, args, geom, null);
+      // a WKT selection is a cell filter: the country filter (iso3) is ignored, as with ids
+      const sel = select(c, geom ? {} : args, geom, null);
       const cp = await compute(c, sel, varSpecs, bys, bys.length > 0, o.signal, o.onProgress);
       // clip to the bounding box of selected cells
       const [wx0, wy0, wx1] = sel.win;
@@ -611,7 +627,8 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
             if (g < 0) continue;
             mask[r * w + q] = 1;
             let x: number;
-            if (agg) {
+            if (agg && g % cp.frame.S === cp.P) x = NaN; // no key in some by dimension: no zonal value
+            else if (agg) {
               let m = memo.get(g);
               if (m === undefined) {
                 m = agg.numeric(g);
@@ -723,7 +740,7 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
         }
       }
       if (ref < 0) {
-        throw new IndapiError('NOT_FOUND', `Unit '${xs}' was not found among the ${by === 1 ? 'first-level units' : 'cells'} of the selection.`, { x: args.x });
+        throw new IndapiError('BAD_ARGUMENT', `Unit '${xs}' was not found among the ${by === 1 ? 'first-level units' : 'cells'} of the selection.`, { x: args.x });
       }
       const score = new Float64Array(units.length);
       cp.vars.forEach((v, k) => {

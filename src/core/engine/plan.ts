@@ -43,6 +43,11 @@ export interface BySpec {
   filtered?: boolean;
   /** cut: increasing breaks. */
   breaks?: Float64Array;
+  /**
+   * class: ISO3 code of the country of each group index, when the class table has an `iso3`
+   * column (units such as ADM1_NAME_ALT); rows by this dimension then carry ISO3 and ADM0_NAME.
+   */
+  iso3?: string[];
 }
 
 /** Extra statistics a request may ask for (besides pNN percentiles, 0 <= NN <= 100). */
@@ -163,7 +168,9 @@ export async function planBy(cat: Catalog, by: ByArg | string | undefined | null
       const order = labels.map((_, i) => i).sort((a, b) => cmpC(labels[a], labels[b]) || keep[a].value - keep[b].value);
       const rank = new Int32Array(labels.length);
       order.forEach((gi, r) => { rank[gi] = r; });
-      out.push({ code, key: code, rec, kind: 'class', n: keep.length, labels, rank, lut, values: keep.map((c) => c.value), filtered });
+      const spec: BySpec = { code, key: code, rec, kind: 'class', n: keep.length, labels, rank, lut, values: keep.map((c) => c.value), filtered };
+      if (classes.some((c) => typeof c.iso3 === 'string' && c.iso3 !== '')) spec.iso3 = keep.map((c) => (typeof c.iso3 === 'string' ? c.iso3.toUpperCase() : ''));
+      out.push(spec);
     } else {
       let breaks: number[];
       if (arg !== undefined && arg !== null) {
