@@ -41,9 +41,24 @@ describe('parseBody', () => {
 
 describe('bindArgs', () => {
   test('coerces scalars to vectors and keeps NULL as default', () => {
-    expect(bindArgs('f', SPECS, [['var', 'A'], ['iso3', null], ['as.list', 1]])).toEqual({ var: ['A'], 'as.list': true });
+    expect(bindArgs('f', SPECS, [['var', 'A'], ['by', null], ['as.list', 1]])).toEqual({ var: ['A'], 'as.list': true });
     expect(bindArgs('f', SPECS, [['var', ['A', 'B']], ['by', { ELEVATION: [0, 500] }]])).toEqual({ var: ['A', 'B'], by: { ELEVATION: [0, 500] } });
     expect(bindArgs('f', SPECS, [['var', 'A'], ['by', 'ISO3']])).toEqual({ var: ['A'], by: ['ISO3'] });
+  });
+  test('NULL is the default only where the default is NULL; NA is a value', () => {
+    const specs: ArgSpec[] = [
+      { name: 'var', type: 'codes', required: true, doc: '' },
+      { name: 'iso3', type: 'strings', default: '"SSA"', naAsCode: true, doc: '' },
+      { name: 'q', type: 'strings', default: 'NULL', doc: '' },
+      { name: 'collapse', type: 'bool', default: 'TRUE', doc: '' },
+    ];
+    expect(bindArgs('f', specs, [['var', 'A'], ['q', null]])).toEqual({ var: ['A'] });
+    expect(bindArgs('f', specs, [['var', 'A'], ['iso3', [null]]])).toEqual({ var: ['A'], iso3: ['NA'] });
+    expect(bindArgs('f', specs, [['var', 'A'], ['iso3', null]])).toEqual({ var: ['A'], iso3: ['NA'] });
+    expect(bindArgs('f', specs, [['var', 'A'], ['iso3', ['KEN', null]]])).toEqual({ var: ['A'], iso3: ['KEN', 'NA'] });
+    expect(err(() => bindArgs('f', specs, [['var', 'A'], ['collapse', null]])).message).toBe("invalid 'collapse' argument: expected TRUE or FALSE, got NULL");
+    expect(err(() => bindArgs('f', specs, [['var', 'A'], ['collapse', [null]]])).message).toBe("invalid 'collapse' argument: expected TRUE or FALSE, got logical NA");
+    expect(err(() => bindArgs('f', specs, [['var', 'A'], ['q', ['a', null]]])).message).toBe(`invalid 'q' argument: expected a character vector without NA, got character c("a", NA)`);
   });
   test('R error messages with the call', () => {
     const e1 = err(() => bindArgs('f', SPECS, [['var', 'A'], ['cat', 'x'], ['dog', 1]]));

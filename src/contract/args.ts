@@ -3,7 +3,7 @@
  * literals, as OpenCPU accepts them) and checking them against the method's R signature.
  */
 import { IndapiError } from '../core/errors';
-import { deparse, deparseCall } from './deparse';
+import { deparse, deparseCall, SHORT } from './deparse';
 import { parseRLiteral, type RValue } from './rliteral';
 
 /** Raw arguments in request order: name and parsed value. */
@@ -89,6 +89,12 @@ export interface ArgSpec {
   required?: boolean;
   /** Default as R shows it in usage, e.g. `"SSA"`, `FALSE`, `NULL`. */
   default?: string;
+  /**
+   * For code vectors (`iso3`): NA elements, and NULL (jsonlite writes a scalar NA as JSON
+   * `null`), are passed on as the code `NA`, so the engine reports them as unknown codes
+   * instead of the default applying. Without it NA elements are a type error.
+   */
+  naAsCode?: boolean;
   /** Documentation of the argument. */
   doc: string;
 }
@@ -101,9 +107,11 @@ export function callError(code: 'UNUSED_ARGUMENT' | 'BAD_ARGUMENT', message: str
 function typeName(v: unknown): string {
   if (v === null) return 'NULL';
   if (Array.isArray(v)) {
-    if (v.every((x) => typeof x === 'string')) return 'character';
-    if (v.every((x) => typeof x === 'number')) return 'numeric';
-    if (v.every((x) => typeof x === 'boolean')) return 'logical';
+    const xs = v.filter((x) => x !== null);
+    if (xs.length === 0) return 'logical';
+    if (xs.every((x) => typeof x === 'string')) return 'character';
+    if (xs.every((x) => typeof x === 'number')) return 'numeric';
+    if (xs.every((x) => typeof x === 'boolean')) return 'logical';
     return 'list';
   }
   if (typeof v === 'string') return 'character';
@@ -123,7 +131,9 @@ export function bindArgs(method: string, specs: ArgSpec[], raw: RawArgs): Record
   const byName = new Map(specs.map((s) => [s.name, s]));
   const unused = raw.filter(([k]) => !byName.has(k));
   if (unused.length) {
-    const list = unused.map(([k, v]) => `${k} = ${deparse(v)}`).join(', ');
+    const shown = unused.slice(0, SHORT.maxElements).map(([k, v]) => `${k} = ${deparse(v, SHORT)}`);
+    if (unused.length > shown.length) shown.push('...');
+    const list = shown.join(', ');
     throw callError('UNUSED_ARGUMENT', `unused argument${unused.length > 1 ? 's' : ''} (${list})`, call);
   }
   const seen = new Set<string>();
@@ -133,8 +143,11 @@ export function bindArgs(method: string, specs: ArgSpec[], raw: RawArgs): Record
   }
   const out: Record<string, unknown> = {};
   for (const [k, v] of raw) {
-    if (v === null) continue;
-    out[k] = coerce(byName.get(k)!, v, call);
+    const spec = byName.get(k)!;
+    // NULL is the default only where the default is NULL (or there is none): as in R, an
+    // explicit value, NULL included, replaces a default such as "SSA" or TRUE.
+    if (v === null && !spec.naAsCode && (spec.required || spec.default === undefined || spec.default === 'NULL')) continue;
+    out[k] = coerce(spec, v === null ? [null] : v, call, v === null);
   }
   for (const s of specs) {
     if (s.required && out[s.name] === undefined) throw callError('BAD_ARGUMENT', `argument "${s.name}" is missing, with no default`, call);
@@ -142,16 +155,19 @@ export function bindArgs(method: string, specs: ArgSpec[], raw: RawArgs): Record
   return out;
 }
 
-function coerce(spec: ArgSpec, v: RValue, call: string): unknown {
+function coerce(spec: ArgSpec, v: RValue, call: string, isNull = false): unknown {
   const bad = (what: string): never => {
-    throw callError('BAD_ARGUMENT', `invalid '${spec.name}' argument: expected ${what}, got ${typeName(v)} ${deparse(v)}`, call);
+    throw callError('BAD_ARGUMENT', `invalid '${spec.name}' argument: expected ${what}, got ${isNull ? 'NULL' : `${typeName(v)} ${deparse(v, SHORT)}`}`, call);
   };
   const arr = Array.isArray(v) ? v : typeof v === 'object' && v !== null ? undefined : [v];
   switch (spec.type) {
     case 'codes':
     case 'strings': {
       const what = spec.type === 'codes' ? 'a character vector of indicator codes' : 'a character vector';
-      if (!arr || arr.length === 0 || !arr.every((x) => typeof x === 'string')) bad(what);
+      if (spec.naAsCode && arr && arr.length > 0 && arr.every((x) => typeof x === 'string' || x === null)) {
+        return arr.map((x) => (x === null ? 'NA' : (x as string).trim()));
+      }
+      if (!arr || arr.length === 0 || !arr.every((x) => typeof x === 'string')) bad(arr?.some((x) => x === null) ? `${what} without NA` : what);
       if (spec.type === 'codes' && !(arr as string[]).every((x) => x.trim() !== '')) bad(what);
       return (arr as string[]).map((x) => x.trim());
     }

@@ -30,35 +30,99 @@ export function deparseName(name: string): string {
   return SYNTACTIC.test(name) && !RESERVED.has(name) ? name : '`' + name.replace(/`/g, '\\`') + '`';
 }
 
-function scalar(v: unknown): string {
+/** Limits of a deparsed value, so that a huge argument never fills an error or a session file. */
+export interface DeparseLimits {
+  /** Longest string shown: longer ones print their first `maxChars` characters, then `...` after the closing quote. */
+  maxChars: number;
+  /** Most elements shown of one vector, list or named list: the rest prints as a final `...` element. */
+  maxElements: number;
+  /** Most scalars shown in the whole value or call (nested lists count every element); the rest prints as `...`. */
+  maxScalars: number;
+}
+
+/** No limits: R's `deparse()` in full. */
+export const FULL: DeparseLimits = { maxChars: Infinity, maxElements: Infinity, maxScalars: Infinity };
+
+/**
+ * The limits of every printed call (error messages and their `In call:` line, a session's
+ * `source` and `console`): strings over 200 characters, vectors over 20 elements, at most
+ * 200 scalars per call (about 40 KB at the very most).
+ */
+export const SHORT: DeparseLimits = { maxChars: 200, maxElements: 20, maxScalars: 200 };
+
+interface State {
+  lim: DeparseLimits;
+  /** Scalars still allowed. */
+  left: number;
+}
+
+function scalar(v: unknown, st: State): string {
   if (v === null || v === undefined) return 'NA';
-  if (typeof v === 'string') return deparseString(v);
+  if (typeof v === 'string') {
+    if (v.length > st.lim.maxChars) {
+      const chars = Array.from(v);
+      if (chars.length > st.lim.maxChars) return deparseString(chars.slice(0, st.lim.maxChars).join('')) + '...';
+    }
+    return deparseString(v);
+  }
   if (typeof v === 'boolean') return v ? 'TRUE' : 'FALSE';
   if (typeof v === 'number') return formatRNumber(v);
-  return deparse(v);
+  return dep(v, st);
+}
+
+/** Deparses the elements of a vector or list within the limits; `...` stands for the rest. */
+function elements<T>(xs: T[], st: State, one: (x: T) => string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < xs.length; i++) {
+    if (i >= st.lim.maxElements || st.left <= 0) {
+      out.push('...');
+      break;
+    }
+    out.push(one(xs[i]));
+  }
+  return out;
+}
+
+function dep(v: unknown, st: State): string {
+  if (v === null || v === undefined) return 'NULL';
+  if (Array.isArray(v)) {
+    if (v.length === 0) return 'NULL';
+    const atomic = v.every((x) => x === null || ['string', 'number', 'boolean'].includes(typeof x));
+    if (atomic) {
+      if (v.length === 1) {
+        st.left--;
+        return scalar(v[0], st);
+      }
+      return `c(${elements(v, st, (x) => (st.left--, scalar(x, st))).join(', ')})`;
+    }
+    return `list(${elements(v, st, (x) => dep(x, st)).join(', ')})`;
+  }
+  if (typeof v === 'object') {
+    const entries = Object.entries(v as Record<string, unknown>);
+    if (entries.length === 0) return 'structure(list(), names = character(0))';
+    return `list(${elements(entries, st, ([k, x]) => `${deparseName(k)} = ${dep(x, st)}`).join(', ')})`;
+  }
+  st.left--;
+  return scalar(v, st);
 }
 
 /**
  * Deparses a JSON-like value to R source.
  * @param v string, number, boolean, null, arrays (atomic -> `c()`, mixed or nested -> `list()`), objects (`list(name = ...)`).
+ * @param limits how much of a long value to show (default {@link FULL}: all of it).
  */
-export function deparse(v: unknown): string {
-  if (v === null || v === undefined) return 'NULL';
-  if (Array.isArray(v)) {
-    if (v.length === 0) return 'NULL';
-    const atomic = v.every((x) => x === null || ['string', 'number', 'boolean'].includes(typeof x));
-    if (atomic) return v.length === 1 ? scalar(v[0]) : `c(${v.map(scalar).join(', ')})`;
-    return `list(${v.map((x) => deparse(x)).join(', ')})`;
-  }
-  if (typeof v === 'object') {
-    const entries = Object.entries(v as Record<string, unknown>);
-    if (entries.length === 0) return 'structure(list(), names = character(0))';
-    return `list(${entries.map(([k, x]) => `${deparseName(k)} = ${deparse(x)}`).join(', ')})`;
-  }
-  return scalar(v);
+export function deparse(v: unknown, limits: DeparseLimits = FULL): string {
+  return dep(v, { lim: limits, left: limits.maxScalars });
 }
 
-/** Deparses a call `fn(name = value, ...)` with arguments in the order given. */
-export function deparseCall(fn: string, args: Array<[string, unknown]>): string {
-  return `${fn}(${args.map(([k, x]) => `${deparseName(k)} = ${deparse(x)}`).join(', ')})`;
+/**
+ * Deparses a call `fn(name = value, ...)` with arguments in the order given.
+ * @param limits for the whole call, and `maxElements` arguments at most (default {@link SHORT}: long values are cut, see {@link DeparseLimits}).
+ */
+export function deparseCall(fn: string, args: Array<[string, unknown]>, limits: DeparseLimits = SHORT): string {
+  const shown = args.length > limits.maxElements ? args.slice(0, limits.maxElements) : args;
+  const st: State = { lim: limits, left: limits.maxScalars };
+  const parts = shown.map(([k, x]) => `${deparseName(k)} = ${dep(x, st)}`);
+  if (shown.length < args.length) parts.push('...');
+  return `${fn}(${parts.join(', ')})`;
 }

@@ -9,8 +9,13 @@
  *   paths one per line with the mount prefix (`/ocpu/tmp/<key>/R/.val`, ...).
  * - `.../R/<method>/json` answers 201 with the same headers and the value as JSON
  *   (`/print` and `/csv` likewise give the printed value and the CSV).
- * - Errors raised by a method answer 400 text/plain: the message, a blank line, `In call:`
- *   and the call. Unknown paths, sessions and files answer 404 text/plain.
+ * - Errors of a call (its arguments, unparsable R literals, the method itself) answer 400
+ *   text/plain: the message, a blank line, `In call:` and the call, long argument values
+ *   cut (see `deparseCall`). Errors of the request itself (a body that is not JSON or not a
+ *   JSON object: 400; an unsupported type: 415; too large: 413) answer the message alone:
+ *   no call was made. Unknown paths, sessions and files answer 404 text/plain.
+ * - Session values in OpenCPU's object formats: `R/.val` (print), `/print`, `/text`,
+ *   `/json`, `/csv`, `/tab`, `/md`, `/rds`.
  * - Listings redirect (302) to add a missing trailing slash. CORS headers on every answer;
  *   `OPTIONS` answers 204.
  * - Request bodies over `maxBodyBytes` (default 10 MB) answer 413.
@@ -23,6 +28,7 @@ import { bindArgs, BodyError, parseBody, parseFormData, type RawArgs } from './a
 import { deparseCall } from './deparse';
 import { manHtml, manText, packageInfo, usage } from './docs';
 import { METHOD_BY_NAME, METHODS, type GenFile, type MethodResult } from './methods';
+import { FormatError, toMarkdown, toRds, toTab } from './rformats';
 import { consoleValue, isTable, printValue, tableColumns, toCsv } from './rprint';
 import { isSessionKey, newSessionKey, type SessionData, type SessionMeta, type SessionStore } from './sessions';
 import { statusFor } from './status';
@@ -63,9 +69,17 @@ function text(body: string, status = 200, headers: Record<string, string> = {}):
   return new Response(body, { status, headers: { 'Content-Type': TEXT, ...headers } });
 }
 
-/** An error answer: the message and, for a failed call, the call (OpenCPU's error2file layout). */
+/** Longest error message sent (a last guard: calls are already cut by {@link deparseCall}). */
+const MAX_MESSAGE_CHARS = 4000;
+
+/**
+ * An error answer: the message and, for a failed call, the call (OpenCPU's error2file
+ * layout). Messages longer than 4000 characters are cut (with `...`), so that an error
+ * never echoes a large request.
+ */
 export function errorResponse(status: number, message: string, call?: string): Response {
-  const body = call ? `${message}\n\nIn call:\n${call}\n` : `${message}\n`;
+  const msg = message.length > MAX_MESSAGE_CHARS ? message.slice(0, MAX_MESSAGE_CHARS) + '...' : message;
+  const body = call ? `${msg}\n\nIn call:\n${call}\n` : `${msg}\n`;
   return text(body, status);
 }
 
@@ -227,7 +241,7 @@ export function createHandler(opts: HandlerOptions): (req: Request) => Promise<R
     } catch (e) {
       if (e instanceof BodyError) return errorResponse(e.status, e.message);
       if (isIndapiError(e) && e.code === 'UNPARSABLE') {
-        return errorResponse(400, e.message, `parse(text = ${JSON.stringify(String(e.detail?.text ?? ''))})`);
+        return errorResponse(400, e.message, deparseCall('parse', [['text', String(e.detail?.text ?? '')]]));
       }
       throw e;
     }
@@ -390,8 +404,22 @@ export function createHandler(opts: HandlerOptions): (req: Request) => Promise<R
         } catch (e) {
           return errorResponse(400, messageOf(e));
         }
+      case 'tab':
+      case 'md':
+      case 'rds':
+        try {
+          if (f === 'tab') return new Response(toTab(s.value), { headers: { 'Content-Type': TEXT, 'Content-Disposition': 'attachment; filename=".val.tab"' } });
+          if (f === 'md') return text(toMarkdown(s.value));
+          const bytes = toRds(s.value);
+          return new Response(bytes as BodyInit, {
+            headers: { 'Content-Type': 'application/octet-stream', 'Content-Disposition': 'attachment; filename=".val.rds"', 'Content-Length': String(bytes.byteLength) },
+          });
+        } catch (e) {
+          if (e instanceof FormatError) return errorResponse(400, e.message);
+          throw e;
+        }
       default:
-        return notFound(c, `Invalid output format for objects: ${f}`);
+        return notFound(c, `Invalid output format for objects: ${f} (use print, text, json, csv, tab, md or rds)`);
     }
   };
   app.get('/tmp/:key/R/:object', valResource);

@@ -3,8 +3,9 @@
  * under `man/<method>/text|html` and `info`) and how it runs on the {@link Engine} and the
  * file writers. One table: the router, the argument checks and the docs all read it.
  */
-import type { Engine, GeneratedFile, Graphic, TableResult } from '../core/api';
-import { IndapiError } from '../core/errors';
+import type { CellResult, Engine, GeneratedFile, Graphic, TableResult } from '../core/api';
+import { IndapiError, isIndapiError } from '../core/errors';
+import { cellId } from '../core/grid';
 import type { GetLayerArgs, VarRecord } from '../core/types';
 import type { ArgSpec } from './args';
 import { cellQueryArgs, normalizeFormat, type FileFormat } from '../core/formats';
@@ -84,6 +85,34 @@ function tableValue(t: TableResult, asList: boolean): unknown {
   return asList ? { meta: t.meta.map(recordOf), data: t.rows } : t.rows;
 }
 
+/**
+ * `indapi(wkt = ..., collapse = FALSE)`: one row per selected cell, in the shape of
+ * `getLayer(collapse = FALSE)` (CELL5M, X, Y, ISO3, ADM0_NAME, by keys, values). The cells
+ * the shapes select come from {@link Engine.getLayerCells}; the rows from the engine's own
+ * per-cell query restricted to those cells (`ids`), so both shapes are built by one code.
+ * With `by` each cell carries the summary of its group over all selected cells (not per
+ * feature or country, and not weighted by `exact`). Shapes that select no cell give no row.
+ */
+async function wktCellRows(ctx: MethodContext, a: Record<string, unknown>): Promise<unknown> {
+  const ga = layerArgs(a);
+  const opts = { signal: ctx.signal };
+  let cells: CellResult;
+  try {
+    // Which cells: the selection does not depend on `by`, `stats` or the other variables.
+    cells = await ctx.engine.getLayerCells({ var: ga.var.slice(0, 1), iso3: ga.iso3, wkt: a.wkt as string, exact: a.exact as boolean | undefined }, opts);
+  } catch (e) {
+    if (isIndapiError(e) && e.code === 'EMPTY_SELECTION') return ga.asList ? { meta: [], data: [] } : [];
+    throw e;
+  }
+  const ids: number[] = [];
+  const { grid, mask } = cells;
+  for (let row = 0; row < grid.height; row++) {
+    for (let col = 0; col < grid.width; col++) if (mask[row * grid.width + col]) ids.push(cellId(grid, col, row));
+  }
+  if (!ids.length) return ga.asList ? { meta: [], data: [] } : [];
+  return ctx.engine.getLayer({ ...ga, ids, collapse: false }, opts);
+}
+
 /** The normalised format for the per-cell query, or 'csv' for formats the writers will refuse anyway. */
 function cellFormat(f: string): FileFormat {
   try {
@@ -131,7 +160,7 @@ async function withFiles(ctx: MethodContext, a: Record<string, unknown>, format:
 }
 
 const A_VAR: ArgSpec = { name: 'var', type: 'codes', required: true, doc: 'Indicator codes to query (character vector; one code may be a plain string). See `category()` for the codes.' };
-const A_ISO3: ArgSpec = { name: 'iso3', type: 'strings', default: '"SSA"', doc: 'ISO 3166-1 alpha-3 country codes or region codes (SSA all of Africa south of the Sahara, EAF, MAF, SAF, WAF). One or several.' };
+const A_ISO3: ArgSpec = { name: 'iso3', type: 'strings', naAsCode: true, default: '"SSA"', doc: 'ISO 3166-1 alpha-3 country codes or region codes (SSA all of Africa south of the Sahara, EAF, MAF, SAF, WAF). One or several. `NA` (JSON `null`) is an unknown code, not the default.' };
 const A_BY: ArgSpec = {
   name: 'by',
   type: 'by',
@@ -139,7 +168,7 @@ const A_BY: ArgSpec = {
   doc: 'Domains to summarise by: variable codes (class variables group by class, continuous ones by their default intervals), or a list mapping one code to custom breaks (continuous, increasing numbers) or to the classes to keep (class variable), e.g. `list(ELEVATION = c(0, 500, 1000, 2000))`. In form-encoded requests use `c("A","B")` or JSON `["A","B"]`; `[\'A\',\'B\']` is not a literal and is refused.',
 };
 const A_IDS: ArgSpec = { name: 'ids', type: 'numbers', default: 'NULL', doc: 'CELL5M cell ids to restrict the query to (then `iso3` is ignored).' };
-const A_COLLAPSE: ArgSpec = { name: 'collapse', type: 'bool', default: 'TRUE', doc: 'TRUE: one row per group; FALSE: one row per cell (CELL5M, X, Y, keys, values; with `by` each cell carries its group summary).' };
+const A_COLLAPSE: ArgSpec = { name: 'collapse', type: 'bool', default: 'TRUE', doc: 'TRUE: one row per group; FALSE: one row per cell (CELL5M, X, Y, keys, values; with `by` each cell carries its group summary), also over the cells of `wkt` shapes.' };
 const A_ASLIST: ArgSpec = { name: 'as.list', type: 'bool', default: 'FALSE', doc: 'TRUE returns `list(meta, data)`: the catalog records of the columns and the rows.' };
 const A_STATS: ArgSpec = { name: 'stats', type: 'strings', default: 'NULL', doc: 'Extra statistics per variable: count, sum, mean, min, max, sd, p10, p25, p50, p75, p90, majority, minority.' };
 const A_WKT: ArgSpec = { name: 'wkt', type: 'string', default: 'NULL', doc: 'WKT (EPSG:4326) of POINT, MULTIPOINT, POLYGON, MULTIPOLYGON or GEOMETRYCOLLECTION of those: summarise over these shapes instead of countries.' };
@@ -281,7 +310,10 @@ export const METHODS: MethodSpec[] = [
     details: [
       'Without `format` (or with "data.table") the value is the summary table, as `getLayer()` gives it; `/json` returns it directly.',
       'With a file `format` the files are written into the session: the response (without `/json`) lists their paths, and `zip` gives them all. With "plot" or "hist" the session holds graphics (`graphics/1/png`, `graphics/1/svg`).',
+      'With `wkt` the value has one row per country touched and per feature (as `getLayerWKT()` gives it); with `wkt` and `collapse = FALSE` one row per selected cell (CELL5M, X, Y, ISO3, ADM0_NAME, the `by` keys, the values), each cell once even when several features cover it; with `by` each cell carries the summary of its group over all selected cells (not weighted by `exact`).',
+      'A `wkt` that selects no cell of the grid with data (e.g. a point in the sea) gives an empty table: `[]` from `/json`, a value with no rows. File and graphic formats have nothing to write then and answer 400 ("The query selects no cell with data."). Shapes outside the grid are an error (400) in both cases.',
       'Argument names are R names (`as.list`); an argument the method does not define is an error ("unused argument").',
+      'Errors of the call (its arguments, the query) answer 400 text with the message, a blank line, `In call:` and the call, long values cut (strings after 200 characters, vectors after 20 elements, with `...`). Errors of the request itself (a body that is not JSON or not a JSON object, an unsupported Content-Type, a body over the size limit) answer the message alone: no call was made. NULL (JSON null) of an argument whose default is not NULL is a value, not the default: `iso3 = NA` or `null` is an unknown country code (400).',
     ],
     value: 'The summary table; with a file format the names of the files; with plot / hist the summary table drawn.',
     examples: [
@@ -293,6 +325,7 @@ export const METHODS: MethodSpec[] = [
       const format = a.format as string | undefined;
       if (format && !['data.table', 'datatable'].includes(format.toLowerCase())) return withFiles(ctx, a, format);
       if (a.wkt !== undefined) {
+        if (a.collapse === false) return { value: await wktCellRows(ctx, a) };
         const t = await ctx.engine.getLayerWKT({ ...layerArgs(a), wkt: a.wkt as string, exact: a.exact as boolean | undefined }, { signal: ctx.signal });
         return { value: tableValue(t, a['as.list'] === true) };
       }

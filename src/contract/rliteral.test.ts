@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { isIndapiError } from '../core/errors';
 import { parseRLiteral } from './rliteral';
-import { deparse, deparseCall } from './deparse';
+import { deparse, deparseCall, deparseString, FULL } from './deparse';
 
 describe('parseRLiteral', () => {
   test.each([
@@ -29,8 +29,8 @@ describe('parseRLiteral', () => {
     ['false', false],
     ['NULL', null],
     ['null', null],
-    ['NA', null],
-    ['NA_character_', null],
+    ['NA', [null]],
+    ['NA_character_', [null]],
     ['  "padded"  ', 'padded'],
   ])('%s', (text, want) => {
     expect(parseRLiteral(text)).toEqual(want);
@@ -92,7 +92,7 @@ describe('parseRLiteral', () => {
       err = e;
     }
     expect(isIndapiError(err)).toBe(true);
-    expect((err as Error).message).toBe(`Unparsable argument: ${text}`);
+    expect((err as Error).message).toBe(`Unparsable argument: ${text.length > 200 ? text.slice(0, 200) + '...' : text}`);
     expect((err as any).code).toBe('UNPARSABLE');
   });
 });
@@ -114,6 +114,28 @@ describe('deparse', () => {
   test('calls', () => {
     expect(deparseCall('category', [['cat', 'x']])).toBe('category(cat = "x")');
     expect(deparseCall('indapi', [['var', ['ELEVATION']], ['as.list', true]])).toBe('indapi(var = "ELEVATION", as.list = TRUE)');
+  });
+
+  test('calls cut long values: strings after 200 characters, vectors after 20 elements', () => {
+    const long = 'MULTIPOINT(' + '(1 2), '.repeat(100_000) + '(1 2))';
+    const call = deparseCall('indapi', [['var', 'ELEVATION'], ['wkt', long]]);
+    expect(call).toBe(`indapi(var = "ELEVATION", wkt = ${deparseString(long.slice(0, 200))}...)`);
+    const many = Array.from({ length: 1000 }, (_, i) => i + 1);
+    expect(deparseCall('getLayer', [['ids', many]])).toBe(`getLayer(ids = c(${many.slice(0, 20).join(', ')}, ...))`);
+    expect(deparseCall('f', [['x', Array.from({ length: 21 }, () => 'ab')]])).toMatch(/^f\(x = c\(("ab", ){20}\.\.\.\)\)$/);
+    // nested lists (GeoJSON) stay short too: at most 200 scalars per call
+    const nested = { type: 'Polygon', coordinates: [Array.from({ length: 5000 }, (_, i) => [i, i])] };
+    expect(deparseCall('classify', [['domains', nested]]).length).toBeLessThan(2000);
+    // at most 20 arguments
+    const args = Array.from({ length: 50 }, (_, i): [string, unknown] => [`a${i}`, i]);
+    expect(deparseCall('f', args)).toMatch(/, a19 = 19, \.\.\.\)$/);
+    // full deparse on request
+    expect(deparse(many, FULL)).toBe(`c(${many.join(', ')})`);
+  });
+
+  test('an unparsable value is cut in the message', () => {
+    const text = 'x'.repeat(10_000);
+    expect(() => parseRLiteral(text)).toThrow(`Unparsable argument: ${'x'.repeat(200)}...`);
   });
 
   test('round trip through the parser', () => {

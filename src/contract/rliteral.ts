@@ -14,11 +14,11 @@
  *   elements, names as identifiers, quoted strings or backticks;
  * - JSON objects or arrays (OpenCPU tries JSON first when a value starts with `{` or `[`),
  *   and OpenCPU's JSON spellings `true`, `false`, `null`.
- * Anything else fails with "Unparsable argument: <text>".
+ * Anything else fails with "Unparsable argument: <text>" (texts over 200 characters cut, with `...`).
  */
 import { IndapiError } from '../core/errors';
 
-/** A parsed R value: vectors become arrays, named vectors and lists objects, NA and NULL null. */
+/** A parsed R value: vectors become arrays, named vectors and lists objects, NULL null, a lone NA `[null]` (NA inside vectors null). */
 export type RValue = string | number | boolean | null | RValue[] | { [name: string]: RValue };
 
 /** Parsed R value plus what kind of R object it was (for error messages and deparsing). */
@@ -32,14 +32,15 @@ interface Node {
 /**
  * Parses one form-encoded argument value as an R literal.
  * @param text the raw (already URL-decoded) value.
- * @returns scalars as JS scalars, `c(...)` as an array (a single element stays an array),
+ * @returns scalars as JS scalars (but `NA` as `[null]`, an NA vector, and `NULL` as null), `c(...)` as an array (a single element stays an array),
  *   named `c()`/`list()` as an object, unnamed `list()` as an array, JSON as parsed.
  * @throws IndapiError UNPARSABLE "Unparsable argument: <text>" when the text is not a literal.
  */
 export function parseRLiteral(text: string): RValue {
   const trimmed = text.trim();
   const fail = (): never => {
-    throw new IndapiError('UNPARSABLE', `Unparsable argument: ${text}`, { text });
+    const shown = text.length > 200 ? `${Array.from(text).slice(0, 200).join('')}...` : text;
+    throw new IndapiError('UNPARSABLE', `Unparsable argument: ${shown}`, { text });
   };
   if (trimmed === '') fail();
   // OpenCPU's JSON compatibility shortcuts.
@@ -63,6 +64,8 @@ export function parseRLiteral(text: string): RValue {
     if (e instanceof SyntaxErr) fail();
     throw e;
   }
+  // NA is a logical vector of length one: unlike NULL it never stands for a default.
+  if (node!.kind === 'scalar' && node!.value === null) return [null];
   return node!.value;
 }
 

@@ -126,6 +126,19 @@ export function consoleValue(v: unknown): string {
   return printValue(v);
 }
 
+/**
+ * The rows of a value written as a table (`/csv`, `/tab`, `/md`): a data frame as it is, a
+ * vector as one column `x`, the `data` of `list(meta, data)`.
+ * @returns undefined when the value is not tabular (NULL, nested lists).
+ */
+export function tableRowsOf(v: unknown): Record<string, unknown>[] | undefined {
+  if (isTable(v)) return v;
+  if (Array.isArray(v) && v.every((x) => x === null || typeof x !== 'object')) return v.map((x) => ({ x }));
+  if (v !== null && v !== undefined && typeof v !== 'object') return [{ x: v }];
+  if (v && typeof v === 'object' && !Array.isArray(v) && isTable((v as { data?: unknown }).data)) return (v as { data: Record<string, unknown>[] }).data;
+  return undefined;
+}
+
 function csvField(v: unknown): string {
   if (v === null || v === undefined) return '';
   if (typeof v === 'number') return Number.isFinite(v) ? String(v) : Number.isNaN(v) ? 'NaN' : v > 0 ? 'Inf' : '-Inf';
@@ -140,12 +153,8 @@ function csvField(v: unknown): string {
  * @throws Error when the value cannot be written as a table.
  */
 export function toCsv(v: unknown): string {
-  let rows: Record<string, unknown>[];
-  if (isTable(v)) rows = v;
-  else if (Array.isArray(v) && v.every((x) => x === null || typeof x !== 'object')) rows = v.map((x) => ({ x }));
-  else if (v !== null && typeof v !== 'object') rows = [{ x: v }];
-  else if (v && typeof v === 'object' && !Array.isArray(v) && isTable((v as any).data)) rows = (v as any).data;
-  else throw new Error('This value is not a table and cannot be written as CSV.');
+  const rows = tableRowsOf(v);
+  if (!rows) throw new Error('This value is not a table and cannot be written as CSV.');
   const cols = tableColumns(rows);
   const lines = [cols.map(csvField).join(',')];
   for (const r of rows) lines.push(cols.map((c) => csvField(r[c])).join(','));

@@ -19,6 +19,8 @@ export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   BAD_WKT: 400,
   OUTSIDE_GRID: 400,
   TOO_LARGE: 413,
+  // What does not exist answers 404, like the handler's unknown sessions, files and methods.
+  // Failed calls are 400 (a unit `similar` cannot find is BAD_ARGUMENT, not NOT_FOUND).
   NOT_FOUND: 404,
   NO_MATCH: 400,
   BAD_FORMAT: 400,

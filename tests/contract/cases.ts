@@ -76,6 +76,20 @@ const csvSession: CaseRequest = {
 const jsonSession: CaseRequest = { method: 'POST', path: `${R}/indapi`, headers: FORM, body: "var='ELEVATION'&iso3='KEN'" };
 const plotSession: CaseRequest = { method: 'POST', path: `${R}/indapi`, headers: JSONH, body: JSON.stringify({ var: 'ELEVATION', iso3: 'KEN', format: 'plot' }) };
 
+/** A WKT of `n` points in one cell of Kenya (long text, one cell). */
+const manyPoints = (n: number) => `MULTIPOINT(${Array.from({ length: n }, () => '(34.95 0.5)').join(', ')})`;
+/** 6 MB of WKT: over the engine's WKT length limit (5 000 000 characters), under the 10 MB body limit. */
+const HUGE_WKT = manyPoints(550_000);
+/** A polygon of 100 001 vertices: over the engine's vertex limit, about 2 MB. */
+const MANY_VERTICES = `POLYGON((${Array.from({ length: 100_000 }, (_, i) => `${(34 + (0.9 * i) / 100_000).toFixed(6)} 0.2`).join(', ')}, 34.9 1, 34 0.2))`;
+const longSession: CaseRequest = { method: 'POST', path: `${R}/indapi`, headers: JSONH, body: JSON.stringify({ var: 'ELEVATION', wkt: manyPoints(30) }) };
+/** What a call with a long WKT prints: the first 200 characters of the string, then `...`. */
+const LONG_CALL = `indapi(var = "ELEVATION", wkt = "${manyPoints(30).slice(0, 200)}"...)`;
+/** A box in western Kenya. */
+const KEN_BOX = 'POLYGON((34 0.2, 34.9 0.2, 34.9 1, 34 1, 34 0.2))';
+/** A short error body: the request is never echoed in full. */
+const short = (max: number) => (b: Uint8Array) => expect(b.byteLength).toBeLessThan(max);
+
 const isRows = (v: any) => {
   expect(Array.isArray(v)).toBe(true);
   expect(v.length).toBeGreaterThan(0);
@@ -252,6 +266,53 @@ export const CASES: ContractCase[] = [
     },
   },
   {
+    name: 'indapi/json with wkt and collapse=FALSE: one row per selected cell',
+    request: { method: 'POST', path: `${R}/indapi/json`, headers: JSONH, body: JSON.stringify({ var: 'ELEVATION', wkt: KEN_BOX, collapse: false }) },
+    status: 201,
+    json: (v) => {
+      isRows(v);
+      expect(v.length).toBeGreaterThan(50);
+      expect(new Set(v.map((r: any) => r.CELL5M)).size).toBe(v.length);
+      for (const r of v) {
+        expect(Object.keys(r).slice(0, 5)).toEqual(['CELL5M', 'X', 'Y', 'ISO3', 'ADM0_NAME']);
+        expect(Number.isInteger(r.CELL5M)).toBe(true);
+        expect(r.X).toBeGreaterThan(34);
+        expect(r.X).toBeLessThan(34.9);
+        expect(r.Y).toBeGreaterThan(0.2);
+        expect(r.Y).toBeLessThan(1);
+      }
+      expect(v.some((r: any) => r.ISO3 === 'KEN' && typeof r.ELEVATION === 'number')).toBe(true);
+    },
+  },
+  {
+    name: 'indapi/json with wkt, collapse=FALSE and by: cells carry their group',
+    request: { method: 'POST', path: `${R}/indapi/json`, headers: FORM, body: `var='ELEVATION'&wkt='${KEN_BOX}'&collapse=FALSE&by='ADM1_NAME_ALT'` },
+    status: 201,
+    json: (v) => {
+      isRows(v);
+      for (const r of v) expect(typeof r.CELL5M).toBe('number');
+      expect(v.some((r: any) => typeof r.ADM1_NAME_ALT === 'string')).toBe(true);
+    },
+  },
+  {
+    name: 'indapi/json with a wkt in the sea: no rows, collapsed or not (files answer 400)',
+    request: { method: 'POST', path: `${R}/indapi/json`, headers: JSONH, body: JSON.stringify({ var: 'ELEVATION', wkt: 'POINT(0 -20)', collapse: false }) },
+    status: 201,
+    exact: '[]\n',
+  },
+  {
+    name: 'indapi/json with a wkt in the sea, collapsed: no rows',
+    request: { method: 'POST', path: `${R}/indapi/json`, headers: JSONH, body: JSON.stringify({ var: 'ELEVATION', wkt: 'POINT(0 -20)' }) },
+    status: 201,
+    exact: '[]\n',
+  },
+  {
+    name: 'indapi with a wkt in the sea and a file format: 400',
+    request: { method: 'POST', path: `${R}/indapi`, headers: JSONH, body: JSON.stringify({ var: 'ELEVATION', wkt: 'POINT(0 -20)', format: 'tif' }) },
+    status: 400,
+    text: ['The query selects no cell with data.', 'In call:'],
+  },
+  {
     name: 'similar/json ranks first-level units, the reference first',
     request: { method: 'POST', path: `${R}/similar/json`, headers: JSONH, body: JSON.stringify({ x: 'Eastern', var: ['ELEVATION'], by: 1, iso3: 'KEN' }) },
     status: 201,
@@ -295,9 +356,42 @@ export const CASES: ContractCase[] = [
     json: (v) => expect(typeof v.ELEVATION[0]).toBe('number'),
   },
   { name: 'R/.val/csv', session: jsonSession, request: { path: `${P}/tmp/{key}/R/.val/csv` }, status: 200, headers: { 'content-type': /^text\/csv/ }, text: [/^"ISO3",.*"ELEVATION"\r\n"KEN",/] },
+  {
+    name: 'R/.val/tab is tab-separated text',
+    session: jsonSession,
+    request: { path: `${P}/tmp/{key}/R/.val/tab` },
+    status: 200,
+    headers: { 'content-type': TEXT_PLAIN, 'content-disposition': /filename="\.val\.tab"/ },
+    text: [/^"ISO3"\t"ADM0_NAME"\t.*"ELEVATION"\r\n"KEN"\t"Kenya"\t/],
+  },
+  {
+    name: 'R/.val/md is a markdown table',
+    session: jsonSession,
+    request: { path: `${P}/tmp/{key}/R/.val/md` },
+    status: 200,
+    headers: { 'content-type': TEXT_PLAIN },
+    text: [/^\| ISO3 \| ADM0_NAME \| .*ELEVATION \|\n\|:---\|:---\|.*---:\|\n\| KEN \| Kenya \| /],
+  },
+  {
+    name: 'R/.val/rds is gzip-compressed R serialization (saveRDS)',
+    session: jsonSession,
+    request: { path: `${P}/tmp/{key}/R/.val/rds` },
+    status: 200,
+    headers: { 'content-type': 'application/octet-stream', 'content-disposition': /attachment; filename="\.val\.rds"/ },
+    bytes: (b) => expect([b[0], b[1]]).toEqual([0x1f, 0x8b]),
+  },
+  {
+    name: 'R/.val/rds of file names (a character vector)',
+    session: csvSession,
+    request: { path: `${P}/tmp/{key}/R/.val/rds` },
+    status: 200,
+    bytes: (b) => expect([b[0], b[1]]).toEqual([0x1f, 0x8b]),
+  },
   { name: 'R/.val/<unknown format> is 404', session: jsonSession, request: { path: `${P}/tmp/{key}/R/.val/xyz` }, status: 404, text: ['Invalid output format'] },
   { name: 'R/ lists .val', session: jsonSession, request: { path: `${P}/tmp/{key}/R/` }, status: 200, exact: '.val\n' },
   { name: 'source is the call', session: jsonSession, request: { path: `${P}/tmp/{key}/source` }, status: 200, exact: 'indapi(var = "ELEVATION", iso3 = "KEN")\n' },
+  { name: 'source cuts long argument values', session: longSession, request: { path: `${P}/tmp/{key}/source` }, status: 200, exact: LONG_CALL + '\n' },
+  { name: 'console cuts long argument values', session: longSession, request: { path: `${P}/tmp/{key}/console` }, status: 200, text: ['> ' + LONG_CALL + '\n'] },
   { name: 'console shows call and output', session: jsonSession, request: { path: `${P}/tmp/{key}/console` }, status: 200, text: [/^> indapi\(var = "ELEVATION", iso3 = "KEN"\)\n/, 'KEN'] },
   { name: 'stdout', session: jsonSession, request: { path: `${P}/tmp/{key}/stdout` }, status: 200, text: ['ELEVATION'] },
   { name: 'info names the session', session: jsonSession, request: { path: `${P}/tmp/{key}/info` }, status: 200, text: ['Session: {key}', 'indapi3'] },
@@ -348,9 +442,73 @@ export const CASES: ContractCase[] = [
   },
   { name: 'a bare word is unparsable (never evaluated)', request: { method: 'POST', path: `${R}/indapi`, headers: FORM, body: 'var=ELEVATION' }, status: 400, text: [/^Unparsable argument: ELEVATION\n/] },
   { name: 'R code is unparsable (never evaluated)', request: { method: 'POST', path: `${R}/indapi`, headers: FORM, body: `var=${encodeURIComponent('system("id")')}` }, status: 400, text: ['Unparsable argument: system("id")'] },
-  { name: 'malformed JSON', request: { method: 'POST', path: `${R}/indapi/json`, headers: JSONH, body: '{"var": ' }, status: 400, headers: { 'content-type': TEXT_PLAIN }, text: ['Failed to parse JSON body'] },
-  { name: 'JSON top level not an object', request: { method: 'POST', path: `${R}/indapi/json`, headers: JSONH, body: '["ELEVATION"]' }, status: 400, text: ['JSON body must be an object'] },
+  // Errors of the request itself carry no In call: line (no call was made); see EXAMPLES.md.
+  { name: 'malformed JSON (message only)', request: { method: 'POST', path: `${R}/indapi/json`, headers: JSONH, body: '{"var": ' }, status: 400, headers: { 'content-type': TEXT_PLAIN }, text: [/^Failed to parse JSON body: [^\n]+\n$/] },
+  {
+    name: 'JSON top level not an object (message only)',
+    request: { method: 'POST', path: `${R}/indapi/json`, headers: JSONH, body: '["ELEVATION"]' },
+    status: 400,
+    exact: 'JSON body must be an object whose members are the function arguments (got an array).\n',
+  },
   { name: 'JSON top level a string', request: { method: 'POST', path: `${R}/indapi/json`, headers: JSONH, body: '"ELEVATION"' }, status: 400, text: ['JSON body must be an object'] },
+  {
+    name: 'iso3=NA is an unknown code, not the default',
+    request: { method: 'POST', path: `${R}/indapi/json`, headers: FORM, body: "var='ELEVATION'&iso3=NA" },
+    status: 400,
+    text: [/^Unknown country or region code NA\b/, 'In call:\nindapi(var = "ELEVATION", iso3 = NA)\n'],
+  },
+  {
+    name: 'JSON iso3 null (jsonlite writes NA so) is an unknown code, not the default',
+    request: { method: 'POST', path: `${R}/indapi/json`, headers: JSONH, body: '{"var": "ELEVATION", "iso3": null}' },
+    status: 400,
+    text: [/^Unknown country or region code NA\b/, 'In call:\nindapi(var = "ELEVATION", iso3 = NULL)\n'],
+  },
+  {
+    name: 'collapse=NA is an error, not the default',
+    request: { method: 'POST', path: `${R}/indapi/json`, headers: FORM, body: "var='ELEVATION'&iso3='KEN'&collapse=NA" },
+    status: 400,
+    text: ["invalid 'collapse' argument: expected TRUE or FALSE, got logical NA"],
+  },
+  { name: 'JSON null for a NULL default is the default', request: { method: 'POST', path: `${R}/indapi/json`, headers: JSONH, body: '{"var": "ELEVATION", "iso3": "KEN", "by": null, "wkt": null}' }, status: 201, json: isRows },
+  {
+    name: 'similar with an unknown unit is a failed call (400), not a missing resource',
+    request: { method: 'POST', path: `${R}/similar/json`, headers: JSONH, body: JSON.stringify({ x: 'Nowhere', var: 'ELEVATION', by: 1, iso3: 'KEN' }) },
+    status: 400,
+    text: ["Unit 'Nowhere' was not found", 'In call:\nsimilar(x = "Nowhere", var = "ELEVATION", by = 1, iso3 = "KEN")\n'],
+  },
+  {
+    name: 'a WKT over the length limit answers 413 with a short body (the call cut)',
+    request: { method: 'POST', path: `${R}/indapi/json`, headers: JSONH, body: JSON.stringify({ var: 'ELEVATION', wkt: HUGE_WKT }) },
+    status: 413,
+    text: [/^WKT is longer than 5000000 characters\.\n\nIn call:\nindapi\(var = "ELEVATION", wkt = "MULTIPOINT\(\(34\.95 0\.5\), [^\n]{150,200}"\.\.\.\)\n$/],
+    bytes: short(1000),
+  },
+  {
+    name: 'a polygon over the vertex limit answers 413 with a short body',
+    request: { method: 'POST', path: `${R}/indapi/json`, headers: FORM, body: `var='ELEVATION'&wkt=${encodeURIComponent(`'${MANY_VERTICES}'`)}` },
+    status: 413,
+    text: ['vertices', 'In call:\nindapi(var = "ELEVATION", wkt = "POLYGON((34.000000 0.2, '],
+    bytes: short(1000),
+  },
+  {
+    name: 'a long unused argument is cut in the message and the call',
+    request: { method: 'POST', path: `${R}/category`, headers: JSONH, body: JSON.stringify({ cat: 'x'.repeat(100_000) }) },
+    status: 400,
+    exact: `unused argument (cat = "${'x'.repeat(200)}"...)\n\nIn call:\ncategory(cat = "${'x'.repeat(200)}"...)\n`,
+  },
+  {
+    name: 'a long vector is cut after 20 elements',
+    request: { method: 'POST', path: `${R}/indapi/json`, headers: JSONH, body: JSON.stringify({ var: Array.from({ length: 5000 }, (_, i) => `NOPE${i}`) }) },
+    status: 400,
+    text: [`In call:\nindapi(var = c(${Array.from({ length: 20 }, (_, i) => `"NOPE${i}"`).join(', ')}, ...))\n`],
+    bytes: short(6000),
+  },
+  {
+    name: 'an unparsable long form value is cut',
+    request: { method: 'POST', path: `${R}/indapi`, headers: FORM, body: `var=${'y'.repeat(50_000)}` },
+    status: 400,
+    exact: `Unparsable argument: ${'y'.repeat(200)}...\n\nIn call:\nparse(text = "${'y'.repeat(200)}"...)\n`,
+  },
   {
     name: 'wrong type: a number where codes are expected',
     request: { method: 'POST', path: `${R}/indapi/json`, headers: JSONH, body: '{"var": 42}' },
@@ -365,6 +523,7 @@ export const CASES: ContractCase[] = [
   { name: 'unknown method', request: { method: 'POST', path: `${R}/nosuchmethod` }, status: 404, text: ["object 'nosuchmethod' not found"] },
   { name: 'unsupported content type', request: { method: 'POST', path: `${R}/category`, headers: { 'Content-Type': 'application/xml' }, body: '<q/>' }, status: 415, text: ['Unsupported Content-Type'] },
   { name: 'body over the limit', request: { method: 'POST', path: `${R}/category`, headers: FORM, body: { fill: 11 * 1024 * 1024 } }, status: 413, text: ['too large'] },
+  { name: 'R/.val of an unknown session is 404', request: { path: `${P}/tmp/x0${'0'.repeat(32)}/R/.val/rds` }, status: 404, text: ['Session not found'] },
   { name: 'unknown session', request: { path: `${P}/tmp/x0${'0'.repeat(32)}/R/.val` }, status: 404, exact: `Session not found: x0${'0'.repeat(32)}\n` },
   { name: 'not a session key', request: { path: `${P}/tmp/x0abc/` }, status: 404, text: ['Session not found: x0abc'] },
   { name: 'sessions are not listed', request: { path: `${P}/tmp/` }, status: 404 },

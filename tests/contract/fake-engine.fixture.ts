@@ -33,7 +33,25 @@ function check(a: GetLayerArgs): void {
   const bad = [...a.var, ...by].filter((c) => !CODES.has(c));
   if (bad.length) throw new IndapiError('UNKNOWN_CODE', `Unknown indicator code(s): ${bad.join(', ')}. See category() for the codes.`);
   const badIso = (a.iso3 ?? ['SSA']).filter((c) => !ISO.has(c));
-  if (badIso.length) throw new IndapiError('UNKNOWN_ISO3', `Unknown country or region code(s): ${badIso.join(', ')}`);
+  if (badIso.length) throw new IndapiError('UNKNOWN_ISO3', `Unknown country or region code ${badIso.join(', ')}. Use SSA, KEN, UGA or EAF.`);
+}
+
+/** The fixture's WKT: limits like the real parser's, and the bounding box of the coordinates on land (lon 30..42, lat -5..5), or null. */
+function wktBox(wkt: string): [number, number, number, number] | null {
+  if (wkt.length > 5_000_000) throw new IndapiError('TOO_LARGE', 'WKT is longer than 5000000 characters.');
+  if (!/^\s*(POINT|POLYGON|MULTIPOINT|MULTIPOLYGON|GEOMETRYCOLLECTION)\s*\(/i.test(wkt)) throw new IndapiError('BAD_WKT', `Cannot parse WKT: ${wkt.slice(0, 40)}`);
+  const xy = [...wkt.matchAll(/(-?[\d.]+)\s+(-?[\d.]+)/g)].map((m) => [Number(m[1]), Number(m[2])]);
+  if (xy.length > 100_000) throw new IndapiError('TOO_LARGE', 'WKT has more than 100000 vertices.');
+  const land = xy.filter(([x, y]) => x >= 30 && x <= 42 && y >= -5 && y <= 5);
+  if (!land.length) return null;
+  const xs = land.map((p) => p[0]), ys = land.map((p) => p[1]);
+  return [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
+}
+
+/** Centre of a CELL5M cell. */
+function centre(id: number): { X: number; Y: number } {
+  const col = id % 4320, row = Math.floor(id / 4320);
+  return { X: (col * 2 + 1 - 4320) / 24, Y: (2160 - (row * 2 + 1)) / 24 };
 }
 
 function rows(a: GetLayerArgs) {
@@ -83,7 +101,12 @@ export function createFakeEngine(): Engine {
       return recs.map((r) => ({ Code: r.varCode, Label: r.varLabel, Unit: r.unit }));
     },
     async getLayer(a) {
-      const r = rows(a);
+      check(a);
+      const by = a.by === undefined ? [] : Array.isArray(a.by) ? a.by : Object.keys(a.by);
+      const r =
+        a.collapse === false && a.ids
+          ? a.ids.map((id) => ({ CELL5M: id, ...centre(id), ISO3: 'KEN', ADM0_NAME: 'Kenya', ...(by.length ? { [by[0]]: 'A' } : {}), ...Object.fromEntries(a.var.map((v) => [v, 1000])) }))
+          : rows(a);
       return a.asList ? { meta: CATALOG.filter((x) => a.var.includes(x.varCode)).map((x) => ({ Code: x.varCode })), data: r } : r;
     },
     async getLayerTable(a) {
@@ -91,6 +114,17 @@ export function createFakeEngine(): Engine {
     },
     async getLayerCells(a): Promise<CellResult> {
       check(a);
+      const wkt = (a as { wkt?: string }).wkt;
+      if (wkt) {
+        const box = wktBox(wkt);
+        if (!box) throw new IndapiError('EMPTY_SELECTION', 'The query selects no cell with data.');
+        // the cells whose centres are inside the box
+        const c0 = Math.ceil((box[0] + 180) * 12 - 0.5), c1 = Math.floor((box[2] + 180) * 12 - 0.5);
+        const r0 = Math.ceil((90 - box[3]) * 12 - 0.5), r1 = Math.floor((90 - box[1]) * 12 - 0.5);
+        const width = Math.max(1, c1 - c0 + 1), height = Math.max(1, r1 - r0 + 1);
+        const grid = { crs: 'EPSG:4326' as const, cellSizeDeg: 1 / 12, xmin: c0 / 12 - 180, ymin: 90 - (r0 + height) / 12, xmax: (c0 + width) / 12 - 180, ymax: 90 - r0 / 12, width, height, colOffset: c0, rowOffset: r0 };
+        return { grid, mask: new Uint8Array(width * height).fill(1), layers: [], meta: [] };
+      }
       return {
         grid: { crs: 'EPSG:4326', cellSizeDeg: 1 / 12, xmin: 36, ymin: -1 / 12, xmax: 36 + 2 / 12, ymax: 0, width: 2, height: 1, colOffset: 2592, rowOffset: 1080 },
         mask: new Uint8Array([1, 1]),
@@ -99,7 +133,7 @@ export function createFakeEngine(): Engine {
       };
     },
     async getLayerWKT(a) {
-      if (!/^\s*(POINT|POLYGON|MULTIPOINT|MULTIPOLYGON|GEOMETRYCOLLECTION)\s*\(/i.test(a.wkt)) throw new IndapiError('BAD_WKT', `Cannot parse WKT: ${a.wkt.slice(0, 40)}`);
+      if (!wktBox(a.wkt)) return { ...table({ ...a, iso3: ['KEN'] }), rows: [] };
       return table({ ...a, iso3: ['KEN'] });
     },
     async classify(a) {
@@ -109,6 +143,7 @@ export function createFakeEngine(): Engine {
     },
     async similar(a) {
       check({ var: a.var });
+      if (!['Eastern', 'Central', 'Nairobi'].includes(String(a.x))) throw new IndapiError('BAD_ARGUMENT', `Unit '${a.x}' was not found among the first-level units of the selection.`, { x: a.x });
       return { rows: [{ ADM1_NAME_ALT: String(a.x), score: 0, rank: 1 }, { ADM1_NAME_ALT: 'Other', score: 1.5, rank: 2 }], columns: [], meta: [] };
     },
     async catalogCsv() {

@@ -1,6 +1,6 @@
 # An R client of the indapi3 HTTP contract, written the way users of the original
 # OpenCPU service call it: httr + jsonlite, JSON and form-encoded bodies, /json, session
-# listings, R/.val, files and zip. Stops with a message on the first difference; prints a
+# listings, R/.val (print, json, csv, tab, rds via readRDS(url())), files and zip. Stops with a message on the first difference; prints a
 # JSON summary of what it saw on success.
 #
 #   Rscript tests/r/client.R http://localhost:8080
@@ -48,6 +48,19 @@ listing <- strsplit(txt(GET(paste0(ocpu, "/tmp/", key))), "\n")[[1]] # redirect 
 check(all(c("R/.val", "stdout", "source", "console", "info") %in% listing), "session listing: ", paste(listing, collapse = " "))
 out$rows <- nrow(val)
 
+# 2b. The value in R's own format: readRDS over HTTP (OpenCPU's R/.val/rds), and tab-separated
+rds <- readRDS(url(paste0(ocpu, "/tmp/", key, "/R/.val/rds")))
+check(is.data.frame(rds) && identical(names(rds), names(val)) && nrow(rds) == nrow(val), "R/.val/rds: ", paste(class(rds), collapse = " "))
+check(all(rds$ISO3 == "KEN") && is.numeric(rds$ELEVATION) && isTRUE(all.equal(rds$ELEVATION, val$ELEVATION)), "R/.val/rds values differ from /json")
+check(identical(rds$ADM1_NAME_ALT, val$ADM1_NAME_ALT), "R/.val/rds ADM1_NAME_ALT differs from /json")
+tab <- read.delim(text = txt(GET(paste0(ocpu, "/tmp/", key, "/R/.val/tab"))), stringsAsFactors = FALSE)
+check(identical(names(tab), names(val)) && nrow(tab) == nrow(val), "R/.val/tab differs from /json")
+r <- POST(paste0(lib, "/category"), body = list(q = "elevation", as.list = TRUE), encode = "json")
+check(status_code(r) == 201, "category as.list: ", status_code(r))
+nested <- readRDS(url(paste0(ocpu, "/tmp/", headers(r)$`x-ocpu-session`, "/R/.val/rds")))
+check(is.list(nested) && !is.data.frame(nested) && is.data.frame(nested[[1]][[1]]), "R/.val/rds of a nested list")
+out$rds <- nrow(rds)
+
 # 3. JSON body with by = {code: breaks}, /json
 r <- POST(paste0(lib, "/indapi/json"), body = list(var = "AREA_LAND", iso3 = "KEN", by = list(ELEVATION = c(0, 1000, 6000))), encode = "json")
 check(status_code(r) == 201, "indapi/json breaks: ", status_code(r), ": ", txt(r))
@@ -87,6 +100,8 @@ r <- POST(paste0(lib, "/indapi"), body = list(var = "'ELEVATION'", by = "['ADM1_
 check(status_code(r) == 400 && startsWith(txt(r), "Unparsable argument: ['ADM1_NAME_ALT','ELEVATION']"), "unparsable: ", txt(r))
 r <- GET(paste0(ocpu, "/tmp/x0", strrep("0", 32), "/R/.val"))
 check(status_code(r) == 404, "unknown session: ", status_code(r))
+r <- POST(paste0(lib, "/indapi/json"), body = list(var = "ELEVATION", iso3 = NA), encode = "json") # jsonlite sends null
+check(status_code(r) == 400 && startsWith(txt(r), "Unknown country or region code NA"), "iso3 = NA: ", status_code(r), ": ", txt(r))
 
 # 7. Method list and documentation
 m <- strsplit(txt(GET(paste0(lib))), "\n")[[1]] # redirect to R/ followed

@@ -30,6 +30,7 @@ test('tests/r/client.R (httr + jsonlite) passes against the Node server', async 
   const out = JSON.parse(stdout.trim().split('\n').at(-1)!);
   expect(out.category).toBeGreaterThan(0);
   expect(out.rows).toBeGreaterThan(0);
+  expect(out.rds).toBe(out.rows);
   expect(out.intervals.length).toBeGreaterThan(0);
   expect(out.zip).toContain('meta.csv');
   expect(out.methods).toEqual(['category', 'classify', 'describe', 'genFile', 'getLayer', 'getLayerWKT', 'indapi', 'similar']);
