@@ -49,6 +49,12 @@ export const ADM1_CLASSES: ClassEntry[] = [
   { value: 103, label: 'Rift Valley' },
 ];
 
+/** Classes of the ISO3 key fixture: the ISO3 class table's columns (value, label, color, name). */
+export const ISO3_CLASSES: ClassEntry[] = [
+  { value: 23, label: 'KEN', color: '#80b1d3', name: 'Kenya' },
+  { value: 42, label: 'TZA', color: '#fdb462', name: 'United Republic of Tanzania' },
+];
+
 /** Catalog records of the fixture codes. */
 export const FIXTURE_META: VarRecord[] = [
   rec({ varCode: 'ELEVATION', varLabel: 'Elevation (fixture)', type: 'continuous', unit: 'm', dec: 0, classBreaks: '-500|500|1500|3000|6000', classLabels: '(-500,500]|(500,1500]|(1500,3000]|(3000,6000]', classColors: '#1a9850|#a6d96a|#fdae61|#d73027', sources: 'ETOPO5 fixture source', sourceMini: 'ETOPO5 (fixture)', license: 'public domain', citation: 'NOAA (fixture citation).' }),
@@ -113,13 +119,20 @@ export const FIXTURE_GRID: GridDef = {
 
 const N = NaN;
 
-/** FIXTURE: per-cell ELEVATION and ELEV_ZONE on {@link FIXTURE_GRID}; the last row's two east cells unselected, one selected cell without elevation. */
+/**
+ * FIXTURE: per-cell ELEVATION and ELEV_ZONE on {@link FIXTURE_GRID}; the last row's two east cells unselected, one selected cell without elevation.
+ * Keys: ISO3 (KEN everywhere selected) and ADM1_NAME_ALT (one selected cell without a unit).
+ */
 export const CELLS_KEN: CellResult = {
   grid: FIXTURE_GRID,
   mask: Uint8Array.from([1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0]),
   layers: [
     { code: 'ELEVATION', type: 'continuous', values: Float64Array.from([1523.5, 1610, 1702.25, 1800, 2950, 1400, 1488, N, 1650, 2100, 420, 480.5, 515, 1320, 1999, -12, 233, 901, N, N]) },
     { code: 'ELEV_ZONE', type: 'class', values: Float64Array.from([3, 3, 3, 3, 3, 2, 2, N, 3, 3, 1, 1, 2, 2, 3, 1, 1, 2, N, N]), classes: ELEV_ZONE_CLASSES },
+  ],
+  keys: [
+    { code: 'ISO3', type: 'class', values: Float64Array.from([23, 23, 23, 23, 23, 23, 23, 23, 23, 23, 23, 23, 23, 23, 23, 23, 23, 23, N, N]), classes: [ISO3_CLASSES[0]] },
+    { code: 'ADM1_NAME_ALT', type: 'class', values: Float64Array.from([101, 101, 103, 103, 103, 101, 101, 103, 103, 103, 102, 102, 102, 103, 103, 102, 102, N, N, N]), classes: ADM1_CLASSES },
   ],
   meta: metaOf('ELEVATION', 'ELEV_ZONE'),
 };

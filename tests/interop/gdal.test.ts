@@ -1,6 +1,7 @@
 /**
  * Interop: `gdalinfo -json` (GDAL from Debian) on every raster of the fixture packages:
- * geotransform, CRS, no-data, colour table, category names, compression, predictor.
+ * geotransform, CRS, no-data, colour table, category names, raster attribute tables,
+ * compression, predictor; `ogrinfo` on the GeoJSON (key properties).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -21,6 +22,17 @@ function gdalinfo(path: string): any {
   return JSON.parse(execFileSync('gdalinfo', ['-json', '-mdd', 'IMAGE_STRUCTURE', path], { encoding: 'utf8', env: { ...process.env, GDAL_PAM_ENABLED: 'YES' } }));
 }
 
+/** Raster attribute table of band 1 as `gdalinfo` prints it (GDAL 3.6's -json leaves RATs out): column names and rows. */
+function gdalRat(path: string): { names: string[]; rows: string[][] } | undefined {
+  const text = execFileSync('gdalinfo', [path], { encoding: 'utf8', env: { ...process.env, GDAL_PAM_ENABLED: 'YES' } });
+  const m = /<GDALRasterAttributeTable[^>]*>([\s\S]*?)<\/GDALRasterAttributeTable>/.exec(text);
+  if (!m) return undefined;
+  const unxml = (x: string) => x.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+  const names = [...m[1].matchAll(/<Name>([^<]*)<\/Name>/g)].map((x) => unxml(x[1]));
+  const rows = [...m[1].matchAll(/<Row[^>]*>([\s\S]*?)<\/Row>/g)].map((r) => [...r[1].matchAll(/<F>([^<]*)<\/F>/g)].map((f) => unxml(f[1])));
+  return { names, rows };
+}
+
 function rasterFiles(name: string, ext: string): string[] {
   const p = pkgs.find((x) => x.name === name) as WrittenPackage;
   return p.files.filter((f) => f.endsWith(ext)).map((f) => join(p.dir, f));
@@ -28,8 +40,8 @@ function rasterFiles(name: string, ext: string): string[] {
 
 describe('gdalinfo reads every raster', () => {
   it('geotransform, EPSG:4326 and size of every tif, asc and grd', () => {
-    const files = [...rasterFiles('ken-tif', '.tif'), ...rasterFiles('ken-asc', '.asc'), ...rasterFiles('ken-grd', '.grd')];
-    expect(files).toHaveLength(5);
+    const files = [...rasterFiles('ken-tif', '.tif'), ...rasterFiles('ken-asc', '.asc'), ...rasterFiles('ken-grd', '.grd'), ...rasterFiles('ken-zone-grd', '.grd')];
+    expect(files).toHaveLength(6);
     for (const f of files) {
       const j = gdalinfo(f);
       expect(j.size).toEqual([5, 4]);
@@ -77,11 +89,46 @@ describe('gdalinfo reads every raster', () => {
     expect(j.coordinateSystem.wkt).toMatch(/GCS_WGS_1984|WGS 84/);
   });
 
-  it('grd: two Float32 bands named by code', () => {
+  it('tif and asc class layers: a RAT maps the pixel value (index) to the catalog class value and label', () => {
+    for (const f of [...rasterFiles('ken-tif', '.tif'), ...rasterFiles('ken-asc', '.asc')].filter((x) => x.includes('ELEV_ZONE'))) {
+      expect(gdalRat(f), f).toEqual({
+        names: ['value', 'class_value', 'label'],
+        rows: [['0', '1', 'Lowland (< 500 m)'], ['1', '2', 'Midland (500-1500 m)'], ['2', '3', 'Highland (> 1500 m)']],
+      });
+    }
+  });
+
+  it('grd: two Float32 bands named by code, created by indapi3, no attribute table (one per file would cover every band)', () => {
     const [f] = rasterFiles('ken-grd', '.grd');
     const j = gdalinfo(f);
     expect(j.bands).toHaveLength(2);
     expect(j.bands.map((b: any) => b.type)).toEqual(['Float32', 'Float32']);
     expect(j.bands.map((b: any) => b.description)).toEqual(['ELEVATION', 'ELEV_ZONE']);
+    expect(j.metadata[''].CREATOR).toBe('indapi3');
+    expect(gdalRat(f)).toBeUndefined();
+  });
+
+  it('single-band class grd: band named by code, attribute table ID -> label with the code as column name', () => {
+    const [f] = rasterFiles('ken-zone-grd', '.grd');
+    const j = gdalinfo(f);
+    expect(j.bands).toHaveLength(1);
+    expect(j.bands[0].description).toBe('ELEV_ZONE');
+    expect(gdalRat(f)).toEqual({ names: ['ID', 'ELEV_ZONE'], rows: [['1', 'Lowland (< 500 m)'], ['2', 'Midland (500-1500 m)'], ['3', 'Highland (> 1500 m)']] });
+  });
+});
+
+describe('ogrinfo reads the GeoJSON', () => {
+  it('key properties ISO3, ADM0_NAME and the by code come before the values, as strings', () => {
+    const p = pkgs.find((x) => x.name === 'ken-json') as WrittenPackage;
+    const f = join(p.dir, p.files.find((x) => x.endsWith('.geojson')) as string);
+    const schema = execFileSync('ogrinfo', ['-ro', '-al', '-so', f], { encoding: 'utf8' });
+    const fields = [...schema.matchAll(/^(\w+): (Integer|Real|String)/gm)].map((m) => [m[1], m[2]]);
+    expect(fields).toEqual([['CELL5M', 'Integer'], ['X', 'Real'], ['Y', 'Real'], ['ISO3', 'String'], ['ADM0_NAME', 'String'], ['ADM1_NAME_ALT', 'String'], ['ELEVATION', 'Real'], ['ELEV_ZONE', 'String']]);
+    const all = execFileSync('ogrinfo', ['-ro', '-al', '-q', f], { encoding: 'utf8' });
+    const values = (name: string) => [...all.matchAll(new RegExp(`^  ${name} \\(\\w+\\) = (.*)$`, 'gm'))].map((m) => m[1]);
+    expect(values('ISO3')).toEqual(new Array(18).fill('KEN'));
+    expect(values('ADM0_NAME')).toEqual(new Array(18).fill('Kenya'));
+    expect(values('ADM1_NAME_ALT').slice(0, 12)).toEqual(['Central', 'Central', 'Rift Valley', 'Rift Valley', 'Rift Valley', 'Central', 'Central', 'Rift Valley', 'Rift Valley', 'Rift Valley', 'Région "Côte", Est', 'Région "Côte", Est']);
+    expect(values('ADM1_NAME_ALT')[17]).toBe('(null)');
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Interop: R opens every fixture package file. Stata 118 is read with `haven::read_dta`
  * (`foreign::read.dta` reads only formats up to 117); `foreign` is checked to refuse it
- * knowingly. `readRDS`, `terra::rast`, `raster::brick` / `raster::raster` open the rest.
+ * knowingly. `readRDS`, `terra::rast`, `raster::brick` / `raster::raster` open the rasters,
+ * `sf::st_read` and `terra::vect` the GeoJSON.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,7 +16,7 @@ let pkgs: WrittenPackage[] = [];
 let R: any;
 
 const SCRIPT = String.raw`
-suppressMessages({ library(haven); library(jsonlite); library(terra); library(raster) })
+suppressMessages({ library(haven); library(jsonlite); library(terra); library(raster); library(sf) })
 root <- commandArgs(TRUE)[1]
 f1 <- function(dir, pat) list.files(file.path(root, dir), pattern = pat, full.names = TRUE)
 out <- list()
@@ -38,16 +39,22 @@ out$rdsInterval <- list(levels = levels(ri$ELEVATION), count = ri$ELEV_ZONE_coun
 csv <- read.csv(f1("ken-csv", "^getLayer.*\\.csv$"), stringsAsFactors = FALSE, na.strings = "", encoding = "UTF-8")
 out$csv <- list(names = names(csv), adm1 = csv$ADM1_NAME_ALT, ELEVATION = csv$ELEVATION)
 rasters <- list()
-for (f in c(f1("ken-tif", "\\.tif$"), f1("ken-asc", "\\.asc$"), f1("ken-grd", "\\.grd$"))) {
+for (f in c(f1("ken-tif", "\\.tif$"), f1("ken-asc", "\\.asc$"), f1("ken-grd", "\\.grd$"), f1("ken-zone-grd", "\\.grd$"))) {
   t <- rast(f)
   v <- values(t, mat = TRUE)
   cl <- cats(t)[[1]]
-  b <- if (grepl("grd$", f)) brick(f) else raster(f)
+  b <- if (nlyr(t) > 1) brick(f) else raster(f)
   rasters[[basename(f)]] <- list(nlyr = nlyr(t), ext = as.vector(ext(t)), res = res(t), names = names(t),
     values = as.vector(v[, 1]), lonlat = is.lonlat(t), categories = if (is.null(cl)) NULL else as.character(cl[[2]]),
-    rasterValues = as.vector(as.matrix(raster::values(b))[, 1]), rasterNlayers = nlayers(b), rasterExt = as.vector(raster::extent(b)))
+    factors = is.factor(t),
+    rasterValues = as.vector(as.matrix(raster::values(b))[, 1]), rasterNlayers = nlayers(b), rasterExt = as.vector(raster::extent(b)),
+    rasterNames = names(b), rasterLevels = if (nlayers(b) == 1 && is.factor(b)) as.character(levels(b)[[1]][[2]]) else NULL)
 }
 out$rasters <- rasters
+g <- st_read(f1("ken-json", "\\.geojson$"), quiet = TRUE)
+gv <- vect(f1("ken-json", "\\.geojson$"))
+out$geojson <- list(names = names(g), n = nrow(g), iso3 = unique(g$ISO3), adm0 = unique(g$ADM0_NAME), adm1 = g$ADM1_NAME_ALT,
+  zone = g$ELEV_ZONE[1:3], crs = st_crs(g)$epsg, terraNames = names(gv))
 cat(toJSON(out, auto_unbox = TRUE, digits = NA, na = "null"))
 `;
 
@@ -60,10 +67,11 @@ beforeAll(async () => {
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const ELEV = [1523.5, 1610, 1702.25, 1800, 2950, 1400, 1488, null, 1650, 2100, 420, 480.5, 515, 1320, 1999, -12, 233, 901, null, null];
+const ZONE_VAL = [3, 3, 3, 3, 3, 2, 2, null, 3, 3, 1, 1, 2, 2, 3, 1, 1, 2, null, null];
 const ZONE_IDX = [2, 2, 2, 2, 2, 1, 1, null, 2, 2, 0, 0, 1, 1, 2, 0, 0, 1, null, null];
 
 describe('R reads the fixture packages', () => {
-  it('writes every case', () => expect(pkgs).toHaveLength(10));
+  it('writes every case', () => expect(pkgs).toHaveLength(11));
 
   it('haven::read_dta: names, data label, variable labels with units, value labels, missing values', () => {
     const d = R.dta;
@@ -109,7 +117,7 @@ describe('R reads the fixture packages', () => {
   it('terra::rast and raster open every raster with extent, cell size, no-data and categories', () => {
     const rs = R.rasters as Record<string, any>;
     const names = Object.keys(rs);
-    expect(names).toHaveLength(5);
+    expect(names).toHaveLength(6);
     for (const [name, r] of Object.entries(rs)) {
       expect(r.ext[0]).toBeCloseTo(36, 9);
       expect(r.ext[1]).toBeCloseTo(36 + 5 / 12, 9);
@@ -120,10 +128,21 @@ describe('R reads the fixture packages', () => {
       expect(r.lonlat).toBe(true);
       expect(r.rasterExt[0]).toBeCloseTo(36, 9);
       const isZone = name.includes('ELEV_ZONE');
-      if (name.endsWith('.grd')) {
+      if (name.endsWith('.grd') && r.nlyr === 1) {
+        // single-band class grd: the layer keeps its code as name (not "label") and its levels; values are the catalog class values
+        expect(r.names).toBe('ELEV_ZONE');
+        expect(r.rasterNames).toBe('ELEV_ZONE');
+        expect(r.factors).toBe(true);
+        expect(r.categories).toEqual(['Lowland (< 500 m)', 'Midland (500-1500 m)', 'Highland (> 1500 m)']);
+        expect(r.rasterLevels).toEqual(['Lowland (< 500 m)', 'Midland (500-1500 m)', 'Highland (> 1500 m)']);
+        expect(r.values).toEqual(ZONE_VAL);
+        expect(r.rasterValues).toEqual(ZONE_VAL);
+      } else if (name.endsWith('.grd')) {
+        // multi-band grd: no levels (the format's one attribute table would apply to every band)
         expect(r.nlyr).toBe(2);
         expect(r.rasterNlayers).toBe(2);
         expect(r.names).toEqual(['ELEVATION', 'ELEV_ZONE']);
+        expect(r.factors).toEqual([false, false]);
         expect(r.values).toEqual(ELEV);
         expect(r.rasterValues).toEqual(ELEV);
       } else if (isZone) {
@@ -136,5 +155,18 @@ describe('R reads the fixture packages', () => {
         expect(r.rasterValues).toEqual(ELEV);
       }
     }
+  });
+
+  it('sf::st_read and terra::vect read the GeoJSON with its key properties', () => {
+    const g = R.geojson;
+    expect(g.names).toEqual(['CELL5M', 'X', 'Y', 'ISO3', 'ADM0_NAME', 'ADM1_NAME_ALT', 'ELEVATION', 'ELEV_ZONE', 'geometry']);
+    expect(g.terraNames).toEqual(['CELL5M', 'X', 'Y', 'ISO3', 'ADM0_NAME', 'ADM1_NAME_ALT', 'ELEVATION', 'ELEV_ZONE']);
+    expect(g.n).toBe(18);
+    expect(g.iso3).toBe('KEN');
+    expect(g.adm0).toBe('Kenya');
+    expect(g.adm1.slice(9, 12)).toEqual(['Rift Valley', 'Région "Côte", Est', 'Région "Côte", Est']);
+    expect(g.adm1[17]).toBeNull();
+    expect(g.zone).toEqual(['Highland (> 1500 m)', 'Highland (> 1500 m)', 'Highland (> 1500 m)']);
+    expect(g.crs).toBe(4326);
   });
 });

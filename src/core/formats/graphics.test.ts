@@ -30,8 +30,57 @@ describe('plot and hist', () => {
       expect(Array.from(r.graphics[0].png.slice(0, 4))).toEqual(PNG_SIG);
       expect(r.graphics[0].png.length).toBeGreaterThan(5000);
       if (format === 'hist') {
-        for (const s of ['N', 'Min.', '1st Qu.', 'Median', 'Mean', '3rd Qu.', 'Max.', '1298.8', '1702.3']) expect(r.graphics[0].svg).toContain(`>${s}<`);
+        // ELEVATION has dec 0: statistics are printed with 0 decimals.
+        for (const s of ['N', 'Min.', '1st Qu.', 'Median', 'Mean', '3rd Qu.', 'Max.', '17', '-12', '1299', '1702', '2950']) expect(r.graphics[0].svg).toContain(`>${s}<`);
+        expect(r.graphics[0].svg).not.toContain('>1298.8<');
+        // ELEV_ZONE is a class layer: counts per class label with shares, no numeric statistics.
+        const zone = r.graphics[1].svg;
+        for (const s of ['Lowland (&lt; 500 m)', 'Midland (500-1500 m)', 'Highland (&gt; 1500 m)', '4 (23.5 %)', '5 (29.4 %)', '8 (47.1 %)']) expect(zone).toContain(`>${s}<`);
+        expect(zone).toContain('N = 17');
+        for (const s of ['Mean', 'Median', 'Min.']) expect(zone).not.toContain(`>${s}<`);
+        for (const c of ['#1a9850', '#fee08b', '#d73027']) expect(zone.toLowerCase()).toContain(`fill="${c}"`);
       }
     }
+  });
+});
+
+describe('plot of a zonal map (by)', () => {
+  // PN14_POP-like sums per ADM1 unit: every cell carries its unit's sum, far above the per-cell breaks.
+  const unitSum: Record<number, number> = { 101: 5_000_000, 102: 2_500_000, 103: 10_250_000 };
+  const adm1 = CELLS_KEN.keys![1].values;
+  const layer = { code: 'AREA_TOTAL', type: 'continuous' as const, values: Float64Array.from(adm1, (u) => (Number.isNaN(u) ? NaN : unitSum[u])) };
+  const cells = { ...CELLS_KEN, layers: [layer] };
+  const rec = { ...FIXTURE_META[1], classBreaks: '0|100|1000', classLabels: '0 - 100|100 - 1000', classColors: '#eeeeee|#111111' };
+  const admin1 = { type: 'FeatureCollection' as const, attribution: 'Admin-1: fixture', features: [{ type: 'Feature' as const, properties: {}, geometry: { type: 'Polygon', coordinates: [[[36.05, 0.3], [36.4, 0.3], [36.4, 0.35], [36.05, 0.3]]] } }] };
+
+  it('colours by classes of the domain values present, says "by <domain>" and draws admin-1 outlines', () => {
+    const svg = renderPlot({ cells, layer, rec, basemap, admin1, by: [{ code: 'ADM1_NAME_ALT', rec: FIXTURE_META[3] }], now: FIXED_NOW });
+    expect(svg).toContain('Total area (fixture) (km2): sum by Admin-1 unit (fixture)');
+    // 3 distinct sums: one class each, labelled with the value, not the catalog's per-cell breaks.
+    for (const l of ['2,500,000.0', '5,000,000.0', '10,250,000.0']) expect(svg).toContain(`>${l}<`);
+    expect(svg).not.toContain('100 - 1000');
+    expect(svg).toContain('km2 per ADM1_NAME_ALT');
+    expect(svg).toContain('stroke="#666666"');
+    expect(svg).toContain('Admin-1: fixture');
+  });
+
+  it('makes 5-7 quantile classes when there are many domains, and skips admin-1 outlines without them', () => {
+    const many = { ...layer, values: Float64Array.from({ length: 20 }, (_, i) => (i < 18 ? (i + 1) * 1000 : NaN)) };
+    const svg = renderPlot({ cells: { ...cells, layers: [many] }, layer: many, rec, basemap, by: [{ code: 'ADM1_NAME_ALT' }], now: FIXED_NOW });
+    const legend = [...svg.matchAll(/font-size="12">([^<]+)<\/text>/g)].map((m) => m[1]);
+    expect(legend).toHaveLength(7);
+    expect(legend[0]).toBe('1,000.0 – 2,000.0');
+    expect(legend[6]).toBe('16,000.0 – 18,000.0');
+    expect(svg).toContain('by ADM1_NAME_ALT');
+    expect(svg).not.toContain('stroke="#666666"');
+  });
+
+  it('genFile passes the by domains to plot (zonal) but not to a plot without by', async () => {
+    const r = await genFile({ format: 'plot', method: 'getLayer', args: { var: ['AREA_TOTAL'], iso3: ['KEN'], by: ['ADM1_NAME_ALT'] }, cells, meta: [rec, ...FIXTURE_META.slice(2)], now: FIXED_NOW, basemap, admin1, rasterize: async () => new Uint8Array(0) });
+    expect(r.graphics[0].svg).toContain(': sum by Admin-1 unit (fixture)');
+    expect(r.graphics[0].svg).toContain('stroke="#666666"');
+    const plain = await genFile({ format: 'plot', method: 'getLayer', args: { var: ['AREA_TOTAL'], iso3: ['KEN'] }, cells, meta: [rec], now: FIXED_NOW, basemap, admin1, rasterize: async () => new Uint8Array(0) });
+    expect(plain.graphics[0].svg).not.toContain(' by ');
+    expect(plain.graphics[0].svg).toContain('100 - 1000');
   });
 });

@@ -8,10 +8,19 @@
  *   ColorBrewer palette named by `pal`; country outlines from the basemap GeoJSON; title,
  *   legend, graticule labels and an attribution line. The map uses R's aspect for
  *   longitude/latitude plots, 1 / cos(mid latitude).
- * - hist: Vega-Lite (rendered headless to SVG by Vega): a 30-bin histogram, a box plot
- *   under it (whiskers at the most extreme values within 1.5 IQR of the box, as R's
- *   `boxplot`), and the statistics N, Min, 1st Qu., Median, Mean, 3rd Qu., Max (R
- *   `quantile` type 7).
+ *   A zonal map (request with `by`: each cell carries its domain's summary, e.g. the SUM of
+ *   a province) is not coloured with the catalog's per-cell breaks, which would put every
+ *   domain in one class: its continuous values are split into 5-7 equal-count (quantile)
+ *   classes of the distinct domain values present (one class per value when there are
+ *   fewer than 5), labelled `min – max`; the title says `<formula> by <domain>`; admin-1
+ *   outlines are drawn when a `by` code is an admin-1 layer (`ADM1_…`) and an admin-1
+ *   basemap is given (skipped otherwise).
+ * - hist: Vega-Lite (rendered headless to SVG by Vega). Continuous layers: a 30-bin
+ *   histogram, a box plot under it (whiskers at the most extreme values within 1.5 IQR of
+ *   the box, as R's `boxplot`), and the statistics N, Min, 1st Qu., Median, Mean, 3rd Qu.,
+ *   Max (R `quantile` type 7), printed with the variable's `dec` decimals. Class layers: a
+ *   bar chart of the cell count per class label (catalog colours) with each class's share,
+ *   and N; no numeric statistics (class codes are not quantities).
  */
 import type { CellLayer, CellResult } from '../api';
 import { IndapiError, throwIfAborted } from '../errors';
@@ -98,6 +107,53 @@ function fmt(x: number, dec?: number): string {
   if (!Number.isFinite(x)) return String(x);
   if (dec !== undefined && dec >= 0 && dec <= 10) return x.toFixed(dec);
   return String(Number(x.toPrecision(6)));
+}
+
+/** A number with thousands separators and `dec` decimals (6 significant digits without `dec`), e.g. "1,234,567". */
+function fmtGrouped(x: number, dec?: number): string {
+  const t = fmt(x, dec);
+  const m = /^(-?)(\d+)(.*)$/.exec(t);
+  return m ? `${m[1]}${m[2].replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${m[3]}` : t;
+}
+
+/**
+ * Colours of a zonal map's continuous values: equal-count classes of the distinct values
+ * present (5-7 classes; one per value when there are fewer than 5), labelled `min – max`
+ * of the values each class holds, coloured with `pal` (default YlOrRd).
+ */
+function colourZonal(values: Float64Array, rec: VarRecord | undefined, pal: string | undefined): Colouring {
+  const u = [...new Set(Array.from(values).filter((v) => Number.isFinite(v)))].sort((a, b) => a - b);
+  const n = u.length;
+  const k = n < 5 ? Math.max(1, n) : Math.min(7, n);
+  // Class j holds u[floor(j n / k) .. floor((j + 1) n / k) - 1]; its upper bound is the last of them.
+  const upper: number[] = [];
+  const labels: string[] = [];
+  for (let j = 0; j < k; j++) {
+    const a = u[Math.floor((j * n) / k)];
+    const b = u[Math.floor(((j + 1) * n) / k) - 1];
+    upper.push(b);
+    const fa = fmtGrouped(a, rec?.dec);
+    const fb = fmtGrouped(b, rec?.dec);
+    labels.push(a === b || fa === fb ? fa : `${fa} – ${fb}`);
+  }
+  const colors = n === 0 ? [] : (paletteColors(pal ?? 'YlOrRd', k) as string[]);
+  const index = new Int32Array(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (!Number.isFinite(v)) {
+      index[i] = -1;
+      continue;
+    }
+    let lo = 0;
+    let hi = k - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (v <= upper[mid]) hi = mid;
+      else lo = mid + 1;
+    }
+    index[i] = lo;
+  }
+  return { legend: labels.map((label, i) => ({ label, color: colors[i] })), index, paletteUsed: n > 0 };
 }
 
 /**
@@ -189,9 +245,27 @@ export interface PlotInput {
   layer: CellLayer;
   rec?: VarRecord;
   basemap?: Basemap;
+  /** Admin-1 outlines, drawn when a `by` code is an admin-1 layer (`ADM1_…`). */
+  admin1?: Basemap;
   /** ColorBrewer palette name. */
   pal?: string;
+  /**
+   * The request's `by` domains (code and catalog record): when given, the layer is a zonal
+   * map (each cell carries its domain's summary), coloured by classes of the values present.
+   */
+  by?: Array<{ code: string; rec?: VarRecord }>;
   now: Date;
+}
+
+/** The aggregation formula's function name, e.g. "sum" of "sum(X, na.rm=TRUE)". */
+function formulaName(rec: VarRecord | undefined): string {
+  const m = /^\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\(/.exec(rec?.aggFunR ?? '');
+  return m ? m[1] : '';
+}
+
+/** True for a by code that is an admin-1 layer (ADM1_NAME_ALT, ADM1_CODE_ALT, ...). */
+export function isAdmin1Code(code: string): boolean {
+  return /^ADM1_/i.test(code);
 }
 
 /**
@@ -204,7 +278,13 @@ export function renderPlot(p: PlotInput): string {
   }
   const { cells, layer, rec } = p;
   const geo = windowGeo(cells.grid);
-  const col = layer.type === 'class' ? colourClass(layer, cells.mask, rec, p.pal) : colourContinuous(maskedValues(layer, cells.mask), rec, p.pal);
+  const zonal = (p.by ?? []).length > 0;
+  const col =
+    layer.type === 'class'
+      ? colourClass(layer, cells.mask, rec, p.pal)
+      : zonal
+        ? colourZonal(maskedValues(layer, cells.mask), rec, p.pal)
+        : colourContinuous(maskedValues(layer, cells.mask), rec, p.pal);
 
   // RGBA image, one pixel per cell.
   const rgba = new Uint8Array(geo.width * geo.height * 4);
@@ -235,14 +315,19 @@ export function renderPlot(p: PlotInput): string {
   const height = Math.round(top + Math.max(mapH, legendH) + 70);
   const tx = (x: number) => left + ((x - geo.xmin) / (geo.xmax - geo.xmin)) * mapW;
   const ty = (y: number) => top + ((geo.ymax - y) / (geo.ymax - geo.ymin)) * mapH;
-  const outline = outlinePath(p.basemap, [geo.xmin - 1, geo.ymin - 1, geo.xmax + 1, geo.ymax + 1], tx, ty);
+  const bbox: [number, number, number, number] = [geo.xmin - 1, geo.ymin - 1, geo.xmax + 1, geo.ymax + 1];
+  const outline = outlinePath(p.basemap, bbox, tx, ty);
+  const adm1 = (p.by ?? []).some((b) => isAdmin1Code(b.code)) ? outlinePath(p.admin1, bbox, tx, ty) : '';
 
   const e = xmlEscape;
-  const title = rec ? `${rec.varLabel}${rec.unit ? ` (${rec.unit})` : ''}` : layer.code;
+  const byText = zonal ? ` by ${(p.by ?? []).map((b) => b.rec?.varLabel || b.code).join(', ')}` : '';
+  const formula = zonal ? formulaName(rec) : '';
+  const title = `${rec ? `${rec.varLabel}${rec.unit ? ` (${rec.unit})` : ''}` : layer.code}${zonal ? `: ${formula ? `${formula} ` : ''}${byText.trim()}` : ''}`;
   const area = `${layer.code} · ${geo.width} x ${geo.height} cells of 5 arc-minutes · [${fmt(geo.xmin)}, ${fmt(geo.ymin)}, ${fmt(geo.xmax)}, ${fmt(geo.ymax)}]`;
   const attribution = [
     rec?.sourceMini || rec?.sources ? `Source: ${rec?.sourceMini || rec?.sources}` : '',
     p.basemap ? (p.basemap.attribution ?? 'Country outlines: Natural Earth') : '',
+    adm1 ? (p.admin1?.attribution ?? 'Admin-1 outlines: Natural Earth') : '',
     col.paletteUsed ? COLORBREWER_ATTRIBUTION : '',
     `indapi3, ${p.now.toISOString().slice(0, 10)}`,
   ].filter((s) => s).join(' · ');
@@ -264,7 +349,7 @@ export function renderPlot(p: PlotInput): string {
     .map((l, i) => `<rect x="${legendX}" y="${top + 28 + i * 20}" width="16" height="14" fill="${e(l.color)}" stroke="#555" stroke-width="0.5"/><text x="${legendX + 22}" y="${top + 40 + i * 20}" font-size="12">${e(l.label.length > 30 ? l.label.slice(0, 29) + '…' : l.label)}</text>`)
     .join('\n');
   const more = col.legend.length > shown.length ? `<text x="${legendX}" y="${top + 40 + shown.length * 20}" font-size="12">… and ${col.legend.length - shown.length} more</text>` : '';
-  const legendTitle = layer.type === 'class' ? 'Class' : rec?.unit ? rec.unit : 'Value';
+  const legendTitle = (layer.type === 'class' ? 'Class' : rec?.unit ? rec.unit : 'Value') + (zonal ? ` per ${(p.by ?? []).map((b) => b.code).join(' × ')}` : '');
 
   return `<?xml version="1.0" encoding="UTF-8"?>
 <svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="DejaVu Sans, Arial, sans-serif">
@@ -276,7 +361,7 @@ export function renderPlot(p: PlotInput): string {
 <rect x="${left}" y="${top}" width="${mapW.toFixed(1)}" height="${mapH.toFixed(1)}" fill="#f2f2f2"/>
 <g clip-path="url(#map)">
 <image x="${left}" y="${top}" width="${mapW.toFixed(1)}" height="${mapH.toFixed(1)}" preserveAspectRatio="none" image-rendering="optimizeSpeed" style="image-rendering:pixelated" xlink:href="data:image/png;base64,${toBase64(png)}"/>
-${outline ? `<path d="${outline}" fill="none" stroke="#333333" stroke-width="0.8" stroke-linejoin="round"/>` : ''}
+${adm1 ? `<path d="${adm1}" fill="none" stroke="#666666" stroke-width="0.5" stroke-linejoin="round"/>\n` : ''}${outline ? `<path d="${outline}" fill="none" stroke="#333333" stroke-width="0.8" stroke-linejoin="round"/>` : ''}
 </g>
 <rect x="${left}" y="${top}" width="${mapW.toFixed(1)}" height="${mapH.toFixed(1)}" fill="none" stroke="#333"/>
 ${ticks.join('\n')}
@@ -296,12 +381,74 @@ export interface HistInput {
   now: Date;
 }
 
+/** Renders a Vega-Lite spec to SVG, headless. */
+async function vegaSvg(spec: unknown): Promise<string> {
+  const vl = await import('vega-lite');
+  const vega = await import('vega');
+  const compiled = vl.compile(spec as any).spec;
+  const view = new vega.View(vega.parse(compiled), { renderer: 'none' });
+  try {
+    return await view.toSVG();
+  } finally {
+    view.finalize();
+  }
+}
+
 /**
- * SVG histogram + box plot + statistics of one layer's selected cells (Vega-Lite, headless).
- * Class layers are drawn on their raster values.
+ * SVG bar chart of a class layer's selected cells: cell count per class label (in class
+ * table order, catalog colours, else Set3), each bar labelled with its count and share, and
+ * N. Only classes present are drawn, except that a table of at most 20 classes is drawn
+ * whole (absent classes as 0).
+ */
+async function renderClassHist(p: HistInput): Promise<string> {
+  const { layer, rec } = p;
+  const { classes, index } = classIndices(layer, p.cells.mask);
+  const counts = new Array<number>(classes.length).fill(0);
+  let n = 0;
+  for (const k of index) {
+    if (k < 0) continue;
+    counts[k]++;
+    n++;
+  }
+  if (n === 0) throw new IndapiError('EMPTY_SELECTION', `${layer.code} has no value in the selected cells: nothing to draw.`);
+  let colors = classColors(classes, rec);
+  if (colors.some((c) => !c)) {
+    const fill = paletteColors('Set3', classes.length) as string[];
+    colors = colors.map((c, i) => c ?? fill[i]);
+  }
+  const keep = classes.map((_, i) => i).filter((i) => counts[i] > 0 || classes.length <= 20);
+  const pct = (c: number) => `${((100 * c) / n).toFixed(1)} %`;
+  const bars = keep.map((i) => ({ label: String(classes[i].label), count: counts[i], text: `${counts[i]} (${pct(counts[i])})`, color: colors[i] as string }));
+  const font = 'DejaVu Sans, Arial, sans-serif';
+  const title = rec ? `${rec.varLabel}${rec.unit ? ` (${rec.unit})` : ''}` : layer.code;
+  const spec = {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title: { text: `${layer.code}: cells per class, N = ${n}`, subtitle: `indapi3 · ${rec?.sourceMini ? `Source: ${rec.sourceMini} · ` : ''}${p.now.toISOString().slice(0, 10)}` },
+    config: { font, view: { stroke: null }, axis: { labelFont: font, titleFont: font, labelLimit: 260 }, title: { font, subtitleFont: font } },
+    background: 'white',
+    width: 420,
+    height: { step: 22 },
+    data: { values: bars },
+    encoding: {
+      y: { field: 'label', type: 'nominal', sort: null, title },
+      x: { field: 'count', type: 'quantitative', title: 'Cells', axis: { tickMinStep: 1, format: 'd' }, scale: { domainMax: Math.max(...bars.map((b) => b.count)) * 1.3 } },
+    },
+    layer: [
+      { mark: { type: 'bar', stroke: '#555', strokeWidth: 0.5 }, encoding: { color: { field: 'color', type: 'nominal', scale: null, legend: null } } },
+      { mark: { type: 'text', align: 'left', dx: 4, fontSize: 11 }, encoding: { text: { field: 'text' } } },
+    ],
+  };
+  return vegaSvg(spec);
+}
+
+/**
+ * SVG of one layer's selected cells (Vega-Lite, headless): for continuous layers a
+ * histogram + box plot + statistics (printed with the record's `dec` decimals); for class
+ * layers a bar chart of the cells per class label with shares and N (no numeric statistics).
  * @throws IndapiError EMPTY_SELECTION when the layer has no value
  */
 export async function renderHist(p: HistInput): Promise<string> {
+  if (p.layer.type === 'class') return renderClassHist(p);
   const { layer, rec } = p;
   const values = maskedValues(layer, p.cells.mask);
   const { summary: s, sorted } = fiveNum(values);
@@ -328,7 +475,7 @@ export async function renderHist(p: HistInput): Promise<string> {
     outliers.push({ v });
   }
   const dec = rec?.dec;
-  const f = (x: number) => fmt(x, dec !== undefined ? Math.min(dec + 1, 10) : undefined);
+  const f = (x: number) => fmt(x, dec !== undefined && Number.isFinite(dec) ? Math.max(0, Math.min(dec, 10)) : undefined);
   const stats = [
     ['N', String(s.n)],
     ['Min.', f(s.min)],
@@ -384,13 +531,5 @@ export async function renderHist(p: HistInput): Promise<string> {
       },
     ],
   };
-  const vl = await import('vega-lite');
-  const vega = await import('vega');
-  const compiled = vl.compile(spec as any).spec;
-  const view = new vega.View(vega.parse(compiled), { renderer: 'none' });
-  try {
-    return await view.toSVG();
-  } finally {
-    view.finalize();
-  }
+  return vegaSvg(spec);
 }

@@ -6,11 +6,24 @@
  * `R/writeRasterHdr.R` and vignette "Description of the raster package" (section
  * "rasterfile"). Sections `[general]`, `[georeference]`, `[data]`, `[legend]`,
  * `[description]`; `layername` joins band names with `:`; no data is written as NaN with
- * `nodatavalue=-3.4e+38` (what raster writes for FLT4S). A single class band also gets
- * `categorical=TRUE` and its attribute table (`ratnames=ID:label`, `rattypes`, `ratvalues`),
- * which `raster::raster()` reads back as levels. Class bands hold the class raster values.
+ * `nodatavalue=-3.4e+38` (what raster writes for FLT4S). `creator` names the real producer
+ * (`indapi3`); readers do not check it (`raster`, `terra` and GDAL's RRASTER driver, which
+ * reports it as the CREATOR metadata item, read the file the same).
+ *
+ * Class bands hold the catalog class values (not the 0-based indices of tif/asc). A single
+ * class band also gets `categorical=TRUE` and its attribute table (`ratnames=ID:<code>`,
+ * `rattypes`, `ratvalues`), which `raster::raster()` reads back as levels and `terra::rast()`
+ * as categories; the label column is named with the band's code because terra names the
+ * layer after the active category column (a column `label` would rename the layer `label`).
+ *
+ * Limitation of the format: a `.grd` has one attribute table per file, which readers (R
+ * `raster`, `terra` through GDAL's RRASTER driver) apply to every band, and GDAL ignores a
+ * `.grd.aux.xml` side-car for this driver; `raster::writeRaster` itself writes no levels for
+ * a multi-layer brick with factor layers. So the class bands of a multi-band grd carry no
+ * labels: the package README.md lists each class layer's value -> label table instead.
  */
 import { ByteWriter, fmtNum } from './bytes';
+import { PRODUCER } from './pkg';
 import type { WindowGeo } from './raster';
 
 /** One band of a grd file. */
@@ -19,7 +32,7 @@ export interface GrdBand {
   name: string;
   /** One value per cell, row-major north first; NaN = no data. */
   values: ArrayLike<number>;
-  /** For class bands: value and label of each class. */
+  /** For class bands: value and label of each class (written as levels only when the file has this one band). */
   classes?: Array<{ value: number; label: string }>;
 }
 
@@ -58,7 +71,7 @@ export function writeGrd(geo: WindowGeo, bands: GrdBand[], created: Date): { grd
   }
   const lines = [
     '[general]',
-    "creator=R package 'raster'",
+    `creator=${PRODUCER}`,
     `created=${fmtCreated(created)}`,
     '[data]',
     'datatype=FLT4S',
@@ -69,7 +82,7 @@ export function writeGrd(geo: WindowGeo, bands: GrdBand[], created: Date): { grd
   const only = bands.length === 1 ? bands[0] : undefined;
   if (only?.classes) {
     const cls = only.classes;
-    lines.push('categorical=TRUE', 'ratnames=ID:label', 'rattypes=integer:character', `ratvalues=${[...cls.map((c) => String(c.value)), ...cls.map((c) => c.label.replace(/[:\r\n]/g, ' '))].join(':')}`);
+    lines.push('categorical=TRUE', `ratnames=ID:${only.name.replace(/[:\r\n]/g, '_')}`, 'rattypes=integer:character', `ratvalues=${[...cls.map((c) => String(c.value)), ...cls.map((c) => c.label.replace(/[:\r\n]/g, ' '))].join(':')}`);
   }
   lines.push(
     `minvalue=${mins.join(':')}`,

@@ -32,7 +32,8 @@ describe('genFile', () => {
   it('writes a tabular data package: data file, meta.csv, README.md, datapackage.json, DESCRIPTION, terms.html', async () => {
     const r = await genFile({ ...base, format: 'rda' });
     expect(r.files.map((f) => f.name)).toEqual(['getLayer-ELEVATION-ELEV_ZONE-ADM1_NAME_ALT-KEN.rds', 'meta.csv', 'README.md', 'datapackage.json', 'DESCRIPTION', 'terms.html']);
-    expect(r.zipName).toBe('ELEVATION-ELEV_ZONE-ADM1_NAME_ALT-KEN.rds.zip');
+    expect(r.zipName).toBe('ELEVATION-ELEV_ZONE-ADM1_NAME_ALT-KEN.rda.zip');
+    expect((await genFile({ ...base, format: 'GeoTIFF' })).zipName).toBe('ELEVATION-ELEV_ZONE-ADM1_NAME_ALT-KEN.geotiff.zip');
     const readme = new TextDecoder().decode(r.files[2].bytes);
     expect(readme).toContain('2026-03-04T05:06:07.000Z');
     expect(readme).toContain(`-d '${JSON.stringify(args)}'`);
@@ -53,6 +54,30 @@ describe('genFile', () => {
     ]);
     expect(r.files[0].mediaType).toBe('image/tiff');
     expect(new TextDecoder().decode(r.files[5].bytes)).toContain('<Category>Highland (&gt; 1500 m)</Category>');
+  });
+
+  it('documents class coding: RAT in the .aux.xml, index -> class value -> label table in README.md', async () => {
+    const dec = (b: Uint8Array) => new TextDecoder().decode(b);
+    for (const format of ['tif', 'asc', 'grd']) {
+      const r = await genFile({ ...base, format });
+      const readme = dec(r.files.find((f) => f.name === 'README.md')!.bytes);
+      expect(readme).toContain('### Class coding of ELEV_ZONE');
+      expect(readme).toContain('| 2 | 3 | Highland (> 1500 m) |');
+      expect(readme.includes('multi-band grd'), format).toBe(format === 'grd');
+      const aux = r.files.find((f) => f.name.includes('ELEV_ZONE') && f.name.endsWith('.aux.xml'));
+      if (format !== 'grd') expect(dec(aux!.bytes)).toContain('<Row index="2"><F>2</F><F>3</F><F>Highland (&gt; 1500 m)</F></Row>');
+    }
+  });
+
+  it('grd: producer indapi3; a single class band keeps its code as layer name and its levels', async () => {
+    const dec = (b: Uint8Array) => new TextDecoder().decode(b);
+    const one = { ...CELLS_KEN, layers: [CELLS_KEN.layers[1]] };
+    const grd = dec((await genFile({ ...base, args: { ...args, var: ['ELEV_ZONE'] }, cells: one, format: 'grd' })).files[0].bytes);
+    expect(grd).toContain('creator=indapi3\n');
+    expect(grd).toContain('ratnames=ID:ELEV_ZONE\n');
+    expect(grd).toContain('layername=ELEV_ZONE\n');
+    const multi = dec((await genFile({ ...base, format: 'grd' })).files[0].bytes);
+    expect(multi).not.toContain('ratnames');
   });
 
   it('refuses per-cell formats without selected cells', async () => {

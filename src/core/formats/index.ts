@@ -12,10 +12,18 @@
  * - asc: per var `.asc` + `.prj` + `.asc.aux.xml`, then `DESCRIPTION`, `README.md`;
  * - grd: `<base>.grd` + `<base>.gri` (all vars as bands), then `DESCRIPTION`, `README.md`;
  * - plot, hist: per var `.svg` + `.png`, also returned as session graphics.
+ *
+ * Class coding: tif and asc hold 0-based class indices (as the original service wrote
+ * them), grd, dta and rds the catalog class values. The `.aux.xml` of tif/asc carries the
+ * category names and a raster attribute table `value` (index) / `class_value` / `label`,
+ * and the README.md of raster packages a table index -> class value -> label per class
+ * layer. A multi-band grd cannot carry class labels (one attribute table per file, see
+ * ./grd.ts): only its README table maps them.
+ * The ZIP is named with the format as requested (`….rda.zip`), see ./names.ts.
  */
 import type { CallOptions, CellResult, GeneratedFile, Graphic, TableResult } from '../api';
 import { IndapiError, throwIfAborted } from '../errors';
-import type { VarRecord } from '../types';
+import type { ClassEntry, VarRecord } from '../types';
 import JSZip from 'jszip';
 import { ascText, ESRI_PRJ_WGS84 } from './asc';
 import { utf8 } from './bytes';
@@ -25,11 +33,11 @@ import { writeGeoJson } from './geojson';
 import { writeGrd, type GrdBand } from './grd';
 import { dataFileBase, requestCodes, zipFileName, type RequestCodes } from './names';
 import { pamXml } from './pam';
-import { dataPackageJson, descriptionText, metaCsv, PRODUCER, readmeText, termsHtml, type PackageInfo } from './pkg';
+import { dataPackageJson, descriptionText, metaCsv, PRODUCER, readmeText, termsHtml, type ClassCoding, type PackageInfo } from './pkg';
 import { classColors, classIndices, countSelected, maskedValues, windowGeo } from './raster';
 import { writeRds } from './rds';
 import { worldFile, writeGeoTiff } from './tiff';
-import { renderHist, renderPlot, type Basemap, type Rasterizer } from './graphics';
+import { isAdmin1Code, renderHist, renderPlot, type Basemap, type Rasterizer } from './graphics';
 
 export { writeCsv, csvText } from './csv';
 export { writeDta, dtaTimeStamp } from './dta';
@@ -44,14 +52,25 @@ export { createResvgRasterizer, type Rasterizer, type Basemap } from './graphics
 export { PALETTES, paletteColors } from './palettes';
 export { quantile7, fiveNum } from './stats';
 
-let defaultGraphics: { rasterize?: Rasterizer; basemap?: Basemap | (() => Promise<Basemap | undefined>) } = {};
+/** Graphics defaults of a realm (see {@link configureGraphics}). */
+export interface GraphicsDefaults {
+  /** SVG-to-PNG renderer. */
+  rasterize?: Rasterizer;
+  /** Country outlines, or a loader of them. */
+  basemap?: Basemap | (() => Promise<Basemap | undefined>);
+  /** Admin-1 outlines (e.g. `basemap/admin1.geojson`), or a loader of them: drawn on plots by an admin-1 `by`; loaded only then. */
+  admin1?: Basemap | (() => Promise<Basemap | undefined>);
+}
+
+let defaultGraphics: GraphicsDefaults = {};
 
 /**
- * Sets the rasterizer and basemap that plot and hist use when a {@link genFile} call does
+ * Sets the rasterizer and basemaps that plot and hist use when a {@link genFile} call does
  * not pass its own (configure once per realm: in the Node server and in the worker).
- * @param g `rasterize` (see {@link createResvgRasterizer}); `basemap` or a loader of it
+ * @param g `rasterize` (see {@link createResvgRasterizer}); `basemap` (countries) and
+ *   `admin1` (admin-1 units), each as a value or a loader
  */
-export function configureGraphics(g: { rasterize?: Rasterizer; basemap?: Basemap | (() => Promise<Basemap | undefined>) }): void {
+export function configureGraphics(g: GraphicsDefaults): void {
   defaultGraphics = { ...defaultGraphics, ...g };
 }
 
@@ -170,6 +189,8 @@ export interface GenFileInput {
   version?: string;
   /** Country outlines for plot (GeoJSON FeatureCollection, e.g. `basemap/countries.geojson`). */
   basemap?: Basemap;
+  /** Admin-1 outlines for plot (e.g. `basemap/admin1.geojson`), drawn when a `by` code is an admin-1 layer; skipped when absent. */
+  admin1?: Basemap;
   /** SVG-to-PNG renderer for plot and hist (see {@link createResvgRasterizer}). */
   rasterize?: Rasterizer;
   /** Size limit in bytes (default {@link MAX_PACKAGE_BYTES}). */
@@ -200,7 +221,8 @@ export function estimateBytes(format: FileFormat, table?: TableResult, cells?: C
     const layers = Math.max(1, cells.layers.length);
     switch (format) {
       case 'json':
-        return 4096 + countSelected(cells) * (110 + 22 * layers);
+        // key properties (ISO3, ADM0_NAME, by labels) are text of about 30 bytes each
+        return 4096 + countSelected(cells) * (110 + 22 * layers + 30 * ((cells.keys?.length ?? 0) + (cells.keys?.length ? 1 : 0)));
       case 'asc':
         return 4096 + nCells * layers * 12;
       case 'plot':
@@ -225,6 +247,13 @@ function layerLabel(rec: VarRecord | undefined, code: string): string {
   return rec ? `${code}: ${rec.varLabel}${rec.unit ? ` (${rec.unit})` : ''}` : code;
 }
 
+/** Class coding of a class layer for the README: the classes present in the selection, in index order. */
+function classCoding(code: string, classes: ClassEntry[], index: Int32Array): ClassCoding {
+  const present = new Set<number>();
+  for (const k of index) if (k >= 0) present.add(k);
+  return { code, classes: classes.map((c, k) => ({ index: k, value: Number(c.value), label: String(c.label) })).filter((c) => present.has(c.index)) };
+}
+
 function dataLabel(method: string, codes: RequestCodes): string {
   return `${PRODUCER} ${method}: ${codes.vars.join(', ')}${codes.by.length ? ` by ${codes.by.join(', ')}` : ''} in ${codes.area.join(', ')}`;
 }
@@ -242,7 +271,7 @@ function dataLabel(method: string, codes: RequestCodes): string {
 export async function genFile(input: GenFileInput, opts: CallOptions = {}): Promise<GenFileResult> {
   const format = normalizeFormat(input.format);
   const codes = requestCodes(input.args);
-  const zipName = zipFileName(codes, format);
+  const zipName = zipFileName(codes, String(input.format));
   const now = input.now ?? new Date();
   const meta = input.meta.length ? input.meta : (input.table?.meta ?? input.cells?.meta ?? []);
   const { signal, onProgress } = opts;
@@ -273,7 +302,7 @@ export async function genFile(input: GenFileInput, opts: CallOptions = {}): Prom
     let data: GeneratedFile;
     if (format === 'json') {
       data = fileOf(`${base}.geojson`, writeGeoJson(input.cells as CellResult, signal));
-      info.dataFiles.push({ name: data.name, mediaType: data.mediaType, format: 'geojson', description: 'GeoJSON (RFC 7946) FeatureCollection of cell-centre points with CELL5M, X, Y and the values as properties.' });
+      info.dataFiles.push({ name: data.name, mediaType: data.mediaType, format: 'geojson', description: 'GeoJSON (RFC 7946) FeatureCollection of cell-centre points with CELL5M, X, Y, the keys (ISO3, ADM0_NAME and the by codes, as labels) and the values as properties.' });
     } else {
       const table = input.table as TableResult;
       const label = dataLabel(input.method, codes);
@@ -313,12 +342,19 @@ export async function genFile(input: GenFileInput, opts: CallOptions = {}): Prom
     if (!rasterize) throw new IndapiError('INTERNAL', `genFile: format '${format}' needs a rasterizer (configureGraphics / createResvgRasterizer) to draw PNG.`);
     const bm = input.basemap ?? defaultGraphics.basemap;
     const basemap = typeof bm === 'function' ? await bm() : bm;
+    // plot with by: a zonal map (hist never gets the by domains, see cellQueryArgs).
+    const by = format === 'plot' ? codes.by.map((code) => ({ code, rec: recordOf(meta, code) })) : [];
+    let admin1: Basemap | undefined;
+    if (by.some((b) => isAdmin1Code(b.code))) {
+      const a1 = input.admin1 ?? defaultGraphics.admin1;
+      admin1 = typeof a1 === 'function' ? await a1().catch(() => undefined) : a1;
+    }
     for (const [k, layer] of cells.layers.entries()) {
       throwIfAborted(signal);
       const rec = recordOf(meta, layer.code);
       const svg =
         format === 'plot'
-          ? renderPlot({ cells, layer, rec, basemap, pal: typeof input.args.pal === 'string' ? input.args.pal : undefined, now })
+          ? renderPlot({ cells, layer, rec, basemap, admin1, by, pal: typeof input.args.pal === 'string' ? input.args.pal : undefined, now })
           : await renderHist({ cells, layer, rec, now });
       const png = await rasterize(svg, signal);
       graphics.push({ svg, png });
@@ -329,11 +365,13 @@ export async function genFile(input: GenFileInput, opts: CallOptions = {}): Prom
     return { files, graphics, zipName };
   }
 
+  info.classLayers = [];
   if (format === 'grd') {
     const bands: GrdBand[] = cells.layers.map((layer) => {
       const values = maskedValues(layer, cells.mask);
       if (layer.type !== 'class') return { name: layer.code, values };
-      const { classes } = classIndices(layer, cells.mask);
+      const { classes, index } = classIndices(layer, cells.mask);
+      info.classLayers?.push(classCoding(layer.code, classes, index));
       return { name: layer.code, values, classes: classes.map((c) => ({ value: Number(c.value), label: String(c.label) })) };
     });
     const { grd, gri } = writeGrd(geo, bands, now);
@@ -351,16 +389,18 @@ export async function genFile(input: GenFileInput, opts: CallOptions = {}): Prom
         const { classes, index } = classIndices(layer, cells.mask);
         const names = classes.map((c) => String(c.label));
         const colors = classColors(classes, rec);
+        const rat = classes.map((c, k) => ({ index: k, value: Number(c.value), label: String(c.label) }));
+        info.classLayers?.push(classCoding(layer.code, classes, index));
         if (format === 'tif') {
           const byte = classes.length <= 255;
           const data = byte ? new Uint8Array(n) : new Uint16Array(n);
           const nd = byte ? 255 : 65535;
           for (let i = 0; i < n; i++) data[i] = index[i] < 0 ? nd : index[i];
           const tif = writeGeoTiff({ width: geo.width, height: geo.height, data, sampleType: byte ? 'Byte' : 'UInt16', xmin: geo.xmin, ymax: geo.ymax, cellSize: geo.cellSize, noData: nd, palette: byte ? colors.map((c) => c ?? '#bebebe') : undefined, description: md.LABEL });
-          files.push(fileOf(`${b}.tif`, tif), fileOf(`${b}.tfw`, worldFile(geo.xmin, geo.ymax, geo.cellSize)), fileOf(`${b}.tif.aux.xml`, pamXml([{ description, noData: nd, categories: names, metadata: md }])));
+          files.push(fileOf(`${b}.tif`, tif), fileOf(`${b}.tfw`, worldFile(geo.xmin, geo.ymax, geo.cellSize)), fileOf(`${b}.tif.aux.xml`, pamXml([{ description, noData: nd, categories: names, rat, metadata: md }])));
         } else {
           const vals = Float64Array.from(index, (x) => (x < 0 ? NaN : x));
-          files.push(fileOf(`${b}.asc`, ascText(geo, vals, -9999, true)), fileOf(`${b}.prj`, ESRI_PRJ_WGS84), fileOf(`${b}.asc.aux.xml`, pamXml([{ description, noData: -9999, categories: names, colors, metadata: md }])));
+          files.push(fileOf(`${b}.asc`, ascText(geo, vals, -9999, true)), fileOf(`${b}.prj`, ESRI_PRJ_WGS84), fileOf(`${b}.asc.aux.xml`, pamXml([{ description, noData: -9999, categories: names, colors, rat, metadata: md }])));
         }
       } else {
         const values = maskedValues(layer, cells.mask);

@@ -4,8 +4,9 @@
  * Data file: `<method>-<var codes>-<by codes>-<area>.<ext>`, codes joined with `-`,
  * empty groups left out (spec 2.4: "named after the method, the var codes, the by codes
  * and the country code"), e.g. `getLayer-ELEVATION-ADM1_NAME_ALT-KEN.csv`.
- * ZIP: `<var codes>-<by codes>-<area>.<format>.zip` (spec 2.4), e.g.
- * `ELEVATION-ADM1_NAME_ALT-KEN.csv.zip`. `<area>` is the `iso3` codes joined with `-`
+ * ZIP: `<var codes>-<by codes>-<area>.<format>.zip` (spec 2.4) with the format as
+ * requested (lower-cased), not its normalised form: e.g. `ELEVATION-ADM1_NAME_ALT-KEN.csv.zip`,
+ * and `….rda.zip` for `format = 'rda'` although the data file inside is `.rds`. `<area>` is the `iso3` codes joined with `-`
  * (default `SSA`); `WKT` for a WKT request without `iso3`; `CELLS` for a request by cell ids.
  * A group of more than 4 codes is written as its first 3 codes and `and<N>more`, so
  * names stay short on every file system. Characters other than letters, digits, `_` and
@@ -60,8 +61,10 @@ export function dataFileBase(method: string, codes: RequestCodes, varOverride?: 
 /**
  * Name of the session ZIP: `<vars>-<by>-<area>.<format>.zip`.
  * @param codes the request's codes
- * @param format the normalised format
+ * @param format the format as requested (e.g. `rda`, `geotiff`): trimmed, lower-cased,
+ *   characters other than letters, digits, `_` and `.` replaced by `_`
  */
 export function zipFileName(codes: RequestCodes, format: string): string {
-  return `${[group(codes.vars), group(codes.by), group(codes.area)].filter((s) => s.length > 0).join('-')}.${format}.zip`;
+  const f = String(format).trim().toLowerCase().replace(/[^a-z0-9_.]/g, '_');
+  return `${[group(codes.vars), group(codes.by), group(codes.area)].filter((s) => s.length > 0).join('-')}.${f}.zip`;
 }

@@ -6,7 +6,15 @@
  * and GDAL's `gcore/gdalpamrasterband.cpp`): `<PAMDataset><PAMRasterBand band="1">` with
  * `<Description>`, `<UnitType>`, `<NoDataValue>`, `<CategoryNames><Category>..</Category>`
  * (index = pixel value), `<ColorInterp>Palette</ColorInterp>` and
- * `<ColorTable><Entry c1= c2= c3= c4=/>`, and `<Metadata><MDI key="..">`.
+ * `<ColorTable><Entry c1= c2= c3= c4=/>`, `<GDALRasterAttributeTable>` (GDAL's
+ * `GDALDefaultRasterAttributeTable::Serialize`: `<FieldDefn>` with `<Name>`, `<Type>`
+ * 0 integer / 1 real / 2 string and `<Usage>` GFU_* code, then `<Row><F>..</F></Row>`),
+ * and `<Metadata><MDI key="..">`.
+ *
+ * Class layers of tif/asc hold 0-based class indices (as the original service wrote them),
+ * while grd, dta and rds hold the catalog class values: the attribute table written here
+ * maps one to the other (`value` = pixel value = index, `class_value` = catalog value,
+ * `label`), so `gdalinfo` and QGIS show it and users can translate.
  */
 import { xmlEscape } from './bytes';
 import { parseHex } from './tiff';
@@ -23,6 +31,11 @@ export interface PamBand {
   categories?: string[];
   /** Colour table `#rrggbb`, index = pixel value (written only with categories). */
   colors?: Array<string | undefined>;
+  /**
+   * Thematic raster attribute table of a class layer: per class its pixel value (`value`,
+   * the 0-based index), its catalog class value (`class_value`) and its `label`.
+   */
+  rat?: Array<{ index: number; value: number; label: string }>;
   /** Extra metadata items. */
   metadata?: Record<string, string>;
 }
@@ -59,6 +72,15 @@ export function pamXml(bands: PamBand[], datasetMetadata?: Record<string, string
         }
         out.push('    </ColorTable>');
       }
+    }
+    if (b.rat) {
+      // Usage codes: 5 GFU_MinMax (the pixel value of a thematic table), 0 GFU_Generic, 2 GFU_Name.
+      out.push('    <GDALRasterAttributeTable tableType="thematic">');
+      out.push('      <FieldDefn index="0"><Name>value</Name><Type>0</Type><Usage>5</Usage></FieldDefn>');
+      out.push('      <FieldDefn index="1"><Name>class_value</Name><Type>0</Type><Usage>0</Usage></FieldDefn>');
+      out.push('      <FieldDefn index="2"><Name>label</Name><Type>2</Type><Usage>2</Usage></FieldDefn>');
+      b.rat.forEach((r, k) => out.push(`      <Row index="${k}"><F>${r.index}</F><F>${Math.round(r.value)}</F><F>${xmlEscape(r.label)}</F></Row>`));
+      out.push('    </GDALRasterAttributeTable>');
     }
     md(b.metadata, '    ');
     out.push('  </PAMRasterBand>');

@@ -3,7 +3,7 @@ import { FIXED_NOW, FIXTURE_META, TABLE_KEN_ADM1 } from '../../../tests/formats/
 import { writeGeoJson } from './geojson';
 import { CELLS_KEN } from '../../../tests/formats/formats.fixture';
 import { dataFileBase, requestCodes, zipFileName } from './names';
-import { dataPackageJson, descriptionText, period } from './pkg';
+import { dataPackageJson, descriptionText, period, readmeText, sentence } from './pkg';
 
 describe('names', () => {
   it('names files after method, vars, by and area', () => {
@@ -12,6 +12,7 @@ describe('names', () => {
     expect(zipFileName(c, 'csv')).toBe('ELEVATION-ELEVATION-KEN-TZA.csv.zip');
     expect(zipFileName(requestCodes({ var: ['A'] }), 'tif')).toBe('A-SSA.tif.zip');
     expect(zipFileName(requestCodes({ var: ['A'], wkt: 'POINT(1 1)' }), 'dta')).toBe('A-WKT.dta.zip');
+    expect(zipFileName(requestCodes({ var: ['A'] }), ' RDA ')).toBe('A-SSA.rda.zip');
     expect(dataFileBase('getLayer', requestCodes({ var: ['A', 'B', 'C', 'D', 'E'] }))).toBe('getLayer-A-B-C-and2more-SSA');
   });
 });
@@ -33,6 +34,15 @@ describe('package side files', () => {
     expect(d.split('\n').every((l) => l === '' || /^[A-Za-z@]+: /.test(l) || l.startsWith(' '))).toBe(true);
     expect(d).toMatch(/^Package: getLayer-ELEVATION-KEN$/m);
   });
+  it('joins source texts as sentences, without doubling a final period', () => {
+    expect(sentence('GSHHG version 2.3.7.')).toBe('GSHHG version 2.3.7.');
+    expect(sentence(' ETOPO5 (NOAA) ')).toBe('ETOPO5 (NOAA).');
+    expect(sentence('')).toBe('');
+    const gshhg = { ...FIXTURE_META[1], sources: 'GSHHG 2.3.7 shorelines (GMT 6)', citation: 'Wessel P, Smith WHF (1996). GSHHG version 2.3.7.', license: 'LGPL-3.0-or-later', owner: 'indapi3 project' };
+    const readme = readmeText({ ...info, meta: [gshhg] }, ['a.csv']);
+    expect(readme).toContain(': GSHHG 2.3.7 shorelines (GMT 6). Licence: LGPL-3.0-or-later. Citation: Wessel P, Smith WHF (1996). GSHHG version 2.3.7. Contact: indapi3 project.');
+    expect(readme).not.toMatch(/\.\.(\s|$)/m);
+  });
   it('writes the period as year or year-yearEnd', () => {
     expect(period({ ...FIXTURE_META[0], year: '2000', yearEnd: '2010' })).toBe('2000-2010');
     expect(period(FIXTURE_META[0])).toBe('2014');
@@ -40,13 +50,29 @@ describe('package side files', () => {
 });
 
 describe('GeoJSON writer', () => {
-  it('writes one point per selected cell with CELL5M, X, Y and labels for classes', () => {
+  it('writes one point per selected cell with CELL5M, X, Y, the keys and labels for classes', () => {
     const fc = JSON.parse(new TextDecoder().decode(writeGeoJson(CELLS_KEN)));
     expect(fc.type).toBe('FeatureCollection');
     expect(fc.features).toHaveLength(18);
     const f0 = fc.features[0];
     expect(f0.geometry.coordinates).toEqual([36 + 1 / 24, 0.5 - 1 / 24]);
-    expect(f0.properties).toEqual({ CELL5M: 1074 * 4320 + 2592, X: 36 + 1 / 24, Y: 0.5 - 1 / 24, ELEVATION: 1523.5, ELEV_ZONE: 'Highland (> 1500 m)' });
+    expect(f0.properties).toEqual({ CELL5M: 1074 * 4320 + 2592, X: 36 + 1 / 24, Y: 0.5 - 1 / 24, ISO3: 'KEN', ADM0_NAME: 'Kenya', ADM1_NAME_ALT: 'Central', ELEVATION: 1523.5, ELEV_ZONE: 'Highland (> 1500 m)' });
+    expect(Object.keys(f0.properties)).toEqual(['CELL5M', 'X', 'Y', 'ISO3', 'ADM0_NAME', 'ADM1_NAME_ALT', 'ELEVATION', 'ELEV_ZONE']);
     expect(fc.features[7].properties.ELEVATION).toBeNull();
+    expect(fc.features[10].properties.ADM1_NAME_ALT).toBe('Région "Côte", Est');
+    expect(fc.features[17].properties.ADM1_NAME_ALT).toBeNull();
+  });
+
+  it('writes interval labels of a continuous by, and no ADM0_NAME without ISO3 names', () => {
+    const cells = { ...CELLS_KEN, keys: [{ ...CELLS_KEN.keys![0], classes: [{ value: 23, label: 'KEN' }] }, { code: 'ELEVATION_by', type: 'class' as const, values: Float64Array.from(CELLS_KEN.layers[0].values, (v) => (Number.isNaN(v) ? NaN : v <= 500 ? 1 : 2)), classes: [{ value: 1, label: '(-500,500]' }, { value: 2, label: '(500,1500]' }] }] };
+    const fc = JSON.parse(new TextDecoder().decode(writeGeoJson(cells)));
+    expect(Object.keys(fc.features[0].properties)).toEqual(['CELL5M', 'X', 'Y', 'ISO3', 'ELEVATION_by', 'ELEVATION', 'ELEV_ZONE']);
+    expect(fc.features[10].properties.ELEVATION_by).toBe('(-500,500]');
+    expect(fc.features[7].properties.ELEVATION_by).toBeNull();
+  });
+
+  it('writes no key properties for a result without keys', () => {
+    const fc = JSON.parse(new TextDecoder().decode(writeGeoJson({ ...CELLS_KEN, keys: undefined })));
+    expect(Object.keys(fc.features[0].properties)).toEqual(['CELL5M', 'X', 'Y', 'ELEVATION', 'ELEV_ZONE']);
   });
 });

@@ -68,6 +68,31 @@ export interface PackageInfo {
   now: Date;
   /** Bundle version, used as the package version. */
   version?: string;
+  /**
+   * Class layers of a raster package (tif, asc, grd), for the README's class coding table:
+   * per class its 0-based index (the pixel value of tif/asc), its catalog class value (the
+   * value grd, dta and rds hold) and its label.
+   */
+  classLayers?: ClassCoding[];
+}
+
+/** How a class layer is coded in the raster files: index (tif, asc) -> catalog value (grd) -> label. */
+export interface ClassCoding {
+  /** Layer code. */
+  code: string;
+  /** Classes present in the selection, in index order. */
+  classes: Array<{ index: number; value: number; label: string }>;
+}
+
+/**
+ * A text as a sentence: trimmed, with a final period added unless it already ends with
+ * `.`, `!` or `?` (source texts often end with one, so "…2.3.7." does not become "…2.3.7..").
+ * @param s the text; empty gives ""
+ */
+export function sentence(s: string | undefined): string {
+  const t = (s ?? '').trim();
+  if (!t) return '';
+  return /[.!?]$/.test(t) ? t : `${t}.`;
 }
 
 function title(info: PackageInfo): string {
@@ -242,7 +267,8 @@ export function readmeText(info: PackageInfo, fileNames: string[]): string {
     '',
   ];
   for (const s of uniqueSources(info.meta)) {
-    lines.push(`- **${s.title}** (${s.codes.join(', ')}): ${s.detail || ''} Licence: ${s.license || 'not stated'}. Citation: ${s.citation || 'not stated'}.${s.owner ? ` Contact: ${s.owner}.` : ''}`);
+    const parts = [sentence(s.detail), `Licence: ${sentence(s.license || 'not stated')}`, `Citation: ${sentence(s.citation || 'not stated')}`, s.owner ? `Contact: ${sentence(s.owner)}` : ''];
+    lines.push(`- **${s.title}** (${s.codes.join(', ')}): ${parts.filter((x) => x).join(' ')}`);
   }
   lines.push('', `The package itself is licensed under ${PACKAGE_LICENSE.title} (${PACKAGE_LICENSE.path}).`, '');
   if (['tif', 'asc', 'grd'].includes(info.format)) {
@@ -251,9 +277,28 @@ export function readmeText(info: PackageInfo, fileNames: string[]): string {
       '',
       'Grid: EPSG:4326, 5-arc-minute cells (1/12 degree) on the global lattice, clipped to the selected cells\' bounding box.',
       'Continuous layers: Float32, no data -9999 (tif, asc; grd: NaN with nodatavalue -3.4e+38).',
-      'Class layers: tif/asc hold 0-based class indices (tif Byte, no data 255, colour table; asc no data -9999), with the class names in the `.aux.xml` side-car; grd holds the class values.',
+      'Class layers: tif/asc hold 0-based class indices (as the original service wrote them; tif Byte, no data 255, colour table; asc no data -9999), with the class names and a raster attribute table (columns `value` = index, `class_value` = catalog class value, `label`) in the `.aux.xml` side-car; grd, dta and rds hold the catalog class values.',
       '',
     );
+    if (info.format === 'grd' && (info.classLayers ?? []).length > 0) {
+      lines.push(
+        'The grd file (R `raster` format) carries class labels only when it has a single band: the format has one attribute table per file (`ratnames`/`ratvalues`), which R (`raster`, `terra`) and GDAL apply to every band, so `raster::writeRaster` itself writes none for a multi-layer brick. In a multi-band grd, class bands hold the catalog class values without labels: use the table below.',
+        '',
+      );
+    }
+    for (const c of info.classLayers ?? []) {
+      const esc = (x: string) => x.replace(/\|/g, '\\|');
+      lines.push(
+        `### Class coding of ${c.code}`,
+        '',
+        'Classes present in the selection (the `.aux.xml` of tif/asc carries the whole table).',
+        '',
+        '| index (tif, asc pixel value) | class value (grd, dta, rds) | label |',
+        '|---|---|---|',
+        ...c.classes.map((k) => `| ${k.index} | ${k.value} | ${esc(k.label)} |`),
+        '',
+      );
+    }
   }
   return lines.join('\n');
 }
