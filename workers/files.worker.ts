@@ -7,7 +7,7 @@
 import { expose, transfer } from 'comlink';
 import type { CellResult, Engine, TableResult } from '../src/core/api';
 import { IndapiError, isIndapiError } from '../src/core/errors';
-import { cellQueryArgs, genFile, needsCells, normalizeFormat, zipFiles, type Basemap } from '../src/core/formats';
+import { cellQueryArgs, configureGraphics, genFile, needsCells, normalizeFormat, zipFiles, type Basemap } from '../src/core/formats';
 import { createWorkerEngine } from '../src/app/engine-factory';
 
 let engine: Engine | null = null;
@@ -45,6 +45,11 @@ const api = {
     dataBase = base;
     engine = createWorkerEngine(base);
     basemap = fetch(new URL('basemap/countries.geojson', base)).then((r) => (r.ok ? r.json() : undefined)).catch(() => undefined);
+    // Admin-1 outlines are drawn on plots by an admin-1 domain: loaded only then, once.
+    let admin1: Promise<Basemap | undefined> | undefined;
+    configureGraphics({
+      admin1: () => (admin1 ??= fetch(new URL('basemap/admin1.geojson', base)).then((r) => (r.ok ? r.json() : undefined)).catch(() => undefined)),
+    });
     version = fetch(new URL('manifest.json', base)).then((r) => (r.ok ? r.json() : undefined)).then((j) => j?.version).catch(() => undefined);
   },
 
@@ -77,7 +82,8 @@ const api = {
       step(50);
       const meta = (table ?? cells)!.meta;
       const out = await genFile({
-        format, method, args: a, table, cells, meta, requestUrl: req.requestUrl, version: (await version) ?? undefined,
+        // The requested format (e.g. rda), so the ZIP is named after it as the spec says.
+        format: req.format, method, args: a, table, cells, meta, requestUrl: req.requestUrl, version: (await version) ?? undefined,
         basemap: (await basemap) ?? undefined, rasterize: (svg) => rasterize(svg),
       }, { signal, onProgress: (d, t) => step(50 + (t ? (d / t) * 25 : 0)) });
       step(75);

@@ -65,6 +65,10 @@ configureGraphics({
     const r = await dataFetch(dataBase + 'basemap/countries.geojson').catch(() => undefined);
     return r?.ok ? r.json() : undefined;
   },
+  admin1: async () => {
+    const r = await dataFetch(dataBase + 'basemap/admin1.geojson').catch(() => undefined);
+    return r?.ok ? r.json() : undefined;
+  },
 });
 
 const version = () =>

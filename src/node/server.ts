@@ -101,6 +101,11 @@ function nodeGenFile(dataDir: string): GenFile {
         .readFile(path.join(dataDir, 'basemap', 'countries.geojson'), 'utf8')
         .then((t) => JSON.parse(t))
         .catch(() => undefined),
+    admin1: () =>
+      fsp
+        .readFile(path.join(dataDir, 'basemap', 'admin1.geojson'), 'utf8')
+        .then((t) => JSON.parse(t))
+        .catch(() => undefined),
   });
   let version: Promise<string | undefined> | undefined;
   return async (input, opts) => {

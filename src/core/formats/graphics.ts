@@ -35,6 +35,15 @@ import { parseHex } from './tiff';
 /** SVG-to-PNG renderer, injected (see {@link createResvgRasterizer}). */
 export type Rasterizer = (svg: string, signal?: AbortSignal) => Promise<Uint8Array>;
 
+/**
+ * SVG attributes that squeeze a one-line text into `maxWidth` pixels when its estimated
+ * width (characters x `charWidth`, an average advance for DejaVu Sans at that size) is
+ * larger; empty otherwise. Uses SVG 1.1 `textLength` with `lengthAdjust="spacingAndGlyphs"`.
+ */
+function fitWidth(text: string, charWidth: number, maxWidth: number): string {
+  return text.length * charWidth > maxWidth ? ` textLength="${maxWidth.toFixed(0)}" lengthAdjust="spacingAndGlyphs"` : '';
+}
+
 /** A GeoJSON FeatureCollection of (Multi)Polygons for outlines, with an optional attribution line. */
 export interface Basemap {
   type: 'FeatureCollection';
@@ -355,7 +364,7 @@ export function renderPlot(p: PlotInput): string {
 <svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="DejaVu Sans, Arial, sans-serif">
 <title>${e(title)}</title>
 <rect width="100%" height="100%" fill="#ffffff"/>
-<text x="${left}" y="28" font-size="18" font-weight="bold">${e(title)}</text>
+<text x="${left}" y="28" font-size="18" font-weight="bold"${fitWidth(title, 18 * 0.62, width - left - 12)}>${e(title)}</text>
 <text x="${left}" y="48" font-size="12" fill="#444">${e(area)}</text>
 <defs><clipPath id="map"><rect x="${left}" y="${top}" width="${mapW.toFixed(1)}" height="${mapH.toFixed(1)}"/></clipPath></defs>
 <rect x="${left}" y="${top}" width="${mapW.toFixed(1)}" height="${mapH.toFixed(1)}" fill="#f2f2f2"/>
@@ -368,7 +377,7 @@ ${ticks.join('\n')}
 <text x="${legendX}" y="${top + 14}" font-size="13" font-weight="bold">${e(legendTitle)}</text>
 ${legend}
 ${more}
-<text x="${left}" y="${height - 14}" font-size="10" fill="#444">${e(attribution)}</text>
+<text x="${left}" y="${height - 14}" font-size="10" fill="#444"${fitWidth(attribution, 10 * 0.56, width - left - 12)}>${e(attribution)}</text>
 </svg>
 `;
 }
