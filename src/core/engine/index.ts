@@ -692,7 +692,7 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
     async similar(args, o = {}) {
       const c = await ctx(o.signal);
       const by = args?.by === undefined ? 0 : Number(args.by);
-      if (by === 2) throw new IndapiError('NOT_FOUND', 'Second-level administrative units (by = 2) are not in this bundle; use by = 1 (first-level units) or 0 (cells).');
+      if (by === 2) throw new IndapiError('BAD_ARGUMENT', 'Second-level administrative units (by = 2) are not in this bundle; use by = 1 (first-level units) or 0 (cells).');
       if (by !== 0 && by !== 1) throw new IndapiError('BAD_ARGUMENT', "'by' must be 0 (cells), 1 (first-level units) or 2 (second-level units).");
       if (args.x === undefined || args.x === null || args.x === '') throw new IndapiError('BAD_ARGUMENT', "'x' (the reference unit) is required.");
       const vars = [...new Set(asList(args.var, 'var'))];
