@@ -142,33 +142,44 @@ describe('the map app on the bundle', () => {
     await res.waitFor({ timeout: 60_000 });
     const rows = res.locator('tbody tr');
     await expect.poll(() => rows.count(), { timeout: 30_000 }).toBeGreaterThan(5);
-    const headers = await res.locator('thead th').allTextContents();
-    expect(headers).toEqual(expect.arrayContaining(['ISO3', 'ADM0_NAME', 'ADM1_NAME_ALT', 'ELEVATION']));
+    // one country: the constant country columns give way to a note; headers carry label, unit and code
+    const headers = await res.locator('thead th').evaluateAll((ths) => ths.map((t) => (t as HTMLElement).dataset.col));
+    expect(headers).toEqual(['ADM1_NAME_ALT', 'ELEVATION']);
+    expect(await res.locator('[data-testid="table-note"]').textContent()).toBe('Kenya (KEN)');
+    expect(await res.locator('thead th[data-col="ELEVATION"]').textContent()).toBe('Elevation (ETOPO5) (m)ELEVATION');
     await res.locator('.chart svg').first().waitFor({ timeout: 30_000 });
+    expect(await res.locator('.chart svg').first().textContent()).toContain('Elevation (ETOPO5) (m)');
     await expect.poll(() => page.locator('details[aria-label="Choropleth legend"] li').count(), { timeout: 20_000 }).toBeGreaterThan(1);
+    expect(await page.locator('details[aria-label="Choropleth legend"] h3').textContent()).toBe('Elevation (ETOPO5) (m) by province');
+    // the choropleth is opaque: its colours are the legend's
+    await expect.poll(() => page.evaluate(() => (window as any).__indapiMap.getPaintProperty('choropleth', 'fill-opacity'))).toBe(1);
     // sort by the value column, descending
-    const col = headers.indexOf('ELEVATION');
-    await res.locator('thead th button', { hasText: 'ELEVATION' }).click();
-    await res.locator('thead th button', { hasText: 'ELEVATION' }).click();
-    const vals = (await res.locator(`tbody tr:not([data-pinned]) td:nth-child(${col + 1})`).allTextContents()).map((t) => Number(t.replace(/,/g, '')));
+    const elevBtn = res.locator('thead th[data-col="ELEVATION"] button');
+    await elevBtn.click();
+    await elevBtn.click();
+    const vals = (await res.locator('tbody tr:not([data-pinned]) td[data-col="ELEVATION"]').allTextContents()).map((t) => Number(t.replace(/,/g, '')));
     expect(vals.length).toBeGreaterThan(5);
     for (let i = 1; i < vals.length; i++) expect(vals[i]).toBeLessThanOrEqual(vals[i - 1]);
     // the country's overall row reads as its total and stays on top in both sort orders; the chart leaves it out
-    const adm1Col = headers.indexOf('ADM1_NAME_ALT');
-    await expect.poll(() => rows.first().locator(`td:nth-child(${adm1Col + 1})`).textContent()).toBe('Kenya (total)');
+    await expect.poll(() => rows.first().locator('td[data-col="ADM1_NAME_ALT"]').textContent()).toBe('Kenya (total)');
     expect(await res.locator('tbody tr[data-pinned]').count()).toBe(1);
-    await res.locator('thead th button', { hasText: 'ELEVATION' }).click();
+    await elevBtn.click();
     expect(await rows.first().getAttribute('data-pinned')).toBe('1');
-    await res.locator('thead th button', { hasText: 'ADM1_NAME_ALT' }).click();
+    await res.locator('thead th[data-col="ADM1_NAME_ALT"] button').click();
     expect(await rows.first().getAttribute('data-pinned')).toBe('1');
-    expect(await rows.nth(1).locator(`td:nth-child(${adm1Col + 1})`).textContent()).toBe('Central');
+    expect(await rows.nth(1).locator('td[data-col="ADM1_NAME_ALT"]').textContent()).toBe('Central');
     expect(await res.locator('.chart svg').first().textContent()).not.toMatch(/total|\ball\b/);
-    await res.locator('thead th button', { hasText: 'ELEVATION' }).click();
-    await res.locator('thead th button', { hasText: 'ELEVATION' }).click();
+    await elevBtn.click();
+    await elevBtn.click();
     await waitMap(page);
     await waitChoropleth(page);
     await shot(page, '03-summary-ken-adm1-choropleth');
     const n = await rows.count();
+    // new inputs: the old choropleth and its legend go, the table says it is out of date
+    await page.getByRole('combobox', { name: 'Add to Countries or regions' }).selectOption('TZA');
+    await expect.poll(() => page.locator('details[aria-label="Choropleth legend"]').count()).toBe(0);
+    await expect.poll(() => page.evaluate(() => (window as any).__indapiMap.getPaintProperty('choropleth', 'fill-opacity'))).toBe(0);
+    await page.locator('[data-testid="summary-stale"]').waitFor();
     // bad input: an unknown code stays an in-place message and the table remains
     await page.getByRole('textbox', { name: /Breaks/ }).count().then((c) => expect(c).toBe(0));
     await page.evaluate(() => { location.hash = '#v=ELEVATION&iso=KEN&by=ADM1_NAME_ALT,DIST_COAST'; });
@@ -196,10 +207,98 @@ describe('the map app on the bundle', () => {
     const p = await mapPoint(page, 36.95, -0.45); // Central province
     await page.mouse.move(p.x, p.y);
     await expect.poll(() => page.locator('[data-testid="hover-info"]').textContent(), { timeout: 20_000 }).toContain('Central');
+    await page.locator('[data-testid="summary-result"] .table-wrap').evaluate((w) => w.scrollIntoView({ block: 'end' }));
     await settle(page);
     mkdirSync('docs', { recursive: true });
     await page.screenshot({ path: 'docs/screenshot.png' });
     expect(errors).toEqual([]);
+    await ctx.close();
+  });
+
+  test('1280x720: the by-province table keeps its key column and values in view; the choropleth follows the charted indicator', async () => {
+    const { ctx, page, errors } = await open('#v=ELEVATION&vars=ELEVATION,DIST_PLACE50K&iso=COD&by=ADM1_NAME_ALT', { viewport: { width: 1280, height: 720 } });
+    await page.getByRole('button', { name: 'Summarise', exact: true }).click();
+    const res = page.locator('[data-testid="summary-result"]');
+    await expect.poll(() => res.locator('tbody tr').count(), { timeout: 60_000 }).toBeGreaterThan(5);
+    await waitChoropleth(page);
+    const wrap = res.locator('.table-wrap');
+    await wrap.scrollIntoViewIfNeeded();
+    const box = (await wrap.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(1280);
+    // the key column and the first value column are fully inside the table's box; headers wrap, not cut
+    for (const c of ['ADM1_NAME_ALT', 'ELEVATION']) {
+      const th = (await res.locator(`thead th[data-col="${c}"]`).boundingBox())!;
+      expect(th.x).toBeGreaterThanOrEqual(box.x - 1);
+      expect(th.x + th.width).toBeLessThanOrEqual(box.x + box.width + 1);
+    }
+    const cut = await res.locator('thead th .h-label').evaluateAll((ls) => ls.filter((l) => l.scrollWidth > l.clientWidth + 1).length);
+    expect(cut).toBe(0);
+    expect(await res.locator('tbody tr').nth(1).locator('td[data-col="ELEVATION"]').evaluate((td) => getComputedStyle(td).textAlign)).toBe('right');
+    // scrolled sideways, the key column stays in place
+    const key0 = (await res.locator('tbody tr').nth(1).locator('td').first().boundingBox())!;
+    await wrap.evaluate((w) => { w.scrollLeft = w.scrollWidth; });
+    const key1 = (await res.locator('tbody tr').nth(1).locator('td').first().boundingBox())!;
+    expect(Math.abs(key1.x - key0.x)).toBeLessThan(1);
+    await shot(page, '03c-summary-cod-1280');
+    // the chart's indicator drives the choropleth and its legend
+    const pairs = () => page.evaluate(() => JSON.stringify((window as any).__indapiMap.getPaintProperty('choropleth', 'fill-color')));
+    const before = await pairs();
+    await res.getByRole('combobox', { name: 'Chart' }).selectOption('DIST_PLACE50K');
+    await expect.poll(() => page.locator('details[aria-label="Choropleth legend"] h3').textContent(), { timeout: 20_000 }).toContain('Distance to a place of 50k+ people');
+    await expect.poll(pairs).not.toBe(before);
+    expect(await page.locator('details[aria-label="Choropleth legend"] h3').textContent()).toContain('(km)');
+    expect(await res.locator('.chart svg').first().textContent()).toContain('(km)');
+    await settle(page);
+    await shot(page, '03d-summary-cod-chart-dist');
+    expect(errors).toEqual([]);
+    await ctx.close();
+  });
+
+  test('two countries by elevation zone: class order in table and chart, grouped (never stacked) bars', async () => {
+    const { ctx, page, errors } = await open('#v=ELEVATION&iso=ETH,KEN&by=ELEV_ZONE');
+    await page.getByRole('button', { name: 'Summarise', exact: true }).click();
+    const res = page.locator('[data-testid="summary-result"]');
+    await expect.poll(() => res.locator('tbody tr').count(), { timeout: 60_000 }).toBeGreaterThan(8);
+    const order = ['< 200 m', '200-500 m', '500-1000 m', '1000-1500 m', '1500-2000 m', '2000-3000 m', '>= 3000 m'];
+    const eth = await res.locator('tbody tr:not([data-pinned])', { hasText: 'ETH' }).locator('td[data-col="ELEV_ZONE"]').allTextContents();
+    expect(eth).toEqual(order.filter((z) => eth.includes(z)));
+    expect(eth.length).toBeGreaterThan(4);
+    // sorting by the class column keeps the class order
+    await res.locator('thead th[data-col="ELEV_ZONE"] button').click();
+    const sorted = await res.locator('tbody tr:not([data-pinned]) td[data-col="ELEV_ZONE"]').allTextContents();
+    expect([...new Set(sorted)]).toEqual(order.filter((z) => sorted.includes(z)));
+    // the chart: one bar per country and zone, all from the zero line (side by side, not stacked)
+    const svg = res.locator('.chart svg').first();
+    await svg.waitFor({ timeout: 30_000 });
+    await expect.poll(() => svg.locator('.mark-rect path').count()).toBe(eth.length + (await res.locator('tbody tr:not([data-pinned])', { hasText: 'KEN' }).count()));
+    const lefts = await svg.locator('.mark-rect path').evaluateAll((ps) => ps.map((p) => Math.round((p as SVGGraphicsElement).getBoundingClientRect().left)));
+    expect(Math.max(...lefts) - Math.min(...lefts)).toBeLessThanOrEqual(1);
+    const labels = await svg.locator('.role-axis-label text').allTextContents();
+    expect(labels.filter((l) => order.includes(l))).toEqual(order.filter((z) => labels.includes(z)));
+    await shot(page, '03e-summary-eth-ken-elev-zone');
+    expect(errors).toEqual([]);
+    await ctx.close();
+  });
+
+  test('summary indicators: the last chip can be removed, and nothing runs without one; the region hint', async () => {
+    const { ctx, page } = await open('#v=ELEVATION');
+    await page.locator('button.item[data-code="ELEVATION"]').waitFor({ timeout: 30_000 });
+    const panel = page.locator('#panel-summary');
+    expect(await panel.textContent()).toContain('No domain: one row for the region');
+    await panel.getByRole('button', { name: /^Remove Elevation/ }).click();
+    await expect.poll(() => panel.locator('.chips').first().locator('.chip').count()).toBe(0);
+    expect(await panel.textContent()).toContain('Choose at least one indicator');
+    expect(await page.evaluate(() => location.hash)).toContain('vars=');
+    await panel.getByRole('button', { name: 'Summarise', exact: true }).click();
+    await expect.poll(() => panel.locator('[role="alert"]').textContent()).toBe('Choose at least one indicator.');
+    expect(await panel.locator('.progress').count()).toBe(0);
+    expect(await panel.locator('[data-testid="summary-result"]').count()).toBe(0);
+    // the choice survives a reload
+    await page.reload();
+    await page.locator('button.item[data-code="ELEVATION"]').waitFor({ timeout: 30_000 });
+    expect(await page.locator('#panel-summary .chips').first().locator('.chip').count()).toBe(0);
+    await page.getByRole('combobox', { name: 'Add to Countries or regions' }).selectOption('KEN');
+    expect(await panel.textContent()).toContain('No domain: one row per country');
     await ctx.close();
   });
 
@@ -209,10 +308,9 @@ describe('the map app on the bundle', () => {
     await page.getByRole('button', { name: 'Summarise', exact: true }).click();
     const res = page.locator('[data-testid="summary-result"]');
     await expect.poll(() => res.locator('tbody tr').count(), { timeout: 60_000 }).toBe(2);
-    const headers = await res.locator('thead th').allTextContents();
     const cpv = res.locator('tbody tr', { hasText: 'CPV' });
-    expect(await cpv.locator(`td:nth-child(${headers.indexOf('PN14_POP') + 1})`).textContent()).toBe('no data');
-    expect(Number((await cpv.locator(`td:nth-child(${headers.indexOf('AREA_LAND') + 1})`).textContent())!.replace(/,/g, ''))).toBeGreaterThan(0);
+    expect(await cpv.locator('td[data-col="PN14_POP"]').textContent()).toBe('no data');
+    expect(Number((await cpv.locator('td[data-col="AREA_LAND"]').textContent())!.replace(/,/g, ''))).toBeGreaterThan(0);
     expect(await res.locator('[role="status"]').allTextContents()).toEqual(['No data for PN14_POP in CPV.']);
     // a result with no value at all: the message, and the previous table stays
     await page.evaluate(() => { location.hash = '#v=PN14_POP&iso=CPV'; });
@@ -234,6 +332,11 @@ describe('the map app on the bundle', () => {
     await expect.poll(() => page.evaluate(() => location.hash)).toContain('v=ELEVATION'); // a bad indicator falls back to the default map
     await page.waitForFunction(() => { const m = (window as any).__indapiMap; return !!m && m.loaded() && !!m.querySourceFeatures('countries').length; }, undefined, { timeout: 30_000 });
     await shot(page, '04-bad-url-code');
+    // the message stays through the clean-up of the URL, and goes once the user changes the inputs
+    await page.waitForTimeout(500);
+    expect(await page.locator('.banner[role="alert"]').count()).toBe(1);
+    await page.getByRole('combobox', { name: 'Add to Countries or regions' }).selectOption('TZA');
+    await expect.poll(() => page.locator('.banner[role="alert"]').count()).toBe(0);
     await ctx.close();
   });
 
@@ -273,6 +376,10 @@ describe('the map app on the bundle', () => {
     await expect.poll(() => res.locator('tbody tr').count(), { timeout: 60_000 }).toBeGreaterThan(1);
     const feats = await res.locator('tbody tr td:first-child').allTextContents();
     expect(new Set(feats)).toEqual(new Set(['1', '2']));
+    // one bar per shape, labelled as the shapes are numbered on the map; shapes fit in view
+    await expect.poll(() => res.locator('.chart svg').first().textContent(), { timeout: 20_000 }).toContain('2 · Kenya');
+    expect(await res.locator('.chart svg').first().textContent()).toContain('1 · Kenya');
+    expect(await page.locator('.maplibregl-marker.area-label').allTextContents()).toEqual(['1', '2']);
     // the area's data package
     await page.getByRole('tab', { name: 'Download' }).click();
     await page.getByRole('radio', { name: /csv/ }).check();

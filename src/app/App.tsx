@@ -21,8 +21,8 @@ import { DATA_BASE, loadIso } from './bundle';
 import { getEngine, getRaster } from './services';
 import { useUrlState } from './useUrlState';
 import type { PanelId } from './url-state';
-import type { PanelCtx, QuerySpec } from './panels/common';
-import { SummaryPanel, summaryArgs } from './panels/SummaryPanel';
+import { colLabel, type PanelCtx, type QuerySpec } from './panels/common';
+import { SummaryPanel, summaryArgs, type SummaryRows } from './panels/SummaryPanel';
 import { AreasPanel } from './panels/AreasPanel';
 import { ComparePanel } from './panels/ComparePanel';
 import { DownloadPanel } from './panels/DownloadPanel';
@@ -60,7 +60,8 @@ export function App() {
   const [palette, setPalette] = useState<Palette | null>(null);
   const [rasterKey, setRasterKey] = useState<string | null>(null);
   const [mapErr, setMapErr] = useState<string | null>(null);
-  const [choro, setChoro] = useState<{ pairs: Array<[number, string]>; legend: LegendEntry[]; title: string } | null>(null);
+  const [choro, setChoro] = useState<{ pairs: Array<[number, string]>; legend: LegendEntry[]; title: string; code: string } | null>(null);
+  const [copied, setCopied] = useState(false);
   const [fit, setFit] = useState<[number, number, number, number] | null>(null);
 
   // Bad codes in a pasted URL: message in place, ignored.
@@ -77,8 +78,21 @@ export function App() {
     update({ v: state.v && byCode.has(state.v) ? state.v : fallback, vars: state.vars.filter((c) => byCode.has(c)), by: state.by.filter((c) => byCode.has(c)), iso: iso.length ? state.iso.filter((c) => iso.some((e) => e.code === c)) : state.iso });
     // keep the message: computed from the original URL below
   }, [badCodes]);
-  const [badMsg, setBadMsg] = useState<string | null>(null);
-  useEffect(() => { if (badCodes.length) setBadMsg(`Unknown code${badCodes.length > 1 ? 's' : ''} in the link, ignored: ${badCodes.join(', ')}. See the catalog for valid codes.`); }, [badCodes]);
+  // The message stays until the user changes the inputs (the clean-up above is not a change).
+  const [badMsg, setBadMsg] = useState<{ text: string; key: string } | null>(null);
+  const inputsKey = JSON.stringify([state.v, state.vars, state.noVars, state.iso, state.by]);
+  useEffect(() => {
+    if (!badCodes.length) return;
+    const ok = (c: string) => byCode.has(c);
+    const fallback = byCode.has('ELEVATION') ? 'ELEVATION' : catalog[0]?.varCode ?? null;
+    const clean = [state.v && ok(state.v) ? state.v : fallback, state.vars.filter(ok), state.noVars, iso.length ? state.iso.filter((c) => iso.some((e) => e.code === c)) : state.iso, state.by.filter(ok)];
+    setBadMsg({ text: `Unknown code${badCodes.length > 1 ? 's' : ''} in the link, ignored: ${badCodes.join(', ')}. See the catalog for valid codes.`, key: JSON.stringify(clean) });
+  }, [badCodes]);
+  useEffect(() => { setBadMsg((m) => (m && m.key !== inputsKey ? null : m)); }, [inputsKey]);
+  // A choropleth of an earlier summary goes when the countries, indicators or domains change.
+  const choroKey = JSON.stringify([state.vars, state.noVars, state.iso, state.by]);
+  const firstChoroKey = useRef(choroKey);
+  useEffect(() => { if (choroKey !== firstChoroKey.current) { firstChoroKey.current = choroKey; setChoro(null); } }, [choroKey]);
 
   const rec = state.v ? byCode.get(state.v) : undefined;
   // Start reading the mapped layer while the catalog loads.
@@ -129,13 +143,13 @@ export function App() {
   }, [iso, state.iso.join(',')]);
 
   // Choropleth from summaries by ADM1.
-  const onSummaryRows = useCallback((r: { rows: Row[]; by: string[]; vars: string[] } | null) => {
+  const onSummaryRows = useCallback((r: SummaryRows | null) => {
     const b = r?.by.find((x) => ADM1_CODES.includes(x));
     if (!r || !b) { setChoro(null); return; }
-    const v = r.vars[0];
+    const v = r.value;
     void getRaster().classTable(b).then((t) => {
       const c = buildChoropleth(r.rows.filter((row) => r.by.every((k) => k === b || row[k] === undefined)), b, v, t, byCode.get(v)?.dec ?? 2);
-      setChoro({ pairs: c.pairs, legend: c.legend, title: `${v} by ${b}` });
+      setChoro({ pairs: c.pairs, legend: c.legend, title: `${colLabel(byCode, v)} by province`, code: `${v} by ${b}` });
     }).catch(() => setChoro(null));
   }, [byCode]);
 
@@ -154,7 +168,7 @@ export function App() {
         const cr = cellToColRow(SSA_GRID, Number(row.CELL5M));
         if (cr) vals[cr[1] * SSA_GRID.width + cr[0]] = Number(row[score]);
       }
-      const pal: Palette = { kind: 'intervals', breaks: q, colors: ramp, labels: ramp.map((_, i) => `top ${[5, 20, 40, 70, 100][i]}%`) };
+      const pal: Palette = { kind: 'intervals', breaks: q, colors: ramp, labels: ['most similar (top 5%)', '5–20%', '20–40%', '40–70%', 'least similar (70–100%)'] };
       const key = `cells:similar:${Date.now()}`;
       void getRaster().styleCells(key, SSA_GRID, vals, pal).then(() => { setRasterKey(key); setPalette(pal); });
       return;
@@ -163,11 +177,13 @@ export function App() {
     if (!keyCol) return;
     void getRaster().classTable(keyCol).then((t) => {
       const c = buildChoropleth(r.rows, keyCol, score, t, 2, ['#08306b', '#08519c', '#2171b5', '#4292c6', '#9ecae1', '#deebf7']);
-      setChoro({ pairs: c.pairs, legend: c.legend, title: `Similarity score (${keyCol}), low = similar` });
+      const legend = c.legend.map((e, i) => ({ ...e, label: i === 0 ? `${e.label} most similar` : i === c.legend.length - 1 ? `${e.label} least similar` : e.label }));
+      setChoro({ pairs: c.pairs, legend, title: 'Similarity score (low = similar)', code: `${score} by ${keyCol}` });
     });
   }, []);
 
-  const ctx: PanelCtx = { catalog, byCode, iso, state, update, setQuery };
+  const fitTo = useCallback((b: [number, number, number, number]) => setFit([...b]), []);
+  const ctx: PanelCtx = { catalog, byCode, iso, state, update, setQuery, fitTo };
   // Without a run query, downloads and the API panel use the current map/summary selection.
   const stateQuery: QuerySpec | null = useMemo(() => {
     const a = summaryArgs(state);
@@ -179,18 +195,20 @@ export function App() {
 
   return (
     <div className="app">
+      <a href="#tab-summary" className="skip-link" onClick={(e) => { e.preventDefault(); document.getElementById(`tab-${state.panel}`)?.focus(); }}>Skip to tools</a>
       <header className="top">
         <h1>indapi3 <span className="sub">indicators for Africa south of the Sahara</span></h1>
         <div className="row">
-          <button type="button" className="ghost" onClick={() => { void navigator.clipboard?.writeText(location.href); }} title="Copy a link to this view">Copy link</button>
+          <span className="copied" role="status" aria-live="polite">{copied ? 'Link copied' : ''}</span>
+          <button type="button" className="ghost" title="Copy a link to this view"
+            onClick={() => { void (navigator.clipboard?.writeText(location.href) ?? Promise.reject(new Error('no clipboard'))).then(() => { setCopied(true); setTimeout(() => setCopied(false), 2000); }).catch(() => { window.prompt('Copy this link:', location.href); }); }}>{copied ? 'Copied' : 'Copy link'}</button>
         </div>
       </header>
       <UpdateBanner />
-      {badMsg && <p className="msg warn banner" role="alert">{badMsg} <button type="button" className="ghost" onClick={() => setBadMsg(null)}>Dismiss</button></p>}
+      {badMsg && <p className="msg warn banner" role="alert">{badMsg.text} <button type="button" className="ghost" onClick={() => setBadMsg(null)}>Dismiss</button></p>}
       <aside className="left" aria-label="Catalog">
         {catalogQ.error && <p className="msg error" role="alert">Cannot load the catalog: {(catalogQ.error as Error).message}</p>}
-        {loading && <p className="muted">Loading catalog…</p>}
-        <CatalogBrowser records={catalog} selected={state.v} onSelect={(c) => { update({ v: c }); setChoro(null); }} />
+ <CatalogBrowser loading={loading} records={catalog} selected={state.v} onSelect={(c) => { update({ v: c }); setChoro(null); }} />
         {rec && <IndicatorCard rec={rec} />}
       </aside>
       <main className="centre" aria-label="Map">
@@ -217,7 +235,7 @@ export function App() {
           </Legend>}
           {choro && (
             <details className="legend" open aria-label="Choropleth legend">
-              <summary><h3>{choro.title}</h3></summary>
+              <summary><h3 title={choro.code}>{choro.title}</h3><code className="legend-code">{choro.code}</code></summary>
               <ul role="list">{choro.legend.map((e, i) => <li key={i}><span className="sw" style={{ background: e.color }} aria-hidden="true" />{e.label}</li>)}</ul>
               <button type="button" className="ghost small" onClick={() => setChoro(null)}>Hide choropleth</button>
             </details>

@@ -14,3 +14,10 @@ test('bad values fall back to defaults and never throw', () => {
   expect(s.iso).toEqual(['KEN']);
   expect(toHash(DEFAULT_STATE)).toBe('');
 });
+
+test('removing every summary indicator is kept apart from never choosing one', () => {
+  const s = { ...DEFAULT_STATE, v: 'ELEVATION', noVars: true };
+  expect(toHash(s)).toBe('#v=ELEVATION&vars=');
+  expect(parseHash(toHash(s))).toEqual(s);
+  expect(parseHash('#v=ELEVATION').noVars).toBe(false);
+});

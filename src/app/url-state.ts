@@ -13,8 +13,10 @@ const PANELS: PanelId[] = ['summary', 'areas', 'compare', 'download', 'api'];
 export interface UrlState {
   /** Mapped indicator code. */
   v: string | null;
-  /** Indicator codes summarised (the mapped one first when empty). */
+  /** Indicator codes summarised (the mapped one when empty, unless `noVars`). */
   vars: string[];
+  /** The user removed every summary indicator (hash `vars=`): no fallback to the mapped one. */
+  noVars: boolean;
   /** Country / region codes. */
   iso: string[];
   /** `by` domain codes. */
@@ -32,7 +34,7 @@ export interface UrlState {
 }
 
 /** The state of a fresh visit. */
-export const DEFAULT_STATE: UrlState = { v: null, vars: [], iso: [], by: [], breaks: {}, wkt: '', exact: false, panel: 'summary', op: 0.85 };
+export const DEFAULT_STATE: UrlState = { v: null, vars: [], noVars: false, iso: [], by: [], breaks: {}, wkt: '', exact: false, panel: 'summary', op: 0.85 };
 
 const list = (s: string | null) => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : []);
 
@@ -50,6 +52,7 @@ export function parseHash(hash: string): UrlState {
   return {
     v: p.get('v') || null,
     vars: list(p.get('vars')),
+    noVars: p.has('vars') && list(p.get('vars')).length === 0,
     iso: list(p.get('iso')),
     by: list(p.get('by')),
     breaks,
@@ -65,6 +68,7 @@ export function toHash(s: UrlState): string {
   const p = new URLSearchParams();
   if (s.v) p.set('v', s.v);
   if (s.vars.length) p.set('vars', s.vars.join(','));
+  else if (s.noVars) p.set('vars', '');
   if (s.iso.length) p.set('iso', s.iso.join(','));
   if (s.by.length) p.set('by', s.by.join(','));
   for (const [k, b] of Object.entries(s.breaks)) if (s.by.includes(k)) p.set(`brk.${k}`, b.join(','));

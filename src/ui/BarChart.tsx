@@ -1,6 +1,8 @@
 /**
  * Bar chart of a result column with Vega-Lite (compiled to Vega, rendered as SVG; both
- * loaded on demand so they stay out of the initial JavaScript).
+ * loaded on demand so they stay out of the initial JavaScript). Values are summaries
+ * (means, shares, ...), so bars are never stacked: rows sharing a category are drawn side
+ * by side (grouped by the colour field).
  */
 import { useEffect, useRef, useState } from 'react';
 import type { Row } from '../core/types';
@@ -12,33 +14,72 @@ export interface BarChartProps {
   x: string;
   /** Value field (y). */
   y: string;
-  /** Optional colour field (e.g. ISO3). */
+  /** Optional colour field (e.g. ISO3): bars of one category are grouped side by side by it. */
   color?: string;
+  /** Caption (what is charted). */
   title: string;
+  /** Axis title of the categories (default: `x`). */
+  xTitle?: string;
+  /** Axis title of the values, e.g. "Elevation (ETOPO5) (m)" (default: `y`). */
+  yTitle?: string;
+  /** Category text of a row (default: its `x` cell), e.g. "1 · Kenya". */
+  label?: (r: Row) => string;
+  /** Category order (e.g. class or interval order); default: by value, largest first. */
+  order?: string[];
+  /** Most bars drawn; with more rows the largest values are kept. */
+  max?: number;
+}
+
+/** One bar: category, value, group. */
+export interface Bar { x: string; y: number; c: string }
+
+/**
+ * The bars to draw: rows with a numeric value, sorted by value (largest first) before the
+ * cut to `max`, or in `order` of the categories when given; and the category order.
+ */
+export function chartBars(rows: Row[], p: Pick<BarChartProps, 'x' | 'y' | 'color' | 'label' | 'order' | 'max'>): { bars: Bar[]; cats: string[]; total: number; cut: boolean } {
+  const max = p.max ?? 60;
+  const all: Bar[] = rows.filter((r) => typeof r[p.y] === 'number' && Number.isFinite(r[p.y] as number))
+    .map((r) => ({ x: p.label ? p.label(r) : String(r[p.x] ?? 'all'), y: r[p.y] as number, c: p.color ? String(r[p.color] ?? '') : '' }));
+  let bars: Bar[];
+  if (p.order) {
+    const rank = new Map(p.order.map((v, i) => [v, i]));
+    const rk = (b: Bar) => rank.get(b.x) ?? Number.MAX_SAFE_INTEGER;
+    bars = [...all].sort((a, b) => rk(a) - rk(b) || (rk(a) === Number.MAX_SAFE_INTEGER ? a.x.localeCompare(b.x, undefined, { numeric: true }) : 0)).slice(0, max);
+  } else {
+    bars = [...all].sort((a, b) => b.y - a.y).slice(0, max);
+  }
+  const cats = [...new Set(bars.map((b) => b.x))];
+  return { bars, cats, total: all.length, cut: all.length > bars.length };
 }
 
 /** The chart component. */
-export function BarChart({ rows, x, y, color, title }: BarChartProps) {
+export function BarChart({ rows, x, y, color, title, xTitle, yTitle, label, order, max = 60 }: BarChartProps) {
   const el = useRef<HTMLDivElement>(null);
   const [err, setErr] = useState<string | null>(null);
+  const { bars, cats, total, cut } = chartBars(rows, { x, y, color, label, order, max });
+  const key = JSON.stringify([bars, cats, xTitle, yTitle, color]);
   useEffect(() => {
     let view: { finalize(): void } | null = null;
     let cancelled = false;
     (async () => {
       const [vega, vl] = await Promise.all([import('vega'), import('vega-lite')]);
-      const data = rows.filter((r) => typeof r[y] === 'number').slice(0, 60).map((r) => ({ x: String(r[x] ?? 'all'), y: r[y], c: color ? String(r[color] ?? '') : '' }));
-      const horizontal = data.length > 12;
-      const cat = { field: 'x', type: 'nominal', sort: '-' + (horizontal ? 'x' : 'y'), title: x, axis: { labelLimit: 120, ...(horizontal ? {} : { labelAngle: -45 }) } };
-      const maxAbs = Math.max(0, ...data.map((d) => Math.abs(Number(d.y))));
-      const val = { field: 'y', type: 'quantitative', title: y, axis: { format: maxAbs >= 1e5 ? '~s' : ',~r' } };
+      const grouped = !!color && cats.length < bars.length; // some category has several bars: side by side
+      const horizontal = bars.length > 12;
+      const cat = { field: 'x', type: 'nominal', sort: cats, title: xTitle ?? x, axis: { labelLimit: 140, ...(horizontal ? {} : { labelAngle: -45 }) } };
+      const maxAbs = Math.max(0, ...bars.map((d) => Math.abs(d.y)));
+      const val = { field: 'y', type: 'quantitative', title: yTitle ?? y, stack: null, axis: { format: maxAbs >= 1e5 ? '~s' : ',~r' } };
+      const offset = grouped ? { [horizontal ? 'yOffset' : 'xOffset']: { field: 'c', type: 'nominal' } } : {};
       const spec: any = {
         $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
-        width: 'container', height: horizontal ? Math.min(900, data.length * 14) : 220, autosize: { type: 'fit', contains: 'padding' },
-        data: { values: data },
-        mark: { type: 'bar', tooltip: true },
+        width: 'container', height: horizontal ? Math.min(1400, bars.length * 14 + cats.length * 3) : 300, autosize: { type: 'fit', contains: 'padding' },
+        data: { values: bars },
+        mark: { type: 'bar' },
         encoding: {
           ...(horizontal ? { y: cat, x: val } : { x: cat, y: val }),
+          ...offset,
           ...(color ? { color: { field: 'c', type: 'nominal', title: color, scale: { scheme: 'tableau10' } } } : { color: { value: '#2f6f9f' } }),
+          tooltip: [{ field: 'x', type: 'nominal', title: xTitle ?? x }, ...(color ? [{ field: 'c', type: 'nominal', title: color }] : []), { field: 'y', type: 'quantitative', title: yTitle ?? y, format: ',.6~r' }],
         },
         config: { font: 'system-ui, sans-serif', axis: { labelFontSize: 10, titleFontSize: 11 } },
       };
@@ -49,11 +90,11 @@ export function BarChart({ rows, x, y, color, title }: BarChartProps) {
       if (cancelled) v.finalize();
     })().catch((e) => setErr(String(e?.message ?? e)));
     return () => { cancelled = true; view?.finalize(); };
-  }, [rows, x, y, color]);
+  }, [key]);
   return (
-    <figure className="chart">
+    <figure className="chart" data-bars={bars.length}>
       <div ref={el} role="img" aria-label={title} />
-      <figcaption className="muted small">{title}</figcaption>
+      <figcaption className="muted small">{title}{cut ? ` · top ${bars.length} of ${total} by value` : ''}</figcaption>
       {err && <p className="msg error">Chart failed: {err}</p>}
     </figure>
   );

@@ -11,14 +11,25 @@ export interface CatalogBrowserProps {
   records: VarRecord[];
   selected: string | null;
   onSelect: (code: string) => void;
+  /** The catalog is still loading. */
+  loading?: boolean;
 }
 
-/** Case-insensitive match of every word of `q` against code, labels and categories. */
+const tokens = (s: string) => s.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+
+/**
+ * Case-insensitive match of every word of `q` at the start of a word of the code, labels
+ * or categories ("rain" finds "Rainfall", not "Terrain"), or as a prefix of the code
+ * ("dist_co" finds DIST_COAST). Plain text comparison, no regular expression from input.
+ */
 export function matchRecord(r: VarRecord, q: string): boolean {
-  const words = q.toLowerCase().split(/\s+/).filter(Boolean);
+  const query = q.trim().toLowerCase();
+  if (!query) return true;
+  if (r.varCode.toLowerCase().startsWith(query)) return true;
+  const words = tokens(query);
   if (words.length === 0) return true;
-  const hay = `${r.varCode} ${r.varLabel} ${r.varTitle} ${r.cat1} ${r.cat2} ${r.cat3}`.toLowerCase();
-  return words.every((w) => hay.includes(w));
+  const hay = tokens(`${r.varCode} ${r.varLabel} ${r.varTitle} ${r.cat1} ${r.cat2} ${r.cat3}`);
+  return words.every((w) => hay.some((h) => h.startsWith(w)));
 }
 
 /** Groups records as category -> subcategory -> records, in catalog order. */
@@ -61,7 +72,7 @@ function ItemButton({ r, selected, onSelect, note }: { r: VarRecord; selected: s
 }
 
 /** The catalog browser component. */
-export function CatalogBrowser({ records, selected, onSelect }: CatalogBrowserProps) {
+export function CatalogBrowser({ records, selected, onSelect, loading = false }: CatalogBrowserProps) {
   const [q, setQ] = useState('');
   const filtered = useMemo(() => records.filter((r) => matchRecord(r, q)), [records, q]);
   const groups = useMemo(() => groupCatalog(filtered), [filtered]);
@@ -72,8 +83,8 @@ export function CatalogBrowser({ records, selected, onSelect }: CatalogBrowserPr
         <span>Search indicators</span>
         <input type="search" value={q} onChange={(e) => setQ(e.target.value)} placeholder="code, label or category" aria-describedby="catalog-count" />
       </label>
-      <p id="catalog-count" className="muted small" aria-live="polite">{filtered.length} of {records.length} indicators</p>
-      {filtered.length === 0 && <p className="msg warn">No indicator matches “{q}”.</p>}
+      <p id="catalog-count" className="muted small" aria-live="polite">{loading ? 'Loading catalog…' : `${filtered.length} of ${records.length} indicators`}</p>
+      {!loading && records.length > 0 && filtered.length === 0 && <p className="msg warn">No indicator matches “{q}”.</p>}
       <ul className="tree" role="list">
         {[...groups].map(([cat, subs]) => {
           const n = [...subs.values()].reduce((a, b) => a + b.length, 0);

@@ -1,8 +1,8 @@
 /** Multi-value picker: chosen values as removable chips plus a native select to add one. */
 import { useId } from 'react';
 
-/** One option. */
-export interface ChipOption { value: string; label: string; group?: string }
+/** One option: `label` in the add box; the chip shows `chip` (default `label`) with `code` in small monospace. */
+export interface ChipOption { value: string; label: string; chip?: string; code?: string; group?: string }
 
 /** Props of {@link ChipSelect}. */
 export interface ChipSelectProps {
@@ -33,8 +33,8 @@ export function ChipSelect({ label, options, values, onChange, placeholder = 'Ad
       <ul role="list" aria-label={`${label}: chosen`}>
         {values.length === 0 && emptyText && <li className="muted small">{emptyText}</li>}
         {values.map((v) => (
-          <li key={v} className="chip">
-            <span>{byVal.get(v)?.label ?? v}</span>
+          <li key={v} className="chip" data-value={v}>
+            <span>{byVal.get(v)?.chip ?? byVal.get(v)?.label ?? v}{byVal.get(v)?.code && <> <code className="chip-code">{byVal.get(v)!.code}</code></>}</span>
             <button type="button" aria-label={`Remove ${byVal.get(v)?.label ?? v}`} onClick={() => onChange(values.filter((x) => x !== v))}>×</button>
           </li>
         ))}

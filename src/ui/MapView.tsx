@@ -12,7 +12,7 @@ import maplibreWorkerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
 import 'maplibre-gl/dist/maplibre-gl.css';
 import { TerraDraw, TerraDrawPointMode, TerraDrawPolygonMode } from 'terra-draw';
 import { TerraDrawMapLibreGLAdapter } from 'terra-draw-maplibre-gl-adapter';
-import type { FeatureCollection, Feature } from 'geojson';
+import type { FeatureCollection, Feature, Geometry, Position } from 'geojson';
 
 maplibregl.setWorkerUrl(maplibreWorkerUrl);
 
@@ -46,7 +46,7 @@ export interface MapViewProps {
   loadTile: TileLoader;
   /** ADM1 choropleth: [admin1 raster value, colour] pairs; null: none. */
   choropleth: Array<[number, string]> | null;
-  /** Drawn or pasted areas to show. */
+  /** Drawn or pasted areas to show; each is numbered on the map by its `id` property (its `feature` number). */
   areas: FeatureCollection | null;
   /** A marked point [lon, lat]. */
   marker: [number, number] | null;
@@ -65,6 +65,58 @@ export interface MapViewProps {
 }
 
 const EMPTY: FeatureCollection = { type: 'FeatureCollection', features: [] };
+
+/** A label position of a geometry: the area-weighted centroid of a polygon's largest ring, a point itself. */
+export function labelPoint(g: Geometry): [number, number] | null {
+  const ringCentroid = (r: Position[]): { a: number; c: [number, number] } => {
+    let a = 0, cx = 0, cy = 0;
+    for (let i = 0, j = r.length - 1; i < r.length; j = i++) {
+      const f = r[j][0] * r[i][1] - r[i][0] * r[j][1];
+      a += f; cx += (r[j][0] + r[i][0]) * f; cy += (r[j][1] + r[i][1]) * f;
+    }
+    if (Math.abs(a) < 1e-12) return { a: 0, c: [r.reduce((s, p) => s + p[0], 0) / r.length, r.reduce((s, p) => s + p[1], 0) / r.length] };
+    return { a: Math.abs(a / 2), c: [cx / (3 * a), cy / (3 * a)] };
+  };
+  switch (g.type) {
+    case 'Point': return [g.coordinates[0], g.coordinates[1]];
+    case 'MultiPoint': return g.coordinates.length ? [g.coordinates[0][0], g.coordinates[0][1]] : null;
+    case 'Polygon': return g.coordinates.length ? ringCentroid(g.coordinates[0]).c : null;
+    case 'MultiPolygon': {
+      const rs = g.coordinates.filter((p) => p.length).map((p) => ringCentroid(p[0]));
+      return rs.length ? rs.sort((x, y) => y.a - x.a)[0].c : null;
+    }
+    default: return null;
+  }
+}
+
+/**
+ * fitBounds padding that keeps the fitted area clear of the overlays over the map (legends
+ * bottom-left, hover read-out top-right): each overlay takes the side where it costs the
+ * least room; the total stays within 60% of the map's width and height.
+ */
+export function overlayPadding(map: DOMRect, overlays: DOMRect[], margin = 16): { top: number; bottom: number; left: number; right: number } {
+  const pad = { top: margin, bottom: margin, left: margin, right: margin };
+  const W = map.width, H = map.height;
+  for (const o of overlays) {
+    const r = { left: o.left - map.left, right: o.right - map.left, top: o.top - map.top, bottom: o.bottom - map.top };
+    if (o.width === 0 || o.height === 0 || r.right <= 0 || r.bottom <= 0 || r.left >= W || r.top >= H) continue;
+    const opts: Array<[keyof typeof pad, number, number]> = [];
+    if (r.left < W / 2) opts.push(['left', r.right + margin, (r.right + margin) / W]);
+    if (r.right > W / 2) opts.push(['right', W - r.left + margin, (W - r.left + margin) / W]);
+    if (r.top < H / 2) opts.push(['top', r.bottom + margin, (r.bottom + margin) / H]);
+    if (r.bottom > H / 2) opts.push(['bottom', H - r.top + margin, (H - r.top + margin) / H]);
+    if (!opts.length) continue;
+    const [side, px] = opts.sort((a, b) => a[2] - b[2])[0];
+    pad[side] = Math.max(pad[side], px);
+  }
+  const fitAxis = (a: 'left' | 'top', b: 'right' | 'bottom', size: number) => {
+    const sum = pad[a] + pad[b], cap = size * 0.6;
+    if (sum > cap) { pad[a] = Math.round(pad[a] * cap / sum); pad[b] = Math.round(pad[b] * cap / sum); }
+  };
+  fitAxis('left', 'right', W);
+  fitAxis('top', 'bottom', H);
+  return pad;
+}
 const SSA_BOUNDS: [number, number, number, number] = [-26, -35, 64, 28];
 
 /** The map component. */
@@ -177,12 +229,26 @@ export function MapView(p: MapViewProps) {
     for (const [v, c] of p.choropleth) if (!seen.has(v)) { seen.add(v); expr.push(v, c); }
     expr.push('rgba(0,0,0,0)');
     map.setPaintProperty('choropleth', 'fill-color', expr as any);
-    map.setPaintProperty('choropleth', 'fill-opacity', 0.85);
+    map.setPaintProperty('choropleth', 'fill-opacity', 1); // opaque: the colours are the legend's, not mixed with the raster
   }, [p.choropleth, ready]);
 
   useEffect(() => {
     const map = mapRef.current;
-    if (map && ready) (map.getSource('areas') as GeoJSONSource).setData(p.areas ?? EMPTY);
+    if (!map || !ready) return;
+    (map.getSource('areas') as GeoJSONSource).setData(p.areas ?? EMPTY);
+    // Number the shapes as the `feature` column does: HTML markers (the map has no glyphs).
+    const markers: maplibregl.Marker[] = [];
+    for (const f of p.areas?.features ?? []) {
+      const at = f.geometry ? labelPoint(f.geometry) : null;
+      if (!at) continue;
+      const el = document.createElement('div');
+      el.className = 'area-label';
+      el.textContent = String(f.properties?.id ?? '');
+      el.setAttribute('aria-hidden', 'true');
+      const isPoint = f.geometry.type === 'Point' || f.geometry.type === 'MultiPoint';
+      markers.push(new maplibregl.Marker({ element: el, anchor: isPoint ? 'bottom-left' : 'center', offset: isPoint ? [4, -4] : [0, 0] }).setLngLat(at).addTo(map));
+    }
+    return () => { for (const m of markers) m.remove(); };
   }, [p.areas, ready]);
 
   useEffect(() => {
@@ -192,7 +258,14 @@ export function MapView(p: MapViewProps) {
 
   useEffect(() => {
     const map = mapRef.current;
-    if (map && ready && p.fit) map.fitBounds(p.fit, { padding: 30, duration: 600, maxZoom: 8 });
+    if (!map || !ready || !p.fit) return;
+    const box = map.getContainer().getBoundingClientRect();
+    const overlays = [...(map.getContainer().parentElement?.querySelectorAll<HTMLElement>('.overlay') ?? [])].flatMap((o) => (o.classList.contains('bl') ? [...o.children] : [o]).map((c) => {
+      const r = c.getBoundingClientRect();
+      // the hover read-out grows to ~5 lines when the pointer is on the map
+      return c.classList.contains('tl-info') ? new DOMRect(r.x, r.y, r.width, Math.max(r.height, 110)) : r;
+    }));
+    map.fitBounds(p.fit, { padding: overlayPadding(box, overlays), duration: 600, maxZoom: 8 });
   }, [p.fit, ready]);
 
   useEffect(() => {

@@ -20,6 +20,14 @@ export interface ResultTableProps {
   cellText?: (r: Row, col: string) => string | undefined;
   /** Columns whose empty cells read "no data" (e.g. the requested indicators). */
   valueCols?: string[];
+  /** Header text of a column, e.g. "Elevation (ETOPO5) (m)"; the code is shown under it when they differ. */
+  colLabel?: (col: string) => string;
+  /** Sort order of the keys of some columns (class order, interval order) instead of text order. */
+  keyOrders?: Record<string, string[]>;
+  /** Text shown above the table (e.g. the one country of the rows); also the table's caption. */
+  note?: string;
+  /** Cell tooltip (e.g. the country name of an ISO3 cell). */
+  cellTitle?: (r: Row, col: string) => string | undefined;
 }
 
 /** True when a cell holds no value (absent, null, NaN or empty text). */
@@ -46,13 +54,15 @@ export function compareCells(a: unknown, b: unknown): number {
  * Rows in display order: the pinned rows first (in their order), then the others sorted
  * by `sort` (missing values last in both directions), or in their order without a sort.
  */
-export function orderRows(rows: Row[], sort: { col: string; dir: 1 | -1 } | null, pinned?: (r: Row) => boolean): Row[] {
+export function orderRows(rows: Row[], sort: { col: string; dir: 1 | -1 } | null, pinned?: (r: Row) => boolean, keyOrder?: string[]): Row[] {
   const top = pinned ? rows.filter(pinned) : [];
   const rest = pinned ? rows.filter((r) => !pinned(r)) : [...rows];
   if (sort) {
+    const rank = keyOrder ? new Map(keyOrder.map((k, i) => [k, i])) : null;
     rest.sort((x, y) => {
       const a = x[sort.col], b = y[sort.col];
       if (isMissing(a) || isMissing(b)) return compareCells(a, b);
+      if (rank) return sort.dir * ((rank.get(String(a)) ?? Infinity) - (rank.get(String(b)) ?? Infinity) || compareCells(a, b));
       return sort.dir * compareCells(a, b);
     });
   }
@@ -66,22 +76,31 @@ function fmtCell(v: unknown, plainCol: boolean): string {
 }
 
 /** The table component. */
-export function ResultTable({ rows, columns, caption, onRowClick, max = 2000, plain = ['CELL5M', 'rank', 'feature', 'ID'], pinned, cellText, valueCols = [] }: ResultTableProps) {
+export function ResultTable({ rows, columns, caption, onRowClick, max = 2000, plain = ['CELL5M', 'rank', 'feature', 'ID'], pinned, cellText, valueCols = [], colLabel, keyOrders, note, cellTitle }: ResultTableProps) {
   const cols = useMemo(() => columns ?? columnsOf(rows), [rows, columns]);
   const [sort, setSort] = useState<{ col: string; dir: 1 | -1 } | null>(null);
-  const sorted = useMemo(() => orderRows(rows, sort, pinned), [rows, sort, pinned]);
+  const sorted = useMemo(() => orderRows(rows, sort, pinned, sort ? keyOrders?.[sort.col] : undefined), [rows, sort, pinned, keyOrders]);
+  const numeric = useMemo(() => new Set(cols.filter((c) => valueCols.includes(c) || rows.some((r) => typeof r[c] === 'number'))), [cols, rows, valueCols]);
   const click = (c: string) => setSort((s) => (s && s.col === c ? { col: c, dir: (-s.dir) as 1 | -1 } : { col: c, dir: 1 }));
   return (
-    <div className="table-wrap" tabIndex={0} role="region" aria-label={caption}>
+    <>
+    {note && <p className="table-note small" data-testid="table-note">{note}</p>}
+    <div className="table-wrap" tabIndex={0} role="region" aria-label={note ? `${caption}: ${note}` : caption}>
       <table className="result">
-        <caption className="sr-only">{caption}</caption>
+        <caption className="sr-only">{note ? `${caption}: ${note}` : caption}</caption>
         <thead>
           <tr>
-            {cols.map((c) => (
-              <th key={c} scope="col" aria-sort={sort?.col === c ? (sort.dir === 1 ? 'ascending' : 'descending') : 'none'}>
-                <button type="button" onClick={() => click(c)}>{c}{sort?.col === c ? (sort.dir === 1 ? ' ▲' : ' ▼') : ''}</button>
-              </th>
-            ))}
+            {cols.map((c) => {
+              const lab = colLabel?.(c) ?? c;
+              return (
+                <th key={c} scope="col" data-col={c} className={numeric.has(c) ? 'num' : undefined} aria-sort={sort?.col === c ? (sort.dir === 1 ? 'ascending' : 'descending') : 'none'}>
+                  <button type="button" onClick={() => click(c)} title={lab !== c ? `${lab} (${c})` : c}>
+                    <span className="h-label">{lab}{sort?.col === c ? (sort.dir === 1 ? ' ▲' : ' ▼') : ''}</span>
+                    {lab !== c && <code className="h-code">{c}</code>}
+                  </button>
+                </th>
+              );
+            })}
           </tr>
         </thead>
         <tbody>
@@ -92,16 +111,17 @@ export function ResultTable({ rows, columns, caption, onRowClick, max = 2000, pl
               <tr key={i} onClick={onRowClick ? () => onRowClick(r) : undefined} className={cls} data-pinned={pin ? '1' : undefined}>
                 {cols.map((c) => {
                   const custom = cellText?.(r, c);
-                  if (custom !== undefined) return <td key={c} className="label">{custom}</td>;
-                  if (valueCols.includes(c) && isMissing(r[c])) return <td key={c} className="num nodata">no data</td>;
-                  return <td key={c} className={typeof r[c] === 'number' ? 'num' : undefined}>{fmtCell(r[c], plain.includes(c))}</td>;
+                  if (custom !== undefined) return <td key={c} className="label" data-col={c}>{custom}</td>;
+                  if (valueCols.includes(c) && isMissing(r[c])) return <td key={c} className="num nodata" data-col={c}>no data</td>;
+                  return <td key={c} data-col={c} className={typeof r[c] === 'number' ? 'num' : undefined} title={cellTitle?.(r, c)}>{fmtCell(r[c], plain.includes(c))}</td>;
                 })}
               </tr>
             );
           })}
         </tbody>
       </table>
-      {rows.length > max && <p className="muted small">Showing {max} of {rows.length} rows; download for all.</p>}
     </div>
+    {rows.length > max && <p className="muted small">Showing {max} of {rows.length} rows; download for all.</p>}
+    </>
   );
 }

@@ -1,5 +1,6 @@
 /** Areas: draw points/polygons on the map or paste WKT; summaries per feature with the `exact` option. */
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import type { Row } from '../../core/types';
 import type { GetLayerWktArgs, TableResult } from '../../core/api';
 import { getEngine } from '../services';
 import { useRun } from '../useRun';
@@ -8,14 +9,28 @@ import { BarChart } from '../../ui/BarChart';
 import { Progress } from '../../ui/Progress';
 import type { DrawMode } from '../../ui/MapView';
 import { parseWktGeometries } from '../../ui/wkt';
-import { chartKey, errText, summaryVars, type PanelCtx } from './common';
+import { chartKey, colLabel, errText, summaryVars, tableColumns, type PanelCtx } from './common';
+
+/** Bounds [w, s, e, n] of WKT shapes (a lone point gets a small box around it); null when none. */
+export function wktBounds(wkt: string): [number, number, number, number] | null {
+  let w = Infinity, s = Infinity, e = -Infinity, n = -Infinity;
+  const walk = (c: unknown): void => {
+    if (Array.isArray(c) && typeof c[0] === 'number') {
+      w = Math.min(w, c[0] as number); e = Math.max(e, c[0] as number); s = Math.min(s, c[1] as number); n = Math.max(n, c[1] as number);
+    } else if (Array.isArray(c)) c.forEach(walk);
+  };
+  try { for (const g of parseWktGeometries(wkt)) if ('coordinates' in g) walk(g.coordinates); } catch { return null; }
+  if (!Number.isFinite(w)) return null;
+  const pad = Math.max(0, 0.25 - Math.max(e - w, n - s) / 2);
+  return [w - pad, s - pad, e + pad, n + pad];
+}
 
 /** Props of the areas panel. */
 export interface AreasPanelProps { ctx: PanelCtx; drawMode: DrawMode; setDrawMode: (m: DrawMode) => void }
 
 /** The panel. */
 export function AreasPanel({ ctx, drawMode, setDrawMode }: AreasPanelProps) {
-  const { state, update } = ctx;
+  const { state, update, byCode } = ctx;
   const [text, setText] = useState(state.wkt);
   const [wktErr, setWktErr] = useState<string | null>(null);
   const [msg, setMsg] = useState<string | null>(null);
@@ -41,11 +56,17 @@ export function AreasPanel({ ctx, drawMode, setDrawMode }: AreasPanelProps) {
     if (!state.wkt.trim()) return setMsg('Draw a point or polygon on the map, or paste WKT, first.');
     const a: GetLayerWktArgs = { var: vars, wkt: state.wkt, exact: state.exact };
     r.run(a);
+    const b = wktBounds(state.wkt);
+    if (b) ctx.fitTo(b);
     ctx.setQuery({ method: 'indapi', args: { var: vars, wkt: state.wkt, ...(state.exact ? { exact: true } : {}) }, label: `Areas: ${vars.join(', ')}` });
   };
   const rows = r.last?.data.rows ?? [];
   const x = chartKey(rows, []);
   const y = r.last?.args.var[0];
+  // bars per shape (and country): "1 · Kenya", as the shapes are numbered on the map
+  const barLabel = useCallback((row: Row) => (row.feature !== undefined ? `${row.feature}${row.ADM0_NAME ?? row.ISO3 ? ` · ${row.ADM0_NAME ?? row.ISO3}` : ''}` : String(row[x] ?? '')), [x]);
+  const label = useCallback((c: string) => (c === 'feature' ? 'Shape' : colLabel(byCode, c)), [byCode]);
+  const table = useMemo(() => tableColumns(rows, r.last?.data.columns.map((c) => c.name) ?? [], ['feature']), [rows, r.last]);
   return (
     <section aria-labelledby="areas-h">
       <h2 id="areas-h">Areas</h2>
@@ -75,8 +96,8 @@ export function AreasPanel({ ctx, drawMode, setDrawMode }: AreasPanelProps) {
       {r.last && (
         <div className="result-block" data-testid="areas-result">
           <p className="muted small">{rows.length} row{rows.length === 1 ? '' : 's'}{r.last.args.exact ? ' · exact coverage' : ''}</p>
-          {rows.length > 0 && y && <BarChart rows={rows} x={x} y={y} title={`${y} by ${x}`} />}
-          <ResultTable rows={rows} columns={r.last.data.columns.map((c) => c.name)} caption="Area summary table" />
+          {rows.length > 0 && y && <BarChart rows={rows} x={x} y={y} label={barLabel} order={[...new Set(rows.map(barLabel))].sort((p, q) => p.localeCompare(q, undefined, { numeric: true }))} title={`${label(y)} by shape`} xTitle={x === 'feature' ? 'Shape' : label(x)} yTitle={label(y)} />}
+          <ResultTable rows={rows} columns={table.cols} caption="Area summary table" note={table.country ?? undefined} colLabel={label} valueCols={r.last.args.var} />
         </div>
       )}
     </section>

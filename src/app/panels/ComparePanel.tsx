@@ -1,5 +1,5 @@
 /** Compare: units ranked by similarity to a clicked ADM1 unit or cell (`similar`), as a list and a map. */
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { TableResult } from '../../core/api';
 import type { Row } from '../../core/types';
 import { getEngine } from '../services';
@@ -7,7 +7,7 @@ import { useRun } from '../useRun';
 import { ResultTable } from '../../ui/ResultTable';
 import { Progress } from '../../ui/Progress';
 import type { CellInfo } from '../../../workers/raster.worker';
-import { errText, summaryVars, type PanelCtx } from './common';
+import { colLabel, errText, summaryVars, tableColumns, type PanelCtx } from './common';
 
 /** Arguments of similar. */
 export interface SimilarArgs { x: string | number; var: string[]; by: number; iso3?: string[] }
@@ -19,21 +19,24 @@ export interface ComparePanelProps {
   onResult: (r: { rows: Row[]; by: number } | null) => void;
 }
 
-/** Rank and score first, then the unit keys and values. */
+/** The unit (name, else code or cell) first, kept in view; then rank and score, the other keys and the values. */
 function orderCols(cols: string[]): string[] {
-  const first: string[] = cols.filter((c) => c === 'rank' || c === 'score');
+  const unit = ['ADM1_NAME_ALT', 'ADM1_CODE_ALT', 'CELL5M'].find((c) => cols.includes(c));
+  const first: string[] = [...(unit ? [unit] : []), ...cols.filter((c) => c === 'rank' || c === 'score')];
   return [...first, ...cols.filter((c) => !first.includes(c))];
 }
 
 /** The panel. */
 export function ComparePanel({ ctx, picked, onResult }: ComparePanelProps) {
-  const { state } = ctx;
+  const { state, byCode } = ctx;
   const [level, setLevel] = useState<1 | 0>(1);
   const [scope, setScope] = useState<'country' | 'selection'>('country');
   const [msg, setMsg] = useState<string | null>(null);
   const r = useRun<SimilarArgs, TableResult>('similar', (a, o) => getEngine().similar(a, o));
   const vars = summaryVars(state);
   useEffect(() => { if (r.last) onResult({ rows: r.last.data.rows, by: r.last.args.by }); }, [r.last, onResult]);
+  const table = useMemo(() => (r.last ? tableColumns(r.last.data.rows, orderCols(r.last.data.columns.map((c) => c.name))) : null), [r.last]);
+  const label = useCallback((c: string) => (c === 'score' ? 'Score (low = similar)' : c === 'rank' ? 'Rank' : colLabel(byCode, c)), [byCode]);
 
   const submit = () => {
     setMsg(null);
@@ -70,7 +73,7 @@ export function ComparePanel({ ctx, picked, onResult }: ComparePanelProps) {
       {r.last && (
         <div className="result-block" data-testid="compare-result">
           <p className="muted small">{r.last.data.rows.length} {r.last.args.by === 1 ? 'units' : 'cells'} ranked (lower score = more similar); the map shades the most similar darkest.</p>
-          <ResultTable rows={r.last.data.rows} columns={orderCols(r.last.data.columns.map((c) => c.name))} caption="Similar units" max={500} />
+          <ResultTable rows={r.last.data.rows} columns={table?.cols} caption="Similar units" note={table?.country ?? undefined} colLabel={label} valueCols={r.last.args.var} max={500} />
         </div>
       )}
     </section>

@@ -2,13 +2,13 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { ByArg, GetLayerArgs, Row } from '../../core/types';
 import type { TableResult } from '../../core/api';
-import { getEngine } from '../services';
+import { getEngine, getRaster } from '../services';
 import { useRun } from '../useRun';
 import { ChipSelect } from '../../ui/ChipSelect';
 import { ResultTable } from '../../ui/ResultTable';
 import { BarChart } from '../../ui/BarChart';
 import { Progress } from '../../ui/Progress';
-import { byCellText, chartKey, emptyResult, errText, isoOptions, isTotalRow, noData, parseBreaks, summaryVars, varOptions, type PanelCtx } from './common';
+import { byCellText, chartKey, colLabel, emptyResult, errText, hasValue, isoOptions, isTotalRow, keyOrder, noData, parseBreaks, summaryVars, tableColumns, varOptions, type PanelCtx } from './common';
 
 const byCodesOf = (a: GetLayerArgs): string[] => (Array.isArray(a.by) ? a.by : Object.keys(a.by ?? {}));
 
@@ -28,8 +28,33 @@ export function summaryArgs(s: PanelCtx['state']): GetLayerArgs {
   return { var: vars, iso3: s.iso.length ? [...s.iso] : ['SSA'], ...(by ? { by } : {}) };
 }
 
+/** Indicators whose values below 0 m come from sea-floor depths of ETOPO5 at coastal cells. */
+const TERRAIN = ['ELEVATION', 'SLOPE', 'TRI'];
+
+/** The shown summary handed to the map: rows, `by` codes, indicators and the charted one. */
+export interface SummaryRows { rows: Row[]; by: string[]; vars: string[]; value: string }
+
+/**
+ * Rows in key order: countries in their result order, then each `by` column with a key
+ * order (classes, intervals) in that order; other columns keep the result's order.
+ */
+export function sortByKeys(rows: Row[], by: string[], orders: Record<string, string[]>): Row[] {
+  const iso = new Map<unknown, number>();
+  for (const r of rows) if (!iso.has(r.ISO3)) iso.set(r.ISO3, iso.size);
+  const ranks = by.filter((b) => orders[b]).map((b) => [b, new Map(orders[b].map((k, i) => [k, i]))] as const);
+  return rows.map((r, i) => ({ r, i })).sort((a, b) => {
+    const d = (iso.get(a.r.ISO3) ?? 0) - (iso.get(b.r.ISO3) ?? 0);
+    if (d) return d;
+    for (const [c, m] of ranks) {
+      const x = m.get(String(a.r[c])) ?? -1, y = m.get(String(b.r[c])) ?? -1; // empty (total) first
+      if (x !== y) return x - y;
+    }
+    return a.i - b.i;
+  }).map((x) => x.r);
+}
+
 /** Props: the shared context and a callback with the shown rows (for the choropleth). */
-export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: { rows: Row[]; by: string[]; vars: string[] } | null) => void }) {
+export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: SummaryRows | null) => void }) {
   const { state, update, catalog, byCode, iso } = ctx;
   const r = useRun<GetLayerArgs, TableResult>('getLayerTable', (a, o) => getEngine().getLayerTable(a, o));
   const [msg, setMsg] = useState<string | null>(null);
@@ -42,7 +67,7 @@ export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: { row
 
   const submit = () => {
     setMsg(null);
-    if (vars.length === 0) return setMsg('Choose at least one indicator to summarise (or map one from the catalog).');
+    if (vars.length === 0) return setMsg('Choose at least one indicator.');
     for (const b of state.by) {
       const t = breakText[b];
       if (t !== undefined && t.trim() && !parseBreaks(t)) return setMsg(`Breaks for ${b} must be at least two increasing numbers, e.g. 0, 500, 1000.`);
@@ -65,26 +90,52 @@ export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: { row
     setEmptyMsg(null);
     setShown(l);
   }, [r.last]);
+  const y = yCol && shown?.args.var.includes(yCol) ? yCol : shown?.args.var[0];
+  useEffect(() => {
+    if (!shown || !y) return;
+    onRows({ rows: shown.data.rows, by: byCodesOf(shown.args), vars: shown.args.var, value: y });
+  }, [shown, onRows, y]);
+
+  const shownBy = useMemo(() => (shown ? byCodesOf(shown.args) : []), [shown]);
+  // Key orders of the by columns: class layers in class-table order, intervals by bound.
+  const [orders, setOrders] = useState<Record<string, string[]>>({});
   useEffect(() => {
     if (!shown) return;
-    onRows({ rows: shown.data.rows, by: byCodesOf(shown.args), vars: shown.args.var });
-  }, [shown, onRows]);
-
-  const rows = useMemo(() => shown?.data.rows ?? [], [shown]);
-  const shownBy = useMemo(() => (shown ? byCodesOf(shown.args) : []), [shown]);
+    let cancel = false;
+    const by = byCodesOf(shown.args);
+    void Promise.all(by.map(async (b) => {
+      const vals = shown.data.rows.map((x) => x[b]).filter(hasValue).map(String);
+      const cls = byCode.get(b)?.type === 'class' && !b.startsWith('ADM') ? await getRaster().classTable(b).then((t) => t.map((e) => String(e.label))).catch(() => undefined) : undefined;
+      return [b, keyOrder(vals, cls)] as const;
+    })).then((list) => {
+      if (cancel) return;
+      const o: Record<string, string[]> = {};
+      for (const [b, ord] of list) if (ord) o[b] = ord;
+      setOrders(o);
+    });
+    return () => { cancel = true; };
+  }, [shown, byCode]);
+  const rows = useMemo(() => sortByKeys(shown?.data.rows ?? [], shownBy, orders), [shown, shownBy, orders]);
   const xKey = chartKey(rows, shownBy);
-  const y = yCol && shown?.args.var.includes(yCol) ? yCol : shown?.args.var[0];
   const multiCountry = new Set(rows.map((x) => x.ISO3)).size > 1;
   const pinned = useCallback((row: Row) => isTotalRow(row, shownBy), [shownBy]);
   const cellText = useCallback((row: Row, c: string) => byCellText(row, c, shownBy), [shownBy]);
+  const cellTitle = useCallback((row: Row, c: string) => (c === 'ISO3' && row.ADM0_NAME ? String(row.ADM0_NAME) : undefined), []);
+  const label = useCallback((c: string) => colLabel(byCode, c), [byCode]);
   const units = rows.filter((x) => !isTotalRow(x, shownBy)).length;
+  const table = useMemo(() => tableColumns(rows, shown?.data.columns.map((c) => c.name) ?? [], shownBy), [rows, shown, shownBy]);
+  const place = table.country ?? (shown?.args.iso3 ?? ['SSA']).join(', ');
+  const belowSea = shown ? shown.args.var.filter((v) => TERRAIN.includes(v) && rows.some((x) => typeof x[v] === 'number' && (x[v] as number) < 0)) : [];
+  const stale = !!shown && JSON.stringify(summaryArgs(state)) !== JSON.stringify(shown.args);
+  const allRegions = state.iso.length === 0 || state.iso.every((c) => iso.find((e) => e.code === c)?.type === 'region');
+  const noDomain = state.iso.length === 0 ? 'No domain: one row for the region (SSA)' : allRegions ? `No domain: one row for the region${state.iso.length > 1 ? ' each' : ''}` : state.iso.some((c) => iso.find((e) => e.code === c)?.type === 'region') ? 'No domain: one row per country or region' : 'No domain: one row per country';
 
   return (
     <section aria-labelledby="sum-h">
       <h2 id="sum-h">Summaries</h2>
-      <ChipSelect label="Indicators" options={varOpts} values={vars} onChange={(v) => update({ vars: v })} placeholder="Add an indicator…" />
+      <ChipSelect label="Indicators" options={varOpts} values={vars} onChange={(v) => update({ vars: v, noVars: v.length === 0 })} placeholder="Add an indicator…" emptyText="Choose at least one indicator" />
       <ChipSelect label="Countries or regions" options={isoOpts} values={state.iso} onChange={(v) => update({ iso: v })} placeholder="Add a country or region…" emptyText="All of Africa south of the Sahara (SSA)" />
-      <ChipSelect label="Summarise by" options={byOpts} values={state.by} onChange={(v) => update({ by: v })} placeholder="Add a domain (e.g. ADM1_NAME_ALT)…" emptyText="No domain: one row per country" />
+      <ChipSelect label="Summarise by" options={byOpts} values={state.by} onChange={(v) => update({ by: v })} placeholder="Add a domain (e.g. ADM1_NAME_ALT)…" emptyText={noDomain} />
       {byCode.has('ADM1_NAME_ALT') && !state.by.includes('ADM1_NAME_ALT') && (
         <p className="small"><button type="button" className="ghost small" onClick={() => update({ by: [...state.by, 'ADM1_NAME_ALT'] })}>+ by province (ADM1)</button></p>
       )}
@@ -115,15 +166,23 @@ export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: { row
       {emptyMsg && !r.running && <p className="msg warn" role="status" data-testid="summary-empty">{emptyMsg}{shown ? ' The previous result is kept below.' : ''}</p>}
       {shown && (
         <div className="result-block" data-testid="summary-result">
+          {stale && <p className="msg info small" role="status" data-testid="summary-stale">The choices above changed: press Summarise to update this result.</p>}
           <p className="muted small">{rows.length} row{rows.length === 1 ? '' : 's'}{shownBy.length && units < rows.length ? ` (${units} unit${units === 1 ? '' : 's'} and ${rows.length - units === 1 ? 'the total' : `${rows.length - units} totals`})` : ''} · {shown.args.var.join(', ')} · {(shown.args.iso3 ?? ['SSA']).join(', ')}{shownBy.length ? ` · by ${shownBy.join(', ')}` : ''}</p>
           {noData(rows, shown.args.var, shown.args.iso3 ?? [], shownBy).map((m) => <p key={m} className="msg warn small" role="status">{m}</p>)}
           {shown.args.var.length > 1 && (
             <label className="field inline small"><span>Chart</span>
-              <select value={y} onChange={(e) => setYCol(e.target.value)}>{shown.args.var.map((v) => <option key={v}>{v}</option>)}</select>
+              <select value={y} onChange={(e) => setYCol(e.target.value)}>{shown.args.var.map((v) => <option key={v} value={v}>{label(v)} ({v})</option>)}</select>
             </label>
           )}
-          {rows.length > 0 && y && <BarChart rows={shownBy.includes(xKey) ? rows.filter((x) => x[xKey] !== undefined && x[xKey] !== '') : rows} x={xKey} y={y} color={multiCountry && xKey !== 'ISO3' && xKey !== 'ADM0_NAME' ? 'ISO3' : undefined} title={`${y} by ${xKey}`} />}
-          <ResultTable rows={rows} columns={shown.data.columns.map((c) => c.name)} caption="Summary table" pinned={pinned} cellText={cellText} valueCols={shown.args.var} />
+          {rows.length > 0 && y && <BarChart rows={shownBy.includes(xKey) ? rows.filter((x) => x[xKey] !== undefined && x[xKey] !== '') : rows} x={xKey} y={y} color={multiCountry && xKey !== 'ISO3' && xKey !== 'ADM0_NAME' ? 'ISO3' : undefined}
+            title={`${label(y)} by ${label(xKey)}${table.country ? `, ${table.country}` : ''}`} xTitle={label(xKey)} yTitle={label(y)} order={orders[xKey]} />}
+          <ResultTable rows={rows} columns={table.cols} caption="Summary table" note={place} pinned={pinned} cellText={cellText} cellTitle={cellTitle} valueCols={shown.args.var} colLabel={label} keyOrders={orders} />
+          {belowSea.length > 0 && (
+            <p className="small muted" data-testid="below-sea-note">
+              Note: {belowSea.join(', ')} is below 0 m for some units. ETOPO5 does not resolve the land at some coastal cells and small islands, where a cell keeps a sea-floor depth;{' '}
+              <a href="#card-title" onClick={(e) => { e.preventDefault(); update({ v: 'ELEVATION' }); setTimeout(() => { const d = document.querySelector<HTMLDetailsElement>('.card details.method'); if (d) d.open = true; document.getElementById('card-title')?.focus(); }, 50); }}>see the ELEVATION card</a>.
+            </p>
+          )}
         </div>
       )}
     </section>

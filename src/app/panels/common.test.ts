@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { byCellText, chartKey, emptyResult, isTotalRow, noData, parseBreaks, summaryVars } from './common';
+import { byCellText, chartKey, emptyResult, isTotalRow, keyOrder, noData, parseBreaks, summaryVars, tableColumns } from './common';
 import { DEFAULT_STATE } from '../url-state';
 import type { Row } from '../../core/types';
 
@@ -13,8 +13,19 @@ test('breaks must be at least two increasing numbers', () => {
 test('summary variables default to the mapped indicator; the chart keys on the first by column present', () => {
   expect(summaryVars({ ...DEFAULT_STATE, v: 'ELEVATION' })).toEqual(['ELEVATION']);
   expect(summaryVars({ ...DEFAULT_STATE, v: 'ELEVATION', vars: ['SLOPE'] })).toEqual(['SLOPE']);
+  expect(summaryVars({ ...DEFAULT_STATE, v: 'ELEVATION', noVars: true })).toEqual([]);
   expect(chartKey([{ ISO3: 'KEN', ADM1_NAME_ALT: 'Coast', X: 1 }], ['ELEV_ZONE', 'ADM1_NAME_ALT'])).toBe('ADM1_NAME_ALT');
   expect(chartKey([{ ISO3: 'KEN', ADM0_NAME: 'Kenya', X: 1 }], [])).toBe('ADM0_NAME');
+  expect(chartKey([{ feature: 1, ISO3: 'KEN', ADM0_NAME: 'Kenya', X: 1 }], [])).toBe('feature');
+});
+
+test('class keys in class order, intervals in interval order; one-country tables drop the country columns', () => {
+  expect(keyOrder(['1000-1500 m', '200-500 m', '< 200 m'], ['< 200 m', '200-500 m', '500-1000 m', '1000-1500 m'])).toEqual(['< 200 m', '200-500 m', '1000-1500 m']);
+  expect(keyOrder(['(300,2000]', '(100,300]', '[-Inf,100]'])).toEqual(['[-Inf,100]', '(100,300]', '(300,2000]']);
+  expect(keyOrder(['Coast', 'Central'])).toBeNull();
+  const rows: Row[] = [{ ISO3: 'KEN', ADM0_NAME: 'Kenya', ADM1_NAME_ALT: 'Coast', A: 1 }];
+  expect(tableColumns(rows, ['ISO3', 'ADM0_NAME', 'ADM1_NAME_ALT', 'A'])).toEqual({ cols: ['ADM1_NAME_ALT', 'A'], country: 'Kenya (KEN)' });
+  expect(tableColumns([...rows, { ...rows[0], ISO3: 'TZA' }], ['ISO3', 'ADM0_NAME', 'ADM1_NAME_ALT', 'A'], ['ADM1_NAME_ALT']).cols).toEqual(['ADM1_NAME_ALT', 'ISO3', 'A']);
 });
 
 test('no-data messages name the indicator and the countries without values', () => {

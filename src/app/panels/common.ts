@@ -22,22 +22,80 @@ export interface PanelCtx {
   update: (p: Partial<UrlState>) => void;
   /** Records the query behind what is on screen. */
   setQuery: (q: QuerySpec) => void;
+  /** Zooms the map to bounds [w, s, e, n] in degrees. */
+  fitTo: (b: [number, number, number, number]) => void;
 }
 
-/** Options for indicator pickers (grouped by category). */
+/** Options for indicator pickers (grouped by category; chips show the label with the code apart). */
 export function varOptions(catalog: VarRecord[], filter?: (r: VarRecord) => boolean): ChipOption[] {
-  return catalog.filter((r) => !filter || filter(r)).map((r) => ({ value: r.varCode, label: `${r.varLabel} (${r.varCode})`, group: r.cat1 }));
+  return catalog.filter((r) => !filter || filter(r)).map((r) => ({ value: r.varCode, label: `${r.varLabel} (${r.varCode})`, chip: r.varLabel, code: r.varCode, group: r.cat1 }));
 }
 
 /** Options for country/region pickers (regions first). */
 export function isoOptions(iso: IsoEntry[]): ChipOption[] {
   return [...iso].sort((a, b) => (a.type === b.type ? a.name.localeCompare(b.name) : a.type === 'region' ? -1 : 1))
-    .map((e) => ({ value: e.code, label: `${e.name} (${e.code})`, group: e.type === 'region' ? 'Regions' : 'Countries' }));
+    .map((e) => ({ value: e.code, label: `${e.name} (${e.code})`, chip: e.name, code: e.code, group: e.type === 'region' ? 'Regions' : 'Countries' }));
 }
 
-/** Indicators to summarise: the chosen list, or the mapped one. */
+/**
+ * Indicators to summarise: the chosen list; with none chosen, the mapped one, unless the
+ * user removed every indicator (`noVars`).
+ */
 export function summaryVars(s: UrlState): string[] {
-  return s.vars.length ? s.vars : s.v ? [s.v] : [];
+  return s.vars.length ? s.vars : s.v && !s.noVars ? [s.v] : [];
+}
+
+/** Display label of a result column: "Elevation (ETOPO5) (m)" from its catalog record, else the code. */
+export function colLabel(byCode: Map<string, VarRecord>, code: string): string {
+  if (code === 'ISO3') return 'Country';
+  if (code === 'ADM0_NAME') return 'Country name';
+  const r = byCode.get(code);
+  if (!r) return code;
+  return r.unit ? `${r.varLabel} (${r.unit})` : r.varLabel;
+}
+
+/** Rank of an interval label "(100,300]" / "[-Inf,0]": its lower bound; NaN when not an interval. */
+export function intervalStart(label: string): number {
+  const m = /^\s*[([]\s*(-?Inf|[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)\s*,/i.exec(label);
+  if (!m) return NaN;
+  return /inf/i.test(m[1]) ? (m[1].startsWith('-') ? -Infinity : Infinity) : Number(m[1]);
+}
+
+/**
+ * Display order of the keys of a `by` column: class layers in the order of their class
+ * values (`classLabels`, the class table order), intervals by their lower bound; null when
+ * natural text order fits (e.g. unit names).
+ */
+export function keyOrder(values: string[], classLabels?: string[]): string[] | null {
+  const distinct = [...new Set(values)];
+  if (classLabels && classLabels.length) {
+    const rank = new Map(classLabels.map((l, i) => [l, i]));
+    if (distinct.some((v) => rank.has(v))) {
+      return distinct.sort((a, b) => (rank.get(a) ?? Infinity) - (rank.get(b) ?? Infinity) || a.localeCompare(b));
+    }
+  }
+  if (distinct.length && distinct.every((v) => !Number.isNaN(intervalStart(v)))) return distinct.sort((a, b) => intervalStart(a) - intervalStart(b));
+  return null;
+}
+
+/**
+ * Columns of a result table to show: the country columns (ISO3, ADM0_NAME) left out when
+ * every row is in one country (named in `country`); with several countries the long name
+ * is left out (ISO3 stays, the name is its tooltip). Key columns (`keys`) come first.
+ */
+export function tableColumns(rows: Row[], cols: string[], keys: string[] = []): { cols: string[]; country: string | null } {
+  const isos = new Set(rows.map((r) => r.ISO3).filter((v) => v !== undefined && v !== ''));
+  let out = cols;
+  let country: string | null = null;
+  if (isos.size === 1 && rows.every((r) => r.ISO3 !== undefined)) {
+    const r0 = rows[0];
+    country = r0.ADM0_NAME ? `${r0.ADM0_NAME} (${r0.ISO3})` : String(r0.ISO3);
+    out = out.filter((c) => c !== 'ISO3' && c !== 'ADM0_NAME');
+  } else if (isos.size > 1 && cols.includes('ISO3')) {
+    out = out.filter((c) => c !== 'ADM0_NAME');
+  }
+  const first = keys.filter((k) => out.includes(k));
+  return { cols: [...first, ...out.filter((c) => !first.includes(c))], country };
 }
 
 /** Parses a comma/space separated list of numbers; null when not increasing numbers. */
@@ -53,7 +111,7 @@ export function parseBreaks(text: string): number[] | null {
 /** The first by-column present in rows, else a key column to label bars with. */
 export function chartKey(rows: Row[], by: string[]): string {
   for (const b of by) if (rows.some((r) => r[b] !== undefined)) return b;
-  for (const k of ['ADM0_NAME', 'ISO3', 'feature', 'ID']) if (rows.some((r) => r[k] !== undefined)) return k;
+  for (const k of ['feature', 'ADM0_NAME', 'ISO3', 'ID']) if (rows.some((r) => r[k] !== undefined)) return k;
   return Object.keys(rows[0] ?? {})[0] ?? 'x';
 }
 
