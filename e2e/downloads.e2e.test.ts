@@ -98,7 +98,7 @@ describe('downloads from the app: Kenya by ADM1_NAME_ALT, ELEVATION and ELEV_ZON
   for (const f of ['rds', 'rda']) {
     test(`${f}: an .rds (gzip, XDR serialisation) with the data package files`, async () => {
       const { name, zip } = await download(f);
-      expect(name).toBe(`${VARS.join('-')}-${BY}-${ISO}.rds.zip`); // rda is an alias: the file is an .rds
+      expect(name).toBe(`${VARS.join('-')}-${BY}-${ISO}.${f}.zip`); // the ZIP is named after the requested format; rda is an alias: the file is an .rds
       expect(list(zip)).toEqual([`${BASE}.rds`, ...PKG].sort());
       const raw = Buffer.from(await zip.file(`${BASE}.rds`)!.async('uint8array'));
       expect([raw[0], raw[1]]).toEqual([0x1f, 0x8b]);
