@@ -260,8 +260,10 @@ describe('the map app on the bundle', () => {
     const res = page.locator('[data-testid="summary-result"]');
     await expect.poll(() => res.locator('tbody tr').count(), { timeout: 60_000 }).toBeGreaterThan(8);
     const order = ['< 200 m', '200-500 m', '500-1000 m', '1000-1500 m', '1500-2000 m', '2000-3000 m', '>= 3000 m'];
-    const eth = await res.locator('tbody tr:not([data-pinned])', { hasText: 'ETH' }).locator('td[data-col="ELEV_ZONE"]').allTextContents();
-    expect(eth).toEqual(order.filter((z) => eth.includes(z)));
+    const ethZones = () => res.locator('tbody tr:not([data-pinned])', { hasText: 'ETH' }).locator('td[data-col="ELEV_ZONE"]').allTextContents();
+    // The class order arrives with the class table (asynchronously): wait for it.
+    await expect.poll(async () => { const z = await ethZones(); return JSON.stringify(z) === JSON.stringify(order.filter((o) => z.includes(o))); }, { timeout: 30_000 }).toBe(true);
+    const eth = await ethZones();
     expect(eth.length).toBeGreaterThan(4);
     // sorting by the class column keeps the class order
     await res.locator('thead th[data-col="ELEV_ZONE"] button').click();
@@ -273,7 +275,11 @@ describe('the map app on the bundle', () => {
     await expect.poll(() => svg.locator('.mark-rect path').count()).toBe(eth.length + (await res.locator('tbody tr:not([data-pinned])', { hasText: 'KEN' }).count()));
     const lefts = await svg.locator('.mark-rect path').evaluateAll((ps) => ps.map((p) => Math.round((p as SVGGraphicsElement).getBoundingClientRect().left)));
     expect(Math.max(...lefts) - Math.min(...lefts)).toBeLessThanOrEqual(1);
-    const labels = await svg.locator('.role-axis-label text').allTextContents();
+    // Axis labels in reading order on screen (top to bottom, then left to right), whatever the DOM order.
+    const labels = await svg.locator('.role-axis-label text').evaluateAll((ts) => ts
+      .map((t) => ({ t: t.textContent ?? '', r: (t as SVGGraphicsElement).getBoundingClientRect() }))
+      .sort((a, b) => Math.round(a.r.top) - Math.round(b.r.top) || a.r.left - b.r.left)
+      .map((x) => x.t));
     expect(labels.filter((l) => order.includes(l))).toEqual(order.filter((z) => labels.includes(z)));
     await shot(page, '03e-summary-eth-ken-elev-zone');
     expect(errors).toEqual([]);
