@@ -64,6 +64,7 @@ export function BarChart({ rows, x, y, color, title, xTitle, yTitle, label, orde
     let cancelled = false;
     (async () => {
       const [vega, vl] = await Promise.all([import('vega'), import('vega-lite')]);
+      if (cancelled || !el.current) return; // a newer chart replaced this one while the libraries loaded
       const grouped = !!color && cats.length < bars.length; // some category has several bars: side by side
       const horizontal = bars.length > 12;
       const cat = { field: 'x', type: 'nominal', sort: cats, title: xTitle ?? x, axis: { labelLimit: 140, ...(horizontal ? {} : { labelAngle: -45 }) } };
@@ -84,7 +85,8 @@ export function BarChart({ rows, x, y, color, title, xTitle, yTitle, label, orde
         config: { font: 'system-ui, sans-serif', axis: { labelFontSize: 10, titleFontSize: 11 } },
       };
       const compiled = vl.compile(spec).spec;
-      const v = new vega.View(vega.parse(compiled), { renderer: 'svg', container: el.current!, hover: true });
+      el.current.replaceChildren(); // never leave an older chart's SVG beside the new one
+      const v = new vega.View(vega.parse(compiled), { renderer: 'svg', container: el.current, hover: true });
       view = v;
       await v.runAsync();
       if (cancelled) v.finalize();
