@@ -106,6 +106,7 @@ async function main() {
   }
   console.log(`\npeak memory, whole-region query cold in a fresh process: maxRSS ${memJson.maxRssMB?.toFixed(0)} MB, heap used after ${memJson.heapMB?.toFixed(0)} MB, block cache ${memJson.cacheMB?.toFixed(0)} MB`);
   console.log('targets (issue 3): warm under the target; ratio ours/terra warm <= 0.5, cold <= 1; peak memory < 300 MB');
+  await e.store.close();
 }
 
 async function child(dir: string) {
@@ -114,6 +115,7 @@ async function child(dir: string) {
   await e.getLayer({ var: vars, by: ['ADM1_CODE_ALT'] } as GetLayerArgs);
   const ru = process.resourceUsage();
   console.log(JSON.stringify({ maxRssMB: ru.maxRSS / 1024, heapMB: process.memoryUsage().heapUsed / 2 ** 20, cacheMB: e.store.cachedBytes / 2 ** 20 }));
+  await e.store.close();
 }
 
 function median(a: number[]): number {
