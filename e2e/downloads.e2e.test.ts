@@ -158,10 +158,10 @@ describe('downloads from the app: Kenya by ADM1_NAME_ALT, ELEVATION and ELEV_ZON
     test(`${f}: a PNG and an SVG per variable`, async () => {
       const { name, zip } = await download(f);
       expect(name).toBe(`${VARS.join('-')}-${BY}-${ISO}.${f}.zip`);
-      const per = VARS.flatMap((v) => [`getLayer-${v}-${BY}-${ISO}.png`, `getLayer-${v}-${BY}-${ISO}.svg`]);
+      const per = VARS.flatMap((v) => [`getLayer-${v}-${BY}-${ISO}-${f}.png`, `getLayer-${v}-${BY}-${ISO}-${f}.svg`]);
       expect(list(zip)).toEqual(per.sort());
       for (const v of VARS) {
-        const b = `getLayer-${v}-${BY}-${ISO}`;
+        const b = `getLayer-${v}-${BY}-${ISO}-${f}`;
         expect([...(await head(zip, `${b}.png`, 8))]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
         expect(await zip.file(`${b}.svg`)!.async('string')).toMatch(/<svg[\s>]/);
       }

@@ -359,7 +359,8 @@ export async function genFile(input: GenFileInput, opts: CallOptions = {}): Prom
       const png = await rasterize(svg, signal);
       graphics.push({ svg, png });
       const b = dataFileBase(input.method, codes, [layer.code]);
-      files.push(fileOf(`${b}.svg`, svg), fileOf(`${b}.png`, png));
+      // Named after the kind of graphic too, so plot and hist packages unzip side by side.
+      files.push(fileOf(`${b}-${format}.svg`, svg), fileOf(`${b}-${format}.png`, png));
       progress(k + 1, cells.layers.length);
     }
     return { files, graphics, zipName };
