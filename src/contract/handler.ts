@@ -24,6 +24,7 @@ import { Hono, type Context } from 'hono';
 import JSZip from 'jszip';
 import type { Engine } from '../core/api';
 import { isIndapiError } from '../core/errors';
+import { concatBytes } from '../core/formats/bytes';
 import { bindArgs, BodyError, parseBody, parseFormData, type RawArgs } from './args';
 import { deparseCall } from './deparse';
 import { manHtml, manText, packageInfo, usage } from './docs';
@@ -126,13 +127,7 @@ async function readBody(req: Request, max: number): Promise<Uint8Array> {
     }
     chunks.push(value);
   }
-  const out = new Uint8Array(total);
-  let o = 0;
-  for (const c of chunks) {
-    out.set(c, o);
-    o += c.byteLength;
-  }
-  return out;
+  return concatBytes(chunks);
 }
 
 /** Session paths in OpenCPU's order (R/.val, graphics, messages, stdout, warnings, source, console, info, files). */

@@ -7,7 +7,7 @@ import type { ColumnInfo, TableResult } from '../core/api';
 import { serializeR, tableToDataFrame, type RValue } from '../core/formats/rds';
 import { gzipSync } from 'fflate';
 import type { Cell, Row } from '../core/types';
-import { isTable, tableColumns, tableRowsOf } from './rprint';
+import { delimitedTable, isTable, tableColumns, tableRowsOf } from './rprint';
 
 /** The value cannot be written in the requested format (answered 400). */
 export class FormatError extends Error {
@@ -15,13 +15,6 @@ export class FormatError extends Error {
     super(message);
     this.name = 'FormatError';
   }
-}
-
-function tabField(v: unknown): string {
-  if (v === null || v === undefined) return '';
-  if (typeof v === 'number') return Number.isFinite(v) ? String(v) : Number.isNaN(v) ? 'NaN' : v > 0 ? 'Inf' : '-Inf';
-  if (typeof v === 'boolean') return v ? 'TRUE' : 'FALSE';
-  return '"' + String(v).replace(/"/g, '""') + '"';
 }
 
 /**
@@ -33,10 +26,7 @@ function tabField(v: unknown): string {
 export function toTab(v: unknown): string {
   const rows = tableRowsOf(v);
   if (!rows) throw new FormatError('This value is not a table and cannot be written as tab-separated text.');
-  const cols = tableColumns(rows);
-  const lines = [cols.map(tabField).join('\t')];
-  for (const r of rows) lines.push(cols.map((c) => tabField(r[c])).join('\t'));
-  return lines.join('\r\n') + '\r\n';
+  return delimitedTable(rows, '\t');
 }
 
 function mdCell(v: unknown): string {

@@ -155,8 +155,19 @@ function csvField(v: unknown): string {
 export function toCsv(v: unknown): string {
   const rows = tableRowsOf(v);
   if (!rows) throw new Error('This value is not a table and cannot be written as CSV.');
+  return delimitedTable(rows, ',');
+}
+
+/**
+ * Table rows as delimited text in the style of R's `write.table(row.names = FALSE, na = "")`:
+ * a quoted header, quoted text fields (inner quotes doubled), TRUE/FALSE, NaN/Inf/-Inf,
+ * empty fields for missing values, CRLF line ends.
+ * @param rows the table's rows; columns are their union in first-seen order
+ * @param sep the field separator ("," for `/csv`, "\t" for `/tab`)
+ */
+export function delimitedTable(rows: Record<string, unknown>[], sep: string): string {
   const cols = tableColumns(rows);
-  const lines = [cols.map(csvField).join(',')];
-  for (const r of rows) lines.push(cols.map((c) => csvField(r[c])).join(','));
+  const lines = [cols.map(csvField).join(sep)];
+  for (const r of rows) lines.push(cols.map((c) => csvField(r[c])).join(sep));
   return lines.join('\r\n') + '\r\n';
 }
