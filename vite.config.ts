@@ -7,7 +7,8 @@ import react from '@vitejs/plugin-react';
  */
 export default defineConfig({
   base: './',
+  // DIST_DIR (default dist) lets several builds live side by side; the server reads the same variable.
   plugins: [react()],
   worker: { format: 'es' },
-  build: { target: 'es2022', sourcemap: true, chunkSizeWarningLimit: 2000 },
+  build: { outDir: process.env.DIST_DIR || 'dist', target: 'es2022', sourcemap: true, chunkSizeWarningLimit: 2000 },
 });

@@ -16,7 +16,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { defineConfig } from 'vite';
 
-const DIST = path.resolve('dist');
+const DIST = path.resolve(process.env.DIST_DIR || 'dist');
 const require = createRequire(import.meta.url);
 /** DejaVu Sans for PNG graphics: npm `dejavu-fonts-ttf` (a dependency), else Debian's fonts-dejavu-core. */
 const FONT = (() => {

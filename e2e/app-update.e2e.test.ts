@@ -17,7 +17,8 @@ let dir: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'indapi3-dist-'));
-  cpSync('dist', dir, { recursive: true, filter: (src) => !src.startsWith(path.resolve('dist/data')) && !src.startsWith('dist/data') });
+  const dist = process.env.DIST_DIR || 'dist';
+  cpSync(dist, dir, { recursive: true, filter: (src) => !src.startsWith(path.resolve(dist, 'data')) && !src.startsWith(`${dist}/data`) });
   srv = await startServer({ DIST_DIR: dir, DATA_DIR: path.resolve('public/data'), LOG: '0' });
   browser = await launch();
 });
