@@ -4,9 +4,11 @@
  * - Points select the cell containing them (a point on an edge belongs to the cell east /
  *   south of it, as {@link pointToColRow}).
  * - Polygons select, by default, the cells whose centre is inside (even-odd rule, so holes
- *   are excluded); a polygon that contains no cell centre selects the cells it touches
- *   (positive covered area, or holding one of its vertices), so a shape smaller than a cell
- *   never selects nothing.
+ *   are excluded), each with weight 1. A polygon (a part of a MULTIPOLYGON or collection)
+ *   that contains no cell centre takes the cells it covers weighted by the covered fraction,
+ *   as with `exact`, so a shape smaller than a cell, or a thin sliver, never selects nothing
+ *   and never counts more area than it covers. A polygon of zero area selects the cells
+ *   holding its vertices with weight 1.
  * - With `exact`, every cell gets the fraction of its area the polygon covers, computed
  *   exactly in degree space (planar, as exactextract does on geographic grids) by summing,
  *   for each edge, the signed area between the edge and each cell row it passes, column by
@@ -23,7 +25,7 @@ export const MAX_WKT_CELLS = 1_000_000;
 export interface CellWeights {
   /** Window [x0, y0, x1, y1): columns x0..x1-1, rows y0..y1-1 of the grid. */
   win: [number, number, number, number];
-  /** Per window cell, row-major: 0 = not selected; else 1 (whole cell) or the covered fraction (exact). */
+  /** Per window cell, row-major: 0 = not selected; else 1 (whole cell) or the covered fraction (exact, or a polygon covering no cell centre). */
   weight: Float32Array;
 }
 
@@ -134,10 +136,8 @@ export function polygonCells(poly: Position[][], grid: GridDef, exact: boolean):
   if (exact) weight = coverage(rings, w, h);
   else {
     weight = centres(rings, w, h);
-    if (!weight.some((v) => v > 0)) {
-      const cov = coverage(rings, w, h);
-      for (let i = 0; i < cov.length; i++) weight[i] = cov[i] > 0 ? 1 : 0;
-    }
+    // no centre inside: coverage fractions, so a sliver never counts whole cells
+    if (!weight.some((v) => v > 0)) weight = coverage(rings, w, h);
   }
   if (!weight.some((v) => v > 0)) {
     // zero-area shapes: the cells holding its vertices

@@ -104,13 +104,18 @@ describe('geometry to cells', () => {
   it('never returns nothing for a shape smaller than a cell', () => {
     const s = geometryCells(parseWkt('POLYGON ((3.1 3.1, 3.3 3.1, 3.3 3.2, 3.1 3.1))'), G)!;
     expect(s.win).toEqual([3, 6, 4, 7]);
-    expect(Array.from(s.weight)).toEqual([1]);
+    // no centre inside: the covered fraction, never a whole cell
+    expect(s.weight[0]).toBeCloseTo(0.01, 6);
     const e = geometryCells(parseWkt('POLYGON ((3.1 3.1, 3.3 3.1, 3.3 3.2, 3.1 3.1))'), G, true)!;
     expect(e.weight[0]).toBeCloseTo(0.01, 6);
-    // straddling two cells, no centre inside: both touched cells
+    // straddling two cells, no centre inside: both touched cells, each with its covered fraction
     const t = geometryCells(parseWkt('POLYGON ((3.9 3.2, 4.1 3.2, 4.1 3.3, 3.9 3.3, 3.9 3.2))'), G)!;
     expect(t.win).toEqual([3, 6, 5, 7]);
-    expect(Array.from(t.weight)).toEqual([1, 1]);
+    expect(Array.from(t.weight, (v) => Math.round(v * 1e6) / 1e6)).toEqual([0.01, 0.01]);
+    // a part with a centre inside keeps weight 1; a sliver part of the same MULTIPOLYGON its fractions
+    const m = geometryCells(parseWkt('MULTIPOLYGON (((1 1, 2 1, 2 2, 1 2, 1 1)), ((3.9 3.2, 4.1 3.2, 4.1 3.3, 3.9 3.3, 3.9 3.2)))'), G)!;
+    const vals = Array.from(m.weight).filter((v) => v > 0).map((v) => Math.round(v * 1e6) / 1e6).sort();
+    expect(vals).toEqual([0.01, 0.01, 1]);
   });
   it('points take the containing cell; outside the grid is null', () => {
     const s = geometryCells(parseWkt('MULTIPOINT ((0.5 9.5), (2 8))'), G)!;
