@@ -51,6 +51,12 @@ export interface TableResult {
   columns: ColumnInfo[];
   /** Catalog records of every var and by code involved. */
   meta: VarRecord[];
+  /**
+   * `similar` only: units (or cells) left out of the ranking because an indicator has no value
+   * there, absent when none was. `reason` is a sentence for display, e.g.
+   * "3 of 48 first-level units left out: no value of PN14_POP (3)."
+   */
+  leftOut?: { count: number; of: number; reason: string };
 }
 
 /** One layer of a per-cell result. */
@@ -62,7 +68,8 @@ export interface CellLayer {
   /**
    * One value per window cell, row-major, north row first; NaN = no data / not selected.
    * For class layers: the raster class value (see `classes`). With `by`, each cell carries
-   * its group's summary (a zonal map).
+   * its group's summary (a zonal map); a cell without a key in some `by` dimension carries
+   * the summary of that dimension's NA group.
    */
   values: Float64Array;
   /** Class table for class layers. */
@@ -86,7 +93,8 @@ export interface CellResult {
    * values are the 1-based interval index, with `classes` = the intervals as
    * `{ value: index, label: "(a,b]" }`. `code` is the row field name (the code, or
    * `<CODE>_by` when the code is also a `var`). NaN where a cell has no key (not selected,
-   * no-data class, or outside every interval). Absent from engines that predate it.
+   * no-data class, or outside every interval: R's NA group, whose summary such cells carry in
+   * `layers`). Absent from engines that predate it.
    */
   keys?: CellLayer[];
   /** Catalog records of every var and by code involved. */
@@ -115,7 +123,10 @@ export interface Graphic {
 export interface GetLayerWktArgs extends GetLayerArgs {
   /** WKT in EPSG:4326: POINT, MULTIPOINT, POLYGON, MULTIPOLYGON, GEOMETRYCOLLECTION of those. */
   wkt: string;
-  /** Default false: cells whose centre is inside (touched cells for shapes smaller than a cell); true: coverage-fraction weights. */
+  /**
+   * Default false: per polygon, the cells whose centre is inside (weight 1); a polygon covering
+   * no cell centre takes coverage-fraction weights. true: coverage-fraction weights everywhere.
+   */
   exact?: boolean;
 }
 

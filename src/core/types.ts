@@ -85,9 +85,15 @@ export interface IsoEntry {
   bboxDeg: [number, number, number, number];
 }
 
-/** A value in a result row: text for keys and classes, number for summaries. */
-export type Cell = string | number;
-/** One result row (spec part 2.3). Absent fields are missing, never null. */
+/**
+ * A value in a result row: text for keys and classes, number for summaries, null only for a
+ * `by` key of R's NA group (cells outside every interval or without a class: `cut()` gives NA).
+ */
+export type Cell = string | number | null;
+/**
+ * One result row (spec part 2.3). Absent fields are missing (values, and the `by` keys of an
+ * overall row, which carries `total: 1`); a `by` key is null in the NA group's row.
+ */
 export type Row = Record<string, Cell>;
 
 /**
@@ -112,4 +118,9 @@ export interface GetLayerArgs {
   asList?: boolean;
   /** Optional extra statistics per var (count, sum, mean, min, max, sd, p10.., majority, minority, hist). */
   stats?: string[];
+  /**
+   * Significant digits of interval labels of continuous `by` codes, R `cut(dig.lab =)`: a whole
+   * number 1..12, default 3 as R (`(500,1e+03]`); R raises it until adjacent labels differ.
+   */
+  digLab?: number;
 }

@@ -54,7 +54,7 @@ describe('engine', () => {
     const [iso, adm, elev] = r.keys!;
     const uga = iso.classes!.find((c) => c.label === 'UGA')!;
     expect(uga.name).toBe('Uganda');
-    expect(elev.classes).toEqual([{ value: 1, label: '(0,500]' }, { value: 2, label: '(500,1000]' }]);
+    expect(elev.classes).toEqual([{ value: 1, label: '(0,500]' }, { value: 2, label: '(500,1e+03]' }]); // R cut() labels, dig.lab = 3
     const admValues = new Set(adm.classes!.map((c) => c.value));
     const cells = await e.getLayerCells({ var: ['ELEVATION'], iso3: ['UGA'] });
     for (let i = 0; i < r.mask.length; i++) {

@@ -26,15 +26,17 @@ async function errorOf(p: Promise<unknown>): Promise<{ code: string; message: st
 describe('review fixes on the real bundle', () => {
   const partial = { var: ['ELEVATION'], iso3: ['KEN'], by: { DIST_PLACE500K: [0, 50, 100] } } as never;
 
-  it('cells outside every interval of a continuous by are no-data per cell, counted in the summary row only', async () => {
+  it("cells outside every interval of a continuous by form R's NA group: key null, the NA row's summary per cell", async () => {
     const rows = (await engine.getLayer({ ...(partial as object), collapse: false } as never)) as Row[];
     expect(rows.length).toBeGreaterThan(0);
-    for (const r of rows) expect(['(0,50]', '(50,100]']).toContain(r.DIST_PLACE500K);
+    for (const r of rows) expect(['(0,50]', '(50,100]', null]).toContain(r.DIST_PLACE500K);
     const dist = await engine.getLayerCells({ var: ['DIST_PLACE500K'], iso3: ['KEN'] });
     const zonal = await engine.getLayerCells(partial);
     expect([zonal.grid.width, zonal.grid.height, zonal.grid.xmin]).toEqual([dist.grid.width, dist.grid.height, dist.grid.xmin]);
     const table = (await engine.getLayer(partial)) as Row[];
     const byLabel = new Map(table.filter((r) => r.DIST_PLACE500K !== undefined).map((r) => [r.DIST_PLACE500K, r.ELEVATION]));
+    const naValue = byLabel.get(null);
+    expect(naValue).toEqual(expect.any(Number));
     let beyond = 0, within = 0;
     const key = zonal.keys![1];
     expect(key.code).toBe('DIST_PLACE500K');
@@ -49,14 +51,16 @@ describe('review fixes on the real bundle', () => {
         expect(key.values[i]).toBe(d <= 50 ? 1 : 2);
       } else {
         beyond++;
-        expect(v).toBeNaN();
+        expect(v).toBe(naValue);
         expect(key.values[i]).toBeNaN();
       }
     }
     expect(beyond).toBeGreaterThan(1000);
-    expect(rows).toHaveLength(within);
-    // the table is unchanged: a country summary over all cells, then the two intervals
-    expect(table.map((r) => r.DIST_PLACE500K ?? '')).toEqual(['', '(0,50]', '(50,100]']);
+    expect(rows).toHaveLength(within + beyond);
+    expect(rows.filter((r) => r.DIST_PLACE500K === null)).toHaveLength(beyond);
+    // the table: the country's overall row (total: 1, no key), the two intervals, then the NA group
+    expect(table.map((r) => (r.DIST_PLACE500K === undefined ? 'total' : r.DIST_PLACE500K))).toEqual(['total', '(0,50]', '(50,100]', null]);
+    expect(table[0].total).toBe(1);
     expect(table[0].ELEVATION).not.toBe(table[1].ELEVATION);
   });
 
@@ -95,7 +99,7 @@ describe('review fixes on the real bundle', () => {
       const keys = units.map((r) => `${r.ISO3}\u0000${r[by]}`);
       expect(keys).toEqual([...keys].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0)));
       expect(new Set(keys).size).toBe(keys.length);
-      expect(t.columns.slice(0, 3).map((c) => c.name)).toEqual(['ISO3', 'ADM0_NAME', by]);
+      expect(t.columns.slice(0, 4).map((c) => c.name)).toEqual(['ISO3', 'ADM0_NAME', 'total', by]);
     }
     const rows = (await engine.getLayer({ var: ['ELEVATION'], iso3: ['SSA'], by: ['ADM1_NAME_ALT'] })) as Row[];
     const central = rows.filter((r) => r.ADM1_NAME_ALT === 'Central');

@@ -25,10 +25,10 @@ out$adm1 <- a
 out$region <- dt[, .(ELEVATION = mean(ELEVATION, na.rm = TRUE), AREA_LAND = sumNA(AREA_LAND),
   TRI = wmean(TRI, AREA_LAND), SLOPE = median(SLOPE, na.rm = TRUE), DIST_COAST = min(DIST_COAST, na.rm = TRUE), ELEV_ZONE = dominant(ELEV_ZONE))]
 
-# 2. one country by ADM1 x default ELEVATION intervals (R cut labels, dig.lab = 4 as the engine picks)
+# 2. one country by ADM1 x default ELEVATION intervals (R cut labels, default dig.lab = 3)
 br <- as.numeric(strsplit(fread(file.path(dir, "vi.csv"))[varCode == "ELEVATION", classBreaks], "|", fixed = TRUE)[[1]])
 b <- dt[ISO3 == 1, .(AREA_LAND = sumNA(AREA_LAND), ELEVATION = mean(ELEVATION, na.rm = TRUE), ELEV_ZONE = dominant(ELEV_ZONE)),
-  keyby = .(ADM1_CODE_ALT, ELEV_INT = cut(ELEVATION, br, dig.lab = 4))]
+  keyby = .(ADM1_CODE_ALT, ELEV_INT = cut(ELEVATION, br))]
 b <- b[!is.na(ADM1_CODE_ALT) & !is.na(ELEV_INT)]
 b[, ELEV_INT := as.character(ELEV_INT)]
 out$intervals <- b

@@ -40,6 +40,7 @@ describe('engine vs R terra / data.table (fixture bundle)', () => {
     }
     const g = R.region[0];
     expect(summary).toEqual({
+      total: 1,
       ELEVATION: roundR(g.ELEVATION, 0), AREA_LAND: roundR(g.AREA_LAND, 1), TRI: roundR(g.TRI, 2),
       SLOPE: roundR(g.SLOPE, 2), DIST_COAST: roundR(g.DIST_COAST, 1), ELEV_ZONE: 'mountain',
     });

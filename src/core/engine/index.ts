@@ -19,11 +19,11 @@ import { geometryCells, type CellWeights } from '../wkt/raster';
 import { parseWkt } from '../wkt/parse';
 import { countGroups, VarAgg, type Frame } from './accumulate';
 import { intervalIndex, roundR } from './labels';
-import { asList, byCodesOf, checkStats, planBy, planVars, type BySpec, type VarSpec } from './plan';
+import { asList, byCodesOf, checkStats, digLabOf, planBy, planVars, type BySpec, type VarSpec } from './plan';
 
 export { parseAggFun } from './aggfun';
 export { cutLabels, formatG, labelDigits, roundR } from './labels';
-export { STAT_NAMES } from './plan';
+export { DEFAULT_DIG_LAB, digLabOf, STAT_NAMES } from './plan';
 
 /** Options of {@link createEngine}. */
 export interface EngineOptions {
@@ -254,21 +254,21 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
     ]);
     throwIfAborted(signal);
     // group index per cell
-    const P = bys.reduce((p, b) => p * b.n, 1);
-    const S = bys.length ? P + 1 : 1;
+    // each by dimension has n groups plus its NA group (index n: no key), as R's cut()/by give
+    const P = bys.reduce((p, b) => p * (b.n + 1), 1);
+    const S = P;
     const C = sel.blocks.length;
     if (C * S > 16_000_000) throw new IndapiError('TOO_LARGE', `The 'by' variables make ${C * S} groups; at most 16,000,000 are supported.`);
     const g = new Int32Array(N);
     const { isoBlock, weight, mask } = sel;
     const base = blockIndex(iso, isoBlock, weight, mask, S);
     if (bys.length === 0) g.set(base);
-    else if (bys.length === 1 && bys[0].kind === 'class') groupClass(base, byData[0] as Int32Array, bys[0].lut!, !!bys[0].filtered, P, g);
+    else if (bys.length === 1 && bys[0].kind === 'class') groupClass(base, byData[0] as Int32Array, bys[0].lut!, !!bys[0].filtered, bys[0].n, g);
     else {
       for (let i = 0; i < N; i++) {
         const b = base[i];
         if (b < 0) { g[i] = -1; continue; }
         let combo = 0;
-        let na = false;
         let drop = false;
         for (let k = 0; k < bys.length; k++) {
           const d = bys[k];
@@ -279,11 +279,11 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
           } else idx = intervalIndex(d.breaks!, (byData[k] as Float32Array)[i]);
           if (idx < 0) {
             if (d.filtered) { drop = true; break; }
-            na = true;
+            idx = d.n; // the NA group of this dimension
           }
-          combo = combo * d.n + (idx < 0 ? 0 : idx);
+          combo = combo * (d.n + 1) + idx;
         }
-        g[i] = drop ? -1 : b + (na ? P : combo);
+        g[i] = drop ? -1 : b + combo;
       }
     }
     const frame = countGroups(g, weight, C, S);
@@ -335,43 +335,68 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
     });
   }
 
-  /** Decodes a slot into per-dimension indices. */
+  /** Decodes a slot into per-dimension indices (index `n` of a dimension: its NA group). */
   function decode(bys: BySpec[], combo: number): number[] {
     const idx = new Array<number>(bys.length);
-    for (let k = bys.length - 1; k >= 0; k--) { idx[k] = combo % bys[k].n; combo = Math.floor(combo / bys[k].n); }
+    for (let k = bys.length - 1; k >= 0; k--) { const m = bys[k].n + 1; idx[k] = combo % m; combo = Math.floor(combo / m); }
     return idx;
   }
 
-  function tableRows(c: Ctx, cp: Computed): Row[] {
+  /** Sort rank of a group index of a dimension: the NA group after every other. */
+  function rankOf(d: BySpec, i: number): number {
+    return i >= d.n ? d.n : d.rank[i];
+  }
+
+  /** Key of a group index as written in rows: the label, or null for the NA group. */
+  function keyOf(d: BySpec, i: number): string | null {
+    return i >= d.n ? null : d.labels[i];
+  }
+
+  /**
+   * Summary rows of a computed query: per block (country, pool, or requested code) the overall
+   * row (with `total: 1` when there is a `by`), then one row per present group sorted by keys.
+   * @param blockKeys keys written on every row of a pooled block (a region among several codes)
+   */
+  function tableRows(c: Ctx, cp: Computed, blockKeys?: Row): Row[] {
     const rows: Row[] = [];
     const { frame, bys, P } = cp;
     const G = frame.C * frame.S;
+    // rows by a unit layer (class table with an iso3 column) carry the unit's country, and the
+    // unit's first-level name when the table has an adm1 column (second-level units)
+    const unitDim = bys.findIndex((d) => d.iso3);
+    const ud = unitDim >= 0 ? bys[unitDim] : null;
+    const unitIso = (idx: number[]) => (ud && idx[unitDim] < ud.n ? ud.iso3![idx[unitDim]] : '\uffff');
+    const unitAdm1 = (idx: number[]) => (ud?.adm1 && idx[unitDim] < ud.n ? ud.adm1[idx[unitDim]] : '\uffff');
     cp.sel.blocks.forEach((blk, b) => {
       if (!(frame.groupN[G + b] > 0)) return;
-      const keys: Row = blk ? countryKeys(c, blk) : {};
+      const keys: Row = blk ? countryKeys(c, blk) : { ...(blockKeys ?? {}) };
       const sum: Row = { ...keys };
+      if (bys.length) sum.total = 1;
       valueFields(cp, G + b, sum);
       rows.push(sum);
       if (!bys.length) return;
-      // pooled rows by a unit layer (class table with an iso3 column) carry the unit's country
-      const unitDim = blk ? -1 : bys.findIndex((d) => d.iso3);
-      const unitIso = (idx: number[]) => (unitDim < 0 ? '' : bys[unitDim].iso3![idx[unitDim]]);
       const present: Array<[number, number[]]> = [];
       for (let s = 0; s < P; s++) if (frame.groupN[b * frame.S + s] > 0) present.push([s, decode(bys, s)]);
       present.sort((x, y) => {
-        if (unitDim >= 0) {
-          const a = unitIso(x[1]), z = unitIso(y[1]);
+        if (ud) {
+          let a = unitIso(x[1]), z = unitIso(y[1]);
+          if (a !== z) return a < z ? -1 : 1;
+          a = unitAdm1(x[1]); z = unitAdm1(y[1]);
           if (a !== z) return a < z ? -1 : 1;
         }
         for (let k = 0; k < bys.length; k++) {
-          const d = bys[k].rank[x[1][k]] - bys[k].rank[y[1][k]];
+          const d = rankOf(bys[k], x[1][k]) - rankOf(bys[k], y[1][k]);
           if (d) return d;
         }
         return 0;
       });
       for (const [s, idx] of present) {
-        const row: Row = unitDim >= 0 ? unitKeys(c, unitIso(idx)) : { ...keys };
-        bys.forEach((d, k) => { row[d.key] = d.labels[idx[k]]; });
+        let row: Row = { ...keys };
+        if (ud && idx[unitDim] < ud.n) {
+          if (!blk) row = unitKeys(c, unitIso(idx));
+          if (ud.adm1) row.ADM1_NAME_ALT = unitAdm1(idx);
+        }
+        bys.forEach((d, k) => { row[d.key] = keyOf(d, idx[k]); });
         valueFields(cp, b * frame.S + s, row);
         rows.push(row);
       }
@@ -393,6 +418,11 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
     if (cp.sel.blocks[0] !== null || perCell || cp.bys.some((d) => d.iso3)) {
       cols.push({ ...keyCol('ISO3', 'ISO3 country code'), classes: c.isoClasses });
       cols.push(keyCol('ADM0_NAME', 'Country name'));
+    }
+    const unitAdm1 = cp.bys.some((d) => d.adm1) && !cp.bys.some((d) => d.key === 'ADM1_NAME_ALT');
+    if (unitAdm1) cols.push(keyCol('ADM1_NAME_ALT', 'First-level unit name'));
+    if (cp.bys.length && !perCell) {
+      cols.push({ name: 'total', role: 'key', label: 'Overall row (1) of a country, region or selection; missing on the rows by domain', unit: '', type: 'integer' });
     }
     for (const d of cp.bys) {
       cols.push({
@@ -425,10 +455,11 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
     const w = x1 - x0;
     const grid = c.grid;
     const items: Array<{ i: number; g: number; ci: number }> = [];
-    // with by, a cell without a key of every dimension (no-data class, outside every interval)
-    // counts in the summary row only: no per-cell row
-    const keyed = (g: number) => !bys.length || g % frame.S !== cp.P;
-    for (let i = 0; i < frame.sel.length; i++) if (frame.sel[i] >= 0 && keyed(frame.sel[i])) items.push({ i, g: frame.sel[i], ci: c.isoIndex[iso[i]] });
+    // with by, a cell without a key in some dimension (no-data class, outside every interval)
+    // is in that dimension's NA group: its row has the key null and the NA group's summary
+    for (let i = 0; i < frame.sel.length; i++) if (frame.sel[i] >= 0) items.push({ i, g: frame.sel[i], ci: c.isoIndex[iso[i]] });
+    const ud = bys.find((d) => d.adm1);
+    const udk = ud ? bys.indexOf(ud) : -1;
     const decoded = new Map<number, number[]>();
     const dec = (g: number) => {
       let d = decoded.get(g);
@@ -442,7 +473,7 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
         if (sa !== sb) {
           const da = dec(a.g), db = dec(b.g);
           for (let k = 0; k < bys.length; k++) {
-            const d = bys[k].rank[da[k]] - bys[k].rank[db[k]];
+            const d = rankOf(bys[k], da[k]) - rankOf(bys[k], db[k]);
             if (d) return d;
           }
         }
@@ -459,7 +490,8 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
       if (ie) Object.assign(r, countryKeys(c, ie));
       if (bys.length) {
         const idx = dec(g);
-        bys.forEach((d, k) => { r[d.key] = d.labels[idx[k]]; });
+        if (ud && idx[udk] < ud.n) r.ADM1_NAME_ALT = ud.adm1![idx[udk]];
+        bys.forEach((d, k) => { r[d.key] = keyOf(d, idx[k]); });
       }
       vars.forEach((v, k) => {
         let x: number | string | undefined;
@@ -479,16 +511,38 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
     const stats = checkStats(args.stats);
     const byCodes = byCodesOf(args.by as never);
     const varSpecs = await planVars(c.cat, vars, byCodes, stats, signal);
-    const bys = await planBy(c.cat, args.by as never, signal);
+    const bys = await planBy(c.cat, args.by as never, signal, digLabOf(args.digLab));
     for (const b of bys) if (varSpecs.some((v) => v.code === b.code)) b.key = `${b.code}_by`;
     return { c, varSpecs, bys };
   }
 
-  async function table(args: GetLayerArgs, o: CallOptions = {}): Promise<TableResult & { computed: Computed; ctx: Ctx }> {
+  /**
+   * The main query as a table.
+   * @param union true: several `iso3` codes select the union of their cells (similar); else,
+   *   collapsed, several codes with a region among them give one block of rows per code
+   */
+  async function table(args: GetLayerArgs, o: CallOptions = {}, union = false): Promise<TableResult & { computed: Computed; ctx: Ctx }> {
     const { c, varSpecs, bys } = await prepare(args, o.signal);
-    const sel = select(c, args, null, null);
     const collapse = args.collapse !== false;
     const needAgg = collapse || bys.length > 0;
+    const hasIds = args.ids !== undefined && args.ids !== null && (!Array.isArray(args.ids) || args.ids.length > 0);
+    if (collapse && !union && !hasIds && args.iso3 !== undefined && args.iso3 !== null) {
+      const codes = [...new Set(asList(args.iso3, 'iso3').map((x) => x.toUpperCase()))].sort();
+      if (codes.length > 1 && codes.every((x) => c.cat.isoEntry(x)) && codes.some((x) => c.cat.isoEntry(x)!.type === 'region')) {
+        // one block per requested code, in code order: a region's rows pool its members and carry its code and name
+        const rows: Row[] = [];
+        let last: Computed | null = null;
+        for (const code of codes) {
+          const e = c.cat.isoEntry(code)!;
+          const cp = await compute(c, select(c, { iso3: [code] }, null, null), varSpecs, bys, true, o.signal, o.onProgress);
+          rows.push(...tableRows(c, cp, e.type === 'region' ? { ISO3: code, ADM0_NAME: e.name } : undefined));
+          last = cp;
+        }
+        const shown = { ...last!, sel: { ...last!.sel, blocks: [c.isoClasses[0]] } };
+        return { rows, columns: columns(c, shown), meta: metaOf(c, shown), computed: last!, ctx: c };
+      }
+    }
+    const sel = select(c, args, null, null);
     const cp = await compute(c, sel, varSpecs, bys, needAgg, o.signal, o.onProgress);
     const rows = collapse ? tableRows(c, cp) : cellRows(c, cp);
     return { rows, columns: columns(c, cp, [], !collapse), meta: metaOf(c, cp), computed: cp, ctx: c };
@@ -627,8 +681,7 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
             if (g < 0) continue;
             mask[r * w + q] = 1;
             let x: number;
-            if (agg && g % cp.frame.S === cp.P) x = NaN; // no key in some by dimension: no zonal value
-            else if (agg) {
+            if (agg) { // a cell without a key in some by dimension carries its NA group's summary
               let m = memo.get(g);
               if (m === undefined) {
                 m = agg.numeric(g);
@@ -692,98 +745,120 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
     async similar(args, o = {}) {
       const c = await ctx(o.signal);
       const by = args?.by === undefined ? 0 : Number(args.by);
-      if (by === 2) throw new IndapiError('BAD_ARGUMENT', 'Second-level administrative units (by = 2) are not in this bundle; use by = 1 (first-level units) or 0 (cells).');
-      if (by !== 0 && by !== 1) throw new IndapiError('BAD_ARGUMENT', "'by' must be 0 (cells), 1 (first-level units) or 2 (second-level units).");
+      if (by !== 0 && by !== 1 && by !== 2) throw new IndapiError('BAD_ARGUMENT', "'by' must be 0 (cells), 1 (first-level units) or 2 (second-level units).");
+      let unitCode = '';
+      if (by === 1) unitCode = 'ADM1_CODE_ALT';
+      if (by === 2) {
+        unitCode = c.cat.get('ADM2_CODE_ALT') ? 'ADM2_CODE_ALT' : c.cat.get('ADM2_NAME_ALT') ? 'ADM2_NAME_ALT' : '';
+        if (!unitCode) throw new IndapiError('BAD_ARGUMENT', 'Second-level administrative units (by = 2) are not in this bundle (no ADM2_CODE_ALT or ADM2_NAME_ALT layer); use by = 1 (first-level units) or 0 (cells).');
+      }
       if (args.x === undefined || args.x === null || args.x === '') throw new IndapiError('BAD_ARGUMENT', "'x' (the reference unit) is required.");
       const vars = [...new Set(asList(args.var, 'var'))];
-      const unitCode = 'ADM1_CODE_ALT';
-      const base = await table({ var: vars, iso3: args.iso3, by: by === 1 ? [unitCode] : undefined, collapse: by === 1 }, o);
+      const base = await table({ var: vars, iso3: args.iso3, by: by ? [unitCode] : undefined, collapse: by !== 0 }, o, true);
       const cp = base.computed;
-      // candidate units: [key fields, raw numeric value per var]
-      type Unit = { keys: Row; vals: number[]; labels: Array<string | number | undefined> };
+      // candidate units: key fields, unrounded values (class values for class variables), shown values
+      type Unit = { keys: Row; vals: number[]; labels: Array<string | number | null | undefined> };
       const units: Unit[] = [];
-      let ref = -1;
+      const refs: number[] = [];
       const xs = String(args.x).trim();
-      if (by === 1) {
+      const level = by === 0 ? 'cells' : by === 1 ? 'first-level units' : 'second-level units';
+      if (by) {
         const d = cp.bys[0];
-        const t0 = await c.cat.classes(unitCode);
-        const entry = new Map(t0.map((e) => [e.value, e]));
+        const entry = new Map((await c.cat.classes(unitCode)).map((e) => [e.value, e]));
         const S = cp.frame.S;
+        const nameCol = unitCode.endsWith('_CODE_ALT') ? unitCode.replace('_CODE_ALT', '_NAME_ALT') : '';
         for (let b = 0; b < cp.frame.C; b++) {
-          for (let s = 0; s < cp.P; s++) {
+          for (let s = 0; s < d.n; s++) { // index d.n is the NA group (cells outside every unit)
             const g = b * S + s;
             if (!(cp.frame.groupN[g] > 0)) continue;
             const e = entry.get(d.values![s])!;
             const keys: Row = { [unitCode]: e.label };
-            if (typeof e.name === 'string' && e.name) keys.ADM1_NAME_ALT = e.name;
+            if (nameCol && typeof e.name === 'string' && e.name) keys[nameCol] = e.name;
+            if (by === 2 && e.adm1 !== undefined && e.adm1 !== '') keys.ADM1_NAME_ALT = String(e.adm1);
             if (typeof e.iso3 === 'string' && e.iso3) keys.ISO3 = e.iso3;
-            if (ref < 0 && (e.label === xs || String(e.value) === xs || (typeof e.name === 'string' && e.name.toLowerCase() === xs.toLowerCase()))) ref = units.length;
+            if (e.label === xs || String(e.value) === xs || (typeof e.name === 'string' && e.name.toLowerCase() === xs.toLowerCase())) refs.push(units.length);
             units.push({ keys, vals: cp.aggs!.map((a) => a.numeric(g)), labels: cp.aggs!.map((a) => fmtValue(a.spec, a.value(g))) });
           }
         }
       } else {
         const id = Number(xs);
+        const [wx0, wy0, wx1] = cp.sel.win;
+        const ww = wx1 - wx0;
         for (const r of base.rows) {
           const keys: Row = { CELL5M: r.CELL5M, X: r.X, Y: r.Y };
           if (r.ISO3 !== undefined) keys.ISO3 = r.ISO3;
-          if (r.CELL5M === id) ref = units.length;
+          if (r.CELL5M === id) refs.push(units.length);
+          const cell = Number(r.CELL5M);
+          const i = (Math.floor(cell / 4320) - c.grid.rowOffset - wy0) * ww + ((cell % 4320) - c.grid.colOffset - wx0);
           units.push({
             keys,
-            vals: cp.vars.map((v) => {
-              const x = r[v.code];
-              if (x === undefined) return NaN;
-              if (v.rec.type === 'class') return v.classes!.find((e) => e.label === x)?.value ?? NaN;
-              return Number(x);
+            vals: cp.vars.map((v, k) => {
+              const x = cp.varData[k][i];
+              if (v.rec.type === 'class') return x >= 0 && v.classes!.some((e) => e.value === x) ? x : NaN;
+              return x;
             }),
             labels: cp.vars.map((v) => r[v.code]),
           });
         }
       }
-      if (ref < 0) {
-        throw new IndapiError('BAD_ARGUMENT', `Unit '${xs}' was not found among the ${by === 1 ? 'first-level units' : 'cells'} of the selection.`, { x: args.x });
+      if (refs.length === 0) {
+        throw new IndapiError('BAD_ARGUMENT', `Unit '${xs}' was not found among the ${level} of the selection.`, { x: args.x });
       }
-      const score = new Float64Array(units.length);
+      if (by === 2 && refs.length > 1 && !refs.some((u) => units[u].keys[unitCode] === xs || String(units[u].keys[unitCode]) === xs)) {
+        const which = refs.map((u) => `${units[u].keys[unitCode]} (${[units[u].keys.ADM1_NAME_ALT, units[u].keys.ISO3].filter(Boolean).join(', ')})`);
+        throw new IndapiError('BAD_ARGUMENT', `Unit '${xs}' names ${refs.length} second-level units: ${which.join('; ')}. Give its code.`, { x: args.x });
+      }
+      const ref = refs.find((u) => units[u].keys[unitCode] === xs) ?? refs[0];
+      // the reference must have every indicator; units missing any are left out of the ranking
+      const refMissing = cp.vars.filter((_, k) => !Number.isFinite(units[ref].vals[k])).map((v) => v.code);
+      if (refMissing.length) {
+        throw new IndapiError('BAD_ARGUMENT', `Unit '${xs}' has no value of ${refMissing.join(', ')}, so it cannot be compared on ${refMissing.length > 1 ? 'them' : 'it'}; leave ${refMissing.length > 1 ? 'them' : 'it'} out of 'var'.`, { x: args.x });
+      }
+      const complete = units.filter((u) => u.vals.every((x) => Number.isFinite(x)));
+      const leftOut = units.length - complete.length;
+      const refUnit = units[ref];
+      // scores on unrounded values: |x - ref| / sd over the complete units (R scale()), 0/1 for classes
+      const score = new Float64Array(complete.length);
       cp.vars.forEach((v, k) => {
-        const r = units[ref].vals[k];
-        if (!Number.isFinite(r)) return;
+        const r = refUnit.vals[k];
         if (v.rec.type === 'class') {
-          for (let u = 0; u < units.length; u++) {
-            const x = units[u].vals[k];
-            if (Number.isFinite(x)) score[u] += x === r ? 0 : 1;
-          }
+          complete.forEach((u, j) => { score[j] += u.vals[k] === r ? 0 : 1; });
           return;
         }
-        let n = 0, s = 0, q = 0;
-        for (const u of units) { const x = u.vals[k]; if (Number.isFinite(x)) { n++; s += x; } }
+        const n = complete.length;
         if (n < 2) return;
+        let s = 0, q = 0;
+        for (const u of complete) s += u.vals[k];
         const mean = s / n;
-        for (const u of units) { const x = u.vals[k]; if (Number.isFinite(x)) q += (x - mean) ** 2; }
+        for (const u of complete) q += (u.vals[k] - mean) ** 2;
         const sd = Math.sqrt(q / (n - 1));
         if (!(sd > 0)) return;
-        for (let u = 0; u < units.length; u++) {
-          const x = units[u].vals[k];
-          if (Number.isFinite(x)) score[u] += Math.abs(x - r) / sd;
-        }
+        complete.forEach((u, j) => { score[j] += Math.abs(u.vals[k] - r) / sd; });
       });
-      const order = units.map((_, i) => i).sort((a, b) => score[a] - score[b] || (a === ref ? -1 : b === ref ? 1 : a - b));
+      const refPos = complete.indexOf(refUnit);
+      const order = complete.map((_, i) => i).sort((a, b) => score[a] - score[b] || (a === refPos ? -1 : b === refPos ? 1 : a - b));
       const rows: Row[] = [];
       let rank = 0;
       order.forEach((u, i) => {
         if (i === 0 || score[u] !== score[order[i - 1]]) rank = i + 1;
-        const row: Row = { ...units[u].keys };
-        cp.vars.forEach((v, k) => { const x = units[u].labels[k]; if (x !== undefined) row[v.code] = x; });
+        const row: Row = { ...complete[u].keys };
+        cp.vars.forEach((v, k) => { const x = complete[u].labels[k]; if (x !== undefined && x !== null) row[v.code] = x; });
         row.score = roundR(score[u], 4);
         row.rank = rank;
         rows.push(row);
       });
-      const keyCols: ColumnInfo[] = by === 1
-        ? [
-          { name: unitCode, role: 'key', code: unitCode, label: c.cat.get(unitCode)?.varLabel ?? 'Unit code', unit: '', type: 'string' },
-          { name: 'ADM1_NAME_ALT', role: 'key', code: c.cat.get('ADM1_NAME_ALT') ? 'ADM1_NAME_ALT' : undefined, label: 'Unit name', unit: '', type: 'string' },
-          { name: 'ISO3', role: 'key', code: 'ISO3', label: 'ISO3 country code', unit: '', type: 'string' },
-        ]
-        : base.columns.filter((col) => ['CELL5M', 'X', 'Y', 'ISO3'].includes(col.name));
+      const unitCols = (): ColumnInfo[] => {
+        const key = (name: string, label: string): ColumnInfo => ({ name, role: 'key', code: c.cat.get(name) ? name : undefined, label: c.cat.get(name)?.varLabel ?? label, unit: '', type: 'string' });
+        const cols = [key(unitCode, 'Unit code')];
+        if (unitCode === 'ADM1_CODE_ALT') cols.push(key('ADM1_NAME_ALT', 'Unit name'));
+        if (unitCode === 'ADM2_CODE_ALT') cols.push(key('ADM2_NAME_ALT', 'Unit name'));
+        if (by === 2) cols.push(key('ADM1_NAME_ALT', 'First-level unit name'));
+        cols.push({ ...key('ISO3', 'ISO3 country code'), code: 'ISO3', label: 'ISO3 country code' });
+        return cols;
+      };
+      const keyCols: ColumnInfo[] = by ? unitCols() : base.columns.filter((col) => ['CELL5M', 'X', 'Y', 'ISO3'].includes(col.name));
       const valCols = base.columns.filter((col) => col.role === 'value');
+      const missingBy = cp.vars.map((v, k) => [v.code, units.filter((u) => !Number.isFinite(u.vals[k])).length] as const).filter(([, n]) => n > 0);
       return {
         rows,
         columns: [
@@ -792,6 +867,9 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
           { name: 'rank', role: 'value', label: 'Rank by similarity (1 = most similar)', unit: '', type: 'integer' },
         ],
         meta: base.meta,
+        leftOut: leftOut
+          ? { count: leftOut, of: units.length, reason: `${leftOut} of ${units.length} ${level} left out: no value of ${missingBy.map(([code, n]) => `${code} (${n})`).join(', ')}.` }
+          : undefined,
       };
     },
   };
@@ -813,15 +891,15 @@ function blockIndex(iso: Int32Array, isoBlock: Int32Array, weight: Float32Array 
   return out;
 }
 
-/** Group index for a single class `by` dimension. */
-function groupClass(base: Int32Array, cls: Int32Array, lut: Int32Array, filtered: boolean, P: number, g: Int32Array): void {
+/** Group index for a single class `by` dimension of `n` classes (index n: the NA group). */
+function groupClass(base: Int32Array, cls: Int32Array, lut: Int32Array, filtered: boolean, n: number, g: Int32Array): void {
   const N = base.length, L = lut.length;
   for (let i = 0; i < N; i++) {
     const b = base[i];
     if (b < 0) { g[i] = -1; continue; }
     const cv = cls[i];
     const idx = cv >= 0 && cv < L ? lut[cv] : -1;
-    g[i] = idx >= 0 ? b + idx : filtered ? -1 : b + P;
+    g[i] = idx >= 0 ? b + idx : filtered ? -1 : b + n;
   }
 }
 

@@ -7,7 +7,7 @@ import { unknownCodeMessage } from '../catalog';
 import { IndapiError } from '../errors';
 import type { ByArg, ClassEntry, VarRecord } from '../types';
 import { parseAggFun, type AggFormula } from './aggfun';
-import { cutLabels, labelDigits } from './labels';
+import { cutLabels } from './labels';
 
 /** A summarised variable. */
 export interface VarSpec {
@@ -48,6 +48,28 @@ export interface BySpec {
    * column (units such as ADM1_NAME_ALT); rows by this dimension then carry ISO3 and ADM0_NAME.
    */
   iso3?: string[];
+  /**
+   * class: name of the first-level unit of each group index, when the class table has an
+   * `adm1` column (second-level units such as ADM2_NAME_ALT); rows then carry ADM1_NAME_ALT.
+   */
+  adm1?: string[];
+}
+
+/** R's default `dig.lab` of `cut()`. */
+export const DEFAULT_DIG_LAB = 3;
+
+/**
+ * Validates `dig.lab` (digits of interval labels, R `cut(dig.lab =)`): a whole number from 1
+ * to 12; undefined gives R's default 3.
+ * @throws IndapiError BAD_ARGUMENT naming `dig.lab` for anything else
+ */
+export function digLabOf(v: unknown): number {
+  if (v === undefined || v === null) return DEFAULT_DIG_LAB;
+  const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 12) {
+    throw new IndapiError('BAD_ARGUMENT', `'dig.lab' must be a whole number from 1 to 12 (digits of interval labels, as R cut()), got '${String(v)}'.`);
+  }
+  return n;
 }
 
 /** Extra statistics a request may ask for (besides pNN percentiles, 0 <= NN <= 100). */
@@ -130,11 +152,12 @@ export function byCodesOf(by: ByArg | string | undefined | null): string[] {
 
 /**
  * Resolves `by` into grouping dimensions: class layers group as they are (optionally
- * filtered), continuous layers are cut at the catalog's default breaks or at custom ones.
+ * filtered), continuous layers are cut at the catalog's default breaks or at custom ones,
+ * labelled as R `cut(x, breaks, dig.lab = digLab)` labels them.
  * @throws IndapiError BAD_BREAKS for breaks that are not increasing numbers,
  *   UNKNOWN_CLASS for a filter naming classes that do not exist
  */
-export async function planBy(cat: Catalog, by: ByArg | string | undefined | null, signal?: AbortSignal): Promise<BySpec[]> {
+export async function planBy(cat: Catalog, by: ByArg | string | undefined | null, signal?: AbortSignal, digLab = DEFAULT_DIG_LAB): Promise<BySpec[]> {
   const codes = [...new Set(byCodesOf(by))];
   const custom = by && typeof by === 'object' && !Array.isArray(by) ? (by as Record<string, unknown>) : null;
   const out: BySpec[] = [];
@@ -170,6 +193,7 @@ export async function planBy(cat: Catalog, by: ByArg | string | undefined | null
       order.forEach((gi, r) => { rank[gi] = r; });
       const spec: BySpec = { code, key: code, rec, kind: 'class', n: keep.length, labels, rank, lut, values: keep.map((c) => c.value), filtered };
       if (classes.some((c) => typeof c.iso3 === 'string' && c.iso3 !== '')) spec.iso3 = keep.map((c) => (typeof c.iso3 === 'string' ? c.iso3.toUpperCase() : ''));
+      if (classes.some((c) => c.adm1 !== undefined && c.adm1 !== '')) spec.adm1 = keep.map((c) => (c.adm1 === undefined ? '' : String(c.adm1)));
       out.push(spec);
     } else {
       let breaks: number[];
@@ -185,7 +209,7 @@ export async function planBy(cat: Catalog, by: ByArg | string | undefined | null
           throw new IndapiError('BAD_BREAKS', `${code} has no usable default breaks in the catalog; give breaks as {"${code}": [..]}.`, { code });
         }
       }
-      const labels = cutLabels(breaks, labelDigits(breaks));
+      const labels = cutLabels(breaks, digLab);
       const rank = Int32Array.from(labels.map((_, i) => i));
       out.push({ code, key: code, rec, kind: 'cut', n: labels.length, labels, rank, breaks: Float64Array.from(breaks) });
     }
