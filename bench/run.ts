@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { createNodeEngine } from '../src/node/engine';
 import { parseAggFun } from '../src/core/engine';
 import type { GetLayerArgs } from '../src/core/types';
+import { catalogBench } from './catalog';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '..');
@@ -107,6 +108,7 @@ async function main() {
   console.log(`\npeak memory, whole-region query cold in a fresh process: maxRSS ${memJson.maxRssMB?.toFixed(0)} MB, heap used after ${memJson.heapMB?.toFixed(0)} MB, block cache ${memJson.cacheMB?.toFixed(0)} MB`);
   console.log('targets (issue 3): warm under the target; ratio ours/terra warm <= 0.5, cold <= 1; peak memory < 300 MB');
   await e.store.close();
+  catalogBench(dir); // catalog search per keystroke (bench/catalog.ts)
 }
 
 async function child(dir: string) {
