@@ -78,6 +78,7 @@ function layerArgs(a: Record<string, unknown>): GetLayerArgs {
   if (a.collapse !== undefined) g.collapse = a.collapse as boolean;
   if (a['as.list'] !== undefined) g.asList = a['as.list'] as boolean;
   if (a.stats !== undefined) g.stats = a.stats as string[];
+  if (a['dig.lab'] !== undefined) g.digLab = a['dig.lab'] as number;
   return g;
 }
 
@@ -172,7 +173,8 @@ const A_COLLAPSE: ArgSpec = { name: 'collapse', type: 'bool', default: 'TRUE', d
 const A_ASLIST: ArgSpec = { name: 'as.list', type: 'bool', default: 'FALSE', doc: 'TRUE returns `list(meta, data)`: the catalog records of the columns and the rows.' };
 const A_STATS: ArgSpec = { name: 'stats', type: 'strings', default: 'NULL', doc: 'Extra statistics per variable: count, sum, mean, min, max, sd, p10, p25, p50, p75, p90, majority, minority.' };
 const A_WKT: ArgSpec = { name: 'wkt', type: 'string', default: 'NULL', doc: 'WKT (EPSG:4326) of POINT, MULTIPOINT, POLYGON, MULTIPOLYGON or GEOMETRYCOLLECTION of those: summarise over these shapes instead of countries.' };
-const A_EXACT: ArgSpec = { name: 'exact', type: 'bool', default: 'FALSE', doc: 'With `wkt`: FALSE counts the cells whose centre is inside (cells touched by shapes smaller than a cell); TRUE weights cells by the fraction of their area covered (exact for small and thin shapes).' };
+const A_EXACT: ArgSpec = { name: 'exact', type: 'bool', default: 'FALSE', doc: 'With `wkt`: FALSE counts, per polygon, the cells whose centre is inside (weight 1), and a polygon that covers no cell centre (a small shape, a thin sliver) weights the cells it covers by the covered fraction, so it never counts more area than it covers; TRUE weights every cell by the fraction of its area covered (planar, as exactextract).' };
+const A_DIGLAB: ArgSpec = { name: 'dig.lab', type: 'int', default: '3', doc: 'Significant digits of the interval labels of continuous `by` codes, as R `cut(x, breaks, dig.lab = 3)`: a whole number from 1 to 12 (`(500,1e+03]` with 3, `(500,1000]` with 4); R raises it until adjacent labels differ.' };
 const A_FORMAT: ArgSpec = {
   name: 'format',
   type: 'string',
@@ -254,7 +256,7 @@ export const METHODS: MethodSpec[] = [
     name: 'genFile',
     title: 'Write query results to files',
     description: 'Runs the main query and writes the result as a data package in the requested format: the data file plus datapackage.json, DESCRIPTION, README.md, meta.csv and terms.html (rasters: the raster, .tfw, .aux.xml, DESCRIPTION, README).',
-    args: [A_VAR, A_ISO3, A_BY, { ...A_FORMAT, default: '"csv"', doc: 'File format: csv, dta, rds (rda), json (GeoJSON), tif, asc, grd, or plot / hist for graphics.' }, A_WKT, A_EXACT, A_IDS, A_PAL, A_DIR],
+    args: [A_VAR, A_ISO3, A_BY, { ...A_FORMAT, default: '"csv"', doc: 'File format: csv, dta, rds (rda), json (GeoJSON), tif, asc, grd, or plot / hist for graphics.' }, A_WKT, A_EXACT, A_IDS, A_PAL, A_DIR, A_DIGLAB],
     details: [
       'Tabular formats (csv, dta, rds) hold the summary table; raster formats (tif, asc, grd) and GeoJSON hold one value per cell (`collapse = FALSE`).',
       'Fetch the files under the session path `files/<name>` or all in one archive at `zip`, named `<var>-<by>-<ISO3>.<format>.zip`.',
@@ -271,11 +273,13 @@ export const METHODS: MethodSpec[] = [
     name: 'getLayer',
     title: 'Query and summarise indicators',
     description: 'Summarises indicators over countries or regions, optionally broken down by class or interval variables (`by`).',
-    args: [A_VAR, A_ISO3, A_BY, A_IDS, A_COLLAPSE, A_ASLIST, A_STATS],
+    args: [A_VAR, A_ISO3, A_BY, A_IDS, A_COLLAPSE, A_ASLIST, A_STATS, A_DIGLAB],
     details: [
       'Every code in `var` and `by` must be in the catalog. Each variable is summarised with its own aggregation formula (sum, mean, weighted mean, dominant class, ...); numbers are rounded to the indicator\'s decimals.',
-      'Continuous `by` variables are cut into right-closed intervals, labelled like `(500,1000]`. A class `var` with a continuous `by` gives the dominant class per interval.',
-      'Rows of a single country carry ISO3 and ADM0_NAME; rows without any `by` field are the overall summary.',
+      'Continuous `by` variables are cut into right-closed intervals labelled as R `cut()` labels them (`dig.lab = 3`: `(500,1e+03]`, `(0.5,1.12]`). Cells outside every interval or with no value, and cells without a class of a class `by`, form R\'s NA group: a row whose key is null (JSON null, NA in files), after the other rows, so the rows by domain add up to the overall row. A class `var` with a continuous `by` gives the dominant class per interval.',
+      'Rows of a single country carry ISO3 and ADM0_NAME. With `by`, the overall row of each country or pool has no `by` field and carries `total: 1`; the other rows have no `total`.',
+      'Several `iso3` codes: countries only give one block of rows per country; with a region among them (`SSA` too) each code gives its own block, the region\'s rows pooling its members and carrying its code and name (`ISO3: "EAF"`, `ADM0_NAME: "Eastern Africa"`); blocks in code order. Rows by a unit layer (ADM1_*, ADM2_*) carry the unit\'s own ISO3 and ADM0_NAME (and ADM1_NAME_ALT for second-level units), sorted by ISO3, ADM1 name, then unit; in a region\'s block too.',
+      'A code that is both a `var` and a `by` keeps its name for the summarised value; its key field is `<CODE>_by` (as R\'s make.unique would rename one of two equal names, with a suffix that is a valid name in R, Stata and Python).',
     ],
     value: 'A table (rows as JSON objects), or `list(meta, data)` with `as.list = TRUE`.',
     examples: [
@@ -289,9 +293,9 @@ export const METHODS: MethodSpec[] = [
     name: 'getLayerWKT',
     title: 'Summarise indicators over WKT shapes',
     description: 'Summarises indicators over the cells of points, lines of points or polygons given as WKT, per country (ISO3).',
-    args: [A_VAR, { ...A_WKT, required: true, default: undefined }, A_ISO3, A_BY, A_EXACT, A_STATS, A_ASLIST],
+    args: [A_VAR, { ...A_WKT, required: true, default: undefined }, A_ISO3, A_BY, A_EXACT, A_STATS, A_ASLIST, A_DIGLAB],
     details: [
-      'A point selects the cell that contains it; a polygon the cells whose centres fall inside (or, with `exact = TRUE`, every cell it covers weighted by the covered fraction).',
+      'A point selects the cell that contains it; a polygon the cells whose centres fall inside (weight 1); a polygon that covers no cell centre, every cell it covers weighted by the covered fraction (so a thin sliver never counts whole cells); with `exact = TRUE` every polygon weights the cells by the covered fraction. Weighted sums are sum(fraction x value), means are weighted by the fraction.',
     ],
     value: 'A table with one row per country touched (and per `by` group), or `list(meta, data)`.',
     examples: [
@@ -306,7 +310,7 @@ export const METHODS: MethodSpec[] = [
     name: 'indapi',
     title: 'Main query method: query, summarise, aggregate over shapes, download',
     description: 'The main entry point. Queries indicators by country or region and domain (`by`), aggregates them over WKT shapes (`wkt`, via getLayerWKT), and writes downloadable files or graphics (`format`, via genFile).',
-    args: [A_VAR, A_ISO3, A_BY, A_WKT, A_FORMAT, A_COLLAPSE, A_ASLIST, A_EXACT, A_IDS, A_STATS, A_PAL, A_DIR],
+    args: [A_VAR, A_ISO3, A_BY, A_WKT, A_FORMAT, A_COLLAPSE, A_ASLIST, A_EXACT, A_IDS, A_STATS, A_PAL, A_DIR, A_DIGLAB],
     details: [
       'Without `format` (or with "data.table") the value is the summary table, as `getLayer()` gives it; `/json` returns it directly.',
       'With a file `format` the files are written into the session: the response (without `/json`) lists their paths, and `zip` gives them all. With "plot" or "hist" the session holds graphics (`graphics/1/png`, `graphics/1/svg`).',
@@ -335,15 +339,17 @@ export const METHODS: MethodSpec[] = [
   {
     name: 'similar',
     title: 'Rank areas by similarity',
-    description: 'Ranks units (cells or first-level administrative units) by their similarity to a reference unit across indicators.',
+    description: 'Ranks units (cells, first- or second-level administrative units) by their similarity to a reference unit across indicators.',
     args: [
-      { name: 'x', type: 'scalar', required: true, doc: 'The reference unit: a CELL5M cell id (by = 0), or a first-level unit code or name (by = 1), e.g. "KEN.02" or "Eastern".' },
+      { name: 'x', type: 'scalar', required: true, doc: 'The reference unit: a CELL5M cell id (by = 0), a first-level unit code or name (by = 1), e.g. "KEN.02" or "Eastern", or a second-level unit code or name (by = 2; a name shared by several units is an error listing their codes).' },
       A_VAR,
       { name: 'by', type: 'int', default: '0', doc: 'Unit level: 0 cells, 1 first-level administrative units (regions), 2 second-level units (districts; not in the embedded bundle, only in ingested data).' },
       A_ISO3,
     ],
     details: [
-      'Numeric variables are centred and scaled; class variables score 0 where equal to the reference and 1 otherwise. The score is the sum of absolute differences from the reference: lower is more similar; rows are sorted by score.',
+      'Numeric variables are centred and scaled (R `scale()`: sample standard deviation over the ranked units) on their unrounded values; class variables score 0 where equal to the reference and 1 otherwise. The score is the sum of absolute differences from the reference: lower is more similar; rows are sorted by score.',
+      'A unit (or cell) with no value of some indicator is left out of the ranking: a missing value never makes a unit similar. How many were left out, and for which indicators, is said in the session\'s warnings. A reference without a value of some indicator is an error naming it.',
+      'by = 2 needs second-level unit layers (ADM2_CODE_ALT or ADM2_NAME_ALT, e.g. in an ingested bundle); without them it is an error (400). Units are identified by their whole key (country, first-level unit, unit): rows carry ISO3, ADM1_NAME_ALT and the unit code and name.',
     ],
     value: 'A table of units (keys, values), their `score` and `rank`, most similar first.',
     examples: [
@@ -354,7 +360,7 @@ export const METHODS: MethodSpec[] = [
         { x: a.x as string | number, var: a.var as string[], by: a.by as number | undefined, iso3: a.iso3 as string[] | undefined },
         { signal: ctx.signal },
       );
-      return { value: t.rows };
+      return { value: t.rows, warnings: t.leftOut ? [t.leftOut.reason] : undefined };
     },
   },
 ];

@@ -517,6 +517,41 @@ export const CASES: ContractCase[] = [
   },
   { name: 'wrong type: as.list not logical', request: { method: 'POST', path: `${R}/category/json`, headers: JSONH, body: '{"as.list": "yes"}' }, status: 400, text: ["invalid 'as.list' argument"] },
   { name: 'missing required argument', request: { method: 'POST', path: `${R}/indapi/json`, headers: JSONH, body: '{"iso3": "KEN"}' }, status: 400, text: ['argument "var" is missing, with no default', 'In call:\nindapi(iso3 = "KEN")'] },
+  {
+    name: 'interval labels as R cut() with dig.lab = 3 by default; the NA group row has the key null; the overall row total: 1',
+    request: { method: 'POST', path: `${R}/indapi/json`, headers: JSONH, body: JSON.stringify({ var: 'AREA_LAND', iso3: 'KEN', by: { ELEVATION: [500, 1500, 2500] } }) },
+    status: 201,
+    json: (v) => {
+      isRows(v);
+      expect(v[0].total).toBe(1);
+      expect('ELEVATION' in v[0]).toBe(false);
+      const keys = v.slice(1).map((r: any) => r.ELEVATION);
+      for (const k of keys) expect(['(500,1.5e+03]', '(1.5e+03,2.5e+03]', null]).toContain(k);
+      for (const r of v.slice(1)) expect(r.total).toBeUndefined();
+    },
+  },
+  {
+    name: 'dig.lab sets the digits of interval labels (form R literal)',
+    request: { method: 'POST', path: `${R}/indapi/json`, headers: FORM, body: "var='AREA_LAND'&iso3='KEN'&by=list(ELEVATION=c(0,1000,6000))&dig.lab=4" },
+    status: 201,
+    json: (v) => {
+      isRows(v);
+      expect(v.some((r: any) => r.ELEVATION === '(0,1000]')).toBe(true);
+    },
+  },
+  { name: 'dig.lab out of 1..12 is a bad argument naming it', request: { method: 'POST', path: `${R}/indapi/json`, headers: JSONH, body: '{"var": "AREA_LAND", "iso3": "KEN", "by": ["ELEVATION"], "dig.lab": 13}' }, status: 400, text: ["'dig.lab'", 'In call:'] },
+  { name: 'dig.lab that is not a whole number is a bad argument naming it', request: { method: 'POST', path: `${R}/getLayer/json`, headers: JSONH, body: '{"var": "AREA_LAND", "by": ["ELEVATION"], "dig.lab": 2.5}' }, status: 400, text: ["'dig.lab'"] },
+  {
+    name: 'several iso3 codes with a region: one block per code, the region labelled with its code and name',
+    request: { method: 'POST', path: `${R}/indapi/json`, headers: JSONH, body: JSON.stringify({ var: 'AREA_LAND', iso3: ['KEN', 'EAF'] }) },
+    status: 201,
+    json: (v) => {
+      isRows(v);
+      expect(v.map((r: any) => r.ISO3)).toEqual(['EAF', 'KEN']);
+      expect(v[0].ADM0_NAME).toBe('Eastern Africa');
+      expect(v[0].AREA_LAND).toBeGreaterThan(v[1].AREA_LAND);
+    },
+  },
   { name: 'unknown indicator code', request: { method: 'POST', path: `${R}/indapi/json`, headers: FORM, body: "var='NOPE_CODE'" }, status: 400, text: ['NOPE_CODE', 'In call:\nindapi(var = "NOPE_CODE")'] },
   { name: 'unknown country code', request: { method: 'POST', path: `${R}/indapi/json`, headers: FORM, body: "var='ELEVATION'&iso3='XXX'" }, status: 400, text: ['XXX'] },
   { name: 'unknown format', request: { method: 'POST', path: `${R}/indapi`, headers: JSONH, body: '{"var": "ELEVATION", "iso3": "KEN", "format": "docx"}' }, status: 400, text: ["'docx' is not a recognized format."] },
