@@ -1,10 +1,20 @@
 /**
- * Catalog browser: category / subcategory / item tree with counts (the item level is a
- * branch of its own only where a subcategory holds more than one item), a search box over
- * codes, labels and categories, keyboard navigable (native details/summary and buttons).
+ * Catalog browser: a search box (ranked full-text search with synonyms, see
+ * core/catalog/search), filters by category, year, source and type with counts, and one
+ * virtualised list that stays instant at hundreds of records: the category / subcategory /
+ * item tree (ARIA tree) when nothing is searched or filtered, else the ranked results
+ * (ARIA listbox). Keyboard: ArrowDown from the search box into the list; arrows, Home/End,
+ * PageUp/PageDown move; Enter (or Space) maps a record or opens/closes a branch;
+ * ArrowRight/ArrowLeft open/close branches. Rows carry aria-level/aria-setsize/aria-posinset
+ * so screen readers know positions in the virtual list; the list keeps focus and points at
+ * the active row with aria-activedescendant.
  */
-import { useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
 import type { VarRecord } from '../core/types';
+import { buildCatalogIndex, type CatalogFilters, type FacetKey, type SearchHit } from '../core/catalog/search';
+import { CatalogFiltersPanel } from './CatalogFilters';
+import './CatalogBrowser.css';
 
 /** Props of {@link CatalogBrowser}. */
 export interface CatalogBrowserProps {
@@ -15,25 +25,8 @@ export interface CatalogBrowserProps {
   loading?: boolean;
 }
 
-const tokens = (s: string) => s.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
-
-/**
- * Case-insensitive match of every word of `q` at the start of a word of the code, labels
- * or categories ("rain" finds "Rainfall", not "Terrain"), or as a prefix of the code
- * ("dist_co" finds DIST_COAST). Plain text comparison, no regular expression from input.
- */
-export function matchRecord(r: VarRecord, q: string): boolean {
-  const query = q.trim().toLowerCase();
-  if (!query) return true;
-  if (r.varCode.toLowerCase().startsWith(query)) return true;
-  const words = tokens(query);
-  if (words.length === 0) return true;
-  const hay = tokens(`${r.varCode} ${r.varLabel} ${r.varTitle} ${r.cat1} ${r.cat2} ${r.cat3}`);
-  return words.every((w) => hay.some((h) => h.startsWith(w)));
-}
-
 /** Groups records as category -> subcategory -> records, in catalog order. */
-export function groupCatalog(records: VarRecord[]): Map<string, Map<string, VarRecord[]>> {
+export function groupCatalog(records: readonly VarRecord[]): Map<string, Map<string, VarRecord[]>> {
   const out = new Map<string, Map<string, VarRecord[]>>();
   for (const r of records) {
     const c = r.cat1 || 'Other';
@@ -47,7 +40,7 @@ export function groupCatalog(records: VarRecord[]): Map<string, Map<string, VarR
 }
 
 /** Groups a subcategory's records by item (cat3), in catalog order. */
-export function groupItems(records: VarRecord[]): Map<string, VarRecord[]> {
+export function groupItems(records: readonly VarRecord[]): Map<string, VarRecord[]> {
   const out = new Map<string, VarRecord[]>();
   for (const r of records) {
     const k = r.cat3 || '—';
@@ -57,75 +50,258 @@ export function groupItems(records: VarRecord[]): Map<string, VarRecord[]> {
   return out;
 }
 
-function Count({ n }: { n: number }) {
-  return <span className="count" aria-label={`${n} indicator${n === 1 ? '' : 's'}`}>{n}</span>;
+/** One visible row of the catalog list (a branch of the tree, or a record). */
+export interface CatalogRow {
+  /** Unique key (also the DOM id suffix). */
+  key: string;
+  /** "branch" (category, subcategory, item) or "record". */
+  kind: 'branch' | 'record';
+  /** Tree level, 1 = category (results list: 1). */
+  level: number;
+  /** Number of siblings including this row, and its 1-based position among them. */
+  setsize: number;
+  posinset: number;
+  /** Text of a branch (category, subcategory or item name). */
+  label: string;
+  /** Records under a branch. */
+  count: number;
+  /** Key of the parent branch ("" at level 1). */
+  parent: string;
+  /** Branch open. */
+  expanded?: boolean;
+  /** The record of a record row. */
+  rec?: VarRecord;
+  /** A note shown after the code: the item of a record not under an item branch, or why it matched. */
+  note?: string;
 }
 
-function ItemButton({ r, selected, onSelect, note }: { r: VarRecord; selected: string | null; onSelect: (code: string) => void; note?: string }) {
-  return (
-    <button type="button" className={`item${r.varCode === selected ? ' sel' : ''}`} aria-pressed={r.varCode === selected} onClick={() => onSelect(r.varCode)} data-code={r.varCode}>
-      <span className="lbl">{r.varLabel}</span>
-      <code>{r.varCode}</code>
-      {note && <span className="muted small"> · {note}</span>}
-    </button>
-  );
+const catKey = (c: string) => `c:${c}`;
+const subKey = (c: string, s: string) => `s:${c}\u0001${s}`;
+const itemKey = (c: string, s: string, i: string) => `i:${c}\u0001${s}\u0001${i}`;
+
+/** Keys of the branches leading to a record. */
+export function branchKeys(r: VarRecord): string[] {
+  const c = r.cat1 || 'Other', s = r.cat2 || '—', i = r.cat3 || '—';
+  return [catKey(c), subKey(c, s), itemKey(c, s, i)];
+}
+
+/**
+ * The visible rows of the tree: categories, their subcategories when open, their items
+ * (a branch of its own only where a subcategory holds more than one item and the item more
+ * than one record) and records when open.
+ */
+export function treeRows(groups: Map<string, Map<string, VarRecord[]>>, expanded: ReadonlySet<string>): CatalogRow[] {
+  const rows: CatalogRow[] = [];
+  const cats = [...groups];
+  cats.forEach(([cat, subs], ci) => {
+    const ck = catKey(cat);
+    const n = [...subs.values()].reduce((a, b) => a + b.length, 0);
+    const open = expanded.has(ck);
+    rows.push({ key: ck, kind: 'branch', level: 1, setsize: cats.length, posinset: ci + 1, label: cat, count: n, parent: '', expanded: open });
+    if (!open) return;
+    const subList = [...subs];
+    subList.forEach(([sub, list], si) => {
+      const sk = subKey(cat, sub);
+      const sOpen = expanded.has(sk);
+      rows.push({ key: sk, kind: 'branch', level: 2, setsize: subList.length, posinset: si + 1, label: sub, count: list.length, parent: ck, expanded: sOpen });
+      if (!sOpen) return;
+      const items = [...groupItems(list)];
+      const branchy = items.length > 1;
+      // children of the subcategory: item branches (items of several records) and records
+      const kids: Array<{ item: string; recs: VarRecord[] }> = [];
+      for (const [item, recs] of items) {
+        if (branchy && recs.length > 1) kids.push({ item, recs });
+        else for (const r of recs) kids.push({ item: '', recs: [r] });
+      }
+      kids.forEach((k, ki) => {
+        if (k.item) {
+          const ik = itemKey(cat, sub, k.item);
+          const iOpen = expanded.has(ik);
+          rows.push({ key: ik, kind: 'branch', level: 3, setsize: kids.length, posinset: ki + 1, label: k.item, count: k.recs.length, parent: sk, expanded: iOpen });
+          if (iOpen) k.recs.forEach((r, ri) => rows.push({ key: `r:${r.varCode}`, kind: 'record', level: 4, setsize: k.recs.length, posinset: ri + 1, label: r.varLabel, count: 1, parent: ik, rec: r }));
+        } else {
+          const r = k.recs[0];
+          rows.push({ key: `r:${r.varCode}`, kind: 'record', level: 3, setsize: kids.length, posinset: ki + 1, label: r.varLabel, count: 1, parent: sk, rec: r, note: r.cat3 && r.cat3 !== sub && branchy ? r.cat3 : undefined });
+        }
+      });
+    });
+  });
+  return rows;
+}
+
+const FIELD_NOTE: Record<string, string> = { description: 'description', source: 'source', year: 'year', category: 'category', title: 'title' };
+
+/** Rows of the results list: one per hit, with a note saying where a weak hit matched. */
+export function resultRows(hits: readonly SearchHit[]): CatalogRow[] {
+  return hits.map((h, i) => {
+    const strong = h.fields.some((f) => f === 'code' || f === 'label');
+    const where = strong ? '' : h.fields.map((f) => FIELD_NOTE[f]).filter(Boolean).join(', ');
+    const note = [h.viaSynonym ? 'related word' : '', where ? `in ${where}` : ''].filter(Boolean).join(', ');
+    return { key: `r:${h.rec.varCode}`, kind: 'record', level: 1, setsize: hits.length, posinset: i + 1, label: h.rec.varLabel, count: 1, parent: '', rec: h.rec, note: note || undefined };
+  });
+}
+
+const ROW_H = { branch: 30, record: 42 } as const;
+
+function Count({ n }: { n: number }) {
+  return <span className="count" aria-hidden="true">{n}</span>;
 }
 
 /** The catalog browser component. */
 export function CatalogBrowser({ records, selected, onSelect, loading = false }: CatalogBrowserProps) {
+  const uid = useId().replace(/[^a-zA-Z0-9_-]/g, '');
   const [q, setQ] = useState('');
-  const filtered = useMemo(() => records.filter((r) => matchRecord(r, q)), [records, q]);
-  const groups = useMemo(() => groupCatalog(filtered), [filtered]);
-  const searching = q.trim().length > 0;
+  const [filters, setFilters] = useState<CatalogFilters>({});
+  const [expanded, setExpanded] = useState<Set<string>>(() => new Set());
+  const [active, setActive] = useState(0);
+  const index = useMemo(() => buildCatalogIndex(records), [records]);
+  const result = useMemo(() => index.search(q, filters), [index, q, filters]);
+  const filtering = Object.values(filters).some((v) => v && v.length);
+  const listMode = result.hasQuery || filtering;
+  const groups = useMemo(() => groupCatalog(records), [records]);
+  const rows = useMemo(() => (listMode ? resultRows(result.hits) : treeRows(groups, expanded)), [listMode, result, groups, expanded]);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const listRef = useRef<HTMLDivElement>(null);
+  const virt = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: (i) => ROW_H[rows[i]?.kind ?? 'record'],
+    overscan: 10,
+    initialRect: { width: 300, height: 480 },
+    getItemKey: (i) => rows[i]?.key ?? i,
+  });
+
+  // Open the branches of the selected record and bring it into view.
+  useEffect(() => {
+    const r = selected ? records.find((x) => x.varCode === selected) : undefined;
+    if (!r) return;
+    setExpanded((prev) => {
+      const keys = branchKeys(r);
+      if (keys.every((k) => prev.has(k))) return prev;
+      const next = new Set(prev);
+      for (const k of keys) next.add(k);
+      return next;
+    });
+  }, [selected, records]);
+  const selIndex = rows.findIndex((r) => r.rec?.varCode === selected);
+  const lastScrolled = useRef<string | null>(null);
+  useEffect(() => {
+    if (selIndex < 0 || listMode || lastScrolled.current === selected) return;
+    lastScrolled.current = selected;
+    virt.scrollToIndex(selIndex, { align: 'auto' });
+  }, [selIndex, listMode, selected]);
+  // New results: the first row is active.
+  useEffect(() => { setActive(0); }, [q, filters, listMode]);
+  const act = Math.min(active, Math.max(0, rows.length - 1));
+
+  const toggle = (key: string, open?: boolean) => setExpanded((prev) => {
+    const next = new Set(prev);
+    if (open ?? !next.has(key)) next.add(key); else next.delete(key);
+    return next;
+  });
+  const moveTo = (i: number) => {
+    const n = Math.max(0, Math.min(rows.length - 1, i));
+    setActive(n);
+    virt.scrollToIndex(n, { align: 'auto' });
+  };
+  const activate = (row: CatalogRow) => {
+    if (row.kind === 'record' && row.rec) onSelect(row.rec.varCode);
+    else toggle(row.key);
+  };
+  const onListKey = (e: KeyboardEvent<HTMLDivElement>) => {
+    const row = rows[act];
+    if (!row) return;
+    const keys: Record<string, () => void> = {
+      ArrowDown: () => moveTo(act + 1),
+      ArrowUp: () => (act === 0 ? document.getElementById(`${uid}-q`)?.focus() : moveTo(act - 1)),
+      Home: () => moveTo(0),
+      End: () => moveTo(rows.length - 1),
+      PageDown: () => moveTo(act + 10),
+      PageUp: () => moveTo(act - 10),
+      Enter: () => activate(row),
+      ' ': () => activate(row),
+      ArrowRight: () => {
+        if (row.kind === 'branch' && !row.expanded) toggle(row.key, true);
+        else if (row.kind === 'branch') moveTo(act + 1);
+      },
+      ArrowLeft: () => {
+        if (row.kind === 'branch' && row.expanded) toggle(row.key, false);
+        else if (row.parent) moveTo(rows.findIndex((r) => r.key === row.parent));
+      },
+    };
+    const f = keys[e.key];
+    if (f) { e.preventDefault(); f(); }
+  };
+  const onSearchKey = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.key === 'ArrowDown' && rows.length) { e.preventDefault(); listRef.current?.focus(); moveTo(0); }
+    if (e.key === 'Enter' && listMode && rows[0]?.rec) { e.preventDefault(); onSelect(rows[0].rec.varCode); }
+  };
+
+  const shown = listMode ? result.hits.length : records.length;
+  const activeRow = rows[act];
+  const role = listMode ? 'listbox' : 'tree';
   return (
     <nav className="catalog" aria-label="Indicator catalog">
       <label className="field">
         <span>Search indicators</span>
-        <input type="search" value={q} onChange={(e) => setQ(e.target.value)} placeholder="code, label or category" aria-describedby="catalog-count" />
+        <input id={`${uid}-q`} type="search" value={q} onChange={(e) => setQ(e.target.value)} onKeyDown={onSearchKey}
+          placeholder="words, code, category, source, year" aria-describedby="catalog-count" aria-controls={`${uid}-list`} autoComplete="off" />
       </label>
-      <p id="catalog-count" className="muted small" aria-live="polite">{loading ? 'Loading catalog…' : `${filtered.length} of ${records.length} indicators`}</p>
-      {!loading && records.length > 0 && filtered.length === 0 && <p className="msg warn">No indicator matches “{q}”.</p>}
-      <ul className="tree" role="list">
-        {[...groups].map(([cat, subs]) => {
-          const n = [...subs.values()].reduce((a, b) => a + b.length, 0);
-          return (
-            <li key={cat}>
-              <details open={searching || [...subs.values()].some((l) => l.some((r) => r.varCode === selected))}>
-                <summary><span>{cat}</span> <Count n={n} /></summary>
-                <ul role="list">
-                  {[...subs].map(([sub, list]) => {
-                    const items = groupItems(list);
-                    const branch = items.size > 1;
-                    return (
-                      <li key={sub}>
-                        <details open={searching || list.some((r) => r.varCode === selected)}>
-                          <summary><span>{sub}</span> <Count n={list.length} /></summary>
-                          <ul role="list" className={branch ? 'items' : undefined}>
-                            {branch
-                              ? [...items].map(([item, recs]) => (
-                                <li key={item} className="item-branch">
-                                  <details open>
-                                    <summary><span>{item}</span> {recs.length > 1 && <Count n={recs.length} />}</summary>
-                                    <ul role="list">
-                                      {recs.map((r) => <li key={r.varCode}><ItemButton r={r} selected={selected} onSelect={onSelect} /></li>)}
-                                    </ul>
-                                  </details>
-                                </li>
-                              ))
-                              : list.map((r) => (
-                                <li key={r.varCode}><ItemButton r={r} selected={selected} onSelect={onSelect} note={r.cat3 && r.cat3 !== sub ? r.cat3 : undefined} /></li>
-                              ))}
-                          </ul>
-                        </details>
-                      </li>
-                    );
-                  })}
-                </ul>
-              </details>
-            </li>
-          );
-        })}
-      </ul>
+      <CatalogFiltersPanel facets={result.facets} filters={filters} onChange={setFilters} />
+      <p id="catalog-count" className="muted small" aria-live="polite">{loading ? 'Loading catalog…' : `${shown} of ${records.length} indicators`}</p>
+      {!loading && records.length > 0 && rows.length === 0 && (
+        <p className="msg warn">No indicator matches{q.trim() ? ` “${q.trim()}”` : ''}{filtering ? ' with these filters' : ''}.
+          {filtering && <> <button type="button" className="ghost small" onClick={() => setFilters({})}>Clear filters</button></>}</p>
+      )}
+      <div className="catalog-scroll" ref={scrollRef}>
+        <div ref={listRef} id={`${uid}-list`} role={role} tabIndex={rows.length ? 0 : -1}
+          aria-label={listMode ? 'Search results' : 'Indicator categories'} aria-activedescendant={activeRow ? `${uid}-${act}` : undefined}
+          onKeyDown={onListKey} className="catalog-list" style={{ height: virt.getTotalSize() }}>
+          {virt.getVirtualItems().map((v) => {
+            const row = rows[v.index];
+            if (!row) return null;
+            const isSel = row.rec?.varCode === selected;
+            const common = {
+              id: `${uid}-${v.index}`,
+              role: listMode ? 'option' : 'treeitem',
+              tabIndex: -1,
+              'aria-setsize': row.setsize,
+              'aria-posinset': row.posinset,
+              'aria-level': listMode ? undefined : row.level,
+              style: { transform: `translateY(${v.start}px)`, height: v.size, paddingLeft: listMode ? 6 : 6 + (row.level - 1) * 12 },
+              onMouseDown: (e: MouseEvent) => e.preventDefault(),
+              onClick: () => { setActive(v.index); listRef.current?.focus({ preventScroll: true }); activate(row); },
+            };
+            const cls = `${v.index === act ? ' active' : ''}`;
+            if (row.kind === 'branch') {
+              return (
+                <button key={v.key} type="button" {...common} aria-expanded={row.expanded} className={`row branch lvl${row.level}${cls}`}
+                  aria-label={`${row.label}, ${row.count} indicator${row.count === 1 ? '' : 's'}`}>
+                  <span className="twist" aria-hidden="true">{row.expanded ? '▾' : '▸'}</span>
+                  <span className="lbl">{row.label}</span>
+                  <Count n={row.count} />
+                </button>
+              );
+            }
+            const r = row.rec!;
+            return (
+              <button key={v.key} type="button" {...common} aria-selected={isSel} data-code={r.varCode} title={r.varLabel}
+                className={`row item${isSel ? ' sel' : ''}${cls}`}>
+                <span className="lbl">{r.varLabel}</span>
+                <span className="sub"><code>{r.varCode}</code>
+                  {listMode && <span className="muted"> · {[r.cat1, r.cat2].filter(Boolean).join(' › ')}</span>}
+                  {row.note && <span className="muted note"> · {row.note}</span>}
+                </span>
+              </button>
+            );
+          })}
+        </div>
+      </div>
     </nav>
   );
+}
+
+/** Keys of the facets that have a selection (for tests and the filter summary). */
+export function activeFacets(f: CatalogFilters): FacetKey[] {
+  return (Object.keys(f) as FacetKey[]).filter((k) => f[k]?.length);
 }
