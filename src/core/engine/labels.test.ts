@@ -11,6 +11,11 @@ describe('R-compatible labels', () => {
     expect(formatG(1234.5, 3)).toBe('1.23e+03');
     expect(formatG(-500, 0)).toBe('-5e+02');
     expect(formatG(2.5, 3)).toBe('2.5');
+    // exact ties go to the even digit, as glibc printf (R formatC): formatC(c(2500, 1500, 0.125), digits = 1 or 2)
+    expect(formatG(2500, 1)).toBe('2e+03');
+    expect(formatG(1500, 1)).toBe('2e+03');
+    expect(formatG(0.125, 2)).toBe('0.12');
+    expect(formatG(99950, 3)).toBe('1e+05');
   });
   it('labels intervals as R cut() does (outputs of Rscript, R 4.2)', () => {
     // levels(cut(c(1,600), c(0,500,1000)))

@@ -8,25 +8,41 @@
  */
 
 /**
- * C `printf("%.{digits}g", x)`: `digits` significant digits (0 counts as 1), scientific
- * notation when the exponent is below -4 or at least `digits`, trailing zeros removed,
- * exponent with a sign and at least two digits (`1e+03`).
+ * C `printf("%.{digits}g", x)` as glibc prints it (what R `formatC(x, digits, format = "g")`
+ * and hence `cut()` labels use): `digits` significant digits (0 counts as 1) rounded from the
+ * exact binary value, an exact tie going to the even digit (`%.1g` of 2500 is `2e+03`, of 1500
+ * `2e+03`; JavaScript's `toExponential` would give `3e+3`), scientific notation when the
+ * exponent is below -4 or at least `digits`, trailing zeros removed, exponent with a sign and
+ * at least two digits (`1e+03`).
  */
 export function formatG(x: number, digits: number): string {
   if (Number.isNaN(x)) return 'NaN';
   if (!Number.isFinite(x)) return x > 0 ? 'Inf' : '-Inf';
   const p = Math.max(1, Math.min(100, Math.floor(digits)));
   if (x === 0) return Object.is(x, -0) ? '-0' : '0';
-  const exp = x.toExponential(p - 1); // d.ddde+X, correctly rounded
-  const [mant, e] = exp.split('e');
-  const X = Number(e);
-  if (X < -4 || X >= p) {
-    const m = mant.includes('.') ? mant.replace(/0+$/, '').replace(/\.$/, '') : mant;
-    const ae = Math.abs(X);
-    return `${m}e${X < 0 ? '-' : '+'}${ae < 10 ? '0' : ''}${ae}`;
+  // 101 significant digits: beyond a double's distance to any shorter decimal, so ties are exact
+  const [mant, e] = Math.abs(x).toExponential(100).split('e');
+  const all = mant.replace('.', '');
+  let X = Number(e);
+  let head = all.slice(0, p);
+  const tail = all.slice(p);
+  const rest = /[1-9]/.test(tail.slice(1));
+  const up = tail[0] > '5' || (tail[0] === '5' && (rest || (Number(head[p - 1]) % 2 === 1)));
+  if (up) {
+    const d = head.split('').map(Number);
+    let k = p - 1;
+    while (k >= 0 && d[k] === 9) { d[k] = 0; k--; }
+    if (k < 0) { d.unshift(1); d.pop(); X += 1; } else d[k] += 1;
+    head = d.join('');
   }
-  const f = x.toFixed(Math.max(0, p - 1 - X));
-  return f.includes('.') ? f.replace(/0+$/, '').replace(/\.$/, '') : f;
+  const sign = x < 0 ? '-' : '';
+  const trim = (t: string) => (t.includes('.') ? t.replace(/0+$/, '').replace(/\.$/, '') : t);
+  if (X < -4 || X >= p) {
+    const ae = Math.abs(X);
+    return `${sign}${trim(p > 1 ? `${head[0]}.${head.slice(1)}` : head)}e${X < 0 ? '-' : '+'}${ae < 10 ? '0' : ''}${ae}`;
+  }
+  const fixed = X >= 0 ? `${head.slice(0, X + 1)}.${head.slice(X + 1)}` : `0.${'0'.repeat(-X - 1)}${head}`;
+  return sign + trim(fixed);
 }
 
 /**
