@@ -14,7 +14,6 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import type { VarRecord } from '../core/types';
 import { buildCatalogIndex, type CatalogFilters, type FacetKey, type SearchHit } from '../core/catalog/search';
 import { CatalogFiltersPanel } from './CatalogFilters';
-import './CatalogBrowser.css';
 
 /** Props of {@link CatalogBrowser}. */
 export interface CatalogBrowserProps {
