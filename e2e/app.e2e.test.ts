@@ -46,13 +46,15 @@ describe('the map app on the bundle', () => {
     await expect.poll(() => card.textContent()).toContain('DIST_COAST');
     const cardText = (await card.textContent())!;
     for (const k of ['Unit', 'Period', 'Source', 'Licence', 'Citation', 'Aggregation']) expect(cardText).toContain(k);
-    // the item level: a branch per item where a subcategory has several items
+    // the tree (virtual, ARIA tree): Agroecology > Terrain lists its records at level 3
     await page.getByLabel('Search indicators').fill('');
-    await page.locator('.catalog details > summary', { hasText: 'Agroecology' }).click();
-    const terrain = page.locator('.catalog li:has(> details > summary > span:text-is("Terrain"))');
-    await terrain.locator('> details > summary').click();
-    expect(await terrain.locator('.item-branch > details > summary > span:first-child').allTextContents()).toEqual(expect.arrayContaining(['Elevation', 'Slope', 'Elevation zone']));
-    await expect.poll(() => terrain.locator('.item-branch button.item[data-code="ELEV_ZONE"]').isVisible()).toBe(true);
+    const tree = page.getByRole('tree', { name: 'Indicator categories' });
+    const agro = tree.locator('[role="treeitem"][aria-level="1"]', { hasText: 'Agroecology' });
+    if ((await agro.getAttribute('aria-expanded')) !== 'true') await agro.click();
+    const terrain = tree.locator('[role="treeitem"][aria-level="2"]', { hasText: 'Terrain' });
+    if ((await terrain.getAttribute('aria-expanded')) !== 'true') await terrain.click();
+    await expect.poll(() => tree.locator('button.item[data-code="ELEV_ZONE"]').getAttribute('aria-level')).toBe('3');
+    expect(await tree.locator('button.item[data-code="SLOPE"]').isVisible()).toBe(true);
     await waitMap(page);
     await expect.poll(() => page.locator('.legend li').count()).toBeGreaterThan(2);
     await shot(page, '01-catalog-map-dist-coast');
