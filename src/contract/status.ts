@@ -28,6 +28,10 @@ export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   // The client went away (or its own signal fired); nobody reads this answer. 499 is nginx's "client closed request".
   ABORTED: 499,
   IO: 500,
+  // Not stored on this device and no network (service worker): try again online.
+  OFFLINE: 503,
+  // The data host (a folder or URL set by DATA_DIR / config.json) serves a broken bundle: an upstream failure.
+  BAD_BUNDLE: 502,
   INTERNAL: 500,
 };
 

@@ -23,6 +23,8 @@ export type ErrorCode =
   | 'EMPTY_SELECTION' // a query that selects no cells where cells are needed
   | 'ABORTED' // the caller aborted
   | 'IO' // a read failed
+  | 'OFFLINE' // a bundle file is needed but the device is offline and it is not stored on it
+  | 'BAD_BUNDLE' // the data bundle at the configured location is missing, partial, fails sha256, or its host lacks range requests / CORS
   | 'INTERNAL';
 
 /** A failure with a stable code and a message meant for the person who sent the request. */

@@ -15,11 +15,14 @@ const ranges: string[] = [];
 
 beforeAll(async () => {
   server = createServer((req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url!, 'http://x').pathname)).replace(/^\/+/, '');
+    let path = normalize(decodeURIComponent(new URL(req.url!, 'http://x').pathname)).replace(/^\/+/, '');
+    if (path.startsWith('offline/')) { res.writeHead(503, { 'Content-Type': 'text/plain', 'X-Indapi3-Error': 'OFFLINE' }).end('Offline: cog/ISO3.tif is not stored on this device.\n'); return; }
+    const noRanges = path.startsWith('norange/');
+    if (noRanges) path = path.slice('norange/'.length);
     let body: Buffer;
     try { body = readFileSync(join(BUNDLE, path)); } catch { res.writeHead(404).end(); return; }
     const m = /bytes=(\d+)-(\d+)/.exec(req.headers.range ?? '');
-    if (m) {
+    if (m && !noRanges) {
       ranges.push(`${path} ${m[1]}-${m[2]}`);
       const a = Number(m[1]), b = Math.min(Number(m[2]), body.length - 1);
       res.writeHead(206, { 'Content-Range': `bytes ${a}-${b}/${body.length}`, 'Content-Length': b - a + 1 }).end(body.subarray(a, b + 1));
@@ -44,5 +47,10 @@ describe('FetchSource', () => {
     ac.abort();
     await expect(new FetchSource(`${base}cog/ISO3.tif`).getBytes(0, 10, ac.signal)).rejects.toMatchObject({ code: 'ABORTED' });
     expect(await new FetchSource(`${base}cog/ISO3.tif`).size()).toBe(readFileSync(join(BUNDLE, 'cog/ISO3.tif')).length);
+  });
+  it('refuses a host that ignores Range (200 with the whole file) with BAD_BUNDLE, and relays the service worker\'s error code and message', async () => {
+    await expect(new FetchSource(`${base}norange/cog/ISO3.tif`).getBytes(0, 10)).rejects.toMatchObject({ code: 'BAD_BUNDLE', message: expect.stringContaining('byte ranges') });
+    await expect(new FetchSource(`${base}offline/cog/ISO3.tif`).getBytes(0, 10)).rejects.toMatchObject({ code: 'OFFLINE', message: 'Offline: cog/ISO3.tif is not stored on this device.' });
+    await expect(fetchTextLoader(`${base}offline/`)('vi.csv')).rejects.toMatchObject({ code: 'OFFLINE' });
   });
 });

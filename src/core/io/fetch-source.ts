@@ -29,8 +29,10 @@ export class FetchSource implements RangeSource {
 
   /**
    * Reads `length` bytes at `offset`. A server that ignores `Range` and answers 200 with the
-   * whole file is accepted (the range is cut from it).
-   * @throws IndapiError IO on network or HTTP failure, ABORTED when `signal` aborts
+   * whole file is refused (BAD_BUNDLE): a bundle of hundreds of COGs cannot be read whole.
+   * @throws IndapiError IO on network or HTTP failure, BAD_BUNDLE when the host ignores ranges,
+   *   OFFLINE / BAD_BUNDLE when the service worker says so (header `X-Indapi3-Error`),
+   *   ABORTED when `signal` aborts
    */
   async getBytes(offset: number, length: number, signal?: AbortSignal): Promise<ArrayBuffer> {
     let res: Response;
@@ -44,7 +46,11 @@ export class FetchSource implements RangeSource {
       throw new IndapiError('IO', `Cannot fetch ${this.url}: ${(e as Error).message}`);
     }
     if (res.status === 416) return new ArrayBuffer(0);
-    if (!res.ok) throw new IndapiError('IO', `Cannot fetch ${this.url}: HTTP ${res.status}.`);
+    if (!res.ok) throw await httpError(this.url, res);
+    if (res.status === 200) {
+      void res.body?.cancel().catch(() => undefined);
+      throw new IndapiError('BAD_BUNDLE', `The data host answered a range request for ${this.url} with the whole file (HTTP 200): it must serve byte ranges (Accept-Ranges: bytes; with CORS also Access-Control-Allow-Headers: Range).`);
+    }
     let buf: ArrayBuffer;
     try {
       buf = await res.arrayBuffer();
@@ -52,7 +58,6 @@ export class FetchSource implements RangeSource {
       if (signal?.aborted) throw new IndapiError('ABORTED', 'The request was aborted.');
       throw new IndapiError('IO', `Cannot read ${this.url}: ${(e as Error).message}`);
     }
-    if (res.status === 200) return buf.slice(offset, offset + length);
     return buf;
   }
 
@@ -65,6 +70,23 @@ export class FetchSource implements RangeSource {
     if (!res.ok || !Number.isFinite(n)) throw new IndapiError('IO', `Cannot get the size of ${this.url}.`);
     return n;
   }
+}
+
+/** Error codes a service worker may name in the `X-Indapi3-Error` header of a failed bundle read. */
+const RELAYED_CODES = new Set(['OFFLINE', 'BAD_BUNDLE', 'NOT_FOUND', 'IO']);
+
+/**
+ * The error for a failed HTTP answer: the code named by `X-Indapi3-Error` (set by the app's
+ * service worker) with its text/plain body as message, else IO with the status.
+ */
+async function httpError(url: string, res: Response): Promise<IndapiError> {
+  const code = res.headers.get('x-indapi3-error') ?? '';
+  if (RELAYED_CODES.has(code)) {
+    const msg = (await res.text().catch(() => '')).trim().slice(0, 500);
+    return new IndapiError(code as 'OFFLINE', msg || `Cannot fetch ${url}: HTTP ${res.status}.`);
+  }
+  void res.body?.cancel().catch(() => undefined);
+  return new IndapiError('IO', `Cannot fetch ${url}: HTTP ${res.status}.`);
 }
 
 /** Joins a base URL (with or without trailing slash) and a relative path. */
@@ -87,7 +109,7 @@ export function fetchTextLoader(baseUrl: string, opts: FetchSourceOptions = {}):
     const url = join(baseUrl, rel);
     try {
       const res = await f(url, { signal, headers: opts.headers });
-      if (!res.ok) throw new IndapiError('IO', `Cannot fetch ${url}: HTTP ${res.status}.`);
+      if (!res.ok) throw await httpError(url, res);
       return await res.text();
     } catch (e) {
       if (signal?.aborted) throw new IndapiError('ABORTED', 'The request was aborted.');
