@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { createNodeEngine } from '../src/node/engine';
 import { parseAggFun } from '../src/core/engine';
 import type { GetLayerArgs } from '../src/core/types';
+import { runIngestBench } from './ingest-bench';
 import { catalogBench } from './catalog';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -108,6 +109,7 @@ async function main() {
   console.log(`\npeak memory, whole-region query cold in a fresh process: maxRSS ${memJson.maxRssMB?.toFixed(0)} MB, heap used after ${memJson.heapMB?.toFixed(0)} MB, block cache ${memJson.cacheMB?.toFixed(0)} MB`);
   console.log('targets (issue 3): warm under the target; ratio ours/terra warm <= 0.5, cold <= 1; peak memory < 300 MB');
   await e.store.close();
+  runIngestBench(); // 303,000 x 750 made-up table (issue 9); BENCH_INGEST=0 skips it
   catalogBench(dir); // catalog search per keystroke (bench/catalog.ts)
 }
 

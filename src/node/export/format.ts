@@ -65,8 +65,8 @@ export function formulaCodes(aggFunR: string): string[] {
 
 /**
  * One record as a row of the original-style catalog: every original field, filled from the
- * record where this project has it (`published` = "TRUE" for a listed record, its date in
- * `dPublished`; `aggType`/`aggFun` = the formula's function; `aggCodes` = the columns the
+ * record where this project has it (`published` and `dPublished` = the record's publication
+ * date, which the ingest keeps and lists; `aggType`/`aggFun` = the formula's function; `aggCodes` = the columns the
  * formula names, pipe-separated; `id` = the 1-based position), then {@link EXTRA_VI_FIELDS}.
  * @param r the record
  * @param index 0-based position in the catalog
@@ -79,7 +79,7 @@ export function originalViRow(r: VarRecord, index: number): Record<string, strin
     varCode: r.varCode,
     varLabel: r.varLabel,
     varTitle: r.varTitle,
-    published: 'TRUE',
+    published: r.published || 'TRUE',
     version: r.version,
     varDesc: r.varDesc,
     unit: r.unit,

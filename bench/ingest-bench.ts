@@ -1,0 +1,131 @@
+/**
+ * Ingest benchmark (issue 9 item 6) and the 750-layer bundle (issue 10 item 4).
+ *
+ *   npx tsx bench/ingest-bench.ts            (also run by `npm run bench`, unless BENCH_INGEST=0)
+ *   npm run bench:bundle [-- --out bench-out/bundle750]
+ *
+ * Generates (or reuses, cached under .cache/ingest-bench/ and keyed by the generator's sha256)
+ * a table of MADE-UP values, 303,000 cells x 750 columns (bench/gen-table.ts), then runs the
+ * ingest in a child process (`node --import tsx src/node/ingest/cli.ts`) under /usr/bin/time -v
+ * (Debian package `time`): wall time and peak RSS, against the targets (10 minutes, 1.5 GB) and
+ * against references measured in the same run on the same file: reading it (`wc -l`), parsing
+ * it with papaparse streaming (every field), and R `data.table::fread` (time and peak RSS).
+ * `--bundle` only writes the bundle (default bench-out/bundle750): 750 COGs of made-up values on
+ * the real grid, for the app's e2e and bench against a large catalog.
+ * Options: --rows, --cols (default 303000, 750), --out, --no-fread, --no-parse.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { createReadStream, existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import Papa from 'papaparse';
+import { generateTable } from './gen-table';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = resolve(HERE, '..');
+const TARGET_S = 600, TARGET_MB = 1536;
+
+/** Wall seconds and peak RSS (MB) of a command run under /usr/bin/time -v. */
+interface Measured {
+  seconds: number;
+  peakMB: number;
+  ok: boolean;
+  stderr: string;
+}
+
+function measure(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env): Measured {
+  const useTime = existsSync('/usr/bin/time');
+  const t0 = performance.now();
+  const r = useTime ? spawnSync('/usr/bin/time', ['-v', cmd, ...args], { encoding: 'utf8', env, maxBuffer: 1 << 28, cwd: ROOT })
+    : spawnSync(cmd, args, { encoding: 'utf8', env, maxBuffer: 1 << 28, cwd: ROOT });
+  const seconds = (performance.now() - t0) / 1000;
+  const m = /Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr ?? '');
+  return { seconds, peakMB: m ? Number(m[1]) / 1024 : NaN, ok: r.status === 0, stderr: r.stderr ?? '' };
+}
+
+/** The cached generated table (regenerated when the generator changes). */
+async function table(rows: number, cols: number): Promise<{ table: string; catalog: string }> {
+  const genHash = createHash('sha256').update(readFileSync(join(HERE, 'gen-table.ts'))).digest('hex').slice(0, 12);
+  const dir = join(ROOT, '.cache/ingest-bench', `${rows}x${cols}`);
+  const stamp = join(dir, 'stamp');
+  const want = `${genHash} seed 1`;
+  if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== want || !existsSync(join(dir, 'table.csv'))) {
+    console.log(`generating ${rows} x ${cols} table of MADE-UP values into ${dir} (a few minutes; cached) ...`);
+    rmSync(dir, { recursive: true, force: true });
+    const res = await generateTable({ rows, cols, out: dir, seed: 1, data: join(ROOT, 'public/data'),
+      onProgress: (d, t) => { if (d % 50000 < 300 || d === t) process.stdout.write(`  ${d}/${t} rows\r`); } });
+    process.stdout.write('\n');
+    console.log(`  ${res.rows} rows (${res.landRows} land cells + ${res.extraRows} cells around the land), ${(res.bytes / 2 ** 20).toFixed(0)} MB`);
+    writeFileSync(stamp, want);
+  }
+  return { table: join(dir, 'table.csv'), catalog: join(dir, 'vi.csv') };
+}
+
+function ingest(t: { table: string; catalog: string }, out: string): Measured {
+  return measure(process.execPath, ['--import', 'tsx', join(ROOT, 'src/node/ingest/cli.ts'), '--table', t.table, '--catalog', t.catalog, '--out', out, '--force']);
+}
+
+/** Child mode: parse the whole file with papaparse streaming, counting fields. */
+async function parseOnly(file: string): Promise<void> {
+  let rows = 0, fields = 0;
+  await new Promise<void>((res, rej) => {
+    Papa.parse(createReadStream(file), {
+      step: (r: Papa.ParseStepResult<string[]>) => { rows++; fields += r.data.length; },
+      complete: () => res(),
+      error: (e: Error) => rej(e),
+    });
+  });
+  console.log(JSON.stringify({ rows, fields }));
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: {
+    rows: { type: 'string', default: '303000' }, cols: { type: 'string', default: '750' }, out: { type: 'string' },
+    bundle: { type: 'boolean' }, 'no-fread': { type: 'boolean' }, 'no-parse': { type: 'boolean' }, 'parse-only': { type: 'string' },
+  } });
+  if (values['parse-only']) return parseOnly(values['parse-only']);
+  const rows = Number(values.rows), cols = Number(values.cols);
+  const t = await table(rows, cols);
+  const mb = statSync(t.table).size / 2 ** 20;
+  if (values.bundle) {
+    const out = resolve(values.out ?? join(ROOT, 'bench-out/bundle750'));
+    console.log(`ingesting into ${out} ...`);
+    const m = ingest(t, out);
+    if (!m.ok) throw new Error(`ingest failed:\n${m.stderr.split('\n').filter((l) => !/^\s+\w[\w ()/%:-]*: /.test(l)).slice(-15).join('\n')}`);
+    console.log(`bundle of ${cols} layers of MADE-UP values on the real grid: ${out} (${m.seconds.toFixed(0)} s, peak RSS ${m.peakMB.toFixed(0)} MB)`);
+    return;
+  }
+  const out = join(ROOT, 'bench-out/ingest-bench');
+  console.log(`\ningest bench: ${rows} x ${cols} table of MADE-UP values, ${mb.toFixed(0)} MB (${t.table})`);
+  const wc = measure('wc', ['-l', t.table]);
+  const parse = values['no-parse'] ? null : measure(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--parse-only', t.table]);
+  const fread = values['no-fread'] ? null : measure('Rscript', ['-e', `suppressMessages(library(data.table)); d <- fread("${t.table}", na.strings = ""); cat(nrow(d), ncol(d), "\\n")`]);
+  const ing = ingest(t, out);
+  if (!ing.ok) console.error(`ingest FAILED:\n${ing.stderr.split('\n').slice(-25).join('\n')}`);
+  const pad = (s: string, n: number) => s.padEnd(n);
+  const f = (x: number | undefined, d = 1) => (x === undefined || Number.isNaN(x) ? '-' : x.toFixed(d)).padStart(9);
+  console.log(`${pad('run', 44)}${'wall s'.padStart(9)}${'peak MB'.padStart(9)}`);
+  console.log(`${pad('ingest (child process)', 44)}${f(ing.seconds)}${f(ing.peakMB, 0)}`);
+  console.log(`${pad('reference: wc -l', 44)}${f(wc.seconds)}${f(wc.peakMB, 0)}`);
+  if (parse) console.log(`${pad('reference: papaparse stream, parse only', 44)}${f(parse.seconds)}${f(parse.peakMB, 0)}`);
+  if (fread) console.log(`${pad('reference: R data.table::fread', 44)}${f(fread.seconds)}${f(fread.peakMB, 0)}`);
+  console.log(`\ningest vs targets (issue 9): time ${ing.seconds.toFixed(0)} s / ${TARGET_S} s = ${(ing.seconds / TARGET_S).toFixed(2)}; ` +
+    `peak RSS ${ing.peakMB.toFixed(0)} MB / ${TARGET_MB} MB = ${(ing.peakMB / TARGET_MB).toFixed(2)} (both <= 1 to pass)`);
+  const rel = [`wc -l ${(ing.seconds / wc.seconds).toFixed(1)}x`];
+  if (parse) rel.push(`parse only ${(ing.seconds / parse.seconds).toFixed(2)}x`);
+  if (fread) rel.push(`fread ${(ing.seconds / fread.seconds).toFixed(2)}x time, ${(ing.peakMB / fread.peakMB).toFixed(2)}x memory`);
+  console.log(`ingest vs references in this run: ${rel.join('; ')}; throughput ${(mb / ing.seconds).toFixed(1)} MB/s`);
+  if (!ing.ok) process.exitCode = 1;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((e) => { console.error((e as Error).message); process.exitCode = 1; });
+}
+
+/** Runs the ingest bench from `npm run bench` (bench/run.ts) unless BENCH_INGEST=0. */
+export function runIngestBench(): void {
+  if (process.env.BENCH_INGEST === '0') return;
+  execFileSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], { stdio: 'inherit', cwd: ROOT });
+}
