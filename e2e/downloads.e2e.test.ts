@@ -95,27 +95,46 @@ describe('downloads from the app: Kenya by ADM1_NAME_ALT, ELEVATION and ELEV_ZON
     expect((await head(zip, `${BASE}.dta`, 64)).toString('latin1')).toMatch(/^<stata_dta><header><release>118<\/release>/);
   }, 180_000);
 
-  for (const f of ['rds', 'rda']) {
-    test(`${f}: an .rds (gzip, XDR serialisation) with the data package files`, async () => {
-      const { name, zip } = await download(f);
-      expect(name).toBe(`${VARS.join('-')}-${BY}-${ISO}.${f}.zip`); // the ZIP is named after the requested format; rda is an alias: the file is an .rds
-      expect(list(zip)).toEqual([`${BASE}.rds`, ...PKG].sort());
-      const raw = Buffer.from(await zip.file(`${BASE}.rds`)!.async('uint8array'));
-      expect([raw[0], raw[1]]).toEqual([0x1f, 0x8b]);
-      expect(gunzipSync(raw).subarray(0, 2).toString('latin1')).toBe('X\n');
-    }, 180_000);
-  }
+  test('rds: an .rds (gzip, XDR serialisation) with the data package files', async () => {
+    const { name, zip } = await download('rds');
+    expect(name).toBe(`${VARS.join('-')}-${BY}-${ISO}.rds.zip`);
+    expect(list(zip)).toEqual([`${BASE}.rds`, ...PKG].sort());
+    const raw = Buffer.from(await zip.file(`${BASE}.rds`)!.async('uint8array'));
+    expect([raw[0], raw[1]]).toEqual([0x1f, 0x8b]);
+    expect(gunzipSync(raw).subarray(0, 2).toString('latin1')).toBe('X\n');
+  }, 180_000);
 
-  test('json: GeoJSON cell points with the data package files', async () => {
+  test('rda: an RData .rda (gzip, RDX3 + XDR serialisation) that load() opens, with the data package files', async () => {
+    const { name, zip } = await download('rda');
+    expect(name).toBe(`${VARS.join('-')}-${BY}-${ISO}.rda.zip`); // the ZIP is named after the requested format
+    expect(list(zip)).toEqual([`${BASE}.rda`, ...PKG].sort());
+    const raw = Buffer.from(await zip.file(`${BASE}.rda`)!.async('uint8array'));
+    expect([raw[0], raw[1]]).toEqual([0x1f, 0x8b]);
+    expect(gunzipSync(raw).subarray(0, 7).toString('latin1')).toBe('RDX3\nX\n');
+    const dir = mkdtempSync(join(tmpdir(), 'indapi-rda-'));
+    try {
+      writeFileSync(join(dir, 'x.rda'), raw);
+      const out = execFileSync('Rscript', ['-e', `e <- new.env(); n <- load("${join(dir, 'x.rda')}", envir = e); d <- get(n, e); cat(n, class(d), nrow(d) > 0, is.factor(d$ELEV_ZONE), sep = "|")`], { encoding: 'utf8' });
+      expect(out).toBe(`${BASE.replace(/-/g, '.')}|data.frame|TRUE|TRUE`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
+
+  test('json: GeoJSON with by: one polygon per province carrying its summary, with the data package files', async () => {
     const { name, zip } = await download('json');
     expect(name).toBe(`${VARS.join('-')}-${BY}-${ISO}.json.zip`);
     expect(list(zip)).toEqual([`${BASE}.geojson`, ...PKG].sort());
     const gj = JSON.parse(await zip.file(`${BASE}.geojson`)!.async('string'));
     expect(gj.type).toBe('FeatureCollection');
-    expect(gj.features.length).toBeGreaterThan(1000);
-    const p = gj.features[0].properties;
-    for (const k of ['CELL5M', 'ELEVATION', 'ELEV_ZONE']) expect(p).toHaveProperty(k);
-    expect(gj.features[0].geometry.type).toBe('Point');
+    expect(gj.description).toMatch(/per group/);
+    const units = gj.features.map((f: any) => f.properties[BY]).filter((u: unknown) => u !== null);
+    expect(units.length).toBeGreaterThan(5);
+    expect(new Set(units).size).toBe(units.length); // each province once
+    for (const f of gj.features) {
+      expect(['Polygon', 'MultiPolygon']).toContain(f.geometry.type);
+      for (const k of ['ISO3', BY, 'CELLS', 'ELEVATION', 'ELEV_ZONE']) expect(f.properties).toHaveProperty(k);
+    }
   }, 180_000);
 
   test('tif: one GeoTIFF with .tfw and .tif.aux.xml per variable', async () => {
@@ -169,7 +188,7 @@ describe('downloads from the app: Kenya by ADM1_NAME_ALT, ELEVATION and ELEV_ZON
   }
 
   // R with haven and terra is required (installed by .ci/run); a missing reader fails, never skips.
-  test('R reads the files: haven gets the CSV rows from the .dta, terra the GeoJSON cells from the .tif', async () => {
+  test('R reads the files: haven gets the CSV rows from the .dta, terra the GeoJSON units from the .tif', async () => {
     const csvZ = zips.get('csv'), dtaZ = zips.get('dta'), tifZ = zips.get('tif'), jsonZ = zips.get('json');
     expect(csvZ && dtaZ && tifZ && jsonZ, 'the csv, dta, tif and json downloads ran').toBeTruthy();
     const dir = mkdtempSync(join(tmpdir(), 'indapi-dl-'));
@@ -206,13 +225,14 @@ describe('downloads from the app: Kenya by ADM1_NAME_ALT, ELEVATION and ELEV_ZON
       expect(got.dta_units.split('|').sort()).toEqual(adm1.map((r) => r[BY]).sort());
       expect(got.dta_zones).toBe(csv.map((r) => r.ELEV_ZONE).join('|')); // value labels of the class column
       expect(Number(got.dta_elev)).toBeCloseTo(csv.reduce((s, r) => s + (r.ELEVATION === '' ? 0 : Number(r.ELEVATION)), 0), 0);
-      // terra: one layer, EPSG:4326, as many cells with values as the GeoJSON has points, the same values
+      // terra: one layer, EPSG:4326; the zonal tif holds each province's value on its cells: as many
+      // cells with values as the GeoJSON polygons with a value count, and the same values
       const gj = JSON.parse(await jsonZ!.zip.file(`${BASE}.geojson`)!.async('string'));
-      const elev = gj.features.map((f: any) => f.properties.ELEVATION).filter((x: unknown) => typeof x === 'number') as number[];
+      const withElev = gj.features.filter((f: any) => typeof f.properties.ELEVATION === 'number') as Array<{ properties: { ELEVATION: number; CELLS: number } }>;
       expect(got.tif_dim.split(' ')[2]).toBe('1');
       expect(got.tif_crs).toBe('4326');
-      expect(Number(got.tif_notna)).toBe(elev.length);
-      expect(Number(got.tif_sum)).toBeCloseTo(elev.reduce((s, x) => s + x, 0), -1);
+      expect(Number(got.tif_notna)).toBe(withElev.reduce((s, f) => s + f.properties.CELLS, 0));
+      expect(Number(got.tif_sum) / withElev.reduce((s, f) => s + f.properties.ELEVATION * f.properties.CELLS, 0)).toBeCloseTo(1, 6);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -137,5 +137,22 @@ export const CELLS_KEN: CellResult = {
   meta: metaOf('ELEVATION', 'ELEV_ZONE'),
 };
 
+/**
+ * FIXTURE: {@link CELLS_KEN} as the engine gives it with `by = ADM1_NAME_ALT`: every cell
+ * carries its group's summary (ELEVATION: the mean of the group's cells, rounded to 1
+ * decimal; ELEV_ZONE: the group's majority class, ties to the larger class value); the
+ * selected cell without a unit is the NA group.
+ */
+export const CELLS_KEN_ZONAL: CellResult = (() => {
+  const adm1 = CELLS_KEN.keys![1].values;
+  const elev: Record<string, number> = { 101: 1505.4, 102: 327.3, 103: 1931.6, NaN: 901 };
+  const zone: Record<string, number> = { 101: 3, 102: 1, 103: 3, NaN: 2 };
+  const per = (t: Record<string, number>) => Float64Array.from(adm1, (v, i) => (CELLS_KEN.mask[i] ? t[String(v)] : NaN));
+  return { ...CELLS_KEN, layers: [{ ...CELLS_KEN.layers[0], values: per(elev) }, { ...CELLS_KEN.layers[1], values: per(zone) }] };
+})();
+
+/** FIXTURE: {@link CELLS_KEN} as the engine gives it without `by`: cell values, only the ISO3 key. */
+export const CELLS_KEN_NOBY: CellResult = { ...CELLS_KEN, keys: CELLS_KEN.keys!.slice(0, 1) };
+
 /** A fixed creation time for golden files. */
 export const FIXED_NOW = new Date('2026-03-04T05:06:07Z');

@@ -29,7 +29,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('golden files', () => {
   it('match byte for byte (UPDATE=1 rewrites them)', () => {
-    expect(cases.length).toBe(12);
+    expect(cases.length).toBe(15);
     for (const c of cases) {
       const dir = join(GOLDEN, c.name);
       if (UPDATE) {

@@ -1,13 +1,17 @@
 /**
  * Interop: `gdalinfo -json` (GDAL from Debian) on every raster of the fixture packages:
  * geotransform, CRS, no-data, colour table, category names, raster attribute tables,
- * compression, predictor; `ogrinfo` on the GeoJSON (key properties).
+ * compression, predictor; `ogrinfo` on the GeoJSON (key properties; zonal polygons checked
+ * against the per-cell points with SpatiaLite SQL: validity, areas, sums).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CellResult } from '../../src/core/api';
+import { writeGeoJson, writeGeoJsonZonal } from '../../src/core/formats/geojson';
+import { FIXTURE_GRID, ISO3_CLASSES } from '../formats/formats.fixture';
 import { writeAllPackages, type WrittenPackage } from './packages.fixture';
 
 let root = '';
@@ -118,17 +122,94 @@ describe('gdalinfo reads every raster', () => {
 });
 
 describe('ogrinfo reads the GeoJSON', () => {
-  it('key properties ISO3, ADM0_NAME and the by code come before the values, as strings', () => {
-    const p = pkgs.find((x) => x.name === 'ken-json') as WrittenPackage;
+  it('per cell: key properties ISO3 and ADM0_NAME come before the cell values', () => {
+    const p = pkgs.find((x) => x.name === 'ken-json-cells') as WrittenPackage;
     const f = join(p.dir, p.files.find((x) => x.endsWith('.geojson')) as string);
     const schema = execFileSync('ogrinfo', ['-ro', '-al', '-so', f], { encoding: 'utf8' });
     const fields = [...schema.matchAll(/^(\w+): (Integer|Real|String)/gm)].map((m) => [m[1], m[2]]);
-    expect(fields).toEqual([['CELL5M', 'Integer'], ['X', 'Real'], ['Y', 'Real'], ['ISO3', 'String'], ['ADM0_NAME', 'String'], ['ADM1_NAME_ALT', 'String'], ['ELEVATION', 'Real'], ['ELEV_ZONE', 'String']]);
+    expect(fields).toEqual([['CELL5M', 'Integer'], ['X', 'Real'], ['Y', 'Real'], ['ISO3', 'String'], ['ADM0_NAME', 'String'], ['ELEVATION', 'Real'], ['ELEV_ZONE', 'String']]);
+    expect(schema).toMatch(/Geometry: Point/);
+    expect(schema).toMatch(/Feature Count: 18/);
     const all = execFileSync('ogrinfo', ['-ro', '-al', '-q', f], { encoding: 'utf8' });
     const values = (name: string) => [...all.matchAll(new RegExp(`^  ${name} \\(\\w+\\) = (.*)$`, 'gm'))].map((m) => m[1]);
     expect(values('ISO3')).toEqual(new Array(18).fill('KEN'));
     expect(values('ADM0_NAME')).toEqual(new Array(18).fill('Kenya'));
-    expect(values('ADM1_NAME_ALT').slice(0, 12)).toEqual(['Central', 'Central', 'Rift Valley', 'Rift Valley', 'Rift Valley', 'Central', 'Central', 'Rift Valley', 'Rift Valley', 'Rift Valley', 'Région "Côte", Est', 'Région "Côte", Est']);
-    expect(values('ADM1_NAME_ALT')[17]).toBe('(null)');
+    expect(values('ELEVATION').slice(0, 3)).toEqual(['1523.5', '1610', '1702.25']);
+  });
+
+  it('zonal: one polygon per unit with keys, CELLS and the summary, as strings before the values', () => {
+    const p = pkgs.find((x) => x.name === 'ken-json') as WrittenPackage;
+    const f = join(p.dir, p.files.find((x) => x.endsWith('.geojson')) as string);
+    const schema = execFileSync('ogrinfo', ['-ro', '-al', '-so', f], { encoding: 'utf8' });
+    const fields = [...schema.matchAll(/^(\w+): (Integer|Real|String)/gm)].map((m) => [m[1], m[2]]);
+    expect(fields).toEqual([['ISO3', 'String'], ['ADM0_NAME', 'String'], ['ADM1_NAME_ALT', 'String'], ['CELLS', 'Integer'], ['ELEVATION', 'Real'], ['ELEV_ZONE', 'String']]);
+    expect(schema).toMatch(/Geometry: Polygon/);
+    expect(schema).toMatch(/Feature Count: 4/);
+    const all = execFileSync('ogrinfo', ['-ro', '-al', '-q', f], { encoding: 'utf8' });
+    const values = (name: string) => [...all.matchAll(new RegExp(`^  ${name} \\(\\w+\\) = (.*)$`, 'gm'))].map((m) => m[1]);
+    expect(values('ADM1_NAME_ALT')).toEqual(['Central', 'Rift Valley', 'Région "Côte", Est', '(null)']);
+    expect(values('ELEVATION')).toEqual(['1505.4', '1931.6', '327.3', '901']);
+  });
+
+  it('zonal polygons of a made-up map with enclaves, split units and holes: valid, areas = cells, each total = sum of its cells\' points', () => {
+    // FIXTURE: made-up 48 x 36 map of 7 units (nearest of 7 seeds), unit 7 also as an enclave
+    // inside unit 1, unit 2 also as a detached block, a ring of unselected cells (a hole) and
+    // a few cells without a unit (the NA group); AREA_TOTAL per cell made-up values.
+    const w = 48, h = 36, n = w * h;
+    const seeds = [[5, 5], [40, 4], [24, 18], [8, 30], [42, 30], [30, 8], [16, 16]];
+    const unit = new Float64Array(n), mask = new Uint8Array(n), area = new Float64Array(n).fill(NaN);
+    for (let r = 0; r < h; r++) {
+      for (let c = 0; c < w; c++) {
+        const i = r * w + c;
+        let best = 0;
+        seeds.forEach(([x, y], k) => { if ((x - c) ** 2 + (y - r) ** 2 < (seeds[best][0] - c) ** 2 + (seeds[best][1] - r) ** 2) best = k; });
+        unit[i] = 101 + best;
+        if (c >= 3 && c <= 5 && r >= 3 && r <= 5) unit[i] = 107; // enclave in unit 1
+        if (c >= 44 && r >= 22 && r <= 25) unit[i] = 102; // detached piece of unit 2
+        if (c === 24 && r >= 20 && r <= 22) unit[i] = NaN; // no unit
+        mask[i] = (r === 12 && c >= 20 && c <= 28) || (c === 20 && r >= 12 && r <= 14) ? 0 : 1; // unselected cells
+        if (!mask[i]) unit[i] = NaN;
+        else area[i] = ((i * 7919) % 97) + 0.5;
+      }
+    }
+    const classes = seeds.map((_, k) => ({ value: 101 + k, label: `Fixture unit ${k + 1}` }));
+    const sums = new Map<number, number>();
+    for (let i = 0; i < n; i++) if (mask[i]) sums.set(unit[i], (sums.get(unit[i]) ?? 0) + area[i]);
+    const grid = { ...FIXTURE_GRID, width: w, height: h, xmax: FIXTURE_GRID.xmin + w / 12, ymin: FIXTURE_GRID.ymax - h / 12 };
+    const iso = { code: 'ISO3', type: 'class' as const, values: Float64Array.from(mask, (m) => (m ? 23 : NaN)), classes: [ISO3_CLASSES[0]] };
+    const meta: CellResult['meta'] = [];
+    const perCell: CellResult = { grid, mask, layers: [{ code: 'AREA_TOTAL', type: 'continuous', values: area }], keys: [iso], meta };
+    const zonal: CellResult = {
+      grid, mask, meta,
+      layers: [{ code: 'AREA_TOTAL', type: 'continuous', values: Float64Array.from(unit, (u, i) => (mask[i] ? (sums.get(u) as number) : NaN)) }],
+      keys: [iso, { code: 'ADM1_NAME_ALT', type: 'class', values: unit, classes }],
+    };
+    const dir = mkdtempSync(join(tmpdir(), 'indapi-zonal-'));
+    try {
+      writeFileSync(join(dir, 'cells.geojson'), writeGeoJson(perCell));
+      writeFileSync(join(dir, 'zonal.geojson'), writeGeoJsonZonal(zonal, { pooled: false }));
+      const gpkg = join(dir, 'both.gpkg');
+      execFileSync('ogr2ogr', ['-f', 'GPKG', gpkg, join(dir, 'zonal.geojson'), '-nln', 'zonal']);
+      execFileSync('ogr2ogr', ['-f', 'GPKG', '-update', gpkg, join(dir, 'cells.geojson'), '-nln', 'cells']);
+      const sql = 'SELECT z.ADM1_NAME_ALT AS unit, z.AREA_TOTAL AS total, z.CELLS AS ncells, ST_Area(z.geom) AS area, ST_IsValid(z.geom) AS valid, ST_NumGeometries(z.geom) AS parts, ' +
+        '(SELECT SUM(c.AREA_TOTAL) FROM cells c WHERE ST_Within(c.geom, z.geom)) AS cellsum, (SELECT COUNT(*) FROM cells c WHERE ST_Within(c.geom, z.geom)) AS inside FROM zonal z';
+      const out = execFileSync('ogrinfo', ['-ro', '-q', '-dialect', 'SQLite', '-sql', sql, gpkg], { encoding: 'utf8' });
+      const rows = out.split(/OGRFeature\(SELECT\):\d+/).slice(1).map((b) => Object.fromEntries([...b.matchAll(/^\s+(\w+) \(\w+\) = (.*)$/gm)].map((m) => [m[1], m[2]])));
+      expect(rows).toHaveLength(8); // 7 units + the NA group
+      expect(rows.map((r) => r.unit).filter((u) => u !== '(null)').sort()).toEqual(classes.map((c) => c.label));
+      let cellsTotal = 0;
+      for (const r of rows) {
+        expect(r.valid).toBe('1');
+        expect(Number(r.inside)).toBe(Number(r.ncells));
+        expect(Number(r.cellsum)).toBeCloseTo(Number(r.total), 6);
+        expect(Number(r.area)).toBeCloseTo(Number(r.ncells) / 144, 9);
+        cellsTotal += Number(r.ncells);
+      }
+      expect(cellsTotal).toBe(mask.reduce((s, m) => s + m, 0));
+      expect(Number(rows.find((r) => r.unit === 'Fixture unit 2')?.parts)).toBe(2);
+      expect(Number(rows.find((r) => r.unit === 'Fixture unit 7')?.parts)).toBe(2);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

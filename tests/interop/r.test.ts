@@ -34,6 +34,19 @@ out$rds <- list(class = class(r), names = names(r), nrow = nrow(r), varlabels = 
   datalabel = attr(r, "datalabel"), timestamp = attr(r, "time.stamp"),
   zoneLevels = levels(r$ELEV_ZONE), zone = as.character(r$ELEV_ZONE), adm1 = as.character(r$ADM1_NAME_ALT),
   ELEVATION = r$ELEVATION, isFactor = is.factor(r$ELEV_ZONE), elevNA = is.na(r$ELEVATION), rowNames = attr(r, "row.names"))
+e <- new.env()
+nm <- load(f1("ken-rda", "\\.rda$"), envir = e)
+a <- get(nm, envir = e)
+out$rda <- list(objects = nm, class = class(a), names = names(a), nrow = nrow(a), varlabels = attr(a, "var.labels"),
+  datalabel = attr(a, "datalabel"), timestamp = attr(a, "time.stamp"),
+  zoneLevels = levels(a$ELEV_ZONE), zone = as.character(a$ELEV_ZONE), adm1 = as.character(a$ADM1_NAME_ALT),
+  ELEVATION = a$ELEVATION, AREA_TOTAL = a$AREA_TOTAL, isFactor = is.factor(a$ELEV_ZONE), label = attr(a$ELEVATION, "label"),
+  identicalToRds = isTRUE(all.equal(a, r, check.attributes = TRUE)),
+  readRDSrefuses = tryCatch({ readRDS(f1("ken-rda", "\\.rda$")); FALSE }, error = function(e) TRUE))
+e2 <- new.env()
+nm2 <- load(f1("interval-rda", "\\.rda$"), envir = e2)
+out$rdaInterval <- list(objects = nm2, levels = levels(get(nm2, e2)$ELEVATION), count = get(nm2, e2)$ELEV_ZONE_count)
+out$rdsNotLoadable <- tryCatch({ load(f1("ken-rds", "\\.rds$"), envir = new.env()); FALSE }, error = function(e) TRUE, warning = function(w) TRUE)
 ri <- readRDS(f1("interval-rds", "\\.rds$"))
 out$rdsInterval <- list(levels = levels(ri$ELEVATION), count = ri$ELEV_ZONE_count, countType = typeof(ri$ELEV_ZONE_count))
 csv <- read.csv(f1("ken-csv", "^getLayer.*\\.csv$"), stringsAsFactors = FALSE, na.strings = "", encoding = "UTF-8")
@@ -51,10 +64,17 @@ for (f in c(f1("ken-tif", "\\.tif$"), f1("ken-asc", "\\.asc$"), f1("ken-grd", "\
     rasterNames = names(b), rasterLevels = if (nlayers(b) == 1 && is.factor(b)) as.character(levels(b)[[1]][[2]]) else NULL)
 }
 out$rasters <- rasters
-g <- st_read(f1("ken-json", "\\.geojson$"), quiet = TRUE)
-gv <- vect(f1("ken-json", "\\.geojson$"))
-out$geojson <- list(names = names(g), n = nrow(g), iso3 = unique(g$ISO3), adm0 = unique(g$ADM0_NAME), adm1 = g$ADM1_NAME_ALT,
+g <- st_read(f1("ken-json-cells", "\\.geojson$"), quiet = TRUE)
+gv <- vect(f1("ken-json-cells", "\\.geojson$"))
+out$geojson <- list(names = names(g), n = nrow(g), iso3 = unique(g$ISO3), adm0 = unique(g$ADM0_NAME), elev = g$ELEVATION,
   zone = g$ELEV_ZONE[1:3], crs = st_crs(g)$epsg, terraNames = names(gv))
+sf_use_s2(FALSE)
+z <- st_read(f1("ken-json", "\\.geojson$"), quiet = TRUE)
+zv <- vect(f1("ken-json", "\\.geojson$"))
+out$zonal <- list(names = names(z), n = nrow(z), adm1 = z$ADM1_NAME_ALT, elev = z$ELEVATION, cells = z$CELLS,
+  geomType = as.character(st_geometry_type(z)), valid = st_is_valid(z), areaDeg2 = as.numeric(st_area(st_set_crs(z, NA))),
+  unionAreaDeg2 = as.numeric(st_area(st_union(st_set_crs(z, NA)))), terraN = nrow(zv), terraValid = is.valid(zv),
+  desc = jsonlite::fromJSON(f1("ken-json", "\\.geojson$"), simplifyVector = FALSE)$description)
 cat(toJSON(out, auto_unbox = TRUE, digits = NA, na = "null"))
 `;
 
@@ -71,7 +91,7 @@ const ZONE_VAL = [3, 3, 3, 3, 3, 2, 2, null, 3, 3, 1, 1, 2, 2, 3, 1, 1, 2, null,
 const ZONE_IDX = [2, 2, 2, 2, 2, 1, 1, null, 2, 2, 0, 0, 1, 1, 2, 0, 0, 1, null, null];
 
 describe('R reads the fixture packages', () => {
-  it('writes every case', () => expect(pkgs).toHaveLength(11));
+  it('writes every case', () => expect(pkgs).toHaveLength(14));
 
   it('haven::read_dta: names, data label, variable labels with units, value labels, missing values', () => {
     const d = R.dta;
@@ -106,6 +126,27 @@ describe('R reads the fixture packages', () => {
     expect(r.ELEVATION).toEqual([1093, 1923, null, 1502.5]);
     expect(r.elevNA).toEqual([false, false, true, false]);
     expect(R.rdsInterval).toEqual({ levels: ['(-500,500]', '(500,1500]', '(1500,3000]', '(3000,6000]'], count: [301234, 402345, 98765, 1234], countType: 'integer' });
+  });
+
+  it('load: the .rda is an RData file holding one data.frame named after the file, equal to the .rds one', () => {
+    const a = R.rda;
+    expect(a.objects).toBe('getLayer.ELEVATION.AREA_TOTAL.ELEV_ZONE.ADM1_NAME_ALT.KEN');
+    expect(a.class).toBe('data.frame');
+    expect(a.names).toEqual(['ISO3', 'ADM0_NAME', 'ADM1_NAME_ALT', 'ELEVATION', 'AREA_TOTAL', 'ELEV_ZONE']);
+    expect(a.nrow).toBe(4);
+    expect(a.varlabels[3]).toBe('Elevation (fixture) (m)');
+    expect(a.label).toBe('Elevation (fixture) (m)');
+    expect(a.datalabel).toBe('indapi3 getLayer: ELEVATION, AREA_TOTAL, ELEV_ZONE by ADM1_NAME_ALT in KEN');
+    expect(a.timestamp).toBe('04 Mar 2026 05:06');
+    expect(a.isFactor).toBe(true);
+    expect(a.zoneLevels).toEqual(['Lowland (< 500 m)', 'Midland (500-1500 m)', 'Highland (> 1500 m)']);
+    expect(a.zone).toEqual(['Midland (500-1500 m)', 'Highland (> 1500 m)', 'Lowland (< 500 m)', null]);
+    expect(a.adm1).toEqual([null, 'Central', 'Région "Côte", Est', 'Rift Valley']);
+    expect(a.ELEVATION).toEqual([1093, 1923, null, 1502.5]);
+    expect(a.identicalToRds).toBe(true);
+    expect(a.readRDSrefuses).toBe(true);
+    expect(R.rdsNotLoadable).toBe(true);
+    expect(R.rdaInterval).toEqual({ objects: 'getLayer.ELEV_ZONE.ELEVATION.SSA', levels: ['(-500,500]', '(500,1500]', '(1500,3000]', '(3000,6000]'], count: [301234, 402345, 98765, 1234] });
   });
 
   it('read.csv: header, UTF-8, quoting, empty = NA', () => {
@@ -157,16 +198,31 @@ describe('R reads the fixture packages', () => {
     }
   });
 
-  it('sf::st_read and terra::vect read the GeoJSON with its key properties', () => {
+  it('sf::st_read and terra::vect read the per-cell GeoJSON: cell values, no by keys', () => {
     const g = R.geojson;
-    expect(g.names).toEqual(['CELL5M', 'X', 'Y', 'ISO3', 'ADM0_NAME', 'ADM1_NAME_ALT', 'ELEVATION', 'ELEV_ZONE', 'geometry']);
-    expect(g.terraNames).toEqual(['CELL5M', 'X', 'Y', 'ISO3', 'ADM0_NAME', 'ADM1_NAME_ALT', 'ELEVATION', 'ELEV_ZONE']);
+    expect(g.names).toEqual(['CELL5M', 'X', 'Y', 'ISO3', 'ADM0_NAME', 'ELEVATION', 'ELEV_ZONE', 'geometry']);
+    expect(g.terraNames).toEqual(['CELL5M', 'X', 'Y', 'ISO3', 'ADM0_NAME', 'ELEVATION', 'ELEV_ZONE']);
     expect(g.n).toBe(18);
     expect(g.iso3).toBe('KEN');
     expect(g.adm0).toBe('Kenya');
-    expect(g.adm1.slice(9, 12)).toEqual(['Rift Valley', 'Région "Côte", Est', 'Région "Côte", Est']);
-    expect(g.adm1[17]).toBeNull();
+    expect(g.elev).toEqual(ELEV.slice(0, 18));
     expect(g.zone).toEqual(['Highland (> 1500 m)', 'Highland (> 1500 m)', 'Highland (> 1500 m)']);
     expect(g.crs).toBe(4326);
+  });
+
+  it('sf and terra read the zonal GeoJSON: one valid polygon per unit with its summary, areas adding up to the cells', () => {
+    const z = R.zonal;
+    expect(z.names).toEqual(['ISO3', 'ADM0_NAME', 'ADM1_NAME_ALT', 'CELLS', 'ELEVATION', 'ELEV_ZONE', 'geometry']);
+    expect(z.n).toBe(4);
+    expect(z.terraN).toBe(4);
+    expect(z.adm1).toEqual(['Central', 'Rift Valley', 'Région "Côte", Est', null]);
+    expect(z.elev).toEqual([1505.4, 1931.6, 327.3, 901]);
+    expect(z.cells).toEqual([4, 8, 5, 1]);
+    expect(z.valid).toEqual([true, true, true, true]);
+    expect(z.terraValid).toEqual([true, true, true, true]);
+    expect(z.geomType).toEqual(['POLYGON', 'POLYGON', 'POLYGON', 'POLYGON']);
+    (z.areaDeg2 as number[]).forEach((a, k) => expect(a).toBeCloseTo(z.cells[k] / 144, 12));
+    expect(z.unionAreaDeg2).toBeCloseTo(18 / 144, 12);
+    expect(z.desc).toMatch(/summary/);
   });
 });

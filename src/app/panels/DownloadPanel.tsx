@@ -11,7 +11,7 @@ import { errText, type QuerySpec } from './common';
 
 /** Formats offered, with what they hold. */
 export const FORMATS: Array<[string, string]> = [
-  ['csv', 'CSV table'], ['dta', 'Stata 14+ (.dta, format 118)'], ['rds', 'R data frame (.rds)'], ['rda', 'R (.rds, alias rda)'],
+  ['csv', 'CSV table'], ['dta', 'Stata 14+ (.dta, format 118)'], ['rds', 'R data frame (.rds)'], ['rda', 'R workspace (.rda, load())'],
   ['json', 'GeoJSON cell points'], ['tif', 'GeoTIFF raster'], ['asc', 'ESRI ASCII grid'], ['grd', 'R raster (.grd/.gri)'],
   ['plot', 'Map image (SVG + PNG)'], ['hist', 'Histogram image (SVG + PNG)'],
 ];
@@ -53,8 +53,7 @@ export function DownloadPanel({ query }: { query: QuerySpec | null }) {
     active.current = id;
     setBusy({ id, pct: 0 });
     try {
-      const args = { ...q.args, format };
-      const out = await filesWorker().build(id, { method: q.method, args: q.args, format, requestUrl: endpoint(API_BASE, q.method, false) + ` ${JSON.stringify(args)}` }, proxy(svgToPng), proxy((d: number) => { if (active.current === id) setBusy({ id, pct: d }); }));
+      const out = await filesWorker().build(id, { method: q.method, args: q.args, format, requestUrl: endpoint(API_BASE, q.method, false) }, proxy(svgToPng), proxy((d: number) => { if (active.current === id) setBusy({ id, pct: d }); }));
       if (!out.ok) { if (out.error.code !== 'ABORTED') setErr(out.error.message); else setErr('Cancelled.'); return; }
       const v = out.value;
       saveBytes(v.zip, v.zipName, 'application/zip');

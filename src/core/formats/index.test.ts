@@ -19,7 +19,7 @@ async function errorOf(p: Promise<unknown> | (() => unknown)): Promise<{ code: s
 
 describe('normalizeFormat', () => {
   it('maps the original aliases', () => {
-    const cases: Record<string, string> = { tif: 'tif', TIFF: 'tif', geotiff: 'tif', geotif: 'tif', geojson: 'json', json: 'json', grid: 'grd', rda: 'rds', RData: 'rds', stata: 'dta', ascii: 'asc', xls: 'csv', xlsx: 'csv', plot: 'plot', hist: 'hist' };
+    const cases: Record<string, string> = { tif: 'tif', TIFF: 'tif', geotiff: 'tif', geotif: 'tif', geojson: 'json', json: 'json', grid: 'grd', rda: 'rda', RData: 'rda', rds: 'rds', stata: 'dta', ascii: 'asc', xls: 'csv', xlsx: 'csv', plot: 'plot', hist: 'hist' };
     for (const [k, v] of Object.entries(cases)) expect(normalizeFormat(k)).toBe(v);
   });
   it("rejects unknown formats with the original's message", async () => {
@@ -31,12 +31,12 @@ describe('normalizeFormat', () => {
 describe('genFile', () => {
   it('writes a tabular data package: data file, meta.csv, README.md, datapackage.json, DESCRIPTION, terms.html', async () => {
     const r = await genFile({ ...base, format: 'rda' });
-    expect(r.files.map((f) => f.name)).toEqual(['getLayer-ELEVATION-ELEV_ZONE-ADM1_NAME_ALT-KEN.rds', 'meta.csv', 'README.md', 'datapackage.json', 'DESCRIPTION', 'terms.html']);
+    expect(r.files.map((f) => f.name)).toEqual(['getLayer-ELEVATION-ELEV_ZONE-ADM1_NAME_ALT-KEN.rda', 'meta.csv', 'README.md', 'datapackage.json', 'DESCRIPTION', 'terms.html']);
     expect(r.zipName).toBe('ELEVATION-ELEV_ZONE-ADM1_NAME_ALT-KEN.rda.zip');
     expect((await genFile({ ...base, format: 'GeoTIFF' })).zipName).toBe('ELEVATION-ELEV_ZONE-ADM1_NAME_ALT-KEN.geotiff.zip');
     const readme = new TextDecoder().decode(r.files[2].bytes);
     expect(readme).toContain('2026-03-04T05:06:07.000Z');
-    expect(readme).toContain(`-d '${JSON.stringify(args)}'`);
+    expect(readme).toContain(`-d '${JSON.stringify({ ...args, format: 'rda' })}'`);
     const meta = new TextDecoder().decode(r.files[1].bytes).split('\r\n');
     expect(meta[0]).toBe('code,label,description,type,unit,version,aggFormula,period,category,subcategory,item,source,contact,downloadedOn,citation');
     expect(meta[1]).toContain('ELEVATION,Elevation (fixture)');
@@ -127,5 +127,21 @@ describe('cellQueryArgs', () => {
   it('keeps them for zonal maps (rasters, GeoJSON, plot)', () => {
     const args = { var: ['ELEVATION'], by: ['ADM1_NAME_ALT'] };
     for (const f of ['tif', 'asc', 'grd', 'json', 'plot'] as const) expect(cellQueryArgs(f, args)).toBe(args);
+  });
+});
+
+describe('json packages', () => {
+  it('with by: zonal polygons (one per unit); collapse = FALSE: the per-cell query drops by, points carry cell values', async () => {
+    const { CELLS_KEN_ZONAL, CELLS_KEN_NOBY } = await import('../../../tests/formats/formats.fixture');
+    const z = await genFile({ ...base, format: 'geojson', cells: CELLS_KEN_ZONAL });
+    const gz = JSON.parse(new TextDecoder().decode(z.files[0].bytes));
+    expect(gz.features.map((f: any) => f.geometry.type)).toEqual(['Polygon', 'Polygon', 'Polygon', 'Polygon']);
+    expect(new TextDecoder().decode(z.files[2].bytes)).toMatch(/One \(Multi\)Polygon feature per group/);
+    expect(cellQueryArgs('json', { ...args, collapse: false })).toEqual({ var: args.var, iso3: args.iso3, collapse: false });
+    expect(cellQueryArgs('json', args)).toEqual(args);
+    const c = await genFile({ ...base, args: { ...args, collapse: false }, format: 'json', cells: CELLS_KEN_NOBY });
+    const gc = JSON.parse(new TextDecoder().decode(c.files[0].bytes));
+    expect(gc.features).toHaveLength(18);
+    expect(gc.features[0].geometry.type).toBe('Point');
   });
 });

@@ -4,9 +4,14 @@
  * {@link CellResult}. Runs in a browser worker and in Node (no Node built-ins).
  *
  * Formats and their files (`<base>` = `<method>-<vars>-<by>-<area>`, see ./names.ts):
- * - csv, dta, rds: `<base>.csv|.dta|.rds` + `meta.csv`, `README.md`, `datapackage.json`,
- *   `DESCRIPTION`, `terms.html` (tabular, from the summary table);
- * - json: `<base>.geojson` (RFC 7946 cell-centre points) + the same side files;
+ * - csv, dta, rds, rda: `<base>.csv|.dta|.rds|.rda` + `meta.csv`, `README.md`,
+ *   `datapackage.json`, `DESCRIPTION`, `terms.html` (tabular, from the summary table); the
+ *   `.rda` (RData, R's `save()` format, opened with `load()`) holds one data.frame named
+ *   after the file stem as R's `make.names` would (`getLayer-ELEVATION-KEN` ->
+ *   `getLayer.ELEVATION.KEN`, see {@link rObjectName}); the `.rds` is read with `readRDS()`;
+ * - json: `<base>.geojson` + the same side files: with `by` (unless `collapse = FALSE`) one
+ *   polygon feature per group (the union of its cells) carrying the group's summary; else one
+ *   cell-centre point per cell carrying the cell's own values (see ./geojson.ts);
  * - tif: per var `<method>-<VAR>-<by>-<area>.tif` + `.tfw` + `.tif.aux.xml`, then
  *   `DESCRIPTION`, `README.md`;
  * - asc: per var `.asc` + `.prj` + `.asc.aux.xml`, then `DESCRIPTION`, `README.md`;
@@ -19,7 +24,7 @@
  * and the README.md of raster packages a table index -> class value -> label per class
  * layer. A multi-band grd cannot carry class labels (one attribute table per file, see
  * ./grd.ts): only its README table maps them.
- * The ZIP is named with the format as requested (`….rda.zip`), see ./names.ts.
+ * The ZIP is named with the format as requested (`….rdata.zip`), see ./names.ts.
  */
 import type { CallOptions, CellResult, GeneratedFile, Graphic, TableResult } from '../api';
 import { IndapiError, throwIfAborted } from '../errors';
@@ -29,20 +34,20 @@ import { ascText, ESRI_PRJ_WGS84 } from './asc';
 import { utf8 } from './bytes';
 import { writeCsv } from './csv';
 import { dtaTimeStamp, writeDta } from './dta';
-import { writeGeoJson } from './geojson';
+import { CELL_POINTS_DESCRIPTION, writeGeoJson, writeGeoJsonZonal, zonalDescription } from './geojson';
 import { writeGrd, type GrdBand } from './grd';
 import { dataFileBase, requestCodes, zipFileName, type RequestCodes } from './names';
 import { pamXml } from './pam';
 import { dataPackageJson, descriptionText, metaCsv, PRODUCER, readmeText, termsHtml, type ClassCoding, type PackageInfo } from './pkg';
 import { classColors, classIndices, countSelected, maskedValues, windowGeo } from './raster';
-import { writeRds } from './rds';
+import { rObjectName, writeRda, writeRds } from './rds';
 import { worldFile, writeGeoTiff } from './tiff';
 import { isAdmin1Code, renderHist, renderPlot, type Basemap, type Rasterizer } from './graphics';
 
 export { writeCsv, csvText } from './csv';
 export { writeDta, dtaTimeStamp } from './dta';
-export { writeRds, serializeR } from './rds';
-export { writeGeoJson } from './geojson';
+export { writeRds, writeRda, serializeR, serializeRData, rObjectName } from './rds';
+export { writeGeoJson, writeGeoJsonZonal, traceGroups, zonalDescription, CELL_POINTS_DESCRIPTION } from './geojson';
 export { writeGeoTiff, worldFile } from './tiff';
 export { writeGrd } from './grd';
 export { ascText, ESRI_PRJ_WGS84 } from './asc';
@@ -75,7 +80,7 @@ export function configureGraphics(g: GraphicsDefaults): void {
 }
 
 /** Normalised file formats. `data.table` means "no file" (the value itself). */
-export type FileFormat = 'csv' | 'dta' | 'rds' | 'json' | 'tif' | 'asc' | 'grd' | 'plot' | 'hist' | 'data.table';
+export type FileFormat = 'csv' | 'dta' | 'rds' | 'rda' | 'json' | 'tif' | 'asc' | 'grd' | 'plot' | 'hist' | 'data.table';
 
 const ALIASES: Record<string, FileFormat> = {
   tif: 'tif',
@@ -87,8 +92,8 @@ const ALIASES: Record<string, FileFormat> = {
   grd: 'grd',
   grid: 'grd',
   rds: 'rds',
-  rda: 'rds',
-  rdata: 'rds',
+  rda: 'rda',
+  rdata: 'rda',
   dta: 'dta',
   stata: 'dta',
   asc: 'asc',
@@ -103,7 +108,8 @@ const ALIASES: Record<string, FileFormat> = {
 
 /**
  * Normalises a `format` argument with the original's aliases (case-insensitive):
- * tif|tiff|geotiff|geotif, geojson|json, grd|grid, rds|rda|rdata (an `.rds` file),
+ * tif|tiff|geotiff|geotif, geojson|json, grd|grid, rds (an `.rds` file for `readRDS`),
+ * rda|rdata (an `.rda` RData file for `load`),
  * dta|stata, asc|ascii, csv|xls|xlsx (CSV), plot, hist, data.table.
  * @throws IndapiError BAD_FORMAT "'<format>' is not a recognized format." for anything
  *   else; BAD_FORMAT for nc|netcdf, which this version does not write.
@@ -119,7 +125,7 @@ export function normalizeFormat(format: string): FileFormat {
 }
 
 /** Formats written from the summary table. */
-const TABULAR = new Set<FileFormat>(['csv', 'dta', 'rds']);
+const TABULAR = new Set<FileFormat>(['csv', 'dta', 'rds', 'rda']);
 /** Formats written from the per-cell result. */
 const PER_CELL = new Set<FileFormat>(['json', 'tif', 'asc', 'grd', 'plot', 'hist']);
 
@@ -129,16 +135,26 @@ export function needsCells(format: FileFormat): boolean {
 }
 
 /**
+ * True when a json (GeoJSON) package is written as zonal polygons: the request has `by` and
+ * does not ask for `collapse = FALSE`.
+ * @param args the request arguments as parsed
+ */
+export function zonalJson(args: { by?: unknown; collapse?: unknown }): boolean {
+  return requestCodes(args as Record<string, unknown>).by.length > 0 && args.collapse !== false;
+}
+
+/**
  * Arguments of the per-cell query (`Engine.getLayerCells`) that a format needs. `hist`
  * describes the distribution of each variable's own cell values over the selection
  * (countries, region or WKT), so the `by` domains, which would give every cell its group's
- * summary (a zonal map), are dropped; every other format keeps them.
+ * summary (a zonal map), are dropped; so does `json` with `collapse = FALSE` (points carrying
+ * cell values, never a group's summary). Every other format keeps them.
  * @param format a normalised format ({@link normalizeFormat})
  * @param args the query arguments as sent
- * @returns the arguments to pass to `getLayerCells` (a copy without `by` for hist)
+ * @returns the arguments to pass to `getLayerCells` (a copy without `by` for hist and per-cell json)
  */
-export function cellQueryArgs<T extends { by?: unknown }>(format: FileFormat, args: T): T {
-  if (format !== 'hist') return args;
+export function cellQueryArgs<T extends { by?: unknown; collapse?: unknown }>(format: FileFormat, args: T): T {
+  if (format !== 'hist' && !(format === 'json' && args.collapse === false)) return args;
   const { by: _by, ...rest } = args;
   return rest as T;
 }
@@ -148,6 +164,7 @@ export const MEDIA_TYPES: Record<string, string> = {
   csv: 'text/csv',
   dta: 'application/x-stata-dta',
   rds: 'application/octet-stream',
+  rda: 'application/octet-stream',
   geojson: 'application/geo+json',
   tif: 'image/tiff',
   tfw: 'text/plain',
@@ -254,6 +271,19 @@ function classCoding(code: string, classes: ClassEntry[], index: Int32Array): Cl
   return { code, classes: classes.map((c, k) => ({ index: k, value: Number(c.value), label: String(c.label) })).filter((c) => present.has(c.index)) };
 }
 
+/**
+ * Whether the engine pooled the summaries over countries (one block for all selected cells):
+ * requests by cell ids or WKT, without `iso3`, or naming a region (any code that is not a
+ * country of the ISO3 class table); else the summaries are per country.
+ */
+function pooledSummary(args: Record<string, unknown>, cells: CellResult): boolean {
+  if (args.ids !== undefined || args.wkt !== undefined) return true;
+  const iso3 = args.iso3 === undefined || args.iso3 === null ? [] : (Array.isArray(args.iso3) ? args.iso3 : [args.iso3]).map((x) => String(x).toUpperCase());
+  if (iso3.length === 0) return true;
+  const countries = new Set((cells.keys?.find((k) => k.code === 'ISO3')?.classes ?? []).map((c) => String(c.label).toUpperCase()));
+  return iso3.some((c) => !countries.has(c));
+}
+
 function dataLabel(method: string, codes: RequestCodes): string {
   return `${PRODUCER} ${method}: ${codes.vars.join(', ')}${codes.by.length ? ` by ${codes.by.join(', ')}` : ''} in ${codes.area.join(', ')}`;
 }
@@ -301,13 +331,23 @@ export async function genFile(input: GenFileInput, opts: CallOptions = {}): Prom
   if (TABULAR.has(format) || format === 'json') {
     let data: GeneratedFile;
     if (format === 'json') {
-      data = fileOf(`${base}.geojson`, writeGeoJson(input.cells as CellResult, signal));
-      info.dataFiles.push({ name: data.name, mediaType: data.mediaType, format: 'geojson', description: 'GeoJSON (RFC 7946) FeatureCollection of cell-centre points with CELL5M, X, Y, the keys (ISO3, ADM0_NAME and the by codes, as labels) and the values as properties.' });
+      const cells = input.cells as CellResult;
+      if (zonalJson(input.args) && (cells.keys?.length ?? 0) > 1) {
+        const pooled = pooledSummary(input.args, cells);
+        data = fileOf(`${base}.geojson`, writeGeoJsonZonal(cells, { pooled, signal }));
+        info.geojson = 'zonal';
+        info.dataFiles.push({ name: data.name, mediaType: data.mediaType, format: 'geojson', description: `GeoJSON (RFC 7946) FeatureCollection. ${zonalDescription(pooled)} Properties: ${pooled ? 'ISO3 (the countries of the cells), ' : 'ISO3, ADM0_NAME, '}the by codes (labels), CELLS, then the summary values.` });
+      } else {
+        data = fileOf(`${base}.geojson`, writeGeoJson(cells, signal));
+        info.geojson = 'cells';
+        info.dataFiles.push({ name: data.name, mediaType: data.mediaType, format: 'geojson', description: `GeoJSON (RFC 7946) FeatureCollection. ${CELL_POINTS_DESCRIPTION} Properties: CELL5M, X, Y, the keys (ISO3, ADM0_NAME), then the values.` });
+      }
     } else {
       const table = input.table as TableResult;
       const label = dataLabel(input.method, codes);
       if (format === 'csv') data = fileOf(`${base}.csv`, writeCsv(table));
       else if (format === 'dta') data = fileOf(`${base}.dta`, writeDta(table, { dataLabel: label, timeStamp: now }));
+      else if (format === 'rda') data = fileOf(`${base}.rda`, writeRda(table, { dataLabel: label, timeStamp: dtaTimeStamp(now) }, rObjectName(base)));
       else data = fileOf(`${base}.rds`, writeRds(table, { dataLabel: label, timeStamp: dtaTimeStamp(now) }));
       info.dataFiles.push({ name: data.name, mediaType: data.mediaType, format, columns: table.columns });
     }
@@ -425,7 +465,7 @@ export async function genFile(input: GenFileInput, opts: CallOptions = {}): Prom
 }
 
 /** Files stored without recompression in the ZIP (already compressed). */
-const STORED = /\.(png|tif|rds|zip|gz)$/i;
+const STORED = /\.(png|tif|rds|rda|zip|gz)$/i;
 
 /**
  * Builds a ZIP archive of files with jszip (DEFLATE, level 6; already-compressed files

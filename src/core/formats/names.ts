@@ -6,7 +6,8 @@
  * and the country code"), e.g. `getLayer-ELEVATION-ADM1_NAME_ALT-KEN.csv`.
  * ZIP: `<var codes>-<by codes>-<area>.<format>.zip` (spec 2.4) with the format as
  * requested (lower-cased), not its normalised form: e.g. `ELEVATION-ADM1_NAME_ALT-KEN.csv.zip`,
- * and `….rda.zip` for `format = 'rda'` although the data file inside is `.rds`. `<area>` is the `iso3` codes joined with `-`
+ * `….rda.zip` for `format = 'rda'` and `….rdata.zip` for its alias `rdata` (both hold an
+ * `.rda` file). `<area>` is the `iso3` codes joined with `-`
  * (default `SSA`); `WKT` for a WKT request without `iso3`; `CELLS` for a request by cell ids.
  * A group of more than 4 codes is written as its first 3 codes and `and<N>more`, so
  * names stay short on every file system. Characters other than letters, digits, `_` and

@@ -15,6 +15,7 @@ import type { ColumnInfo } from '../api';
 import type { VarRecord } from '../types';
 import { xmlEscape } from './bytes';
 import { csvText } from './csv';
+import { rObjectName } from './rds';
 
 /** Name of the producer written in labels and descriptions. */
 export const PRODUCER = 'indapi3';
@@ -74,6 +75,11 @@ export interface PackageInfo {
    * value grd, dta and rds hold) and its label.
    */
   classLayers?: ClassCoding[];
+  /**
+   * Shape of a GeoJSON package: `zonal` one polygon per group carrying the group's summary,
+   * `cells` one point per cell carrying the cell's values.
+   */
+  geojson?: 'zonal' | 'cells';
 }
 
 /** How a class layer is coded in the raster files: index (tif, asc) -> catalog value (grd) -> label. */
@@ -227,15 +233,63 @@ function shq(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
+/** Base URL written in READMEs when the request URL is unknown (the Node server's default). */
+export const DEFAULT_BASE_URL = 'http://localhost:8080/ocpu';
+
 /**
- * `README.md` text: date, the request as JSON, a curl command reproducing it, the files,
- * the variables and the sources with licences and citations.
+ * The base URL (`<origin>/ocpu`) and method of a request URL: e.g.
+ * `https://x.org/app/ocpu/library/indapi3/R/indapi/json` -> `https://x.org/app/ocpu`, `indapi`.
+ * Anything after the first whitespace is ignored (older callers appended the request JSON).
+ * @param url the URL the request was sent to, or undefined
+ * @returns base URL ({@link DEFAULT_BASE_URL} when unknown) and method ("" when unknown)
+ */
+export function requestBase(url: string | undefined): { base: string; method: string; known: boolean } {
+  const u = (url ?? '').trim().split(/\s/)[0];
+  const m = /^(https?:\/\/[^/\s]+(?:\/[^\s]*?)?\/ocpu)\/library\/indapi3\/R\/([A-Za-z0-9_.]+)/.exec(u);
+  return m ? { base: m[1], method: m[2], known: true } : { base: DEFAULT_BASE_URL, method: '', known: false };
+}
+
+/**
+ * The README's "reproduce it" shell commands: a `BASE=` line, then for a file request
+ * (getLayer, getLayerWKT, indapi, genFile) a POST of the request JSON with `format` to
+ * `$BASE/library/indapi3/R/indapi` saving the headers, the session id read from the
+ * `X-ocpu-session` header and a GET of `$BASE/tmp/$SESSION/zip`; then the values as JSON
+ * (`.../R/indapi/json`, the request without `format`). Every value is single-quoted for
+ * POSIX shells (a `'` inside as `'\''`), so the lines run as printed.
+ * @param info the package
+ * @returns the lines of the `sh` block
+ */
+export function curlCommands(info: PackageInfo): string[] {
+  const { base } = requestBase(info.requestUrl);
+  const fileMethod = ['getLayer', 'getLayerWKT', 'indapi', 'genFile'].includes(info.method);
+  const { format: _f, ...plain } = info.args;
+  const withFormat = { ...plain, format: typeof info.args.format === 'string' ? info.args.format : info.format };
+  const out = [`BASE=${shq(base)}`];
+  if (fileMethod) {
+    out.push(
+      '# 1. run the request: the answer lists the session\'s files, one path per line',
+      `curl -s -D headers.txt "$BASE/library/indapi3/R/indapi" -H 'Content-Type: application/json' -d ${shq(JSON.stringify(withFormat))}`,
+      '# 2. fetch all files of the session as one ZIP (the session id is the X-ocpu-session header)',
+      `SESSION=$(tr -d '\\r' < headers.txt | awk -F': ' 'tolower($1) == "x-ocpu-session" {print $2}')`,
+      `curl -s -o ${shq(`${info.base}.zip`)} "$BASE/tmp/$SESSION/zip"`,
+      '# the values alone, as JSON',
+      `curl -s "$BASE/library/indapi3/R/indapi/json" -H 'Content-Type: application/json' -d ${shq(JSON.stringify(plain))}`,
+    );
+  } else {
+    out.push('# the values as JSON', `curl -s "$BASE/library/indapi3/R/${info.method}/json" -H 'Content-Type: application/json' -d ${shq(JSON.stringify(plain))}`);
+  }
+  return out;
+}
+
+/**
+ * `README.md` text: date, the request as JSON, shell commands reproducing it (see
+ * {@link curlCommands}), the files, how to open the data file, the variables and the sources
+ * with licences and citations.
  * @param info the package
  * @param fileNames every file of the package
  */
 export function readmeText(info: PackageInfo, fileNames: string[]): string {
-  const url = info.requestUrl ?? `{base_url}/library/indapi3/R/${info.method}`;
-  const json = JSON.stringify(info.args);
+  const { base, known } = requestBase(info.requestUrl);
   const lines = [
     `# ${title(info)}`,
     '',
@@ -247,12 +301,15 @@ export function readmeText(info: PackageInfo, fileNames: string[]): string {
     JSON.stringify(info.args, null, 2),
     '```',
     '',
-    'Reproduce it (the answer lists the session\'s files; append `zip` to the session path for the archive):',
+    known
+      ? `Reproduce it with the server that made this package (\`${base}\`: in the browser app that is the page's own origin, answered by its service worker while the page is open; the Node server, \`npm start\`, answers the same requests). Run in a POSIX shell:`
+      : `Reproduce it with a server of this API (the Node server, \`npm start\`, listens on \`${base}\`; set \`BASE\` to yours). Run in a POSIX shell:`,
     '',
     '```sh',
-    `curl -sS -X POST ${shq(url)} -H 'Content-Type: application/json' -d ${shq(json)}`,
+    ...curlCommands(info),
     '```',
     '',
+    ...dataFileNotes(info),
     '## Files',
     '',
     ...fileNames.map((f) => `- \`${f}\``),
@@ -275,6 +332,9 @@ export function readmeText(info: PackageInfo, fileNames: string[]): string {
     lines.push(
       '## Rasters',
       '',
+      ...(byCodes(info.args).length
+        ? ['Values: with `by`, every cell holds the summary of its group (unit, class or interval; a zonal map), not its own value: each unit\'s value repeats over its cells, so do not sum cells; the summary table (csv, dta, rds, rda) has one row per group.', '']
+        : ['Values: each cell\'s own value.', '']),
       'Grid: EPSG:4326, 5-arc-minute cells (1/12 degree) on the global lattice, clipped to the selected cells\' bounding box.',
       'Continuous layers: Float32, no data -9999 (tif, asc; grd: NaN with nodatavalue -3.4e+38).',
       'Class layers: tif/asc hold 0-based class indices (as the original service wrote them; tif Byte, no data 255, colour table; asc no data -9999), with the class names and a raster attribute table (columns `value` = index, `class_value` = catalog class value, `label`) in the `.aux.xml` side-car; grd, dta and rds hold the catalog class values.',
@@ -330,4 +390,27 @@ ${items}
 </body>
 </html>
 `;
+}
+
+/** README lines on how to open the data file (rda, rds, GeoJSON). */
+function dataFileNotes(info: PackageInfo): string[] {
+  const data = info.dataFiles[0]?.name;
+  if (!data) return [];
+  if (info.format === 'rda') {
+    const obj = rObjectName(info.base);
+    return [
+      '## Opening the data',
+      '',
+      `\`${data}\` is an RData file (R's \`save()\` format) holding one data.frame named \`${obj}\` (the file name as R's \`make.names\` makes it): \`load("${data}")\` creates it and returns its name, e.g. \`d <- get(load("${data}"))\`. Columns carry a \`label\` attribute; the data.frame carries \`var.labels\`, \`datalabel\` and \`time.stamp\` as \`foreign::read.dta\` gives them; class columns are factors.`,
+      '',
+    ];
+  }
+  if (info.format === 'rds') {
+    return ['## Opening the data', '', `\`${data}\` holds one data.frame: \`d <- readRDS("${data}")\`. Columns carry a \`label\` attribute; the data.frame carries \`var.labels\`, \`datalabel\` and \`time.stamp\`; class columns are factors.`, ''];
+  }
+  if (info.format === 'json' && info.geojson) {
+    const d = info.dataFiles[0]?.description ?? '';
+    return ['## Opening the data', '', `\`${data}\`: ${d} The same text is the file's top-level \`description\` member.`, ''];
+  }
+  return [];
 }

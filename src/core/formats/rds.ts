@@ -1,6 +1,7 @@
 /**
- * R `.rds` writer: a data.frame in R's serialization format version 3, XDR (big-endian),
- * gzip-compressed, as `saveRDS(df)` writes it.
+ * R `.rds` and `.rda` writers: a data.frame in R's serialization format version 3, XDR
+ * (big-endian), gzip-compressed, as `saveRDS(df)` writes it (`.rds`, read with `readRDS`),
+ * or as `save(df, file = )` writes it (`.rda`, RData, opened with `load()`).
  *
  * Spec: "R Internals", section 1.8 "Serialization Formats"
  * (https://cran.r-project.org/doc/manuals/r-release/R-ints.html#Serialization-Formats),
@@ -16,6 +17,10 @@
  *   bit 6 ASCII;
  * - attributes: a pairlist of LISTSXP (2) cells with tags (SYMSXP 1 + CHARSXP name),
  *   ended by NILVALUE_SXP (254).
+ *
+ * RData (`save()`, R's `src/main/saveload.c`, format "RDX3"): the magic `RDX3\n`, then the
+ * same serialization stream of a pairlist (LISTSXP cells, each with the object's name as
+ * its tag, ended by NILVALUE_SXP) of the saved objects; gzip-compressed as a whole.
  *
  * The data.frame is a list of columns with attributes `names`, `class = "data.frame"`,
  * compact `row.names = c(NA_integer_, -n)`, `var.labels` (as `foreign::read.dta` gives),
@@ -111,12 +116,47 @@ function writeItem(w: ByteWriter, v: RValue): void {
  */
 export function serializeR(v: RValue): Uint8Array {
   const w = new ByteWriter(false, 4096);
+  writeHeader(w);
+  writeItem(w, v);
+  return w.result();
+}
+
+/** Serialization header: `X\n`, version 3, writer R 4.2.0, minimal reader R 3.5.0, native encoding UTF-8. */
+function writeHeader(w: ByteWriter): void {
   w.text('X\n');
   w.i32(3).i32(0x040200).i32(0x030500);
   const enc = 'UTF-8';
   w.i32(enc.length).text(enc);
-  writeItem(w, v);
+}
+
+/**
+ * Serializes named R objects as the body of an RData file (what `save()` writes before
+ * compression): `RDX3\n`, then the version 3 XDR stream of a pairlist whose cells are
+ * tagged with the names.
+ * @param objects the objects to save, as [name, value] pairs in order
+ * @returns the uncompressed RData bytes
+ */
+export function serializeRData(objects: RAttr[]): Uint8Array {
+  const w = new ByteWriter(false, 4096);
+  w.text('RDX3\n');
+  writeHeader(w);
+  writeAttrs(w, objects);
   return w.result();
+}
+
+/**
+ * A valid R object name from a text, as R's `make.names` makes it: characters other than
+ * ASCII letters, digits, `.` and `_` become `.`; a name not starting with a letter or with
+ * a `.` not followed by a digit gets an `X` prefix; R's reserved words get a `.` suffix.
+ * @param s the text, e.g. a file stem `getLayer-ELEVATION-KEN`
+ * @returns e.g. `getLayer.ELEVATION.KEN`
+ */
+export function rObjectName(s: string): string {
+  let n = s.replace(/[^A-Za-z0-9._]/g, '.');
+  if (!/^([A-Za-z]|\.(?![0-9]))/.test(n)) n = `X${n}`;
+  const reserved = ['if', 'else', 'repeat', 'while', 'function', 'for', 'next', 'break', 'TRUE', 'FALSE', 'NULL', 'Inf', 'NaN', 'NA', 'NA_integer_', 'NA_real_', 'NA_character_', 'NA_complex_', 'in'];
+  if (reserved.includes(n)) n = `${n}.`;
+  return n;
 }
 
 function columnValue(c: PreparedColumn): RValue {
@@ -172,4 +212,16 @@ export function tableToDataFrame(table: TableResult, opts: RdsOptions): RValue {
  */
 export function writeRds(table: TableResult, opts: RdsOptions): Uint8Array {
   return gzipSync(serializeR(tableToDataFrame(table, opts)), { level: 6, mtime: 0 });
+}
+
+/**
+ * Writes a summary table as a gzip-compressed RData (`.rda`) file holding one data.frame,
+ * as `save(<name>, file = )` does: `load("file.rda")` creates the object `<name>` (and
+ * returns its name).
+ * @param table the engine's table
+ * @param opts data label and time stamp attributes
+ * @param name the object's name; must be a valid R name (see {@link rObjectName})
+ */
+export function writeRda(table: TableResult, opts: RdsOptions, name: string): Uint8Array {
+  return gzipSync(serializeRData([[name, tableToDataFrame(table, opts)]]), { level: 6, mtime: 0 });
 }
