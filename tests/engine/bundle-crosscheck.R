@@ -17,7 +17,7 @@ agg <- quote(.(ELEVATION = wm(ELEVATION, AREA_TOTAL), AREA_LAND = sumNA(AREA_LAN
   PN14_LIFEEXP = wm(PN14_LIFEEXP, PN14_POP), DIST_COAST = wm(DIST_COAST, AREA_LAND)))
 out$country <- dt[ISO3 == isov, eval(agg)]
 out$adm1 <- dt[ISO3 == isov & !is.na(ADM1_CODE_ALT), eval(agg), keyby = ADM1_CODE_ALT]
-dt[, ELEV_INT := cut(ELEVATION, br, dig.lab = 4)]
+dt[, ELEV_INT := cut(ELEVATION, br)]
 e <- dt[ISO3 == isov, eval(agg), keyby = ELEV_INT][!is.na(ELEV_INT)]
 e[, ELEV_INT := as.character(ELEV_INT)]
 out$intervals <- e

@@ -54,7 +54,7 @@ describe('engine on the real bundle vs R terra / data.table', () => {
 
   it('KEN by default ELEVATION intervals: R cut() labels and values', async () => {
     const rows = (await engine.getLayer({ var: VARS, iso3: ['KEN'], by: ['ELEVATION'] })) as Row[];
-    const ints = rows.filter((r) => r.ELEVATION_by !== undefined);
+    const ints = rows.filter((r) => typeof r.ELEVATION_by === 'string'); // the NA group (key null) is compared elsewhere
     expect(ints.map((r) => r.ELEVATION_by)).toEqual(R.intervals.map((r: any) => r.ELEV_INT));
     ints.forEach((row, i) => same(row, R.intervals[i]));
   });

@@ -104,6 +104,8 @@ describe('issue 12: the engine answers as R does', () => {
     const r = R.na.groups as Array<{ ELEV: string | null; AREA_LAND: number; ELEVATION_mean: number; cells: number }>;
     expect(groups).toHaveLength(r.length);
     expect(groups.at(-1)!.ELEVATION_by).toBeNull(); // the NA group comes last
+    expect(groups.at(-1)!.cells).toBe(r.find((y) => y.ELEV === null)!.cells); // and says how many cells it holds
+    for (const g of groups.slice(0, -1)) expect(g.cells).toBeUndefined();
     for (const g of groups) {
       const x = r.find((y) => y.ELEV === g.ELEVATION_by)!;
       expect(x, String(g.ELEVATION_by)).toBeTruthy();

@@ -398,6 +398,8 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
         }
         bys.forEach((d, k) => { row[d.key] = keyOf(d, idx[k]); });
         valueFields(cp, b * frame.S + s, row);
+        // R's NA group: how many cells (coverage-weighted with WKT) fell outside the breaks / classes
+        if (bys.some((d, k) => idx[k] >= d.n)) row.cells = roundR(frame.groupN[b * frame.S + s], 4);
         rows.push(row);
       }
     });
@@ -447,6 +449,12 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
       }
     }
     return cols;
+  }
+
+  /** Adds the `cells` column when some row (an NA group's) carries it. */
+  function withCells(cols: ColumnInfo[], rows: Row[]): ColumnInfo[] {
+    if (!rows.some((r) => r.cells !== undefined)) return cols;
+    return [...cols, { name: 'cells', role: 'value', label: "Cells of R's NA group (outside every interval or without a class; coverage-weighted with WKT)", unit: 'cells', type: 'number', dec: 4 }];
   }
 
   function cellRows(c: Ctx, cp: Computed): Row[] {
@@ -539,13 +547,13 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
           last = cp;
         }
         const shown = { ...last!, sel: { ...last!.sel, blocks: [c.isoClasses[0]] } };
-        return { rows, columns: columns(c, shown), meta: metaOf(c, shown), computed: last!, ctx: c };
+        return { rows, columns: withCells(columns(c, shown), rows), meta: metaOf(c, shown), computed: last!, ctx: c };
       }
     }
     const sel = select(c, args, null, null);
     const cp = await compute(c, sel, varSpecs, bys, needAgg, o.signal, o.onProgress);
     const rows = collapse ? tableRows(c, cp) : cellRows(c, cp);
-    return { rows, columns: columns(c, cp, [], !collapse), meta: metaOf(c, cp), computed: cp, ctx: c };
+    return { rows, columns: withCells(columns(c, cp, [], !collapse), rows), meta: metaOf(c, cp), computed: cp, ctx: c };
   }
 
   function metaOf(c: Ctx, cp: Computed): VarRecord[] {
@@ -589,7 +597,7 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
     if (!last) last = await compute(c, { win: [0, 0, 0, 0], weight: null, mask: null, isoBlock: new Int32Array(0), blocks: perCountry ? [] : [null] }, varSpecs, bys, true, o.signal);
     const cp = last;
     const cols = columns(c, { ...cp, sel: { ...cp.sel, blocks: perCountry ? [c.isoClasses[0]] : [null] } }, keyCols);
-    return { rows, columns: cols, meta: metaOf(c, { ...cp, sel: { ...cp.sel, blocks: perCountry ? [c.isoClasses[0]] : [null] } }) };
+    return { rows, columns: withCells(cols, rows), meta: metaOf(c, { ...cp, sel: { ...cp.sel, blocks: perCountry ? [c.isoClasses[0]] : [null] } }) };
   }
 
   const engine: IndapiEngine = {
