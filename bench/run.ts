@@ -14,7 +14,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createNodeEngine } from '../src/node/engine';
-import { parseAggFun } from '../src/core/engine';
+import { parseAggFun, simpleAggregate } from '../src/core/engine';
 import type { GetLayerArgs } from '../src/core/types';
 import { runIngestBench } from './ingest-bench';
 import { catalogBench } from './catalog';
@@ -85,7 +85,7 @@ async function main() {
   // R terra, each case cold in its own process
   const cfgFile = join(ROOT, '.cache/bench-terra.json');
   const varCfg = vars.map((code) => {
-    const f = parseAggFun(cat.need(code).aggFunR);
+    const f = simpleAggregate(parseAggFun(cat.need(code).aggFunR))!;
     return { code, fn: f.fn, weight: f.weight };
   });
   writeFileSync(cfgFile, JSON.stringify({ dir, vars: varCfg, breaks: elevBreaks, wkt, country: { value: isoValue, bbox: [country.bboxDeg[0], country.bboxDeg[2], country.bboxDeg[1], country.bboxDeg[3]] } }));

@@ -1,11 +1,14 @@
 /**
- * Missing summaries: a group with cells but no non-missing value is missing for every
- * aggregation and extra stat except `count` (0); groups with values are unchanged.
+ * Summaries of a group with cells but no non-missing value, as R gives them:
+ * `sum(x, na.rm=TRUE)` and the stat `sum` are 0, `count` is 0, every other aggregation and
+ * stat is missing (R's NaN / NA / ±Inf); groups with values are unchanged.
  */
 import { describe, expect, it } from 'vitest';
 import type { VarRecord } from '../types';
 import { countGroups, VarAgg } from './accumulate';
-import { parseAggFun, type AggFn } from './aggfun';
+import { parseAggFun, type AggName } from './expr';
+
+type AggFn = AggName;
 import type { VarSpec } from './plan';
 
 const STATS = ['count', 'sum', 'mean', 'min', 'max', 'sd', 'p50', 'majority', 'minority', 'hist'];
@@ -20,31 +23,36 @@ const wts = new Float32Array([1, 1, 2, 5, 5]);
 function agg(fn: AggFn, weight: Float32Array | null = null): VarAgg {
   const frame = countGroups(sel, weight, 1, 2);
   const formula = parseAggFun(fn === 'weighted.mean' ? 'weighted.mean(X, W, na.rm=TRUE)' : `${fn}(X, na.rm=TRUE)`);
-  const spec: VarSpec = { code: 'X', rec: rec('continuous'), formula, stats: STATS };
-  return new VarAgg(spec, frame, vals, wts, undefined);
+  const spec: VarSpec = { code: 'X', rec: rec('continuous'), formula, columnRecs: [], stats: STATS };
+  return new VarAgg(spec, frame, vals, new Map([['X', vals], ['W', wts]]), undefined);
 }
 
 describe('VarAgg: groups without values', () => {
   const expected: Record<string, number> = { sum: 6, mean: 2, 'weighted.mean': 9 / 4, min: 1, max: 3, median: 2 };
   for (const fn of Object.keys(expected) as AggFn[]) {
-    it(`${fn}: missing for a group with cells but no value, unchanged otherwise`, () => {
+    it(`${fn}: ${fn === 'sum' ? '0 (R)' : 'missing'} for a group with cells but no value, unchanged otherwise`, () => {
       const a = agg(fn);
-      expect(a.numeric(1)).toBeNaN();
-      expect(a.value(1)).toBeUndefined();
+      if (fn === 'sum') {
+        expect(a.numeric(1)).toBe(0);
+        expect(a.value(1)).toBe(0);
+      } else {
+        expect(a.numeric(1)).toBeNaN();
+        expect(a.value(1)).toBeUndefined();
+      }
       expect(a.numeric(0)).toBeCloseTo(expected[fn], 12);
       expect(a.value(2)).toBeCloseTo(expected[fn], 12);
     });
   }
 
-  it('sum with coverage weights: missing without values, weighted otherwise', () => {
+  it('sum with coverage weights: 0 without values, weighted otherwise', () => {
     const a = agg('sum', new Float32Array([1, 0.5, 1, 1, 1]));
-    expect(a.value(1)).toBeUndefined();
+    expect(a.value(1)).toBe(0);
     expect(a.value(0)).toBe(1 + 1 + 3);
   });
 
-  it('extra stats: all missing but count, which is 0', () => {
+  it('extra stats: all missing but count and sum, which are 0', () => {
     const a = agg('sum');
-    for (const s of STATS) expect(a.stat(s, 1), s).toBe(s === 'count' ? 0 : undefined);
+    for (const s of STATS) expect(a.stat(s, 1), s).toBe(s === 'count' || s === 'sum' ? 0 : undefined);
     expect(a.stat('sum', 0)).toBe(6);
     expect(a.stat('count', 2)).toBe(3);
   });
@@ -52,7 +60,7 @@ describe('VarAgg: groups without values', () => {
   it('dominant (class variable): missing for a group without class values, count 0', () => {
     const frame = countGroups(sel, null, 1, 2);
     const classes = [{ value: 1, label: 'a' }, { value: 2, label: 'b' }];
-    const spec: VarSpec = { code: 'X', rec: rec('class'), formula: { fn: 'dominant', code: 'X' }, classes, stats: ['count', 'majority'] };
+    const spec: VarSpec = { code: 'X', rec: rec('class'), formula: parseAggFun('dominant(X)'), columnRecs: [], classes, stats: ['count', 'majority'] };
     const lut = new Int32Array([-1, 0, 1]);
     const a = new VarAgg(spec, frame, new Int32Array([2, 2, 1, -1, -1]), undefined, lut);
     expect(a.numeric(1)).toBeNaN();

@@ -7,19 +7,37 @@
  * missing). After the pass, the slots of each block are folded into C summary entries at
  * indices G..G+C-1, so every statistic is available per group and per summary.
  *
- * Aggregation semantics (R, na.rm = TRUE), except that a group with no non-missing value
- * gets a missing summary for every statistic but `count` (0): sum, mean, weighted mean, min,
- * max, median, dominant, sd, percentiles, majority, minority, hist. This differs on purpose
- * from R `sum(x, na.rm = TRUE)`, which gives 0 (terra `zonal(fun = "sum")` gives NA): a 0
- * would read as a real zero (e.g. 0 people where there is no source data). With weights f: sums are
- * sum(f * v), means sum(f * v) / sum(f), weighted means sum(f * w * v) / sum(f * w) over
- * cells with w > 0; min, max, percentiles, majority, minority and histograms use every cell
- * with f > 0 unweighted. `dominant` is the class with the largest (weighted) count, ties to
- * the smallest class value. Standard deviation: sample (n - 1) with f as frequency weights.
- * Percentiles: R `quantile(type = 7)`.
+ * The catalog formula (`aggFunR`, parsed by `expr.ts`) is evaluated as R evaluates it per
+ * group: each distinct aggregate of the formula (e.g. `sum(A*W, na.rm=TRUE)` and
+ * `sum(W, na.rm=TRUE)`) is one accumulator over groups and summaries, filled in one pass
+ * over the per-cell values of its argument; the arithmetic combines them per group at the
+ * end with IEEE (= R double) arithmetic. R's rules, with `na.rm = TRUE`:
+ * - `sum(E)` adds E over the cells where E is not NA (a product A*W is NA where either
+ *   is); no such cell gives 0, as R does (so a group whose cells are all NA sums to 0);
+ * - `mean(E)`, `median(E)`: NaN / NA (missing) over no value; median of an even count is
+ *   the mean of the two middle values; `min` / `max` of nothing are Inf / -Inf (R);
+ * - `weighted.mean(X, W)` drops the cells where X is NA; a missing W where X is not makes
+ *   the result NA (R's `sum((x*w)[w != 0]) / sum(w)`); cells with W = 0 add only to the
+ *   divisor;
+ * - without `na.rm = TRUE` (R's default FALSE) any NA cell makes the aggregate NA;
+ * - x/0 is Inf for x != 0 and 0/0 NaN; a non-finite result (NaN, NA, ±Inf) is missing
+ *   (JSON has no Inf): the field is left out of the row, NaN in cell layers.
+ * A group with no selected cell produces no row at all.
+ *
+ * With coverage weights f (exact WKT): each cell's term of a sum is f * E, means are
+ * sum(f * E) / sum(f), weighted means use the weight f * W; medians, min, max,
+ * percentiles, majority, minority and histograms use every cell with f > 0 unweighted.
+ * `dominant` (class records, written `dominant(A)` or `names(sort(table(A),
+ * decreasing=T)[1])`) is the class with the largest (weighted) count, ties to the smallest
+ * class value, always of the record's own cells.
+ *
+ * Extra `stats` are of the record's own values: count (0 when none), sum (0 when none, as
+ * R), mean, sd (sample, n - 1, f as frequency weights), min, max, pNN (R `quantile(type =
+ * 7)`), majority, minority, hist; missing when there is no value (but count and sum).
  */
 import type { VarSpec } from './plan';
 import { HIST_BINS } from './plan';
+import { evalExpr, leafKey, leavesOf, type AggLeaf, type CellExpr } from './expr';
 
 /** The cells and groups of one accumulation. */
 export interface Frame {
@@ -55,23 +73,175 @@ export function countGroups(sel: Int32Array, weight: Float32Array | null, C: num
 }
 
 type Out = number | string | undefined;
+/** Per-cell values of a column or cell expression over the window (NaN = missing). */
+type Col = Float32Array | Float64Array;
+/** Per-cell data of the columns a formula names: Float32 values, or Int32 class values (-1 none). */
+export type Columns = ReadonlyMap<string, Float32Array | Int32Array>;
+
+/** Folds the slots of each block into its summary entry (indices G..G+C-1). */
+function fold(a: Float64Array | undefined, frame: Frame, op: 'add' | 'min' | 'max'): void {
+  if (!a) return;
+  const G = groupsOf(frame);
+  for (let c = 0; c < frame.C; c++) {
+    let acc = op === 'add' ? 0 : op === 'min' ? Infinity : -Infinity;
+    for (let k = 0; k < frame.S; k++) {
+      const v = a[c * frame.S + k];
+      acc = op === 'add' ? acc + v : op === 'min' ? Math.min(acc, v) : Math.max(acc, v);
+    }
+    a[G + c] = acc;
+  }
+}
+
+/** Per-cell values of a cell expression (columns as they are; arithmetic in float64, as R's doubles). */
+export function cellValues(e: CellExpr, cols: Columns, N: number): Col {
+  switch (e.t) {
+    case 'col': {
+      const a = cols.get(e.code);
+      if (!a) throw new Error(`column ${e.code} was not loaded`);
+      if (a instanceof Float32Array) return a;
+      const out = new Float64Array(N);
+      for (let i = 0; i < N; i++) out[i] = a[i] < 0 ? NaN : a[i];
+      return out;
+    }
+    case 'num': return new Float64Array(N).fill(e.v);
+    case 'neg': {
+      const a = cellValues(e.a, cols, N), out = new Float64Array(N);
+      for (let i = 0; i < N; i++) out[i] = -a[i];
+      return out;
+    }
+    case 'bin': {
+      const a = cellValues(e.a, cols, N), b = cellValues(e.b, cols, N), out = new Float64Array(N);
+      if (e.op === '+') for (let i = 0; i < N; i++) out[i] = a[i] + b[i];
+      else if (e.op === '-') for (let i = 0; i < N; i++) out[i] = a[i] - b[i];
+      else if (e.op === '*') for (let i = 0; i < N; i++) out[i] = a[i] * b[i];
+      else for (let i = 0; i < N; i++) out[i] = a[i] / b[i];
+      return out;
+    }
+  }
+}
+
+/** Non-missing values per group, sorted, with per-summary pools built on demand. */
+class Collected {
+  private readonly sorted: Float64Array;
+  private readonly off: Int32Array;
+  private readonly pooled = new Map<number, Float64Array>();
+
+  constructor(private readonly frame: Frame, vals: Col) {
+    const { sel, weight } = frame;
+    const G = groupsOf(frame), N = sel.length;
+    const cnt = new Int32Array(G + 1);
+    for (let i = 0; i < N; i++) {
+      const g = sel[i]; if (g < 0) continue;
+      const v = vals[i]; if (v !== v) continue;
+      if (weight && !(weight[i] > 0)) continue;
+      cnt[g + 1]++;
+    }
+    for (let g = 0; g < G; g++) cnt[g + 1] += cnt[g];
+    const off = (this.off = Int32Array.from(cnt));
+    const pos = Int32Array.from(cnt);
+    const sorted = (this.sorted = new Float64Array(cnt[G]));
+    for (let i = 0; i < N; i++) {
+      const g = sel[i]; if (g < 0) continue;
+      const v = vals[i]; if (v !== v) continue;
+      if (weight && !(weight[i] > 0)) continue;
+      sorted[pos[g]++] = v;
+    }
+    for (let g = 0; g < G; g++) if (off[g + 1] - off[g] > 1) sorted.subarray(off[g], off[g + 1]).sort();
+  }
+
+  /** Sorted values of a group or summary. */
+  values(t: number): Float64Array {
+    const G = groupsOf(this.frame);
+    if (t < G) return this.sorted.subarray(this.off[t], this.off[t + 1]);
+    let v = this.pooled.get(t);
+    if (!v) {
+      const c = t - G;
+      v = this.sorted.slice(this.off[c * this.frame.S], this.off[(c + 1) * this.frame.S]).sort();
+      this.pooled.set(t, v);
+    }
+    return v;
+  }
+}
+
+/** Count per group of selected cells whose value is NA (for aggregates without na.rm). */
+function naCounts(frame: Frame, vals: Col): Float64Array {
+  const { sel } = frame;
+  const nas = new Float64Array(groupsOf(frame) + frame.C);
+  for (let i = 0; i < sel.length; i++) { const g = sel[i]; if (g >= 0 && vals[i] !== vals[i]) nas[g]++; }
+  fold(nas, frame, 'add');
+  return nas;
+}
+
+/** One aggregate of a formula over every group and summary. */
+interface LeafAcc {
+  /** R's value of the aggregate for a group or summary. */
+  value(t: number): number;
+}
+
+function leafAcc(l: AggLeaf, frame: Frame, cols: Columns): LeafAcc {
+  const { sel, weight } = frame;
+  const N = sel.length;
+  const T = groupsOf(frame) + frame.C;
+  const x = cellValues(l.x, cols, N);
+  const nas = l.naRm ? null : naCounts(frame, x);
+  const na = (t: number) => nas !== null && nas[t] > 0;
+  switch (l.fn) {
+    case 'sum':
+    case 'mean': {
+      const s = new Float64Array(T), n = new Float64Array(T);
+      accSum(sel, x, weight, s, n);
+      fold(s, frame, 'add'); fold(n, frame, 'add');
+      return l.fn === 'sum'
+        ? { value: (t) => (na(t) ? NaN : s[t]) }
+        : { value: (t) => (na(t) ? NaN : s[t] / n[t]) };
+    }
+    case 'min':
+    case 'max': {
+      const mn = new Float64Array(T).fill(Infinity), mx = new Float64Array(T).fill(-Infinity);
+      accMinMax(sel, x, weight, mn, mx);
+      fold(mn, frame, 'min'); fold(mx, frame, 'max');
+      const a = l.fn === 'min' ? mn : mx;
+      return { value: (t) => (na(t) ? NaN : a[t]) };
+    }
+    case 'median': {
+      const coll = new Collected(frame, x);
+      return { value: (t) => (na(t) ? NaN : median(coll.values(t))) };
+    }
+    case 'weighted.mean': {
+      const w = cellValues(l.w!, cols, N);
+      const num = new Float64Array(T), den = new Float64Array(T);
+      accWeighted(sel, x, weight, w, l.naRm, num, den);
+      fold(num, frame, 'add'); fold(den, frame, 'add');
+      return { value: (t) => num[t] / den[t] };
+    }
+  }
+}
 
 /** Summaries of one variable for every group and summary of a frame. */
 export class VarAgg {
   private readonly T: number;
   private readonly G: number;
   private s?: Float64Array; private n?: Float64Array; private q?: Float64Array;
-  private ws?: Float64Array; private sw?: Float64Array;
   private mn?: Float64Array; private mx?: Float64Array;
   private counts?: Float64Array; private K = 0;
-  private sorted?: Float32Array; private off?: Int32Array; private summarySorted = new Map<number, Float32Array>();
+  private coll?: Collected;
+  /** Accumulator of each aggregate of the formula (equal aggregates share one). */
+  private readonly leaves = new Map<AggLeaf, LeafAcc>();
+  /** Values of the column of a `dominant` formula over a continuous record. */
+  private domColl?: Collected;
 
-  constructor(readonly spec: VarSpec, private readonly frame: Frame, values: Float32Array | Int32Array, weightValues?: Float32Array, classLut?: Int32Array) {
+  /**
+   * @param spec the variable
+   * @param frame cells and groups
+   * @param values the record's own values (Float32; class records: Int32 class values, -1 none)
+   * @param cols values of every column the formula names (the record's own code included)
+   * @param classLut class records: class value -> index in `spec.classes` (-1 none)
+   */
+  constructor(readonly spec: VarSpec, private readonly frame: Frame, values: Float32Array | Int32Array, cols?: Columns, classLut?: Int32Array) {
     const G = (this.G = groupsOf(frame));
     this.T = G + frame.C;
     const { sel, weight } = frame;
     const st = new Set(spec.stats);
-    const fn = spec.formula.fn;
     const N = sel.length;
     if (spec.rec.type === 'class') {
       const lut = classLut!;
@@ -100,72 +270,34 @@ export class VarAgg {
       }
       return;
     }
+    // the formula
+    const allCols: Columns = cols ?? new Map([[spec.code, values]]);
+    const f = spec.formula;
+    if (f.kind === 'dominant') {
+      this.domColl = new Collected(frame, cellValues({ t: 'col', code: f.code }, allCols, N));
+    } else {
+      const byKey = new Map<string, LeafAcc>();
+      for (const l of leavesOf(f.root)) {
+        const k = leafKey(l);
+        let acc = byKey.get(k);
+        if (!acc) { acc = leafAcc(l, frame, allCols); byKey.set(k, acc); }
+        this.leaves.set(l, acc);
+      }
+    }
+    // extra stats of the record's own values
     const vals = values as Float32Array;
-    const needS = fn === 'sum' || fn === 'mean' || st.has('sum') || st.has('mean') || st.has('sd') || st.has('count');
+    const needS = st.has('sum') || st.has('mean') || st.has('sd') || st.has('count');
     const needQ = st.has('sd');
-    const needMM = fn === 'min' || fn === 'max' || st.has('min') || st.has('max');
-    const needColl = fn === 'median' || spec.stats.some((x) => /^p\d+$/.test(x) || x === 'majority' || x === 'minority' || x === 'hist');
-    if (needS || needQ) { this.s = new Float64Array(this.T); this.n = new Float64Array(this.T); }
+    const needMM = st.has('min') || st.has('max');
+    const needColl = spec.stats.some((x) => /^p\d+$/.test(x) || x === 'majority' || x === 'minority' || x === 'hist');
+    if (needS) { this.s = new Float64Array(this.T); this.n = new Float64Array(this.T); }
     if (needQ) this.q = new Float64Array(this.T);
     if (needMM) { this.mn = new Float64Array(this.T).fill(Infinity); this.mx = new Float64Array(this.T).fill(-Infinity); }
     if (needS) accSum(sel, vals, weight, this.s!, this.n!, this.q);
     if (needMM) accMinMax(sel, vals, weight, this.mn!, this.mx!);
-    if (fn === 'weighted.mean') {
-      this.ws = new Float64Array(this.T);
-      this.sw = new Float64Array(this.T);
-      accWeighted(sel, vals, weight, weightValues!, this.ws, this.sw);
-    }
-    if (needColl) {
-      const cnt = new Int32Array(this.G + 1);
-      for (let i = 0; i < N; i++) {
-        const g = sel[i]; if (g < 0) continue;
-        const v = vals[i]; if (v !== v) continue;
-        if (weight && !(weight[i] > 0)) continue;
-        cnt[g + 1]++;
-      }
-      for (let g = 0; g < this.G; g++) cnt[g + 1] += cnt[g];
-      const off = (this.off = Int32Array.from(cnt));
-      const pos = Int32Array.from(cnt);
-      const sorted = (this.sorted = new Float32Array(cnt[this.G]));
-      for (let i = 0; i < N; i++) {
-        const g = sel[i]; if (g < 0) continue;
-        const v = vals[i]; if (v !== v) continue;
-        if (weight && !(weight[i] > 0)) continue;
-        sorted[pos[g]++] = v;
-      }
-      for (let g = 0; g < this.G; g++) if (off[g + 1] - off[g] > 1) sorted.subarray(off[g], off[g + 1]).sort();
-    }
-    // fold slots into summaries
-    const fold = (a: Float64Array | undefined, op: 'add' | 'min' | 'max') => {
-      if (!a) return;
-      for (let c = 0; c < frame.C; c++) {
-        let acc = op === 'add' ? 0 : op === 'min' ? Infinity : -Infinity;
-        for (let k = 0; k < frame.S; k++) {
-          const v = a[c * frame.S + k];
-          acc = op === 'add' ? acc + v : op === 'min' ? Math.min(acc, v) : Math.max(acc, v);
-        }
-        a[G + c] = acc;
-      }
-    };
-    fold(this.s, 'add'); fold(this.n, 'add'); fold(this.q, 'add'); fold(this.ws, 'add'); fold(this.sw, 'add');
-    fold(this.mn, 'min'); fold(this.mx, 'max');
-  }
-
-  /** Sorted collected values of a group or summary. */
-  private values(t: number): Float32Array {
-    if (t < this.G) return this.sorted!.subarray(this.off![t], this.off![t + 1]);
-    let v = this.summarySorted.get(t);
-    if (!v) {
-      const c = t - this.G;
-      v = this.sorted!.slice(this.off![c * this.frame.S], this.off![(c + 1) * this.frame.S]).sort();
-      this.summarySorted.set(t, v);
-    }
-    return v;
-  }
-
-  /** True when the group or summary has at least one non-missing value (with weight f > 0). */
-  private hasValues(t: number): boolean {
-    return this.n![t] > 0;
+    if (needColl) this.coll = new Collected(frame, vals);
+    fold(this.s, frame, 'add'); fold(this.n, frame, 'add'); fold(this.q, frame, 'add');
+    fold(this.mn, frame, 'min'); fold(this.mx, frame, 'max');
   }
 
   /** Index of the dominant class of a group (largest count, ties to the smallest value), or -1. */
@@ -179,22 +311,19 @@ export class VarAgg {
     return best;
   }
 
-  /** Raw numeric value of the catalog formula (class variables: the dominant class value), NaN when missing. */
+  /**
+   * Raw numeric value of the catalog formula (class variables: the dominant class value);
+   * NaN when missing, including R's NA, NaN and ±Inf.
+   */
   numeric(t: number): number {
-    const fn = this.spec.formula.fn;
     if (this.spec.rec.type === 'class') {
       const k = this.dominantIndex(t);
       return k < 0 ? NaN : this.spec.classes![k].value;
     }
-    switch (fn) {
-      case 'sum': return this.hasValues(t) ? this.s![t] : NaN;
-      case 'mean': return this.n![t] > 0 ? this.s![t] / this.n![t] : NaN;
-      case 'weighted.mean': return this.sw![t] > 0 ? this.ws![t] / this.sw![t] : NaN;
-      case 'min': return this.mn![t] === Infinity ? NaN : this.mn![t];
-      case 'max': return this.mx![t] === -Infinity ? NaN : this.mx![t];
-      case 'median': return quantile(this.values(t), 0.5);
-      case 'dominant': return NaN;
-    }
+    const f = this.spec.formula;
+    if (f.kind === 'dominant') return mode(this.domColl!.values(t), false) ?? NaN;
+    const v = evalExpr(f.root, (l) => this.leaves.get(l)!.value(t));
+    return Number.isFinite(v) ? v : NaN;
   }
 
   /** Value of the catalog formula for a group or summary: number, class label, or undefined when missing. */
@@ -220,7 +349,7 @@ export class VarAgg {
     const n = this.n?.[t] ?? 0;
     switch (name) {
       case 'count': return n;
-      case 'sum': return this.hasValues(t) ? this.s![t] : undefined;
+      case 'sum': return this.s![t]; // 0 over no value, as R's sum(x, na.rm = TRUE)
       case 'mean': return n > 0 ? this.s![t] / n : undefined;
       case 'min': return this.mn![t] === Infinity ? undefined : this.mn![t];
       case 'max': return this.mx![t] === -Infinity ? undefined : this.mx![t];
@@ -229,11 +358,11 @@ export class VarAgg {
         const v = (this.q![t] - (this.s![t] * this.s![t]) / n) / (n - 1);
         return Math.sqrt(Math.max(0, v));
       }
-      case 'majority': case 'minority': return mode(this.values(t), name === 'minority');
-      case 'hist': return hist(this.values(t));
+      case 'majority': case 'minority': return mode(this.coll!.values(t), name === 'minority');
+      case 'hist': return hist(this.coll!.values(t));
       default: {
         const p = Number(name.slice(1)) / 100;
-        const v = quantile(this.values(t), p);
+        const v = quantile(this.coll!.values(t), p);
         return Number.isFinite(v) ? v : undefined;
       }
     }
@@ -242,7 +371,7 @@ export class VarAgg {
 
 // Small monomorphic loops (V8 optimises these better than one large constructor).
 
-function accSum(sel: Int32Array, vals: Float32Array, weight: Float32Array | null, s: Float64Array, n: Float64Array, q?: Float64Array): void {
+function accSum(sel: Int32Array, vals: Col, weight: Float32Array | null, s: Float64Array, n: Float64Array, q?: Float64Array): void {
   const N = sel.length;
   if (weight) {
     for (let i = 0; i < N; i++) {
@@ -265,7 +394,7 @@ function accSum(sel: Int32Array, vals: Float32Array, weight: Float32Array | null
   }
 }
 
-function accMinMax(sel: Int32Array, vals: Float32Array, weight: Float32Array | null, mn: Float64Array, mx: Float64Array): void {
+function accMinMax(sel: Int32Array, vals: Col, weight: Float32Array | null, mn: Float64Array, mx: Float64Array): void {
   const N = sel.length;
   for (let i = 0; i < N; i++) {
     const g = sel[i]; if (g < 0) continue;
@@ -276,15 +405,28 @@ function accMinMax(sel: Int32Array, vals: Float32Array, weight: Float32Array | n
   }
 }
 
-function accWeighted(sel: Int32Array, vals: Float32Array, weight: Float32Array | null, wv: Float32Array, ws: Float64Array, sw: Float64Array): void {
+/**
+ * R's weighted.mean per group: cells with x NA dropped when na.rm; num += x * w where w != 0,
+ * den += w; NaN (an NA weight where x is not NA) propagates to the result.
+ */
+function accWeighted(sel: Int32Array, x: Col, weight: Float32Array | null, wv: Col, naRm: boolean, num: Float64Array, den: Float64Array): void {
   const N = sel.length;
   for (let i = 0; i < N; i++) {
     const g = sel[i]; if (g < 0) continue;
-    const v = vals[i]; if (v !== v) continue;
-    let w = wv[i]; if (!(w > 0)) continue;
+    const v = x[i]; if (naRm && v !== v) continue;
+    let w = wv[i];
     if (weight !== null) w *= weight[i];
-    ws[g] += w * v; sw[g] += w;
+    if (w !== 0) num[g] += v * w;
+    den[g] += w;
   }
+}
+
+/** R median() of sorted values: the middle value, or the mean of the two middle values; NaN for none. */
+function median(x: Float64Array): number {
+  const n = x.length;
+  if (!n) return NaN;
+  const h = n >> 1;
+  return n % 2 ? x[h] : (x[h - 1] + x[h]) / 2;
 }
 
 /** R quantile type 7 of sorted values; NaN for none. */
@@ -298,7 +440,7 @@ export function quantile(x: ArrayLike<number>, p: number): number {
 }
 
 /** Most (or least) frequent value of sorted values, ties to the smallest. */
-function mode(x: Float32Array, least: boolean): number | undefined {
+function mode(x: Float64Array, least: boolean): number | undefined {
   if (!x.length) return undefined;
   let best = x[0], bc = least ? Infinity : 0;
   let i = 0;
@@ -313,7 +455,7 @@ function mode(x: Float32Array, least: boolean): number | undefined {
 }
 
 /** Histogram of sorted values: `HIST_BINS` equal bins from min to max, counts joined by '|'. */
-function hist(x: Float32Array): string | undefined {
+function hist(x: Float64Array): string | undefined {
   if (!x.length) return undefined;
   const lo = x[0], hi = x[x.length - 1];
   const bins = new Array<number>(HIST_BINS).fill(0);

@@ -21,7 +21,7 @@ import { countGroups, VarAgg, type Frame } from './accumulate';
 import { intervalIndex, roundR } from './labels';
 import { asList, byCodesOf, checkStats, digLabOf, planBy, planVars, type BySpec, type VarSpec } from './plan';
 
-export { parseAggFun } from './aggfun';
+export { aggFormulaText, parseAggFun, simpleAggregate } from './expr';
 export { cutLabels, formatG, labelDigits, roundR } from './labels';
 export { DEFAULT_DIG_LAB, digLabOf, STAT_NAMES } from './plan';
 
@@ -231,9 +231,10 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
     const win = sel.win;
     const N = Math.max(0, win[2] - win[0]) * Math.max(0, win[3] - win[1]);
     const isoRec = c.cat.need('ISO3');
-    const weightRecs = new Map<string, VarRecord>();
-    for (const v of vars) if (v.weightRec && aggregate) weightRecs.set(v.weightRec.varCode, v.weightRec);
-    const total = new Set([isoRec.varCode, ...bys.map((b) => b.code), ...vars.map((v) => v.code), ...weightRecs.keys()]).size;
+    // other columns the formulas name (weights, areas, helper columns), read as the vars are
+    const colRecs = new Map<string, VarRecord>();
+    if (aggregate) for (const v of vars) for (const r of v.columnRecs) colRecs.set(r.varCode, r);
+    const total = new Set([isoRec.varCode, ...bys.map((b) => b.code), ...vars.map((v) => v.code), ...colRecs.keys()]).size;
     let done = 0;
     const tick = <T>(p: Promise<T>) => p.then((x) => { onProgress?.(++done, total); return x; });
     const empty = N === 0;
@@ -250,7 +251,7 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
       read(isoRec) as Promise<Int32Array>,
       Promise.all(bys.map((b) => read(b.rec))),
       Promise.all(vars.map((v) => read(v.rec))),
-      Promise.all([...weightRecs.values()].map((r) => read(r).then((d) => [r.varCode, d as Float32Array] as const))),
+      Promise.all([...colRecs.values()].map((r) => read(r).then((d) => [r.varCode, d] as const))),
     ]);
     throwIfAborted(signal);
     // group index per cell
@@ -289,7 +290,7 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
     const frame = countGroups(g, weight, C, S);
     let aggs: VarAgg[] | null = null;
     if (aggregate) {
-      const wmap = new Map(wData);
+      const colData = new Map(wData);
       aggs = vars.map((v, k) => {
         let lut: Int32Array | undefined;
         if (v.rec.type === 'class') {
@@ -297,7 +298,9 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
           lut = new Int32Array(maxV + 1).fill(-1);
           v.classes!.forEach((e, i) => { if (e.value >= 0) lut![e.value] = i; });
         }
-        return new VarAgg(v, frame, varData[k], v.weightRec ? wmap.get(v.weightRec.varCode) : undefined, lut);
+        const cols = new Map<string, Float32Array | Int32Array>([[v.code, varData[k]]]);
+        for (const r of v.columnRecs) cols.set(r.varCode, colData.get(r.varCode)!);
+        return new VarAgg(v, frame, varData[k], cols, lut);
       });
     }
     return { sel, vars, bys, frame, aggs, varData, byData, iso, P };

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { cutLabels, formatG, intervalIndex, labelDigits, roundR } from './labels';
-import { parseAggFun } from './aggfun';
 
 describe('R-compatible labels', () => {
   it('formats like C %g', () => {
@@ -52,19 +51,5 @@ describe('R-compatible labels', () => {
     expect(roundR(1.005, 2)).toBe(1); // 1.00499999...
     expect(roundR(-1.26, 1)).toBe(-1.3);
     expect(roundR(-0.04, 1)).toBe(0);
-  });
-});
-
-describe('aggregation formulas', () => {
-  it('parses the catalog shapes', () => {
-    expect(parseAggFun('sum(AREA_LAND, na.rm=TRUE)')).toEqual({ fn: 'sum', code: 'AREA_LAND' });
-    expect(parseAggFun('weighted.mean(TRI, AREA_LAND, na.rm=TRUE)')).toEqual({ fn: 'weighted.mean', code: 'TRI', weight: 'AREA_LAND' });
-    expect(parseAggFun('dominant(ELEV_ZONE)')).toEqual({ fn: 'dominant', code: 'ELEV_ZONE' });
-    expect(parseAggFun(' median( SLOPE ,na.rm=T ) ')).toEqual({ fn: 'median', code: 'SLOPE' });
-  });
-  it('rejects anything else', () => {
-    for (const bad of ['system("rm -rf /")', 'sum(A); quit()', 'weighted.mean(A, na.rm=TRUE)', 'mean(A, B)', 'sd(A)', 'sum(1+A)']) {
-      expect(() => parseAggFun(bad), bad).toThrow(expect.objectContaining({ code: 'BAD_ARGUMENT' }));
-    }
   });
 });

@@ -6,16 +6,20 @@ import type { Catalog } from '../catalog';
 import { unknownCodeMessage } from '../catalog';
 import { IndapiError } from '../errors';
 import type { ByArg, ClassEntry, VarRecord } from '../types';
-import { parseAggFun, type AggFormula } from './aggfun';
+import { parseAggFun, renameColumns, type AggFormula } from './expr';
 import { cutLabels } from './labels';
 
 /** A summarised variable. */
 export interface VarSpec {
   code: string;
   rec: VarRecord;
+  /** The parsed catalog formula (class records: `dominant` of their own code). */
   formula: AggFormula;
-  /** Weight indicator record for weighted.mean. */
-  weightRec?: VarRecord;
+  /**
+   * Records of the other columns the formula names (weights, areas, helper columns that may
+   * be unpublished), whose COGs `cog/<code>.tif` are read with the record's own.
+   */
+  columnRecs: VarRecord[];
   /** Class table (class variables), sorted by value. */
   classes?: ClassEntry[];
   /** Extra statistics requested. */
@@ -113,6 +117,28 @@ function cmpC(a: string, b: string): number {
 }
 
 /**
+ * The parsed catalog formula of a record, its columns resolved against the catalog. Class
+ * records are always the dominant class of their own cells. A record without a formula is
+ * `mean(<code>, na.rm=TRUE)`. The formula's first column stands for the record's own values
+ * when it has no record of its own (the catalog may summarise a record under another name);
+ * every other column it names must have a record (published or not) with a COG.
+ * @throws IndapiError BAD_ARGUMENT when the formula does not parse (naming it and the
+ *   position), INTERNAL when it names a code that has no catalog record
+ */
+export function formulaOf(cat: Catalog, rec: VarRecord): AggFormula {
+  const code = rec.varCode;
+  if (rec.type === 'class') return { kind: 'dominant', text: rec.aggFunR || `dominant(${code})`, code, columns: [code] };
+  let f = parseAggFun(rec.aggFunR || `mean(${code}, na.rm=TRUE)`);
+  const first = f.columns[0];
+  if (first !== undefined && first !== code && !cat.get(first)) f = renameColumns(f, new Map([[first, code]]));
+  const unknown = f.columns.filter((c) => c !== code && !cat.get(c));
+  if (unknown.length) {
+    throw new IndapiError('INTERNAL', `The catalog formula of ${code} '${f.text}' names ${unknown.join(', ')}, which ${unknown.length > 1 ? 'have' : 'has'} no catalog record.`, { code, formula: f.text, codes: unknown });
+  }
+  return f;
+}
+
+/**
  * Resolves `var` codes (de-duplicated) into specs.
  * @throws IndapiError UNKNOWN_CODE (all unknown codes, with `by` ones, in one message)
  */
@@ -124,17 +150,8 @@ export async function planVars(cat: Catalog, vars: string[], byCodes: string[], 
   const out: VarSpec[] = [];
   for (const code of uniq) {
     const rec = cat.need(code);
-    const formula = rec.type === 'class' ? { fn: 'dominant' as const, code } : parseAggFun(rec.aggFunR || `mean(${code}, na.rm=TRUE)`);
-    const spec: VarSpec = { code, rec, formula, stats };
-    if (formula.code !== code) {
-      // The formula may summarise the code under another name; the cell values are always the code's own.
-      spec.formula = { ...formula, code };
-    }
-    if (formula.fn === 'weighted.mean') {
-      const w = cat.get(formula.weight!);
-      if (!w) throw new IndapiError('INTERNAL', `The catalog formula of ${code} names an unknown weight ${formula.weight}.`);
-      spec.weightRec = w;
-    }
+    const spec: VarSpec = { code, rec, formula: formulaOf(cat, rec), columnRecs: [], stats };
+    if (rec.type !== 'class') spec.columnRecs = spec.formula.columns.filter((c) => c !== code).map((c) => cat.get(c)!);
     if (rec.type === 'class') spec.classes = await sortedClasses(cat, code, signal);
     out.push(spec);
   }
