@@ -552,6 +552,7 @@ export const CASES: ContractCase[] = [
       expect(v[0].AREA_LAND).toBeGreaterThan(v[1].AREA_LAND);
     },
   },
+  { name: 'similar by = 2 without second-level unit layers is a bad argument (400) saying so', request: { method: 'POST', path: `${R}/similar/json`, headers: JSONH, body: '{"x": "Central", "var": "ELEVATION", "by": 2}' }, status: 400, text: ['Second-level administrative units (by = 2) are not in this bundle', 'In call:'] },
   { name: 'unknown indicator code', request: { method: 'POST', path: `${R}/indapi/json`, headers: FORM, body: "var='NOPE_CODE'" }, status: 400, text: ['NOPE_CODE', 'In call:\nindapi(var = "NOPE_CODE")'] },
   { name: 'unknown country code', request: { method: 'POST', path: `${R}/indapi/json`, headers: FORM, body: "var='ELEVATION'&iso3='XXX'" }, status: 400, text: ['XXX'] },
   { name: 'unknown format', request: { method: 'POST', path: `${R}/indapi`, headers: JSONH, body: '{"var": "ELEVATION", "iso3": "KEN", "format": "docx"}' }, status: 400, text: ["'docx' is not a recognized format."] },
