@@ -42,3 +42,11 @@ export async function waitChoropleth(page: Page, timeout = 30_000): Promise<void
 export async function settle(page: Page): Promise<void> {
   await page.evaluate(() => new Promise<void>((res) => { const m = (window as any).__indapiMap; m.once('idle', () => res()); m.triggerRepaint(); }));
 }
+
+/** Adds a chip to a picker ("Countries or regions", "Indicators", "Summarise by"): types `text`, takes the first match with Enter. */
+export async function addChip(page: Page, picker: string, text: string): Promise<void> {
+  const input = page.getByRole('combobox', { name: `Add to ${picker}` });
+  await input.fill(text);
+  await page.getByRole('listbox', { name: picker }).getByRole('option').first().waitFor({ timeout: 10_000 });
+  await input.press('Enter');
+}

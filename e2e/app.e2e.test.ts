@@ -9,7 +9,7 @@ import JSZip from 'jszip';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startServer, type Started } from './helpers';
 import { mkdirSync } from 'node:fs';
-import { jumpTo, launch, mapPoint, settle, shot, waitChoropleth, waitMap } from './app-helpers';
+import { addChip, jumpTo, launch, mapPoint, settle, shot, waitChoropleth, waitMap } from './app-helpers';
 import { decodePng } from './png';
 import { cellId, pointToColRow, SSA_GRID } from '../src/core/grid';
 
@@ -178,7 +178,7 @@ describe('the map app on the bundle', () => {
     await shot(page, '03-summary-ken-adm1-choropleth');
     const n = await rows.count();
     // new inputs: the old choropleth and its legend go, the table says it is out of date
-    await page.getByRole('combobox', { name: 'Add to Countries or regions' }).selectOption('TZA');
+    await addChip(page, 'Countries or regions', 'TZA');
     await expect.poll(() => page.locator('details[aria-label="Choropleth legend"]').count()).toBe(0);
     await expect.poll(() => page.evaluate(() => (window as any).__indapiMap.getPaintProperty('choropleth', 'fill-opacity'))).toBe(0);
     await page.locator('[data-testid="summary-stale"]').waitFor();
@@ -305,7 +305,7 @@ describe('the map app on the bundle', () => {
     await page.reload();
     await page.locator('button.item[data-code="ELEVATION"]').waitFor({ timeout: 30_000 });
     expect(await page.locator('#panel-summary .chips').first().locator('.chip').count()).toBe(0);
-    await page.getByRole('combobox', { name: 'Add to Countries or regions' }).selectOption('KEN');
+    await addChip(page, 'Countries or regions', 'KEN');
     expect(await panel.textContent()).toContain('No domain: one row per country');
     await ctx.close();
   });
@@ -343,7 +343,7 @@ describe('the map app on the bundle', () => {
     // the message stays through the clean-up of the URL, and goes once the user changes the inputs
     await page.waitForTimeout(500);
     expect(await page.locator('.banner[role="alert"]').count()).toBe(1);
-    await page.getByRole('combobox', { name: 'Add to Countries or regions' }).selectOption('TZA');
+    await addChip(page, 'Countries or regions', 'TZA');
     await expect.poll(() => page.locator('.banner[role="alert"]').count()).toBe(0);
     await ctx.close();
   });

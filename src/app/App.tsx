@@ -21,7 +21,7 @@ import { DATA_BASE, loadIso } from './bundle';
 import { getEngine, getRaster } from './services';
 import { useUrlState } from './useUrlState';
 import type { PanelId } from './url-state';
-import { colLabel, type PanelCtx, type QuerySpec } from './panels/common';
+import { colLabel, fmtNum, prettyUnit, type PanelCtx, type QuerySpec } from './panels/common';
 import { SummaryPanel, summaryArgs, type SummaryRows } from './panels/SummaryPanel';
 import { AreasPanel } from './panels/AreasPanel';
 import { ComparePanel } from './panels/ComparePanel';
@@ -41,9 +41,24 @@ const loadTile = (key: string, z: number, x: number, y: number) => getRaster().t
 function fmtValue(info: CellInfo, rec: VarRecord | undefined): string {
   if (typeof info.value !== 'number' || Number.isNaN(info.value)) return 'no data';
   if (info.valueLabel) return `${info.valueLabel} (${info.value})`;
-  const d = rec ? Math.min(6, Math.max(0, rec.dec)) : 2;
-  return `${info.value.toLocaleString('en', { maximumFractionDigits: d })}${rec?.unit ? ` ${rec.unit}` : ''}`;
+  return `${fmtNum(info.value, rec ? rec.dec : 2)}${rec?.unit ? ` ${prettyUnit(rec.unit)}` : ''}`;
 }
+
+/** True while the viewport is phone-sized (the one-column layout of styles.css, up to 900 px). */
+function usePhone(): boolean {
+  const q = '(max-width: 900px)';
+  const [phone, setPhone] = useState(() => window.matchMedia(q).matches);
+  useEffect(() => {
+    const m = window.matchMedia(q);
+    const on = () => setPhone(m.matches);
+    m.addEventListener('change', on);
+    return () => m.removeEventListener('change', on);
+  }, []);
+  return phone;
+}
+
+/** A choropleth on the map: colours per admin1 raster value, legend, and the value drawn per unit. */
+interface Choro { pairs: Array<[number, string]>; legend: LegendEntry[]; title: string; code: string; values: Map<number, number>; dec: number; unit: string }
 
 /** The app. */
 export function App() {
@@ -60,7 +75,10 @@ export function App() {
   const [palette, setPalette] = useState<Palette | null>(null);
   const [rasterKey, setRasterKey] = useState<string | null>(null);
   const [mapErr, setMapErr] = useState<string | null>(null);
-  const [choro, setChoro] = useState<{ pairs: Array<[number, string]>; legend: LegendEntry[]; title: string; code: string } | null>(null);
+  const [choro, setChoro] = useState<Choro | null>(null);
+  const phone = usePhone();
+  const [drawer, setDrawer] = useState(false);
+  const [wide, setWide] = useState(false);
   const [copied, setCopied] = useState(false);
   const [fit, setFit] = useState<[number, number, number, number] | null>(null);
 
@@ -122,8 +140,21 @@ export function App() {
     void getRaster().cellInfo(state.v, ll[0], ll[1]).then((i) => { if (seq === hoverSeq.current) setHover(i); });
   }, [state.v]);
   const onClick = useCallback((ll: [number, number]) => {
-    void getRaster().cellInfo(state.v, ll[0], ll[1]).then((i) => { setPicked(i); });
-  }, [state.v]);
+    void getRaster().cellInfo(state.v, ll[0], ll[1]).then((i) => { setPicked(i); if (i) update({ pick: [i.lon, i.lat] }); });
+  }, [state.v, update]);
+  // The picked place of a link (or of Back/Forward): look it up; none: clear.
+  const pickKey = state.pick?.join(',') ?? '';
+  useEffect(() => {
+    const pk = state.pick;
+    if (!pk) { setPicked(null); return; }
+    if (picked && Math.abs(picked.lon - pk[0]) < 1 / 24 && Math.abs(picked.lat - pk[1]) < 1 / 24) return;
+    let cancel = false;
+    void getRaster().cellInfo(state.v, pk[0], pk[1]).then((i) => { if (!cancel) setPicked(i); });
+    return () => { cancel = true; };
+  }, [pickKey]);
+  // The map view goes into the link (replacing the history entry: moving the map is not a step).
+  const onView = useCallback((v: [number, number, number]) => update({ map: v }, { replace: true }), [update]);
+  const skipFit = useRef(!!state.map);
   const onDrawn = useCallback((f: Feature) => {
     update({ wkt: appendWkt(state.wkt, f.geometry) });
     if (f.geometry.type !== 'Point') setDrawMode('off');
@@ -134,9 +165,11 @@ export function App() {
     try { return wktToFeatures(state.wkt); } catch { return null; }
   }, [state.wkt]);
 
-  // Fit the map to the chosen countries.
+  // Fit the map to the chosen countries (not over the view of a link).
   useEffect(() => {
-    if (!iso.length || !state.iso.length) return;
+    if (!iso.length) return;
+    if (skipFit.current) { skipFit.current = false; return; }
+    if (!state.iso.length) return;
     const es = iso.filter((e) => state.iso.includes(e.code));
     if (!es.length) return;
     setFit([Math.min(...es.map((e) => e.bboxDeg[0])), Math.min(...es.map((e) => e.bboxDeg[1])), Math.max(...es.map((e) => e.bboxDeg[2])), Math.max(...es.map((e) => e.bboxDeg[3]))]);
@@ -149,7 +182,7 @@ export function App() {
     const v = r.value;
     void getRaster().classTable(b).then((t) => {
       const c = buildChoropleth(r.rows.filter((row) => r.by.every((k) => k === b || row[k] === undefined)), b, v, t, byCode.get(v)?.dec ?? 2);
-      setChoro({ pairs: c.pairs, legend: c.legend, title: `${colLabel(byCode, v)} by province`, code: `${v} by ${b}` });
+      setChoro({ pairs: c.pairs, legend: c.legend, title: `${colLabel(byCode, v)} by province`, code: `${v} by ${b}`, values: c.values, dec: byCode.get(v)?.dec ?? 2, unit: prettyUnit(byCode.get(v)?.unit ?? '') });
     }).catch(() => setChoro(null));
   }, [byCode]);
 
@@ -178,7 +211,7 @@ export function App() {
     void getRaster().classTable(keyCol).then((t) => {
       const c = buildChoropleth(r.rows, keyCol, score, t, 2, ['#08306b', '#08519c', '#2171b5', '#4292c6', '#9ecae1', '#deebf7']);
       const legend = c.legend.map((e, i) => ({ ...e, label: i === 0 ? `${e.label} most similar` : i === c.legend.length - 1 ? `${e.label} least similar` : e.label }));
-      setChoro({ pairs: c.pairs, legend, title: 'Similarity score (low = similar)', code: `${score} by ${keyCol}` });
+      setChoro({ pairs: c.pairs, legend, title: 'Similarity score (low = similar)', code: `${score} by ${keyCol}`, values: c.values, dec: 3, unit: '' });
     });
   }, []);
 
@@ -194,11 +227,12 @@ export function App() {
   const loading = catalogQ.isLoading;
 
   return (
-    <div className="app">
+    <div className={`app${wide ? ' wide' : ''}${drawer ? ' drawer-open' : ''}`}>
       <a href="#tab-summary" className="skip-link" onClick={(e) => { e.preventDefault(); document.getElementById(`tab-${state.panel}`)?.focus(); }}>Skip to tools</a>
       <header className="top">
         <h1>indapi3 <span className="sub">indicators for Africa south of the Sahara</span></h1>
         <div className="row">
+          <button type="button" className="ghost phone-only" aria-expanded={drawer} aria-controls="catalog-drawer" onClick={() => { setDrawer(!drawer); if (!drawer) setTimeout(() => document.getElementById('catalog-drawer')?.querySelector<HTMLInputElement>('input')?.focus(), 0); }}>Catalog</button>
           <span className="copied" role="status" aria-live="polite">{copied ? 'Link copied' : ''}</span>
           <button type="button" className="ghost" title="Copy a link to this view"
             onClick={() => { void (navigator.clipboard?.writeText(location.href) ?? Promise.reject(new Error('no clipboard'))).then(() => { setCopied(true); setTimeout(() => setCopied(false), 2000); }).catch(() => { window.prompt('Copy this link:', location.href); }); }}>{copied ? 'Copied' : 'Copy link'}</button>
@@ -206,21 +240,26 @@ export function App() {
       </header>
       <UpdateBanner />
       {badMsg && <p className="msg warn banner" role="alert">{badMsg.text} <button type="button" className="ghost" onClick={() => setBadMsg(null)}>Dismiss</button></p>}
-      <aside className="left" aria-label="Catalog">
+      <aside className="left" aria-label="Catalog" id="catalog-drawer" onKeyDown={(e) => { if (e.key === 'Escape' && drawer) setDrawer(false); }}>
+        {phone && <p className="row space drawer-head"><strong>Catalog</strong><button type="button" className="ghost small" onClick={() => setDrawer(false)}>Close</button></p>}
         {catalogQ.error && <p className="msg error" role="alert">Cannot load the catalog: {(catalogQ.error as Error).message}</p>}
- <CatalogBrowser loading={loading} records={catalog} selected={state.v} onSelect={(c) => { update({ v: c }); setChoro(null); }} />
+ <CatalogBrowser loading={loading} records={catalog} selected={state.v} onSelect={(c) => { update({ v: c }); setChoro(null); setDrawer(false); }} />
         {rec && <IndicatorCard rec={rec} />}
       </aside>
       <main className="centre" aria-label="Map">
         <Suspense fallback={<div className="map placeholder">Loading map…</div>}>
           <MapView dataBase={DATA_BASE} rasterKey={rasterKey} opacity={state.op} loadTile={loadTile} choropleth={choro?.pairs ?? null} areas={areas}
-            marker={picked ? [picked.lon, picked.lat] : null} fit={fit} drawMode={drawMode} onDrawn={onDrawn} onHover={onHover} onClick={onClick}
+            marker={picked ? [picked.lon, picked.lat] : null} fit={fit} drawMode={drawMode} onDrawn={onDrawn} onHover={onHover} onClick={onClick} view={state.map} onView={onView}
             onRendered={() => { (window as any).__indapiFirstRender ??= performance.now(); document.body.dataset.mapRendered = '1'; }} />
         </Suspense>
+        <div className="overlay-stack">
         <div className="overlay tl-info" aria-live="polite" data-testid="hover-info">
           {hover ? (
             <dl className="info">
-              <div><dt>Value</dt><dd>{fmtValue(hover, rec)}</dd></div>
+              {choro && hover.adm1Value !== undefined ? (<>
+                <div title={choro.code}><dt>Unit</dt><dd data-testid="hover-value">{choro.values.has(hover.adm1Value) ? `${fmtNum(choro.values.get(hover.adm1Value)!, choro.dec)}${choro.unit ? ` ${choro.unit}` : ''}` : 'not in the result'}</dd></div>
+                <div><dt>Cell</dt><dd>{fmtValue(hover, rec)}</dd></div>
+              </>) : <div><dt>Value</dt><dd data-testid="hover-value">{fmtValue(hover, rec)}</dd></div>}
               <div><dt>CELL5M</dt><dd>{hover.cell5m}</dd></div>
               <div><dt>Country</dt><dd>{hover.country ? `${hover.country} (${hover.iso3})` : '—'}</dd></div>
               <div><dt>ADM1</dt><dd>{hover.adm1 ?? '—'}</dd></div>
@@ -228,27 +267,29 @@ export function App() {
             </dl>
           ) : <p className="muted small">Hover the map for values; click to pick a place.</p>}
         </div>
+        {picked && (
+          <div className="overlay tr-picked" data-testid="picked">
+            <span><strong>Picked:</strong> {picked.adm1 ?? '—'}, {picked.country ?? '—'} · cell {picked.cell5m}</span>
+            <button type="button" className="ghost small" onClick={() => { setPicked(null); update({ pick: null }); }} aria-label="Clear picked place">×</button>
+          </div>
+        )}
+        </div>
         <div className="overlay bl">
           {mapErr && <p className="msg error" role="alert">{mapErr}</p>}
-          {rec && <Legend collapsed={!!choro} title={rasterKey?.startsWith('cells:') ? 'Similarity' : rec.varLabel} unit={rasterKey?.startsWith('cells:') ? '' : rec.unit} palette={palette} opacity={state.op} onOpacity={(op) => update({ op })}>
+          {rec && <Legend key={phone ? 'phone' : 'wide'} collapsed={!!choro || phone} title={rasterKey?.startsWith('cells:') ? 'Similarity' : rec.varLabel} unit={rasterKey?.startsWith('cells:') ? '' : rec.unit} palette={palette} opacity={state.op} onOpacity={(op) => update({ op })}>
             {rasterKey?.startsWith('cells:') && <button type="button" className="ghost small" onClick={() => setRestyle((k) => k + 1)}>Back to {rec.varCode}</button>}
           </Legend>}
           {choro && (
-            <details className="legend" open aria-label="Choropleth legend">
+            <details className="legend" open={!phone} aria-label="Choropleth legend">
               <summary><h3 title={choro.code}>{choro.title}</h3><code className="legend-code">{choro.code}</code></summary>
               <ul role="list">{choro.legend.map((e, i) => <li key={i}><span className="sw" style={{ background: e.color }} aria-hidden="true" />{e.label}</li>)}</ul>
               <button type="button" className="ghost small" onClick={() => setChoro(null)}>Hide choropleth</button>
             </details>
           )}
         </div>
-        {picked && (
-          <div className="overlay tr-picked" data-testid="picked">
-            <strong>Picked:</strong> {picked.adm1 ?? '—'}, {picked.country ?? '—'} · cell {picked.cell5m}
-            <button type="button" className="ghost small" onClick={() => setPicked(null)} aria-label="Clear picked place">×</button>
-          </div>
-        )}
       </main>
       <aside className="right" aria-label="Tools">
+        <div className="tabs-bar">
         <div role="tablist" aria-label="Tools" className="tabs">
           {PANELS.map(([id, label]) => (
             <button key={id} role="tab" id={`tab-${id}`} aria-selected={state.panel === id} aria-controls={`panel-${id}`} tabIndex={state.panel === id ? 0 : -1}
@@ -258,7 +299,9 @@ export function App() {
                 const n = e.key === 'ArrowRight' ? (i + 1) % PANELS.length : e.key === 'ArrowLeft' ? (i + PANELS.length - 1) % PANELS.length : -1;
                 if (n >= 0) { update({ panel: PANELS[n][0] }); document.getElementById(`tab-${PANELS[n][0]}`)?.focus(); }
               }}>{label}</button>
-          ))}
+ ))}
+        </div>
+          <button type="button" className="ghost small widen" aria-pressed={wide} onClick={() => setWide(!wide)} title={wide ? 'Give the map its room back' : 'Make the tools panel wider (tables with many columns)'}>{wide ? 'Narrow panel' : 'Widen panel'}</button>
         </div>
         {PANELS.map(([id]) => (
           <div key={id} role="tabpanel" id={`panel-${id}`} aria-labelledby={`tab-${id}`} hidden={state.panel !== id} className="panel">

@@ -21,3 +21,10 @@ test('removing every summary indicator is kept apart from never choosing one', (
   expect(parseHash(toHash(s))).toEqual(s);
   expect(parseHash('#v=ELEVATION').noVars).toBe(false);
 });
+
+test('map view, picked place and the run round-trip; bad ones are dropped', () => {
+  const s = { ...DEFAULT_STATE, v: 'ELEVATION', map: [37.5, 0.2, 6] as [number, number, number], pick: [36.82, -1.29] as [number, number], run: 'summary' as const };
+  expect(parseHash(toHash(s))).toEqual(s);
+  const b = parseHash('#map=1,2&pick=a,b&run=nope');
+  expect([b.map, b.pick, b.run]).toEqual([null, null, null]);
+});

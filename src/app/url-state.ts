@@ -1,7 +1,7 @@
 /**
  * Shareable app state in the URL hash: indicator, summary variables, countries, `by`
- * domains with custom breaks, drawn/pasted WKT, the `exact` option, the open panel and
- * the map opacity. Parsing never throws: unknown keys are ignored and the caller
+ * domains with custom breaks, drawn/pasted WKT, the `exact` option, the open panel, the
+ * map opacity, the map view, the picked place and which result to re-run. Parsing never throws: unknown keys are ignored and the caller
  * validates codes against the catalog.
  */
 
@@ -31,12 +31,27 @@ export interface UrlState {
   panel: PanelId;
   /** Map layer opacity 0..1. */
   op: number;
+  /** Map view: centre longitude, latitude (degrees) and zoom; null = fit the selection. */
+  map: [number, number, number] | null;
+  /** Picked place: longitude, latitude (degrees); null = none. */
+  pick: [number, number] | null;
+  /** The panel whose result the view shows (re-run when a link opens); null = none. */
+  run: 'summary' | 'areas' | 'compare' | null;
 }
 
+/** Keys whose change is a step of its own in the browser history (Back returns before it); others replace the entry. */
+export const HISTORY_KEYS: ReadonlyArray<keyof UrlState> = ['v', 'vars', 'noVars', 'iso', 'by', 'panel', 'pick', 'run', 'exact'];
+
 /** The state of a fresh visit. */
-export const DEFAULT_STATE: UrlState = { v: null, vars: [], noVars: false, iso: [], by: [], breaks: {}, wkt: '', exact: false, panel: 'summary', op: 0.85 };
+export const DEFAULT_STATE: UrlState = { v: null, vars: [], noVars: false, iso: [], by: [], breaks: {}, wkt: '', exact: false, panel: 'summary', op: 0.85, map: null, pick: null, run: null };
 
 const list = (s: string | null) => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : []);
+/** n finite numbers from "a,b,c" (null otherwise). */
+const nums = (s: string | null, n: number): number[] | null => {
+  const v = list(s).map(Number);
+  return v.length === n && v.every(Number.isFinite) ? v : null;
+};
+const RUNS = ['summary', 'areas', 'compare'] as const;
 
 /** Parses a location hash ("#v=ELEVATION&iso=KEN,TZA&by=ADM1_NAME_ALT&brk.ELEVATION=0,500,1000"). */
 export function parseHash(hash: string): UrlState {
@@ -49,6 +64,9 @@ export function parseHash(hash: string): UrlState {
   }
   const op = Number(p.get('op'));
   const panel = p.get('panel') as PanelId;
+  const map = nums(p.get('map'), 3);
+  const pick = nums(p.get('pick'), 2);
+  const run = p.get('run') as UrlState['run'];
   return {
     v: p.get('v') || null,
     vars: list(p.get('vars')),
@@ -60,6 +78,9 @@ export function parseHash(hash: string): UrlState {
     exact: p.get('exact') === '1',
     panel: PANELS.includes(panel) ? panel : 'summary',
     op: Number.isFinite(op) && p.has('op') && op >= 0 && op <= 1 ? op : DEFAULT_STATE.op,
+    map: map && Math.abs(map[0]) <= 180 && Math.abs(map[1]) <= 85 && map[2] >= 0 && map[2] <= 22 ? [map[0], map[1], map[2]] : null,
+    pick: pick && Math.abs(pick[0]) <= 180 && Math.abs(pick[1]) <= 90 ? [pick[0], pick[1]] : null,
+    run: RUNS.includes(run as (typeof RUNS)[number]) ? run : null,
   };
 }
 
@@ -76,6 +97,9 @@ export function toHash(s: UrlState): string {
   if (s.exact) p.set('exact', '1');
   if (s.panel !== 'summary') p.set('panel', s.panel);
   if (s.op !== DEFAULT_STATE.op) p.set('op', String(s.op));
+  if (s.pick) p.set('pick', s.pick.map((x) => +x.toFixed(5)).join(','));
+  if (s.run) p.set('run', s.run);
+  if (s.map) p.set('map', [+s.map[0].toFixed(4), +s.map[1].toFixed(4), +s.map[2].toFixed(2)].join(','));
   const str = p.toString();
   return str ? `#${str}` : '';
 }

@@ -1,20 +1,30 @@
-/** React hook keeping {@link UrlState} in the location hash (replaceState, hashchange). */
+/**
+ * React hook keeping {@link UrlState} in the location hash. A change of a {@link HISTORY_KEYS}
+ * key (indicator, countries, domains, panel, picked place, a run) pushes a history entry so
+ * Back returns to the previous view; other changes (map view, opacity, typing) replace it.
+ * Back/Forward (popstate, hashchange) read the state from the URL again.
+ */
 import { useCallback, useEffect, useState } from 'react';
-import { parseHash, toHash, type UrlState } from './url-state';
+import { HISTORY_KEYS, parseHash, toHash, type UrlState } from './url-state';
 
-/** Returns the state and an updater merging a patch into it and the URL. */
-export function useUrlState(): [UrlState, (patch: Partial<UrlState>) => void] {
+/** Returns the state and an updater merging a patch into it and the URL (`replace` forces replaceState). */
+export function useUrlState(): [UrlState, (patch: Partial<UrlState>, opts?: { replace?: boolean }) => void] {
   const [state, setState] = useState<UrlState>(() => parseHash(location.hash));
   useEffect(() => {
-    const on = () => setState(parseHash(location.hash));
+    const on = () => setState((s) => { const n = parseHash(location.hash); return toHash(n) === toHash(s) ? s : n; });
     window.addEventListener('hashchange', on);
-    return () => window.removeEventListener('hashchange', on);
+    window.addEventListener('popstate', on);
+    return () => { window.removeEventListener('hashchange', on); window.removeEventListener('popstate', on); };
   }, []);
-  const update = useCallback((patch: Partial<UrlState>) => {
+  const update = useCallback((patch: Partial<UrlState>, opts: { replace?: boolean } = {}) => {
     setState((s) => {
       const n = { ...s, ...patch };
       const h = toHash(n);
-      if (h !== location.hash && !(h === '' && location.hash === '')) history.replaceState(null, '', `${location.pathname}${location.search}${h}`);
+      if (h !== location.hash && !(h === '' && location.hash === '')) {
+        const step = !opts.replace && HISTORY_KEYS.some((k) => k in patch && JSON.stringify(patch[k]) !== JSON.stringify(s[k]));
+        const url = `${location.pathname}${location.search}${h}`;
+        if (step) history.pushState(null, '', url); else history.replaceState(null, '', url);
+      }
       return n;
     });
   }, []);

@@ -26,8 +26,10 @@ export interface BarChartProps {
   label?: (r: Row) => string;
   /** Category order (e.g. class or interval order); default: by value, largest first. */
   order?: string[];
-  /** Most bars drawn; with more rows the largest values are kept. */
+  /** Most bars drawn (default 25, readable horizontal bars); with more rows the largest values are kept and the caption says "top N of M". */
   max?: number;
+  /** Where the full list is, said in the caption when bars are cut (default "in the table below"). */
+  fullList?: string;
 }
 
 /** One bar: category, value, group. */
@@ -38,7 +40,7 @@ export interface Bar { x: string; y: number; c: string }
  * cut to `max`, or in `order` of the categories when given; and the category order.
  */
 export function chartBars(rows: Row[], p: Pick<BarChartProps, 'x' | 'y' | 'color' | 'label' | 'order' | 'max'>): { bars: Bar[]; cats: string[]; total: number; cut: boolean } {
-  const max = p.max ?? 60;
+  const max = p.max ?? 25;
   const all: Bar[] = rows.filter((r) => typeof r[p.y] === 'number' && Number.isFinite(r[p.y] as number))
     .map((r) => ({ x: p.label ? p.label(r) : String(r[p.x] ?? 'all'), y: r[p.y] as number, c: p.color ? String(r[p.color] ?? '') : '' }));
   let bars: Bar[];
@@ -54,7 +56,7 @@ export function chartBars(rows: Row[], p: Pick<BarChartProps, 'x' | 'y' | 'color
 }
 
 /** The chart component. */
-export function BarChart({ rows, x, y, color, title, xTitle, yTitle, label, order, max = 60 }: BarChartProps) {
+export function BarChart({ rows, x, y, color, title, xTitle, yTitle, label, order, max = 25, fullList = 'in the table below' }: BarChartProps) {
   const el = useRef<HTMLDivElement>(null);
   const [err, setErr] = useState<string | null>(null);
   const { bars, cats, total, cut } = chartBars(rows, { x, y, color, label, order, max });
@@ -67,13 +69,13 @@ export function BarChart({ rows, x, y, color, title, xTitle, yTitle, label, orde
       if (cancelled || !el.current) return; // a newer chart replaced this one while the libraries loaded
       const grouped = !!color && cats.length < bars.length; // some category has several bars: side by side
       const horizontal = bars.length > 12;
-      const cat = { field: 'x', type: 'nominal', sort: cats, title: xTitle ?? x, axis: { labelLimit: 140, ...(horizontal ? {} : { labelAngle: -45 }) } };
+      const cat = { field: 'x', type: 'nominal', sort: cats, title: xTitle ?? x, axis: { labelLimit: 180, ...(horizontal ? {} : { labelAngle: -45 }) } };
       const maxAbs = Math.max(0, ...bars.map((d) => Math.abs(d.y)));
       const val = { field: 'y', type: 'quantitative', title: yTitle ?? y, stack: null, axis: { format: maxAbs >= 1e5 ? '~s' : ',~r' } };
       const offset = grouped ? { [horizontal ? 'yOffset' : 'xOffset']: { field: 'c', type: 'nominal' } } : {};
       const spec: any = {
         $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
-        width: 'container', height: horizontal ? Math.min(1400, bars.length * 14 + cats.length * 3) : 300, autosize: { type: 'fit', contains: 'padding' },
+        width: 'container', height: horizontal ? Math.min(1400, bars.length * 16 + cats.length * 3) : 300, autosize: { type: 'fit', contains: 'padding' },
         data: { values: bars },
         mark: { type: 'bar' },
         encoding: {
@@ -96,7 +98,7 @@ export function BarChart({ rows, x, y, color, title, xTitle, yTitle, label, orde
   return (
     <figure className="chart" data-bars={bars.length}>
       <div ref={el} role="img" aria-label={title} />
-      <figcaption className="muted small">{title}{cut ? ` · top ${bars.length} of ${total} by value` : ''}</figcaption>
+      <figcaption className="muted small">{title}{cut ? ` · ${order ? `first ${bars.length}` : `top ${bars.length}`} of ${total}${order ? '' : ' by value'}; all ${total} ${fullList}` : ''}</figcaption>
       {err && <p className="msg error">Chart failed: {err}</p>}
     </figure>
   );

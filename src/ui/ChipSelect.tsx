@@ -1,5 +1,12 @@
-/** Multi-value picker: chosen values as removable chips plus a native select to add one. */
-import { useId } from 'react';
+/**
+ * Multi-value picker: the chosen values as removable chips, and a combobox (downshift's
+ * `useCombobox`, WAI-ARIA 1.2 combobox pattern) to add one. Typing filters the options;
+ * the arrow keys only move the highlight; a value is added on Enter or click, never on a
+ * highlight change or on blur. Focus stays where the user is: in the box after adding, on
+ * the next chip (else the box) after removing one.
+ */
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCombobox } from 'downshift';
 
 /** One option: `label` in the add box; the chip shows `chip` (default `label`) with `code` in small monospace. */
 export interface ChipOption { value: string; label: string; chip?: string; code?: string; group?: string }
@@ -10,42 +17,114 @@ export interface ChipSelectProps {
   options: ChipOption[];
   values: string[];
   onChange: (v: string[]) => void;
-  /** Text of the empty choice of the add box. */
+  /** Placeholder of the add box. */
   placeholder?: string;
   /** Shown when nothing is chosen. */
   emptyText?: string;
+  /** Most options listed at once (type to narrow). */
+  maxShown?: number;
+  /** id of the add box (to focus it from elsewhere). */
+  inputId?: string;
+}
+
+/** Lower case without diacritics ("Côte" matches "cote"). */
+export function fold(s: string): string {
+  return s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+}
+
+/** Options whose label, code or group contain every word of `query` (case and accent blind), in option order. */
+export function filterOptions(options: ChipOption[], query: string): ChipOption[] {
+  const words = fold(query).split(/\s+/).filter(Boolean);
+  if (!words.length) return options;
+  return options.filter((o) => {
+    const hay = fold(`${o.label} ${o.code ?? ''} ${o.group ?? ''}`);
+    return words.every((w) => hay.includes(w));
+  });
 }
 
 /** The picker. */
-export function ChipSelect({ label, options, values, onChange, placeholder = 'Add…', emptyText }: ChipSelectProps) {
-  const id = useId();
-  const byVal = new Map(options.map((o) => [o.value, o]));
-  const groups = new Map<string, ChipOption[]>();
-  for (const o of options) {
-    if (values.includes(o.value)) continue;
-    const g = o.group ?? '';
-    if (!groups.has(g)) groups.set(g, []);
-    groups.get(g)!.push(o);
-  }
+export function ChipSelect({ label, options, values, onChange, placeholder = 'Add…', emptyText, maxShown = 100, inputId }: ChipSelectProps) {
+  const [text, setText] = useState('');
+  const byVal = useMemo(() => new Map(options.map((o) => [o.value, o])), [options]);
+  const matches = useMemo(() => filterOptions(options.filter((o) => !values.includes(o.value)), text), [options, values, text]);
+  const items = matches.slice(0, maxShown);
+  const list = useRef<HTMLUListElement>(null);
+  const input = useRef<HTMLInputElement | null>(null);
+  // After a removal: the value whose remove button takes focus, or '' for the add box.
+  const [focusNext, setFocusNext] = useState<string | null>(null);
+  useEffect(() => {
+    if (focusNext === null) return;
+    const b = focusNext ? list.current?.querySelector<HTMLButtonElement>(`li[data-value="${CSS.escape(focusNext)}"] button`) : null;
+    (b ?? input.current)?.focus();
+    setFocusNext(null);
+  }, [focusNext, values]);
+
+  const cb = useCombobox<ChipOption>({
+    items,
+    inputValue: text,
+    selectedItem: null,
+    ...(inputId ? { inputId } : {}),
+    defaultHighlightedIndex: 0, // typing highlights the first match; Enter adds it
+    itemToString: (o) => o?.label ?? '',
+    onInputValueChange: ({ inputValue, type }) => {
+      if (type === useCombobox.stateChangeTypes.InputChange) setText(inputValue ?? '');
+    },
+    stateReducer: (state, { type, changes }) => {
+      switch (type) {
+        case useCombobox.stateChangeTypes.InputBlur:
+          return { ...changes, selectedItem: state.selectedItem }; // leaving the box adds nothing
+        case useCombobox.stateChangeTypes.InputKeyDownEnter:
+        case useCombobox.stateChangeTypes.ItemClick:
+          return { ...changes, isOpen: false, highlightedIndex: -1 };
+        default:
+          return changes;
+      }
+    },
+    onStateChange: ({ type, selectedItem }) => {
+      if ((type === useCombobox.stateChangeTypes.InputKeyDownEnter || type === useCombobox.stateChangeTypes.ItemClick) && selectedItem) {
+        if (!values.includes(selectedItem.value)) onChange([...values, selectedItem.value]);
+        setText('');
+        input.current?.focus();
+      }
+    },
+  });
+
+  const remove = (v: string) => {
+    const i = values.indexOf(v);
+    const rest = values.filter((x) => x !== v);
+    setFocusNext(rest[i] ?? rest[i - 1] ?? '');
+    onChange(rest);
+  };
+  const inputProps = cb.getInputProps({ ref: input, placeholder });
   return (
     <fieldset className="chips">
       <legend>{label}</legend>
-      <ul role="list" aria-label={`${label}: chosen`}>
+      <ul role="list" aria-label={`${label}: chosen`} ref={list}>
         {values.length === 0 && emptyText && <li className="muted small">{emptyText}</li>}
         {values.map((v) => (
           <li key={v} className="chip" data-value={v}>
             <span>{byVal.get(v)?.chip ?? byVal.get(v)?.label ?? v}{byVal.get(v)?.code && <> <code className="chip-code">{byVal.get(v)!.code}</code></>}</span>
-            <button type="button" aria-label={`Remove ${byVal.get(v)?.label ?? v}`} onClick={() => onChange(values.filter((x) => x !== v))}>×</button>
+            <button type="button" aria-label={`Remove ${byVal.get(v)?.label ?? v}`} onClick={() => remove(v)}>×</button>
           </li>
         ))}
       </ul>
-      <label htmlFor={id} className="sr-only">Add to {label}</label>
-      <select id={id} value="" onChange={(e) => { if (e.target.value) onChange([...values, e.target.value]); }}>
-        <option value="">{placeholder}</option>
-        {[...groups].map(([g, opts]) => (g ? (
-          <optgroup key={g} label={g}>{opts.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}</optgroup>
-        ) : opts.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)))}
-      </select>
+      <div className="combo">
+        <label className="sr-only" {...cb.getLabelProps()}>Add to {label}</label>
+        <div className="combo-box">
+          <input type="text" {...inputProps} />
+          <button type="button" className="combo-toggle" aria-label={`Show ${label} options`} {...cb.getToggleButtonProps()}>▾</button>
+        </div>
+        <ul className={cb.isOpen ? 'combo-menu open' : 'combo-menu'} {...cb.getMenuProps({ 'aria-label': label })}>
+          {cb.isOpen && items.map((o, i) => (
+            <li key={o.value} className={cb.highlightedIndex === i ? 'hl' : undefined} {...cb.getItemProps({ item: o, index: i })}>
+              {o.group && o.group !== items[i - 1]?.group && <span className="grp" aria-hidden="true">{o.group}</span>}
+              <span>{o.label}</span>
+            </li>
+          ))}
+          {cb.isOpen && items.length === 0 && <li className="muted small" role="presentation">No match{text ? ` for “${text}”` : ''}</li>}
+          {cb.isOpen && matches.length > items.length && <li className="muted small" role="presentation">{matches.length - items.length} more: type to narrow</li>}
+        </ul>
+      </div>
     </fieldset>
   );
 }

@@ -62,6 +62,10 @@ export interface MapViewProps {
   onClick: (lngLat: [number, number]) => void;
   /** Called once the map is idle after the first raster render (for timing). */
   onRendered?: () => void;
+  /** Map view [centre longitude, latitude, zoom] to show (e.g. from a link, or Back); null = the default/fitted view. */
+  view?: [number, number, number] | null;
+  /** The view after each move ends (pans, zooms, fits): [centre longitude, latitude, zoom]. */
+  onView?: (v: [number, number, number]) => void;
 }
 
 const EMPTY: FeatureCollection = { type: 'FeatureCollection', features: [] };
@@ -133,10 +137,10 @@ export function MapView(p: MapViewProps) {
   useEffect(() => {
     ensureProtocol();
     const abs = (f: string) => new URL(f, p.dataBase).href;
+    const v0 = p.view;
     const map = new maplibregl.Map({
       container: el.current!,
-      bounds: SSA_BOUNDS,
-      fitBoundsOptions: { padding: 10 },
+      ...(v0 ? { center: [v0[0], v0[1]] as [number, number], zoom: v0[2] } : { bounds: SSA_BOUNDS, fitBoundsOptions: { padding: 10 } }),
       maxZoom: 13,
       minZoom: 1,
       attributionControl: { compact: true, customAttribution: 'Basemap: Natural Earth 1:10m (public domain), from the bundle' },
@@ -167,6 +171,8 @@ export function MapView(p: MapViewProps) {
     mapRef.current = map;
     (window as any).__indapiMap = map; // for end-to-end tests
     map.on('load', () => {
+      // a small map starts with the attribution folded (its "i" button opens it), not over the legend
+      if (map.getContainer().clientWidth < 640) map.getContainer().querySelector('.maplibregl-ctrl-attrib')?.classList.remove('maplibregl-compact-show');
       const draw = new TerraDraw({
         adapter: new TerraDrawMapLibreGLAdapter({ map }),
         modes: [new TerraDrawPointMode(), new TerraDrawPolygonMode({ pointerDistance: 20 })],
@@ -187,6 +193,7 @@ export function MapView(p: MapViewProps) {
       raf = requestAnimationFrame(() => cb.current.onHover([e.lngLat.lng, e.lngLat.lat]));
     });
     map.on('mouseout', () => cb.current.onHover(null));
+    map.on('moveend', () => { const c = map.getCenter(); cb.current.onView?.([c.lng, c.lat, map.getZoom()]); });
     // Keyboard: arrows pan (MapLibre), Enter reads and picks the cell at the map centre.
     map.getCanvas().addEventListener('keydown', (e) => {
       if (e.key !== 'Enter') return;
@@ -267,6 +274,15 @@ export function MapView(p: MapViewProps) {
     }));
     map.fitBounds(p.fit, { padding: overlayPadding(box, overlays), duration: 600, maxZoom: 8 });
   }, [p.fit, ready]);
+
+  // A view from outside (a link, Back/Forward): go there unless the map is already there.
+  useEffect(() => {
+    const map = mapRef.current;
+    const v = p.view;
+    if (!map || !v) return;
+    const c = map.getCenter();
+    if (Math.abs(c.lng - v[0]) > 1e-3 || Math.abs(c.lat - v[1]) > 1e-3 || Math.abs(map.getZoom() - v[2]) > 1e-2) map.jumpTo({ center: [v[0], v[1]], zoom: v[2] });
+  }, [p.view?.join(',')]);
 
   useEffect(() => {
     const d = drawRef.current;

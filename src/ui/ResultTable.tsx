@@ -28,6 +28,8 @@ export interface ResultTableProps {
   note?: string;
   /** Cell tooltip (e.g. the country name of an ISO3 cell). */
   cellTitle?: (r: Row, col: string) => string | undefined;
+  /** Decimals per numeric column (the indicator's `dec`): every number of the column shows exactly that many. */
+  decimals?: Record<string, number>;
 }
 
 /** True when a cell holds no value (absent, null, NaN or empty text). */
@@ -69,14 +71,19 @@ export function orderRows(rows: Row[], sort: { col: string; dir: 1 | -1 } | null
   return [...top, ...rest];
 }
 
-function fmtCell(v: unknown, plainCol: boolean): string {
+/** Display text of a cell: numbers with digit grouping and `dec` decimals (fixed when given, else up to 6); ids plain. */
+export function fmtCell(v: unknown, plainCol: boolean, dec?: number): string {
   if (v === undefined || v === null) return '';
-  if (typeof v === 'number' && !plainCol) return v.toLocaleString('en', { maximumFractionDigits: 6 });
+  if (typeof v === 'number' && !plainCol) {
+    if (dec === undefined) return v.toLocaleString('en', { maximumFractionDigits: 6 });
+    const d = Math.max(0, Math.min(6, Math.round(dec)));
+    return v.toLocaleString('en', { minimumFractionDigits: d, maximumFractionDigits: d });
+  }
   return String(v);
 }
 
 /** The table component. */
-export function ResultTable({ rows, columns, caption, onRowClick, max = 2000, plain = ['CELL5M', 'rank', 'feature', 'ID'], pinned, cellText, valueCols = [], colLabel, keyOrders, note, cellTitle }: ResultTableProps) {
+export function ResultTable({ rows, columns, caption, onRowClick, max = 2000, plain = ['CELL5M', 'rank', 'feature', 'ID'], pinned, cellText, valueCols = [], colLabel, keyOrders, note, cellTitle, decimals }: ResultTableProps) {
   const cols = useMemo(() => columns ?? columnsOf(rows), [rows, columns]);
   const [sort, setSort] = useState<{ col: string; dir: 1 | -1 } | null>(null);
   const sorted = useMemo(() => orderRows(rows, sort, pinned, sort ? keyOrders?.[sort.col] : undefined), [rows, sort, pinned, keyOrders]);
@@ -113,7 +120,7 @@ export function ResultTable({ rows, columns, caption, onRowClick, max = 2000, pl
                   const custom = cellText?.(r, c);
                   if (custom !== undefined) return <td key={c} className="label" data-col={c}>{custom}</td>;
                   if (valueCols.includes(c) && isMissing(r[c])) return <td key={c} className="num nodata" data-col={c}>no data</td>;
-                  return <td key={c} data-col={c} className={typeof r[c] === 'number' ? 'num' : undefined} title={cellTitle?.(r, c)}>{fmtCell(r[c], plain.includes(c))}</td>;
+                  return <td key={c} data-col={c} className={typeof r[c] === 'number' ? 'num' : undefined} title={cellTitle?.(r, c)}>{fmtCell(r[c], plain.includes(c), decimals?.[c])}</td>;
                 })}
               </tr>
             );

@@ -14,6 +14,8 @@ export interface Choropleth {
   legend: LegendEntry[];
   /** Rows that found no unit. */
   unmatched: number;
+  /** The value drawn per admin1 raster value (for reading a unit's value under the pointer). */
+  values: Map<number, number>;
 }
 
 /** Quantile breaks (n classes) of finite values: n+1 increasing numbers, duplicates removed. */
@@ -67,5 +69,6 @@ export function buildChoropleth(rows: Row[], byCode: string, valueCol: string, t
     pairs: matched.map(([u, v]) => [u, colors[idx(v)]]),
     legend: colors.map((c, i) => ({ color: c, label: breaks[i] === breaks[i + 1] ? fmtBreak(breaks[i], dec) : `${i === 0 ? '[' : '('}${fmtBreak(breaks[i], dec)}, ${fmtBreak(breaks[i + 1], dec)}]` })),
     unmatched,
+    values: new Map(matched),
   };
 }

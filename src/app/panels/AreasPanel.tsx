@@ -1,5 +1,5 @@
 /** Areas: draw points/polygons on the map or paste WKT; summaries per feature with the `exact` option. */
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Row } from '../../core/types';
 import type { GetLayerWktArgs, TableResult } from '../../core/api';
 import { getEngine } from '../services';
@@ -9,6 +9,7 @@ import { BarChart } from '../../ui/BarChart';
 import { Progress } from '../../ui/Progress';
 import type { DrawMode } from '../../ui/MapView';
 import { parseWktGeometries } from '../../ui/wkt';
+import { areasWithTotals, SHAPE_TOTAL } from './area-totals';
 import { chartKey, colLabel, errText, summaryVars, tableColumns, type PanelCtx } from './common';
 
 /** Bounds [w, s, e, n] of WKT shapes (a lone point gets a small box around it); null when none. */
@@ -34,7 +35,8 @@ export function AreasPanel({ ctx, drawMode, setDrawMode }: AreasPanelProps) {
   const [text, setText] = useState(state.wkt);
   const [wktErr, setWktErr] = useState<string | null>(null);
   const [msg, setMsg] = useState<string | null>(null);
-  const r = useRun<GetLayerWktArgs, TableResult>('getLayerWKT', (a, o) => getEngine().getLayerWKT(a, o));
+  const r = useRun<GetLayerWktArgs, TableResult>('getLayerWKT', (a, o) => areasWithTotals(getEngine(), a, o));
+  const [yCol, setYCol] = useState<string | null>(null);
   useEffect(() => { setText(state.wkt); setWktErr(null); }, [state.wkt]);
   const vars = summaryVars(state);
 
@@ -49,24 +51,36 @@ export function AreasPanel({ ctx, drawMode, setDrawMode }: AreasPanelProps) {
       setWktErr(errText(e));
     }
   };
-  const submit = () => {
+  const submit = (auto = false) => {
+    if (r.running) return;
     setMsg(null);
     if (vars.length === 0) return setMsg('Choose at least one indicator (map one from the catalog or add it under Summaries).');
     if (wktErr) return setMsg('Fix the WKT first.');
     if (!state.wkt.trim()) return setMsg('Draw a point or polygon on the map, or paste WKT, first.');
     const a: GetLayerWktArgs = { var: vars, wkt: state.wkt, exact: state.exact };
     r.run(a);
+    if (!auto && state.run !== 'areas') update({ run: 'areas' });
     const b = wktBounds(state.wkt);
     if (b) ctx.fitTo(b);
     ctx.setQuery({ method: 'indapi', args: { var: vars, wkt: state.wkt, ...(state.exact ? { exact: true } : {}) }, label: `Areas: ${vars.join(', ')}` });
   };
+  // A link with run=areas shows its result: run once when the catalog is there.
+  const autoRun = useRef(false);
+  useEffect(() => {
+    if (autoRun.current || state.run !== 'areas' || !ctx.catalog.length || !vars.length || !state.wkt) return;
+    autoRun.current = true;
+    submit(true);
+  }, [ctx.catalog, state.run]);
   const rows = r.last?.data.rows ?? [];
   const x = chartKey(rows, []);
-  const y = r.last?.args.var[0];
-  // bars per shape (and country): "1 · Kenya", as the shapes are numbered on the map
-  const barLabel = useCallback((row: Row) => (row.feature !== undefined ? `${row.feature}${row.ADM0_NAME ?? row.ISO3 ? ` · ${row.ADM0_NAME ?? row.ISO3}` : ''}` : String(row[x] ?? '')), [x]);
+  const y = yCol && r.last?.args.var.includes(yCol) ? yCol : r.last?.args.var[0];
+  const isTotal = useCallback((row: Row) => row[SHAPE_TOTAL] === 1, []);
+  // bars per shape (and country): "1 · Kenya", as the shapes are numbered on the map; "1 · all countries" for a shape's total
+  const barLabel = useCallback((row: Row) => (row.feature !== undefined ? `${row.feature}${isTotal(row) ? ' · all countries' : row.ADM0_NAME ?? row.ISO3 ? ` · ${row.ADM0_NAME ?? row.ISO3}` : ''}` : String(row[x] ?? '')), [x, isTotal]);
   const label = useCallback((c: string) => (c === 'feature' ? 'Shape' : colLabel(byCode, c)), [byCode]);
-  const table = useMemo(() => tableColumns(rows, r.last?.data.columns.map((c) => c.name) ?? [], ['feature']), [rows, r.last]);
+  const table = useMemo(() => tableColumns(rows.filter((row) => !isTotal(row)), r.last?.data.columns.map((c) => c.name) ?? [], ['feature']), [rows, r.last, isTotal]);
+  const cellText = useCallback((row: Row, c: string) => (isTotal(row) && (c === 'ISO3' || c === 'ADM0_NAME') ? 'all countries' : undefined), [isTotal]);
+  const decimals = useMemo(() => Object.fromEntries((r.last?.args.var ?? []).map((v) => [v, byCode.get(v)?.dec ?? 2])), [r.last, byCode]);
   return (
     <section aria-labelledby="areas-h">
       <h2 id="areas-h">Areas</h2>
@@ -88,7 +102,7 @@ export function AreasPanel({ ctx, drawMode, setDrawMode }: AreasPanelProps) {
       </label>
       <p className="muted small">Indicators: {vars.length ? vars.join(', ') : 'none chosen'}</p>
       <div className="row">
-        <button type="button" className="primary" onClick={submit} disabled={r.running}>Summarise areas</button>
+        <button type="button" className="primary" onClick={() => submit()} aria-disabled={r.running}>Summarise areas</button>
         {r.running && <Progress label="Summarising areas" done={r.progress?.[0]} total={r.progress?.[1]} onCancel={r.cancel} />}
       </div>
       {msg && <p className="msg error" role="alert">{msg}</p>}
@@ -96,8 +110,13 @@ export function AreasPanel({ ctx, drawMode, setDrawMode }: AreasPanelProps) {
       {r.last && (
         <div className="result-block" data-testid="areas-result">
           <p className="muted small">{rows.length} row{rows.length === 1 ? '' : 's'}{r.last.args.exact ? ' · exact coverage' : ''}</p>
+          {r.last.args.var.length > 1 && (
+            <label className="field inline small"><span>Chart</span>
+              <select value={y} onChange={(e) => setYCol(e.target.value)}>{r.last.args.var.map((v) => <option key={v} value={v}>{label(v)} ({v})</option>)}</select>
+            </label>
+          )}
           {rows.length > 0 && y && <BarChart rows={rows} x={x} y={y} label={barLabel} order={[...new Set(rows.map(barLabel))].sort((p, q) => p.localeCompare(q, undefined, { numeric: true }))} title={`${label(y)} by shape`} xTitle={x === 'feature' ? 'Shape' : label(x)} yTitle={label(y)} />}
-          <ResultTable rows={rows} columns={table.cols} caption="Area summary table" note={table.country ?? undefined} colLabel={label} valueCols={r.last.args.var} />
+          <ResultTable rows={rows} columns={table.cols} caption="Area summary table" note={table.country ?? undefined} colLabel={label} valueCols={r.last.args.var} pinned={isTotal} cellText={cellText} decimals={decimals} />
         </div>
       )}
     </section>

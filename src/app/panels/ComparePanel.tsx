@@ -1,5 +1,5 @@
 /** Compare: units ranked by similarity to a clicked ADM1 unit or cell (`similar`), as a list and a map. */
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { TableResult } from '../../core/api';
 import type { Row } from '../../core/types';
 import { getEngine } from '../services';
@@ -37,8 +37,11 @@ export function ComparePanel({ ctx, picked, onResult }: ComparePanelProps) {
   useEffect(() => { if (r.last) onResult({ rows: r.last.data.rows, by: r.last.args.by }); }, [r.last, onResult]);
   const table = useMemo(() => (r.last ? tableColumns(r.last.data.rows, orderCols(r.last.data.columns.map((c) => c.name))) : null), [r.last]);
   const label = useCallback((c: string) => (c === 'score' ? 'Score (low = similar)' : c === 'rank' ? 'Rank' : colLabel(byCode, c)), [byCode]);
+  // every number of a column with the same decimals: the indicator's dec, 3 for the score
+  const decimals = useMemo(() => Object.fromEntries([...(r.last?.args.var ?? []).map((v) => [v, byCode.get(v)?.dec ?? 2] as const), ['score', 3] as const]), [r.last, byCode]);
 
-  const submit = () => {
+  const submit = (auto = false) => {
+    if (r.running) return;
     setMsg(null);
     if (!picked) return setMsg('Click a place on the map first to choose the reference unit or cell.');
     if (vars.length === 0) return setMsg('Choose at least one indicator to compare on.');
@@ -47,8 +50,17 @@ export function ComparePanel({ ctx, picked, onResult }: ComparePanelProps) {
     const iso3 = scope === 'country' ? (picked.iso3 ? [picked.iso3] : undefined) : state.iso.length ? state.iso : undefined;
     const a: SimilarArgs = { x, var: vars, by: level, ...(iso3 ? { iso3 } : {}) };
     r.run(a);
+    if (!auto && state.run !== 'compare') ctx.update({ run: 'compare' });
     ctx.setQuery({ method: 'similar', args: { ...a }, label: `Similar to ${x}` });
   };
+  // A link with run=compare (and a picked place) shows its ranking: run once.
+  const autoRun = useRef(false);
+  useEffect(() => {
+    if (autoRun.current || state.run !== 'compare' || !picked || !ctx.catalog.length) return;
+    autoRun.current = true;
+    submit(true);
+  }, [picked, ctx.catalog, state.run]);
+  const leftOut = (r.last?.data as { leftOut?: { reason: string } } | undefined)?.leftOut;
   return (
     <section aria-labelledby="cmp-h">
       <h2 id="cmp-h">Compare</h2>
@@ -65,7 +77,7 @@ export function ComparePanel({ ctx, picked, onResult }: ComparePanelProps) {
       </fieldset>
       <p className="muted small">On: {vars.length ? vars.join(', ') : 'no indicator chosen'}</p>
       <div className="row">
-        <button type="button" className="primary" onClick={submit} disabled={r.running}>Find similar</button>
+        <button type="button" className="primary" onClick={() => submit()} aria-disabled={r.running}>Find similar</button>
         {r.running && <Progress label="Ranking" done={r.progress?.[0]} total={r.progress?.[1]} onCancel={r.cancel} />}
       </div>
       {msg && <p className="msg error" role="alert">{msg}</p>}
@@ -73,7 +85,8 @@ export function ComparePanel({ ctx, picked, onResult }: ComparePanelProps) {
       {r.last && (
         <div className="result-block" data-testid="compare-result">
           <p className="muted small">{r.last.data.rows.length} {r.last.args.by === 1 ? 'units' : 'cells'} ranked (lower score = more similar); the map shades the most similar darkest.</p>
-          <ResultTable rows={r.last.data.rows} columns={table?.cols} caption="Similar units" note={table?.country ?? undefined} colLabel={label} valueCols={r.last.args.var} max={500} />
+          {leftOut && <p className="msg warn small" role="status" data-testid="compare-left-out">{leftOut.reason} Missing values never make a unit similar.</p>}
+          <ResultTable rows={r.last.data.rows} columns={table?.cols} caption="Similar units" note={table?.country ?? undefined} colLabel={label} valueCols={r.last.args.var} max={500} decimals={decimals} />
         </div>
       )}
     </section>

@@ -1,5 +1,5 @@
 /** Summaries: countries/regions x `by` domains x several indicators, as table, chart and ADM1 choropleth. */
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ByArg, GetLayerArgs, Row } from '../../core/types';
 import type { TableResult } from '../../core/api';
 import { getEngine, getRaster } from '../services';
@@ -8,7 +8,7 @@ import { ChipSelect } from '../../ui/ChipSelect';
 import { ResultTable } from '../../ui/ResultTable';
 import { BarChart } from '../../ui/BarChart';
 import { Progress } from '../../ui/Progress';
-import { byCellText, chartKey, colLabel, emptyResult, errText, hasValue, isoOptions, isTotalRow, keyOrder, noData, parseBreaks, summaryVars, tableColumns, varOptions, type PanelCtx } from './common';
+import { byCellText, byColumn, chartKey, colLabel, emptyResult, errText, hasValue, isNaRow, isoOptions, isTotalRow, keyOrder, noData, parseBreaks, prettyUnit, summaryVars, tableColumns, varOptions, type PanelCtx } from './common';
 
 const byCodesOf = (a: GetLayerArgs): string[] => (Array.isArray(a.by) ? a.by : Object.keys(a.by ?? {}));
 
@@ -53,6 +53,16 @@ export function sortByKeys(rows: Row[], by: string[], orders: Record<string, str
   }).map((x) => x.r);
 }
 
+/**
+ * The note of the NA group's rows (cells outside every interval): "123 cells fell outside the
+ * breaks" when the rows carry a cell count (`n`, `count` or `cells`), else the number of rows.
+ */
+export function naNote(rows: Row[]): string {
+  const n = rows.reduce((s, r) => s + (typeof r.n === 'number' ? r.n : typeof r.count === 'number' ? r.count : typeof r.cells === 'number' ? r.cells : NaN), 0);
+  if (Number.isFinite(n)) return `${n.toLocaleString('en')} cell${n === 1 ? '' : 's'} fell outside the breaks (row NA); widen the breaks to include them.`;
+  return `Some cells fell outside the breaks: ${rows.length === 1 ? 'the NA row holds them' : `${rows.length} NA rows hold them`}; widen the breaks to include them.`;
+}
+
 /** Props: the shared context and a callback with the shown rows (for the choropleth). */
 export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: SummaryRows | null) => void }) {
   const { state, update, catalog, byCode, iso } = ctx;
@@ -65,7 +75,9 @@ export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: Summa
   const byOpts = useMemo(() => varOptions(catalog), [catalog]);
   const isoOpts = useMemo(() => isoOptions(iso), [iso]);
 
-  const submit = () => {
+  const wantFocus = useRef(false);
+  const submit = (auto = false) => {
+    if (r.running) return;
     setMsg(null);
     if (vars.length === 0) return setMsg('Choose at least one indicator.');
     for (const b of state.by) {
@@ -74,8 +86,17 @@ export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: Summa
     }
     const a = summaryArgs(state);
     r.run(a);
+    wantFocus.current = !auto;
+    if (!auto && state.run !== 'summary') update({ run: 'summary' });
     ctx.setQuery({ method: 'indapi', args: { ...a }, label: `Summary of ${a.var.join(', ')}` });
   };
+  // A shared link with run=summary shows its result: run once when the catalog is there.
+  const autoRun = useRef(false);
+  useEffect(() => {
+    if (autoRun.current || state.run !== 'summary' || !catalog.length || !vars.length) return;
+    autoRun.current = true;
+    submit(true);
+  }, [catalog, state.run]);
 
   // The result on screen: a result with no value at all does not replace the previous one.
   const [shown, setShown] = useState<typeof r.last>(null);
@@ -90,13 +111,22 @@ export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: Summa
     setEmptyMsg(null);
     setShown(l);
   }, [r.last]);
+  // After a run the user started, focus goes to the result's heading (never to the page body).
+  const resultH = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (!shown || !wantFocus.current) return;
+    wantFocus.current = false;
+    resultH.current?.focus();
+  }, [shown]);
   const y = yCol && shown?.args.var.includes(yCol) ? yCol : shown?.args.var[0];
   useEffect(() => {
     if (!shown || !y) return;
     onRows({ rows: shown.data.rows, by: byCodesOf(shown.args), vars: shown.args.var, value: y });
   }, [shown, onRows, y]);
 
-  const shownBy = useMemo(() => (shown ? byCodesOf(shown.args) : []), [shown]);
+  // `by` codes of the shown result, and the row columns holding their keys ("ELEVATION_by" when ELEVATION is also summarised).
+  const shownCodes = useMemo(() => (shown ? byCodesOf(shown.args) : []), [shown]);
+  const shownBy = useMemo(() => shownCodes.map((b) => byColumn(shown?.data.columns ?? [], b)), [shown, shownCodes]);
   // Key orders of the by columns: class layers in class-table order, intervals by bound.
   const [orders, setOrders] = useState<Record<string, string[]>>({});
   useEffect(() => {
@@ -104,9 +134,10 @@ export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: Summa
     let cancel = false;
     const by = byCodesOf(shown.args);
     void Promise.all(by.map(async (b) => {
-      const vals = shown.data.rows.map((x) => x[b]).filter(hasValue).map(String);
+      const col = byColumn(shown.data.columns, b);
+      const vals = shown.data.rows.map((x) => x[col]).filter(hasValue).map(String);
       const cls = byCode.get(b)?.type === 'class' && !b.startsWith('ADM') ? await getRaster().classTable(b).then((t) => t.map((e) => String(e.label))).catch(() => undefined) : undefined;
-      return [b, keyOrder(vals, cls)] as const;
+      return [col, keyOrder(vals, cls)] as const;
     })).then((list) => {
       if (cancel) return;
       const o: Record<string, string[]> = {};
@@ -121,9 +152,20 @@ export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: Summa
   const pinned = useCallback((row: Row) => isTotalRow(row, shownBy), [shownBy]);
   const cellText = useCallback((row: Row, c: string) => byCellText(row, c, shownBy), [shownBy]);
   const cellTitle = useCallback((row: Row, c: string) => (c === 'ISO3' && row.ADM0_NAME ? String(row.ADM0_NAME) : undefined), []);
-  const label = useCallback((c: string) => colLabel(byCode, c), [byCode]);
+  const label = useCallback((c: string) => {
+    const i = shownBy.indexOf(c);
+    // a continuous layer as a domain: its key column holds intervals
+    const r0 = i >= 0 && c === shownCodes[i] ? byCode.get(c) : undefined;
+    if (r0?.type === 'continuous') return r0.unit ? `${r0.varLabel} interval (${prettyUnit(r0.unit)})` : `${r0.varLabel} interval`;
+    return colLabel(byCode, c);
+  }, [byCode, shownBy, shownCodes]);
+  const decimals = useMemo(() => Object.fromEntries((shown?.args.var ?? []).map((v) => [v, byCode.get(v)?.dec ?? 2])), [shown, byCode]);
+  // Units by name (admin-1 and the like, no key order) over several countries: bars say whose unit ("Central (KEN)").
+  const unitBars = multiCountry && !orders[xKey] && shownBy.includes(xKey);
+  const barLabel = useCallback((row: Row) => `${String(row[xKey])} (${String(row.ISO3)})`, [xKey]);
+  const naRows = rows.filter((x) => isNaRow(x, shownBy));
   const units = rows.filter((x) => !isTotalRow(x, shownBy)).length;
-  const table = useMemo(() => tableColumns(rows, shown?.data.columns.map((c) => c.name) ?? [], shownBy), [rows, shown, shownBy]);
+  const table = useMemo(() => tableColumns(rows, shown?.data.columns.map((c) => c.name).filter((c) => c !== 'total') ?? [], shownBy), [rows, shown, shownBy]);
   const place = table.country ?? (shown?.args.iso3 ?? ['SSA']).join(', ');
   const belowSea = shown ? shown.args.var.filter((v) => TERRAIN.includes(v) && rows.some((x) => typeof x[v] === 'number' && (x[v] as number) < 0)) : [];
   const stale = !!shown && JSON.stringify(summaryArgs(state)) !== JSON.stringify(shown.args);
@@ -135,9 +177,9 @@ export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: Summa
       <h2 id="sum-h">Summaries</h2>
       <ChipSelect label="Indicators" options={varOpts} values={vars} onChange={(v) => update({ vars: v, noVars: v.length === 0 })} placeholder="Add an indicator…" emptyText="Choose at least one indicator" />
       <ChipSelect label="Countries or regions" options={isoOpts} values={state.iso} onChange={(v) => update({ iso: v })} placeholder="Add a country or region…" emptyText="All of Africa south of the Sahara (SSA)" />
-      <ChipSelect label="Summarise by" options={byOpts} values={state.by} onChange={(v) => update({ by: v })} placeholder="Add a domain (e.g. ADM1_NAME_ALT)…" emptyText={noDomain} />
+      <ChipSelect label="Summarise by" options={byOpts} values={state.by} onChange={(v) => update({ by: v })} placeholder="Add a domain (e.g. ADM1_NAME_ALT)…" emptyText={noDomain} inputId="sum-by-input" />
       {byCode.has('ADM1_NAME_ALT') && !state.by.includes('ADM1_NAME_ALT') && (
-        <p className="small"><button type="button" className="ghost small" onClick={() => update({ by: [...state.by, 'ADM1_NAME_ALT'] })}>+ by province (ADM1)</button></p>
+        <p className="small"><button type="button" className="ghost small" onClick={() => { update({ by: [...state.by, 'ADM1_NAME_ALT'] }); setTimeout(() => document.getElementById('sum-by-input')?.focus(), 0); }}>+ by province (ADM1)</button></p>
       )}
       {state.by.filter((b) => byCode.get(b)?.type === 'continuous').map((b) => {
         const rec = byCode.get(b)!;
@@ -158,7 +200,7 @@ export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: Summa
         );
       })}
       <div className="row">
-        <button type="button" className="primary" onClick={submit} disabled={r.running}>Summarise</button>
+        <button type="button" className="primary" onClick={() => submit()} aria-disabled={r.running}>Summarise</button>
         {r.running && <Progress label="Summarising" done={r.progress?.[0]} total={r.progress?.[1]} onCancel={r.cancel} />}
       </div>
       {msg && <p className="msg error" role="alert">{msg}</p>}
@@ -166,17 +208,19 @@ export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: Summa
       {emptyMsg && !r.running && <p className="msg warn" role="status" data-testid="summary-empty">{emptyMsg}{shown ? ' The previous result is kept below.' : ''}</p>}
       {shown && (
         <div className="result-block" data-testid="summary-result">
+          <h3 id="sum-result-h" tabIndex={-1} ref={resultH}>Result</h3>
           {stale && <p className="msg info small" role="status" data-testid="summary-stale">The choices above changed: press Summarise to update this result.</p>}
           <p className="muted small">{rows.length} row{rows.length === 1 ? '' : 's'}{shownBy.length && units < rows.length ? ` (${units} unit${units === 1 ? '' : 's'} and ${rows.length - units === 1 ? 'the total' : `${rows.length - units} totals`})` : ''} · {shown.args.var.join(', ')} · {(shown.args.iso3 ?? ['SSA']).join(', ')}{shownBy.length ? ` · by ${shownBy.join(', ')}` : ''}</p>
-          {noData(rows, shown.args.var, shown.args.iso3 ?? [], shownBy).map((m) => <p key={m} className="msg warn small" role="status">{m}</p>)}
+          {noData(rows.filter((x) => !isNaRow(x, shownBy)), shown.args.var, shown.args.iso3 ?? [], shownBy).map((m) => <p key={m} className="msg warn small" role="status">{m}</p>)}
+          {naRows.length > 0 && <p className="msg warn small" role="status" data-testid="summary-na">{naNote(naRows)}</p>}
           {shown.args.var.length > 1 && (
             <label className="field inline small"><span>Chart</span>
               <select value={y} onChange={(e) => setYCol(e.target.value)}>{shown.args.var.map((v) => <option key={v} value={v}>{label(v)} ({v})</option>)}</select>
             </label>
           )}
-          {rows.length > 0 && y && <BarChart rows={shownBy.includes(xKey) ? rows.filter((x) => x[xKey] !== undefined && x[xKey] !== '') : rows} x={xKey} y={y} color={multiCountry && xKey !== 'ISO3' && xKey !== 'ADM0_NAME' ? 'ISO3' : undefined}
+          {rows.length > 0 && y && <BarChart rows={shownBy.includes(xKey) ? rows.filter((x) => hasValue(x[xKey])) : rows} x={xKey} y={y} color={multiCountry && !unitBars && xKey !== 'ISO3' && xKey !== 'ADM0_NAME' ? 'ISO3' : undefined} label={unitBars ? barLabel : undefined}
             title={`${label(y)} by ${label(xKey)}${table.country ? `, ${table.country}` : ''}`} xTitle={label(xKey)} yTitle={label(y)} order={orders[xKey]} />}
-          <ResultTable rows={rows} columns={table.cols} caption="Summary table" note={place} pinned={pinned} cellText={cellText} cellTitle={cellTitle} valueCols={shown.args.var} colLabel={label} keyOrders={orders} />
+          <ResultTable rows={rows} columns={table.cols} caption="Summary table" note={place} pinned={pinned} cellText={cellText} cellTitle={cellTitle} valueCols={shown.args.var} colLabel={label} keyOrders={orders} decimals={decimals} />
           {belowSea.length > 0 && (
             <p className="small muted" data-testid="below-sea-note">
               Note: {belowSea.join(', ')} is below 0 m for some units. ETOPO5 does not resolve the land at some coastal cells and small islands, where a cell keeps a sea-floor depth;{' '}

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { byCellText, chartKey, emptyResult, isTotalRow, keyOrder, noData, parseBreaks, summaryVars, tableColumns } from './common';
+import { byCellText, byColumn, chartKey, colLabel, emptyResult, fmtNum, isNaRow, isTotalRow, keyOrder, noData, parseBreaks, prettyUnit, summaryVars, tableColumns } from './common';
 import { DEFAULT_STATE } from '../url-state';
 import type { Row } from '../../core/types';
 
@@ -58,4 +58,24 @@ test("a country's overall row reads as its total in the by columns", () => {
   expect(byCellText(total, 'ELEV_ZONE', ['ADM1_NAME_ALT', 'ELEV_ZONE'])).toBe('(all)');
   expect(byCellText(unit, 'ADM1_NAME_ALT', ['ADM1_NAME_ALT'])).toBeUndefined();
   expect(byCellText(total, 'A', ['ADM1_NAME_ALT'])).toBeUndefined();
+});
+
+test('total rows marked total: 1, NA rows (null key) apart; a by key column named apart from the value', () => {
+  const total: Row = { ISO3: 'KEN', total: 1, ELEVATION: 779 };
+  const na: Row = { ISO3: 'KEN', ELEVATION_by: null, AREA_TOTAL: 85 };
+  const unit: Row = { ISO3: 'KEN', ELEVATION_by: '(0,200]', ELEVATION: 90 };
+  expect([isTotalRow(total, ['ELEVATION_by']), isTotalRow(na, ['ELEVATION_by']), isTotalRow(unit, ['ELEVATION_by'])]).toEqual([true, false, false]);
+  expect([isNaRow(total, ['ELEVATION_by']), isNaRow(na, ['ELEVATION_by']), isNaRow(unit, ['ELEVATION_by'])]).toEqual([false, true, false]);
+  expect(byCellText(na, 'ELEVATION_by', ['ELEVATION_by'])).toBe('NA (outside the breaks)');
+  const cols = [{ name: 'ISO3', role: 'key' }, { name: 'total', role: 'key' }, { name: 'ELEVATION_by', role: 'key', code: 'ELEVATION' }, { name: 'ELEVATION', role: 'value', code: 'ELEVATION' }];
+  expect(byColumn(cols, 'ELEVATION')).toBe('ELEVATION_by');
+  expect(byColumn(cols, 'ADM1_NAME_ALT')).toBe('ADM1_NAME_ALT');
+  const byCode = new Map([['ELEVATION', { varLabel: 'Elevation', unit: 'm' }], ['AREA_TOTAL', { varLabel: 'Cell area', unit: 'km2' }]]) as any;
+  expect(colLabel(byCode, 'ELEVATION_by')).toBe('Elevation interval (m)');
+  expect(colLabel(byCode, 'AREA_TOTAL')).toBe('Cell area (km²)');
+});
+
+test('units read with superscripts; numbers share the decimals of their column', () => {
+  expect(['km2', 'm2', 'm3', 'people/km2', 'km', 'mm/year', 'm^2'].map(prettyUnit)).toEqual(['km²', 'm²', 'm³', 'people/km²', 'km', 'mm/year', 'm²']);
+  expect([fmtNum(12.5, 2), fmtNum(1234.567, 0), fmtNum(3, 1)]).toEqual(['12.50', '1,235', '3.0']);
 });

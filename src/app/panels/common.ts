@@ -45,13 +45,41 @@ export function summaryVars(s: UrlState): string[] {
   return s.vars.length ? s.vars : s.v && !s.noVars ? [s.v] : [];
 }
 
-/** Display label of a result column: "Elevation (ETOPO5) (m)" from its catalog record, else the code. */
+/**
+ * A unit as people read it: powers as superscripts ("km2" -> "km²", "m3" -> "m³"); display
+ * only, the API and files keep the catalog's ASCII ("km2").
+ */
+export function prettyUnit(unit: string): string {
+  return unit.replace(/\b([a-zA-Zµ]+)([23])\b/g, (_, u: string, p: string) => `${u}${p === '2' ? '²' : '³'}`).replace(/\^2\b/g, '²').replace(/\^3\b/g, '³');
+}
+
+/** Formats a number with exactly `dec` decimals (catalog `dec`, 0..6) and digit grouping, e.g. "1,234.50". */
+export function fmtNum(v: number, dec: number): string {
+  const d = Math.max(0, Math.min(6, Math.round(dec)));
+  return v.toLocaleString('en', { minimumFractionDigits: d, maximumFractionDigits: d });
+}
+
+/**
+ * Display label of a result column: "Elevation (ETOPO5) (m)" from its catalog record, else
+ * the code. `by` key columns named apart from the value of the same code ("ELEVATION_by")
+ * read "Elevation (ETOPO5) interval (m)"; `total` is the overall-row marker.
+ */
 export function colLabel(byCode: Map<string, VarRecord>, code: string): string {
   if (code === 'ISO3') return 'Country';
   if (code === 'ADM0_NAME') return 'Country name';
-  const r = byCode.get(code);
+  const key = /^(.+)_by$/.exec(code);
+  const r = byCode.get(code) ?? (key ? byCode.get(key[1]) : undefined);
   if (!r) return code;
-  return r.unit ? `${r.varLabel} (${r.unit})` : r.varLabel;
+  const kind = key ? ' interval' : '';
+  return r.unit ? `${r.varLabel}${kind} (${prettyUnit(r.unit)})` : `${r.varLabel}${kind}`;
+}
+
+/**
+ * Name of the row column holding the keys of `by` code `b`: the key column the engine
+ * derived from `b` (e.g. "ELEVATION_by" when ELEVATION is also summarised), else `b`.
+ */
+export function byColumn(columns: Array<{ name: string; role: string; code?: string }>, b: string): string {
+  return columns.find((c) => c.role === 'key' && c.code === b && c.name !== 'total')?.name ?? b;
 }
 
 /** Rank of an interval label "(100,300]" / "[-Inf,0]": its lower bound; NaN when not an interval. */
@@ -125,15 +153,25 @@ export function hasValue(v: unknown): boolean {
   return typeof v === 'number' ? Number.isFinite(v) : typeof v === 'string' ? v !== '' : v !== undefined && v !== null;
 }
 
-/** True for a country's overall row of a summary by domains: every `by` cell is empty. */
+/**
+ * True for a country's overall row of a summary by domains: marked `total: 1`, or every `by`
+ * cell absent. A null key is R's NA group (cells outside the breaks), not a total.
+ */
 export function isTotalRow(r: Row, by: string[]): boolean {
-  return by.length > 0 && by.every((b) => !hasValue(r[b]));
+  if (r.total === 1) return true;
+  return by.length > 0 && by.every((b) => r[b] === undefined || r[b] === '');
+}
+
+/** True for the NA group's row of a `by` code (cells outside every interval or without a class): a null key. */
+export function isNaRow(r: Row, by: string[]): boolean {
+  return !isTotalRow(r, by) && by.some((b) => r[b] === null);
 }
 
 /** Display text of an empty `by` cell: "Kenya (total)" in the first by column of a total row, else "(all)". */
 export function byCellText(r: Row, col: string, by: string[]): string | undefined {
   if (!by.includes(col) || hasValue(r[col])) return undefined;
-  if (isTotalRow(r, by) && col === by[0]) return `${r.ADM0_NAME ?? r.ISO3 ?? 'All'} (total)`;
+  if (isTotalRow(r, by)) return col === by[0] ? `${r.ADM0_NAME ?? r.ISO3 ?? 'All'} (total)` : '(all)';
+  if (r[col] === null) return 'NA (outside the breaks)';
   return '(all)';
 }
 

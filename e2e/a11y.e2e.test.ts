@@ -1,0 +1,53 @@
+/**
+ * Accessibility: axe-core (injected as axe.min.js) on every panel at 1440x900 and 390x844,
+ * no serious or critical violations; a screenshot of each panel at both sizes goes to
+ * test-results/screenshots/.
+ */
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { createRequire } from 'node:module';
+import type { Browser, Page } from 'playwright-core';
+import { startServer, type Started } from './helpers';
+import { launch, shot, waitMap } from './app-helpers';
+
+let srv: Started;
+let browser: Browser;
+const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+beforeAll(async () => {
+  srv = await startServer();
+  browser = await launch();
+});
+afterAll(async () => { await browser?.close(); await srv?.stop(); });
+
+/** Serious and critical axe violations of the page, as "rule: target" lines. */
+async function axe(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => !!(window as any).axe))) await page.addScriptTag({ path: axePath });
+  const r = await page.evaluate(async () => (window as any).axe.run(document, { resultTypes: ['violations'] }));
+  return (r.violations as Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }>)
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 4).map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+const PANELS: Array<[string, string]> = [['summary', 'Summaries'], ['areas', 'Areas'], ['compare', 'Compare'], ['download', 'Download'], ['api', 'API']];
+
+for (const [name, viewport] of [['desktop', { width: 1440, height: 900 }], ['phone', { width: 390, height: 844 }]] as const) {
+  test(`axe: no serious or critical violations on any panel (${name} ${viewport.width}x${viewport.height})`, async () => {
+    const ctx = await browser.newContext({ viewport, ...(name === 'phone' ? { isMobile: true, hasTouch: true } : {}) });
+    const page = await ctx.newPage();
+    await page.goto(`${srv.url}#v=ELEVATION&iso=KEN&by=ADM1_NAME_ALT`);
+    await page.locator('button.item[data-code="ELEVATION"]').waitFor({ state: 'attached', timeout: 30_000 });
+    await waitMap(page);
+    await page.getByRole('button', { name: 'Summarise', exact: true }).click();
+    await page.locator('[data-testid="summary-result"] .chart svg').first().waitFor({ timeout: 60_000 });
+    const found: Record<string, string[]> = {};
+    for (const [id, label] of PANELS) {
+      await page.getByRole('tab', { name: label }).click();
+      await page.locator(`#panel-${id}`).waitFor({ state: 'visible' });
+      await page.waitForTimeout(300);
+      found[id] = await axe(page);
+      await shot(page, `a11y-${name}-${id}`);
+    }
+    expect(found).toEqual(Object.fromEntries(PANELS.map(([id]) => [id, []])));
+    await ctx.close();
+  });
+}
