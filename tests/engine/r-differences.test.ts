@@ -147,7 +147,10 @@ describe('issue 12: the engine answers as R does', () => {
   }
 
   it('iso3 with a region and a by: each code has its overall row and its rows by domain', async () => {
-    const rows = (await real.getLayer({ var: ['AREA_TOTAL'], iso3: ['KEN', 'EAF'], by: ['ELEV_ZONE'] })) as Row[];
+    const seen: number[] = [];
+    const rows = (await real.getLayer({ var: ['AREA_TOTAL'], iso3: ['KEN', 'EAF'], by: ['ELEV_ZONE'] }, { onProgress: (d, t) => seen.push(d / t) })) as Row[];
+    expect(seen.at(-1)).toBe(1); // one progress over the blocks, never going back
+    expect(seen.every((x, i) => i === 0 || x >= seen[i - 1])).toBe(true);
     const totals = rows.filter((r) => r.total === 1);
     expect(totals.map((r) => r.ISO3)).toEqual(['EAF', 'KEN']);
     const eaf = rows.slice(0, rows.indexOf(totals[1]));

@@ -543,9 +543,10 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
         // one block per requested code, in code order: a region's rows pool its members and carry its code and name
         const rows: Row[] = [];
         let last: Computed | null = null;
-        for (const code of codes) {
+        for (const [k, code] of codes.entries()) {
           const e = c.cat.isoEntry(code)!;
-          const cp = await compute(c, select(c, { iso3: [code] }, null, null), varSpecs, bys, true, o.signal, o.onProgress);
+          const progress = o.onProgress && ((d: number, t: number) => o.onProgress!(k * t + d, codes.length * t));
+          const cp = await compute(c, select(c, { iso3: [code] }, null, null), varSpecs, bys, true, o.signal, progress);
           rows.push(...tableRows(c, cp, e.type === 'region' ? { ISO3: code, ADM0_NAME: e.name } : undefined));
           last = cp;
         }
