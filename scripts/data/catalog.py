@@ -6,6 +6,11 @@ from __future__ import annotations
 
 import palettes as P
 
+# Population-weighted mean over the cells that have both values (issue 12): R's
+# weighted.mean(x, w, na.rm=TRUE) is NA as soon as one cell has x but no w (Eritrea), and
+# sum(x*w)/sum(w) would count w where x is missing; 0*x is NA exactly where x is.
+LIFEEXP_FORMULA = 'sum(PN14_LIFEEXP*PN14_POP, na.rm=TRUE)/sum(PN14_POP + 0*PN14_LIFEEXP, na.rm=TRUE)'
+
 #: vi.csv header: the VarRecord fields of src/core/types.ts, in order.
 VI_FIELDS = ['varCode', 'varLabel', 'varTitle', 'varDesc', 'unit', 'type', 'dec', 'aggFunR',
              'classBreaks', 'classLabels', 'classColors', 'cat1', 'cat2', 'cat3', 'year', 'yearEnd',
@@ -321,10 +326,14 @@ def records(src: dict, ctx: dict) -> list[dict]:
         labels=['<= 50 years', '50 - 55 years', '55 - 60 years', '60 - 65 years', '65 - 70 years', '> 70 years'],
         varLabel='Life expectancy at birth 2014 (national)', varTitle='Life expectancy at birth, total, 2014 (national value)',
         varDesc=('World Bank life expectancy at birth, total, 2014, in years (SP.DYN.LE00.IN, as in spData\'s '
-                 'world table); every cell of a country carries the national value. Aggregates are weighted '
-                 'by PN14_POP, so they are population-weighted national means (and missing where PN14_POP is '
-                 f'missing). No data for: {missing_le}. ' + grid_note),
-        dec='1', aggFunR='weighted.mean(PN14_LIFEEXP, PN14_POP, na.rm=TRUE)',
+                 'world table); every cell of a country carries the national value. Aggregates are '
+                 'population-weighted means over the cells that have both a life expectancy and a PN14_POP '
+                 'figure: sum(PN14_LIFEEXP*PN14_POP) / sum(PN14_POP + 0*PN14_LIFEEXP), where 0*PN14_LIFEEXP is '
+                 'NA where the life expectancy is, so the divisor is the population of the cells that have a '
+                 'value. Cells with a life expectancy but no population figure (Eritrea) do not count, and a '
+                 'unit none of whose cells has both has no value (R\'s weighted.mean would give NA for any unit '
+                 f'with such a cell). No data for: {missing_le}. ' + grid_note),
+        dec='1', aggFunR=LIFEEXP_FORMULA,
         cat1='Demographics', cat2='National figures 2014', cat3='Life expectancy', **wb_src, **common))
     recs.append(continuous(
         'PN14_GDPPC', [0, 1000, 2000, 4000, 8000, 16000, 40000], P.BUGN6, 'international $',

@@ -1,8 +1,9 @@
 /**
  * The engine on the real bundle (public/data), cross-checked cell for cell with an
  * independent R terra + data.table computation (tests/engine/bundle-crosscheck.R):
- * weighted means, sums, dominant classes, interval labels, rollup rows, WKT selections, and
- * missing (not 0) sums for a country without source data.
+ * the catalog's formulas evaluated by R itself (weighted means, sums, dominant classes),
+ * interval labels, rollup rows, WKT selections, R's 0 for sums over a country without source
+ * data, and the population-weighted life expectancy of a region with Eritrea (issue 12).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
@@ -59,17 +60,19 @@ describe('engine on the real bundle vs R terra / data.table', () => {
     ints.forEach((row, i) => same(row, R.intervals[i]));
   });
 
-  it('population by ADM1 over the region equals terra::zonal sums', async () => {
+  it("population by ADM1 over the region equals R's sum(na.rm = TRUE) (0 where terra::zonal gives NA)", async () => {
     const rows = (await engine.getLayer({ var: ['PN14_POP'], by: ['ADM1_CODE_ALT'] })) as Row[];
     expect(rows.length - 1).toBe(R.pop_adm1.length);
     expect(rows.length).toBeGreaterThan(700);
     const byCode = new Map(rows.map((r) => [r.ADM1_CODE_ALT, r.PN14_POP]));
-    // terra gives NA for a zone without values, and so does the engine (absent field), not R's 0
+    // R's sum(x, na.rm = TRUE) is 0 for a unit without values; terra's zonal gives NA there
     for (const r of R.pop_adm1) expect(byCode.get(adm1.get(r.ADM1_CODE_ALT)!)).toBe(rr(r.PN14_POP, 0));
-    expect(R.pop_adm1.some((r: any) => r.PN14_POP === null)).toBe(true);
+    const empty = R.pop_adm1.filter((r: any) => r.PN14_POP_terra === null);
+    expect(empty.length).toBeGreaterThan(0);
+    for (const r of empty) expect(byCode.get(adm1.get(r.ADM1_CODE_ALT)!)).toBe(0);
   });
 
-  it('national population: missing (not 0) for CPV, the COG sum and spData figure for KEN', async () => {
+  it("national population: R's 0 for CPV (no source data), the COG sum and spData figure for KEN", async () => {
     const rows = (await engine.getLayer({ var: ['PN14_POP', 'AREA_LAND'], iso3: ['CPV', 'KEN'] })) as Row[];
     const cpv = rows.find((r) => r.ISO3 === 'CPV')!;
     const ken = rows.find((r) => r.ISO3 === 'KEN')!;
@@ -78,15 +81,26 @@ describe('engine on the real bundle vs R terra / data.table', () => {
     const kenR = R.pop_iso.find((r: any) => r.ISO3 === kenValue);
     // CPV has cells with land area but no population value in the bundle (absent from spData)
     expect(cpvR.n).toBeGreaterThan(0);
-    expect(cpvR.PN14_POP).toBeNull();
+    expect(cpvR.PN14_POP).toBe(0);
     expect(R.spdata_pop.CPV).toEqual([]);
-    expect(cpv).not.toHaveProperty('PN14_POP');
+    expect(cpv.PN14_POP).toBe(0);
     expect(cpv.AREA_LAND).toBe(rr(cpvR.AREA_LAND, 2));
     expect(cpv.AREA_LAND as number).toBeGreaterThan(0);
     // KEN: the sum of the COG's cells, which add up to spData's 2014 figure
     expect(ken.PN14_POP).toBe(roundR(kenR.PN14_POP, 0));
     expect(ken.PN14_POP).toBe(Math.round(R.spdata_pop.KEN));
     expect(ken.AREA_LAND).toBe(rr(kenR.AREA_LAND, 2));
+  });
+
+  it("life expectancy over EAF: R's weighted.mean is NA (Eritrea), the catalog formula is the population-weighted mean", async () => {
+    expect(R.eaf.weighted_mean).toBeNull();
+    expect(R.eaf.formula).toBeGreaterThan(40);
+    const [row] = (await engine.getLayer({ var: ['PN14_LIFEEXP'], iso3: 'EAF' })) as Row[];
+    expect(row.PN14_LIFEEXP).toBe(rr(R.eaf.formula, 1));
+    // Eritrea alone: life expectancy but no population, so 0/0: missing, as R's NaN
+    expect(R.eaf.eri).toBeNull();
+    const [eri] = (await engine.getLayer({ var: ['PN14_LIFEEXP'], iso3: 'ERI' })) as Row[];
+    expect(eri).not.toHaveProperty('PN14_LIFEEXP');
   });
 
   it('a polygon with a hole: centre cells and exact coverage as terra extract()', async () => {
