@@ -5,7 +5,7 @@
  * - One classic script (IIFE, no imports), so it registers in every browser with
  *   `navigator.serviceWorker.register('./sw.js')`.
  * - `__PRECACHE__`: the app shell files found in `dist/` after the app build (not the data
- *   bundle, not source maps), precached at install; `__BUILD_ID__`: a hash of them, naming
+ *   bundle, not `config.json` which is read network-first, not source maps), precached at install; `__BUILD_ID__`: a hash of them, naming
  *   the shell cache so a new build replaces the old one.
  * - Copies `@resvg/resvg-wasm`'s wasm to `dist/resvg.wasm` and, when installed (Debian
  *   fonts-dejavu-core), DejaVu Sans to `dist/fonts/DejaVuSans.ttf`, for PNG graphics.
@@ -36,7 +36,7 @@ function walk(dir: string, rel = ''): string[] {
     if (statSync(abs).isDirectory()) {
       if (r === 'data' || r === '.vite') continue;
       out.push(...walk(abs, r));
-    } else if (!name.endsWith('.map') && r !== 'sw.js') {
+    } else if (!name.endsWith('.map') && r !== 'sw.js' && r !== 'config.json') {
       out.push(r);
     }
   }
@@ -54,6 +54,8 @@ export default defineConfig(() => {
     define: {
       __PRECACHE__: JSON.stringify([...shell, ...extra]),
       __BUILD_ID__: JSON.stringify(buildId),
+      // workbox modules keep dev-only asserts and logs behind this test.
+      'process.env.NODE_ENV': JSON.stringify('production'),
       // Vite's dynamic-import preload helper mentions import.meta, which a classic script lacks.
       'import.meta.url': 'self.location.href',
       'import.meta.resolve': 'undefined',

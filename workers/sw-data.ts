@@ -1,23 +1,34 @@
 /**
- * The data bundle inside the service worker: precaching by manifest version, and
- * answering `<base>data/...` requests from the cache (full files, with range requests
- * answered by slicing the cached body) or from the network.
+ * The data bundle inside the service worker, for bundles of hundreds of COGs:
  *
- * Caches: `indapi3-data-<version>` per bundle version (from `data/manifest.json`). A cache
- * is used for reads once it holds every file of its manifest (marked by the entry
- * `__complete__`); until then files found in it are used and the rest comes from the
- * network. A newer version is downloaded in the background; when complete, older data
- * caches are deleted. Every file is checked against the manifest's sha256 before caching.
+ * - Small files (every manifest file that is not a `.tif`: catalog `vi.csv`, class tables,
+ *   `iso.csv`, basemap, README) are precached, checked against their sha256, in the cache
+ *   `indapi3-files` keyed by sha256 — never the COGs.
+ * - COGs are cached as they are used: range requests go through the {@link BlockCache}
+ *   (64 KiB blocks keyed by sha256 and block index, LRU within a budget), so anything viewed
+ *   or summarised once works offline afterwards.
+ * - "Keep offline": pinned COGs are downloaded whole, checked against their sha256, kept in
+ *   `indapi3-pinned` and never evicted.
+ * - `manifest.json` is read network-first (the browser revalidates it with If-None-Match);
+ *   a new manifest drops only the cached files, blocks and pins whose sha256 changed.
+ *
+ * Failures answer text/plain with the header `X-Indapi3-Error` naming an IndapiError code
+ * (OFFLINE 503, BAD_BUNDLE 502), which the engine's FetchSource turns into that error.
  */
+import { createPartialResponse } from 'workbox-range-requests';
+import { createStore, del, get, set, type UseStore } from 'idb-keyval';
+import { BlockCache, checkRangeResponse, DEFAULT_BUDGET_BYTES, isQuotaError, RangeResponseError, type FileRef, type IndexEntry } from './block-cache';
+
+declare const self: ServiceWorkerGlobalScope;
 
 /** Manifest of the bundle (the fields used here). */
 export interface BundleManifest {
   name: string;
   version: string;
-  files: Array<{ path: string; bytes: number; sha256: string }>;
+  files: FileRef[];
 }
 
-/** Progress of precaching, posted to clients as `{ type: 'bundle-progress', ... }`. */
+/** Progress of precaching the small files, posted as `{ type: 'bundle-progress', ... }`. */
 export interface PrecacheProgress {
   version: string;
   done: number;
@@ -28,23 +39,64 @@ export interface PrecacheProgress {
   error?: string;
 }
 
-const PREFIX = 'indapi3-data-';
-const COMPLETE = '__complete__';
+/** A pinned ("keep offline") file. */
+export interface Pin {
+  path: string;
+  sha256: string;
+  bytes: number;
+  /** When it was stored, ms since epoch. */
+  at: number;
+}
+
+/** Progress of a pin job, posted as `{ type: 'pin-progress', ... }`. */
+export interface PinProgress {
+  id: string;
+  done: number;
+  total: number;
+  bytes: number;
+  totalBytes: number;
+  complete: boolean;
+  cancelled?: boolean;
+  error?: string;
+}
+
+/** What is stored, posted as `{ type: 'storage-status', ... }` for the storage panel. */
+export interface StorageStatus {
+  version: string;
+  pins: Pin[];
+  /** COGs with cached blocks, most recently used first. */
+  recent: Array<{ path: string; sha256: string; bytes: number; used: number }>;
+  /** Bytes of cached COG blocks, of pinned files, of precached small files. */
+  blockBytes: number;
+  pinnedBytes: number;
+  filesBytes: number;
+  budgetBytes: number;
+  /** navigator.storage.estimate() of the origin, when available. */
+  usage?: number;
+  quota?: number;
+  /** The last storage-full failure, if any. */
+  quotaError?: string;
+}
+
+/** Cache names (Cache Storage). */
+export const CACHES = { files: 'indapi3-files', blocks: 'indapi3-blocks', pinned: 'indapi3-pinned' } as const;
 
 /**
  * Short content key of a manifest: the first 12 hex digits of the SHA-256 of its
- * `path:sha256` lines, so two bundles with the same version but other files get other caches.
+ * `path:sha256:bytes` lines, so two bundles with the same version but other files differ.
  */
-export async function manifestContentKey(manifest: BundleManifest): Promise<string> {
+export async function manifestContentKey(manifest: Pick<BundleManifest, 'files'>): Promise<string> {
   const text = manifest.files.map((f) => `${f.path}:${f.sha256 ?? ''}:${f.bytes ?? ''}`).join('\n');
   return (await sha256Hex(new TextEncoder().encode(text).buffer as ArrayBuffer)).slice(0, 12);
 }
 
-function text(body: string, status: number, headers: Record<string, string> = {}): Response {
-  return new Response(body, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', ...headers } });
+/** A text/plain failure carrying an IndapiError code in `X-Indapi3-Error`. */
+export function errorResponse(code: 'OFFLINE' | 'BAD_BUNDLE' | 'NOT_FOUND', message: string): Response {
+  const status = code === 'OFFLINE' ? 503 : code === 'NOT_FOUND' ? 404 : 502;
+  return new Response(message.trim() + '\n', { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'X-Indapi3-Error': code } });
 }
 
-/** Parses `bytes=a-b`, `bytes=a-`, `bytes=-n` (single range). */
+/** Parses `bytes=a-b`, `bytes=a-`, `bytes=-n` (single range) against a size. */
 export function parseRange(h: string, size: number): [number, number] | 'unsatisfiable' | undefined {
   const m = /^bytes=(\d*)-(\d*)$/.exec(h.trim());
   if (!m || (m[1] === '' && m[2] === '')) return undefined;
@@ -65,9 +117,10 @@ export function parseRange(h: string, size: number): [number, number] | 'unsatis
 }
 
 /**
- * Answers a request from a cached full response: the whole body, or the requested byte
- * range as 206 with `Content-Range` (416 when unsatisfiable). The body is sliced as a Blob,
- * so the cached file is not read into memory whole.
+ * Answers a request from a cached whole file: the whole body, or the requested byte range
+ * as 206 with `Content-Range` (sliced by workbox-range-requests' createPartialResponse, as a
+ * Blob, so the file is not read into memory whole); 416 with `Content-Range: bytes *\/size`
+ * when unsatisfiable; a malformed or multi-range header gets the whole file (RFC 9110 14.2).
  */
 export async function answerFromCached(cached: Response, range: string | null): Promise<Response> {
   const blob = await cached.blob();
@@ -80,164 +133,481 @@ export async function answerFromCached(cached: Response, range: string | null): 
     headers.set('Content-Range', `bytes */${size}`);
     return new Response(null, { status: 416, headers });
   }
-  if (r) {
-    const [start, end] = r;
-    headers.set('Content-Range', `bytes ${start}-${end}/${size}`);
-    headers.set('Content-Length', String(end - start + 1));
-    return new Response(blob.slice(start, end + 1), { status: 206, headers });
-  }
-  headers.set('Content-Length', String(size));
-  return new Response(blob, { status: 200, headers });
+  const whole = new Response(blob, { status: 200, headers });
+  if (r) return createPartialResponse(new Request('https://range.invalid/', { headers: { Range: `bytes=${r[0]}-${r[1]}` } }), whole);
+  whole.headers.set('Content-Length', String(size));
+  return whole;
 }
 
-async function sha256Hex(buf: ArrayBuffer): Promise<string> {
+/** Lower-case hex SHA-256 of bytes. */
+export async function sha256Hex(buf: ArrayBuffer): Promise<string> {
   const d = await crypto.subtle.digest('SHA-256', buf);
   return Array.from(new Uint8Array(d), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-/** The data side of the service worker for a bundle at `dataBase` (absolute URL ending in "/"). */
-export class BundleCache {
-  private precaching: Promise<PrecacheProgress> | null = null;
-  private readCache: Promise<Cache | null> | null = null;
+/** Cache Storage keys must be URLs: synthetic ones under `<scope>__cache__/`. */
+function keyUrl(keyBase: string, kind: string, id: string): string {
+  return `${keyBase}${kind}/${id}`;
+}
 
-  constructor(
-    private readonly dataBase: string,
-    private readonly notify: (p: PrecacheProgress) => void = () => {},
-    /** Called when a new bundle version replaced an older cached one. */
-    private readonly onUpdated: (version: string) => void = () => {},
-  ) {}
+/** Options of {@link BundleCache}. */
+export interface BundleCacheOptions {
+  /** Bundle root, absolute URL ending in "/" (from config.json's dataUrl). */
+  dataBase: string;
+  /** Base of the synthetic cache keys, absolute URL ending in "/". */
+  keyBase: string;
+  /** Posts a message to every client. */
+  broadcast: (msg: Record<string, unknown>) => void;
+  /** Budget of the block cache in bytes (config.json `cacheMB`); default: the stored setting, else min(200 MiB, 1/2 of the quota). */
+  budgetBytes?: number;
+}
+
+/** The data side of the service worker (see the module comment). */
+export class BundleCache {
+  readonly dataBase: string;
+  private readonly keyBase: string;
+  private readonly broadcast: (msg: Record<string, unknown>) => void;
+  private readonly idb: UseStore;
+  private readonly blocks: BlockCache;
+  private manifestP: Promise<BundleManifest | undefined> | null = null;
+  private manifestKey = '';
+  private byPath = new Map<string, FileRef>();
+  private syncing: Promise<PrecacheProgress> | null = null;
+  private jobs = new Map<string, AbortController>();
+  private quotaError: string | undefined;
+  private budgetReady: Promise<void>;
+
+  constructor(o: BundleCacheOptions) {
+    this.dataBase = o.dataBase;
+    this.keyBase = o.keyBase;
+    this.broadcast = o.broadcast;
+    const idb = createStore('indapi3-sw', 'kv');
+    this.idb = idb;
+    const blockKey = (k: string) => keyUrl(this.keyBase, 'block', k);
+    const blocks = new BlockCache({
+      store: {
+        get: async (k) => (await (await caches.open(CACHES.blocks)).match(blockKey(k)))?.arrayBuffer(),
+        put: async (k, d) => (await caches.open(CACHES.blocks)).put(blockKey(k), new Response(d)),
+        delete: async (k) => void (await (await caches.open(CACHES.blocks)).delete(blockKey(k))),
+        keys: async () => (await (await caches.open(CACHES.blocks)).keys()).map((r) => r.url.slice(blockKey('').length)),
+      },
+      index: { load: () => get<IndexEntry[]>('block-index', idb), save: (e) => set('block-index', e, idb) },
+      fetchRange: (f, s, e, signal) => this.fetchRange(f, s, e, signal),
+      onQuota: (e) => {
+        this.quotaError = `Storage is full (${(e as Error).message || 'QuotaExceededError'}): data read now is not kept for offline use. Free space in the Storage panel.`;
+        this.broadcast({ type: 'storage-full', message: this.quotaError });
+      },
+    });
+    this.blocks = blocks;
+    this.budgetReady = (async () => {
+      const stored = await get<number>('budget', idb).catch(() => undefined);
+      let budget = o.budgetBytes ?? stored;
+      if (budget === undefined) {
+        const est = await self.navigator.storage?.estimate?.().catch(() => undefined);
+        budget = est?.quota ? Math.min(DEFAULT_BUDGET_BYTES, Math.floor(est.quota / 2)) : DEFAULT_BUDGET_BYTES;
+      }
+      await blocks.setBudget(budget);
+    })();
+  }
 
   /** True when `url` is inside the bundle. */
   owns(url: string): boolean {
     return url.startsWith(this.dataBase);
   }
 
-  /** Newest data cache holding a complete bundle, else the newest data cache, else null. */
-  private async pickCache(): Promise<Cache | null> {
-    const names = (await caches.keys()).filter((n) => n.startsWith(PREFIX));
-    if (!names.length) return null;
-    const byVersion = names.sort((a, b) => b.localeCompare(a, 'en', { numeric: true }));
-    for (const n of byVersion) {
-      const c = await caches.open(n);
-      if (await c.match(COMPLETE)) return c;
-    }
-    return caches.open(byVersion[0]);
+  private rel(url: string): string {
+    const u = new URL(url);
+    u.search = '';
+    u.hash = '';
+    return decodeURIComponent(u.href.slice(this.dataBase.length));
   }
 
-  private cache(): Promise<Cache | null> {
-    return (this.readCache ??= this.pickCache());
-  }
-
-  /**
-   * Answers a GET for a bundle file: `manifest.json` network-first (to see updates), every
-   * other file from the cache when present (ranges sliced from the cached file), else from
-   * the network (ranges passed on). Offline with nothing cached: 503.
-   */
-  async fetch(req: Request): Promise<Response> {
-    const url = new URL(req.url);
-    url.search = '';
-    url.hash = '';
-    const key = url.href;
-    const range = req.headers.get('range');
-    if (key === this.dataBase + 'manifest.json') {
-      try {
-        const res = await fetch(key, { cache: 'no-cache', signal: req.signal });
-        if (res.ok) return res;
-      } catch {
-        /* offline: fall back to the cache */
-      }
-    }
-    const cache = await this.cache();
-    const hit = cache ? await cache.match(key) : undefined;
-    if (hit) return answerFromCached(hit, range);
-    try {
-      return await fetch(req);
-    } catch (e) {
-      if (req.signal.aborted) throw e;
-      return text(`Offline and not cached: ${url.pathname}\n`, 503);
-    }
-  }
-
-  /**
-   * Downloads every file of the current manifest into `indapi3-data-<version>` (3 at a
-   * time, each checked against its sha256), marks it complete and deletes older versions.
-   * Concurrent calls share one run.
-   */
-  precache(): Promise<PrecacheProgress> {
-    return (this.precaching ??= this.runPrecache().finally(() => {
-      this.precaching = null;
+  /** The current manifest: network first (revalidated by the browser's HTTP cache), else the stored copy. */
+  manifest(): Promise<BundleManifest | undefined> {
+    return (this.manifestP ??= this.loadManifest().then((m) => {
+      if (!m) this.manifestP = null;
+      return m;
     }));
   }
 
-  private async runPrecache(): Promise<PrecacheProgress> {
-    let manifest: BundleManifest;
+  private async loadManifest(network = true): Promise<BundleManifest | undefined> {
+    const files = await caches.open(CACHES.files);
+    const key = keyUrl(this.keyBase, 'meta', 'manifest.json');
+    let text: string | undefined;
+    if (network) {
+      try {
+        const res = await fetch(this.dataBase + 'manifest.json', { cache: 'no-cache', mode: 'cors' });
+        if (res.ok) {
+          text = await res.text();
+          JSON.parse(text);
+          await files.put(key, new Response(text, { headers: { 'Content-Type': 'application/json' } })).catch(() => undefined);
+        }
+      } catch {
+        /* offline or unreachable: the stored copy */
+      }
+    }
+    text ??= await (await files.match(key))?.text();
+    if (!text) return undefined;
+    const m = JSON.parse(text) as BundleManifest;
+    if (!Array.isArray(m.files)) return undefined;
+    this.byPath = new Map(m.files.map((f) => [f.path, { ...f, sha256: String(f.sha256 ?? '').toLowerCase() }]));
+    const k = await manifestContentKey(m);
+    const changed = this.manifestKey !== '' && k !== this.manifestKey;
+    this.manifestKey = k;
+    if (changed) {
+      this.broadcast({ type: 'bundle-updated', version: m.version });
+      void this.sync();
+    }
+    return m;
+  }
+
+  /** Re-reads the manifest from the network (e.g. after activation or when the page asks). */
+  async refresh(): Promise<BundleManifest | undefined> {
+    this.manifestP = this.loadManifest();
+    return this.manifest();
+  }
+
+  private async fetchRange(f: FileRef, start: number, end: number, signal?: AbortSignal): Promise<ArrayBuffer> {
+    const res = await fetch(this.dataBase + f.path, { headers: { Range: `bytes=${start}-${end}` }, signal, mode: 'cors', cache: 'no-store' });
     try {
-      const res = await fetch(this.dataBase + 'manifest.json', { cache: 'no-cache' });
-      if (!res.ok) throw new Error(`HTTP ${res.status}`);
-      manifest = (await res.json()) as BundleManifest;
+      checkRangeResponse(res.status, res.headers.get('content-range'), f, start, end);
     } catch (e) {
-      const p: PrecacheProgress = { version: '', done: 0, total: 0, bytes: 0, totalBytes: 0, complete: false, error: `manifest: ${(e as Error).message}` };
-      this.notify(p);
+      void res.body?.cancel().catch(() => undefined);
+      throw e;
+    }
+    return res.arrayBuffer();
+  }
+
+  private networkFailure(path: string, e: unknown): Response {
+    if (e instanceof RangeResponseError) {
+      if (e.kind === 'HTTP' && e.status === 404) return errorResponse('BAD_BUNDLE', `The data bundle at ${this.dataBase} is partial: ${path} is listed in its manifest but missing (HTTP 404).`);
+      return errorResponse('BAD_BUNDLE', e.message);
+    }
+    const online = self.navigator.onLine !== false;
+    return errorResponse(
+      'OFFLINE',
+      online
+        ? `Cannot reach the data host for ${path} (${(e as Error).message}): the network is down, or ${new URL(this.dataBase).origin} does not allow CORS requests from this site. It is not stored on this device: view it once online, or keep it offline.`
+        : `Offline: ${path} is not stored on this device (it was not viewed here before and is not kept offline). Connect to the network, or keep it offline in the Storage panel next time.`,
+    );
+  }
+
+  /**
+   * Answers a GET or HEAD inside the bundle: manifest network-first; small files from the
+   * precache; COG ranges from the pinned file or the block cache; anything else from the
+   * network. Failures: see the module comment.
+   */
+  async fetch(req: Request): Promise<Response> {
+    const path = this.rel(req.url);
+    if (path === 'manifest.json') return this.fetchManifest(req);
+    const m = await this.manifest();
+    const f = this.byPath.get(path);
+    const range = req.headers.get('range');
+    if (!f) {
+      try {
+        const res = await fetch(req);
+        if (res.status === 404 && !m) return errorResponse('BAD_BUNDLE', `There is no data bundle at ${this.dataBase} (manifest.json is missing): check DATA_DIR or config.json's dataUrl.`);
+        return res;
+      } catch (e) {
+        if (req.signal.aborted) throw e;
+        return m ? this.networkFailure(path, e) : errorResponse('OFFLINE', `Offline, and no data bundle is stored on this device (${path}).`);
+      }
+    }
+    if (!f.path.endsWith('.tif')) {
+      const hit = await (await caches.open(CACHES.files)).match(keyUrl(this.keyBase, 'file', f.sha256));
+      if (hit) return answerFromCached(hit, range);
+      try {
+        const res = await fetch(req);
+        if (res.status === 404) return errorResponse('BAD_BUNDLE', `The data bundle at ${this.dataBase} is partial: ${path} is listed in its manifest but missing (HTTP 404).`);
+        return res;
+      } catch (e) {
+        if (req.signal.aborted) throw e;
+        return this.networkFailure(path, e);
+      }
+    }
+    const pinned = await (await caches.open(CACHES.pinned)).match(keyUrl(this.keyBase, 'pin', f.sha256));
+    if (pinned) return answerFromCached(pinned, req.method === 'HEAD' ? null : range);
+    const headers = new Headers({ 'Content-Type': 'image/tiff', 'Accept-Ranges': 'bytes', ETag: `"${f.sha256.slice(0, 16)}"` });
+    if (req.method === 'HEAD') {
+      headers.set('Content-Length', String(f.bytes));
+      return new Response(null, { status: 200, headers });
+    }
+    const r = range ? parseRange(range, f.bytes) : undefined;
+    if (r === 'unsatisfiable') {
+      headers.set('Content-Range', `bytes */${f.bytes}`);
+      return new Response(null, { status: 416, headers });
+    }
+    const [start, end] = r ?? [0, f.bytes - 1];
+    // A whole-file GET (a download) not in the cache goes to the network uncached.
+    if (!r && !(await this.blocks.covers(f, 0, f.bytes - 1))) {
+      try {
+        return await fetch(req);
+      } catch (e) {
+        if (req.signal.aborted) throw e;
+        return this.networkFailure(path, e);
+      }
+    }
+    try {
+      await this.budgetReady;
+      const { data, hit } = await this.blocks.read(f, start, end, req.signal);
+      headers.set('Content-Length', String(data.byteLength));
+      headers.set('X-Indapi3-Cache', hit ? 'hit' : 'miss');
+      const body = data.buffer as ArrayBuffer;
+      if (!r) return new Response(body, { status: 200, headers });
+      headers.set('Content-Range', `bytes ${start}-${start + data.byteLength - 1}/${f.bytes}`);
+      return new Response(body, { status: 206, headers });
+    } catch (e) {
+      if (req.signal.aborted) throw e;
+      return this.networkFailure(path, e);
+    }
+  }
+
+  private async fetchManifest(req: Request): Promise<Response> {
+    try {
+      const res = await fetch(this.dataBase + 'manifest.json', { cache: 'no-cache', signal: req.signal, mode: 'cors' });
+      if (res.ok) {
+        void this.refresh();
+        return res;
+      }
+      if (res.status === 404) return errorResponse('BAD_BUNDLE', `There is no data bundle at ${this.dataBase} (manifest.json: HTTP 404): check DATA_DIR or config.json's dataUrl.`);
+      return res;
+    } catch (e) {
+      if (req.signal.aborted) throw e;
+    }
+    const stored = await (await caches.open(CACHES.files)).match(keyUrl(this.keyBase, 'meta', 'manifest.json'));
+    return stored ?? errorResponse('OFFLINE', `Offline, and no data bundle from ${this.dataBase} is stored on this device yet.`);
+  }
+
+  /**
+   * Precaches the small files of the current manifest (each checked against its sha256),
+   * then drops cached files, COG blocks and pins whose sha256 is no longer in it and
+   * re-downloads changed pinned files. Concurrent calls share one run.
+   */
+  sync(): Promise<PrecacheProgress> {
+    return (this.syncing ??= this.runSync().finally(() => {
+      this.syncing = null;
+    }));
+  }
+
+  private async runSync(): Promise<PrecacheProgress> {
+    const m = await this.refresh();
+    if (!m) {
+      const p: PrecacheProgress = { version: '', done: 0, total: 0, bytes: 0, totalBytes: 0, complete: false, error: `There is no readable data bundle at ${this.dataBase} (manifest.json).` };
+      this.broadcast({ type: 'bundle-progress', ...p });
       return p;
     }
-    // Keyed by version AND content, so a rebuilt bundle is fetched even if its version was not bumped.
-    const name = PREFIX + manifest.version + '-' + (await manifestContentKey(manifest));
-    const cache = await caches.open(name);
-    const files = manifest.files;
-    const totalBytes = files.reduce((s, f) => s + (f.bytes || 0), 0);
-    const p: PrecacheProgress = { version: manifest.version, done: 0, total: files.length + 1, bytes: 0, totalBytes, complete: false };
-    if (await cache.match(COMPLETE)) {
-      p.done = p.total;
-      p.bytes = totalBytes;
-      p.complete = true;
-      this.notify(p);
-      return p;
-    }
+    const small = m.files.filter((f) => !f.path.endsWith('.tif')).map((f) => this.byPath.get(f.path)!);
+    const cache = await caches.open(CACHES.files);
+    const p: PrecacheProgress = { version: m.version, done: 0, total: small.length, bytes: 0, totalBytes: small.reduce((s, f) => s + (f.bytes || 0), 0), complete: false };
     const errors: string[] = [];
     let next = 0;
     const worker = async () => {
-      while (next < files.length) {
-        const f = files[next++];
-        const url = this.dataBase + f.path;
+      while (next < small.length) {
+        const f = small[next++];
+        const key = keyUrl(this.keyBase, 'file', f.sha256);
         try {
-          if (!(await cache.match(url))) {
-            const res = await fetch(url, { cache: 'no-cache' });
-            if (res.status !== 200) throw new Error(`HTTP ${res.status}`);
-            const buf = await res.arrayBuffer();
-            if (f.sha256 && (await sha256Hex(buf)) !== f.sha256.toLowerCase()) throw new Error('sha256 mismatch');
-            const headers = new Headers(res.headers);
-            headers.set('Content-Length', String(buf.byteLength));
-            await cache.put(url, new Response(buf, { status: 200, headers }));
+          if (!(await cache.match(key))) {
+            const buf = await this.fetchWhole(f);
+            await this.putWithEviction(cache, key, new Response(buf, { headers: { 'Content-Type': contentType(f.path), 'Content-Length': String(buf.byteLength) } }));
           }
           p.bytes += f.bytes || 0;
         } catch (e) {
           errors.push(`${f.path}: ${(e as Error).message}`);
         }
         p.done++;
-        this.notify({ ...p });
+        this.broadcast({ type: 'bundle-progress', ...p });
       }
     };
     await Promise.all([worker(), worker(), worker()]);
-    if (errors.length) {
-      p.error = errors.slice(0, 5).join('; ');
-      this.notify({ ...p });
-      return p;
+    // Drop what the manifest no longer lists (by sha256).
+    const shas = new Set(m.files.map((f) => f.sha256.toLowerCase()));
+    for (const r of await cache.keys()) {
+      const id = r.url.slice(keyUrl(this.keyBase, 'file', '').length);
+      if (r.url.startsWith(keyUrl(this.keyBase, 'file', '')) && !shas.has(id)) await cache.delete(r);
     }
-    const mres = await fetch(this.dataBase + 'manifest.json', { cache: 'no-cache' }).catch(() => undefined);
-    if (mres?.ok) await cache.put(this.dataBase + 'manifest.json', mres);
-    await cache.put(COMPLETE, new Response(manifest.version));
-    p.done = p.total;
-    p.complete = true;
-    let replaced = false;
-    for (const n of await caches.keys()) {
-      if (n.startsWith(PREFIX) && n !== name) {
-        await caches.delete(n);
-        replaced = true;
-      }
-    }
-    this.readCache = null;
-    if (replaced) this.onUpdated(manifest.version);
-    this.notify({ ...p });
+    await this.blocks.retain(shas);
+    await this.syncPins();
+    p.complete = errors.length === 0;
+    if (errors.length) p.error = errors.slice(0, 5).join('; ');
+    this.broadcast({ type: 'bundle-progress', ...p });
     return p;
   }
+
+  /** Downloads a whole file and checks its size and sha256. @throws Error with a clear message */
+  private async fetchWhole(f: FileRef, signal?: AbortSignal): Promise<ArrayBuffer> {
+    const res = await fetch(this.dataBase + f.path, { cache: 'no-cache', signal, mode: 'cors' });
+    if (res.status === 404) throw new Error(`missing at ${this.dataBase} (HTTP 404): the bundle is partial`);
+    if (res.status !== 200) throw new Error(`HTTP ${res.status}`);
+    const buf = await res.arrayBuffer();
+    if (f.sha256 && (await sha256Hex(buf)) !== f.sha256) throw new Error(`fails its sha256 check (${buf.byteLength} bytes, manifest ${f.bytes}): the file on the host differs from the manifest; nothing was stored`);
+    return buf;
+  }
+
+  /** Cache.put; on QuotaExceededError evicts the older half of the COG blocks and retries once. @throws Error "Storage is full" */
+  private async putWithEviction(cache: Cache, key: string, res: Response): Promise<void> {
+    const copy = res.clone();
+    try {
+      await cache.put(key, res);
+    } catch (e) {
+      if (!isQuotaError(e)) throw e;
+      const budget = this.blocks.budgetBytes;
+      await this.blocks.setBudget(Math.floor(this.blocks.bytes / 2));
+      await this.blocks.setBudget(budget);
+      try {
+        await cache.put(key, copy);
+      } catch (e2) {
+        if (!isQuotaError(e2)) throw e2;
+        this.quotaError = 'Storage is full: free space in the Storage panel (or in the browser settings) and try again.';
+        this.broadcast({ type: 'storage-full', message: this.quotaError });
+        throw new Error(this.quotaError, { cause: e2 });
+      }
+    }
+  }
+
+  private async pins(): Promise<Pin[]> {
+    return (await get<Pin[]>('pins', this.idb).catch(() => undefined)) ?? [];
+  }
+
+  private async syncPins(): Promise<void> {
+    const pins = await this.pins();
+    const stale = pins.filter((p) => this.byPath.get(p.path)?.sha256 !== p.sha256);
+    const cache = await caches.open(CACHES.pinned);
+    for (const p of stale) await cache.delete(keyUrl(this.keyBase, 'pin', p.sha256));
+    const keep = pins.filter((p) => !stale.includes(p));
+    await set('pins', keep, this.idb);
+    const again = stale.filter((p) => this.byPath.has(p.path)).map((p) => p.path);
+    if (again.length) void this.pin('update', again);
+  }
+
+  /**
+   * Keeps files offline: downloads each whole (2 at a time), checks its sha256, stores it
+   * in `indapi3-pinned` and drops its now redundant blocks; posts `pin-progress`.
+   * Cancel with {@link cancel}; files stored before the cancel stay pinned.
+   */
+  async pin(id: string, paths: string[]): Promise<PinProgress> {
+    await this.manifest();
+    const ac = new AbortController();
+    this.jobs.get(id)?.abort();
+    this.jobs.set(id, ac);
+    const files = [...new Set(paths)].map((p) => this.byPath.get(p)).filter((f): f is FileRef => !!f);
+    const p: PinProgress = { id, done: 0, total: files.length, bytes: 0, totalBytes: files.reduce((s, f) => s + f.bytes, 0), complete: false };
+    const unknown = paths.filter((x) => !this.byPath.has(x));
+    const errors: string[] = unknown.length ? [`not in the bundle: ${unknown.slice(0, 3).join(', ')}`] : [];
+    const cache = await caches.open(CACHES.pinned);
+    this.broadcast({ type: 'pin-progress', ...p });
+    let next = 0;
+    const worker = async () => {
+      while (next < files.length && !ac.signal.aborted) {
+        const f = files[next++];
+        const key = keyUrl(this.keyBase, 'pin', f.sha256);
+        try {
+          if (!(await cache.match(key))) {
+            const buf = await this.fetchWhole(f, ac.signal);
+            await this.putWithEviction(cache, key, new Response(buf, { headers: { 'Content-Type': 'image/tiff', 'Content-Length': String(buf.byteLength), ETag: `"${f.sha256.slice(0, 16)}"` } }));
+            const pins = (await this.pins()).filter((x) => x.path !== f.path);
+            pins.push({ path: f.path, sha256: f.sha256, bytes: f.bytes, at: Date.now() });
+            await set('pins', pins, this.idb);
+            await this.blocks.evictFile(f.sha256);
+          }
+          p.bytes += f.bytes;
+        } catch (e) {
+          if (ac.signal.aborted) break;
+          errors.push(`${f.path} ${(e as Error).message}`);
+          if (/Storage is full/.test((e as Error).message)) ac.abort();
+        }
+        p.done++;
+        this.broadcast({ type: 'pin-progress', ...p });
+      }
+    };
+    await Promise.all([worker(), worker()]);
+    this.jobs.delete(id);
+    if (ac.signal.aborted && !errors.length) p.cancelled = true;
+    if (errors.length) p.error = errors.slice(0, 3).join('; ');
+    p.complete = !p.cancelled && !errors.length;
+    this.broadcast({ type: 'pin-progress', ...p });
+    this.broadcast({ type: 'storage-status', ...(await this.status()) });
+    return p;
+  }
+
+  /** Cancels the pin job `id`. */
+  cancel(id: string): void {
+    this.jobs.get(id)?.abort();
+  }
+
+  /** Frees files: their pinned copies and cached blocks. @returns bytes freed */
+  async free(paths: string[]): Promise<number> {
+    await this.manifest();
+    const pins = await this.pins();
+    const cache = await caches.open(CACHES.pinned);
+    let freed = 0;
+    const set1 = new Set(paths);
+    for (const p of pins.filter((x) => set1.has(x.path))) {
+      if (await cache.delete(keyUrl(this.keyBase, 'pin', p.sha256))) freed += p.bytes;
+    }
+    await set('pins', pins.filter((x) => !set1.has(x.path)), this.idb);
+    for (const u of await this.blocks.usage()) if (set1.has(u.path)) freed += await this.blocks.evictFile(u.sha256);
+    return freed;
+  }
+
+  /** Frees every pinned file and cached block (the small precached files stay). @returns bytes freed */
+  async clear(): Promise<number> {
+    const pinned = (await this.pins()).reduce((s, p) => s + p.bytes, 0);
+    await caches.delete(CACHES.pinned);
+    await set('pins', [], this.idb);
+    this.quotaError = undefined;
+    return pinned + (await this.blocks.clear());
+  }
+
+  /** Sets the block cache budget (bytes) and remembers it. */
+  async setBudget(bytes: number): Promise<void> {
+    await this.budgetReady;
+    await this.blocks.setBudget(bytes);
+    await set('budget', bytes, this.idb);
+  }
+
+  /** Forgets the stored budget setting (back to the default). */
+  async resetBudget(): Promise<void> {
+    await del('budget', this.idb);
+  }
+
+  /** What is stored (see {@link StorageStatus}). */
+  async status(): Promise<StorageStatus> {
+    const m = await this.manifest();
+    await this.budgetReady;
+    const pins = await this.pins();
+    const recent = (await this.blocks.usage()).map(({ path, sha256, bytes, used }) => ({ path, sha256, bytes, used }));
+    let filesBytes = 0;
+    const cache = await caches.open(CACHES.files);
+    for (const r of await cache.keys()) {
+      const id = r.url.slice(keyUrl(this.keyBase, 'file', '').length);
+      const f = m?.files.find((x) => x.sha256 === id);
+      if (f) filesBytes += f.bytes;
+    }
+    const est = await self.navigator.storage?.estimate?.().catch(() => undefined);
+    return {
+      version: m?.version ?? '',
+      pins,
+      recent,
+      blockBytes: this.blocks.bytes,
+      pinnedBytes: pins.reduce((s, p) => s + p.bytes, 0),
+      filesBytes,
+      budgetBytes: this.blocks.budgetBytes,
+      usage: est?.usage,
+      quota: est?.quota,
+      quotaError: this.quotaError,
+    };
+  }
+
+  /** Writes the LRU index now (before the worker may stop). */
+  flush(): Promise<void> {
+    return this.blocks.flush();
+  }
+}
+
+function contentType(path: string): string {
+  if (path.endsWith('.csv')) return 'text/csv; charset=utf-8';
+  if (path.endsWith('.json')) return 'application/json';
+  if (path.endsWith('.geojson')) return 'application/geo+json';
+  if (path.endsWith('.md')) return 'text/markdown; charset=utf-8';
+  return 'application/octet-stream';
 }

@@ -1,9 +1,10 @@
 /// <reference lib="webworker" />
 /**
  * The service worker: answers the OpenCPU-compatible contract (`<base>ocpu/...`) inside the
- * browser with the same handler as the Node server, serves the data bundle
- * (`<base>data/...`) from Cache Storage with range requests, and keeps the app shell
- * offline.
+ * browser with the same handler as the Node server, serves the data bundle (at the
+ * `dataUrl` of `<base>config.json`, default `<base>data/`) through the on-demand caches of
+ * `sw-data.ts` (small files precached, COG ranges cached as used, pinned files kept), and
+ * keeps the app shell offline.
  *
  * Built as a classic script to `dist/sw.js` by `vite.sw.config.ts`; register it from the
  * app with `navigator.serviceWorker.register('./sw.js')` (scope = the app's base path).
@@ -14,7 +15,7 @@ import { createIdbSessionStore } from '../src/contract/idb-sessions';
 import { createEngine } from '../src/core/engine';
 import { configureGraphics, createResvgRasterizer, genFile } from '../src/core/formats';
 import { fetchSourceFactory, fetchTextLoader } from '../src/core/io/fetch-source';
-import { BundleCache, type PrecacheProgress } from './sw-data';
+import { BundleCache, CACHES } from './sw-data';
 
 declare const self: ServiceWorkerGlobalScope;
 /** App shell files relative to the base path (injected at build time). */
@@ -25,33 +26,54 @@ declare const __BUILD_ID__: string;
 const scope = self.registration.scope; // e.g. https://host/app/
 const basePath = new URL(scope).pathname; // "/app/"
 const prefix = basePath + 'ocpu';
-const dataBase = new URL('data/', scope).href;
+const configUrl = new URL('config.json', scope).href;
 const SHELL = `indapi3-shell-${__BUILD_ID__}`;
+const CONFIG_KEY = new URL('__cache__/meta/config.json', scope).href;
 
-let bundleVersion: Promise<string | undefined> | undefined;
+/** config.json of the deployment (see src/app/config.ts). */
+interface SwConfig { dataUrl?: string; cacheMB?: number }
 
-async function broadcast(msg: unknown): Promise<void> {
+async function broadcast(msg: Record<string, unknown>): Promise<void> {
   for (const c of await self.clients.matchAll({ includeUncontrolled: true })) c.postMessage(msg);
 }
 
-const bundle = new BundleCache(
-  dataBase,
-  (p: PrecacheProgress) => void broadcast({ type: 'bundle-progress', ...p }),
-  // The app shows "A new data bundle is available" for messages whose type mentions an update.
-  (version) => {
-    bundleVersion = undefined;
-    void broadcast({ type: 'bundle-updated', version });
-  },
-);
+/** Reads config.json network-first (stored copy offline); the bundle cache follows its dataUrl. */
+async function loadConfig(): Promise<SwConfig> {
+  const files = await caches.open(CACHES.files);
+  try {
+    const res = await fetch(configUrl, { cache: 'no-cache' });
+    if (res.ok) {
+      const text = await res.text();
+      const c = JSON.parse(text) as SwConfig;
+      await files.put(CONFIG_KEY, new Response(text, { headers: { 'Content-Type': 'application/json' } })).catch(() => undefined);
+      return c;
+    }
+    if (res.status === 404) return {};
+  } catch {
+    /* offline: the stored copy */
+  }
+  const stored = await files.match(CONFIG_KEY);
+  return stored ? ((await stored.json().catch(() => ({}))) as SwConfig) : {};
+}
 
-/** Reads bundle files through the cache (the engine's I/O inside the worker). */
-const dataFetch = ((input: RequestInfo | URL, init?: RequestInit) => bundle.fetch(new Request(input, init))) as typeof fetch;
+let bundleP: Promise<BundleCache> | null = null;
+function bundle(): Promise<BundleCache> {
+  return (bundleP ??= loadConfig().then((c) => {
+    let dataBase = new URL(typeof c.dataUrl === 'string' && c.dataUrl ? c.dataUrl : './data/', configUrl).href;
+    if (!dataBase.endsWith('/')) dataBase += '/';
+    return new BundleCache({
+      dataBase,
+      keyBase: new URL('__cache__/', scope).href,
+      broadcast: (m) => void broadcast(m),
+      budgetBytes: typeof c.cacheMB === 'number' && c.cacheMB > 0 ? c.cacheMB * 1024 * 1024 : undefined,
+    });
+  }));
+}
 
-const engine = createEngine({
-  source: fetchSourceFactory(dataBase, { fetch: dataFetch }),
-  text: fetchTextLoader(dataBase, { fetch: dataFetch }),
-  cacheBytes: 128 * 1024 * 1024,
-});
+/** Reads bundle files through the caches (the engine's I/O inside the worker). */
+const dataFetch = (async (input: RequestInfo | URL, init?: RequestInit) => (await bundle()).fetch(new Request(input, init))) as typeof fetch;
+
+const version = async () => (await (await bundle()).manifest())?.version;
 
 configureGraphics({
   rasterize: createResvgRasterizer({
@@ -62,27 +84,28 @@ configureGraphics({
     },
   }),
   basemap: async () => {
-    const r = await dataFetch(dataBase + 'basemap/countries.geojson').catch(() => undefined);
+    const r = await dataFetch((await bundle()).dataBase + 'basemap/countries.geojson').catch(() => undefined);
     return r?.ok ? r.json() : undefined;
   },
   admin1: async () => {
-    const r = await dataFetch(dataBase + 'basemap/admin1.geojson').catch(() => undefined);
+    const r = await dataFetch((await bundle()).dataBase + 'basemap/admin1.geojson').catch(() => undefined);
     return r?.ok ? r.json() : undefined;
   },
 });
 
-const version = () =>
-  (bundleVersion ??= dataFetch(dataBase + 'manifest.json')
-    .then((r) => (r.ok ? r.json() : undefined))
-    .then((m) => m?.version as string | undefined)
-    .catch(() => undefined));
-
 const handle = createHandler({
-  engine,
+  engine: async () => {
+    const b = await bundle();
+    return createEngine({
+      source: fetchSourceFactory(b.dataBase, { fetch: dataFetch }),
+      text: fetchTextLoader(b.dataBase, { fetch: dataFetch }),
+      cacheBytes: 128 * 1024 * 1024,
+    });
+  },
   genFile: async (input, opts) => genFile({ ...input, version: await version() }, opts),
   sessions: createIdbSessionStore(),
   prefix,
-  runtimeInfo: async () => `Runtime: service worker (${self.navigator.userAgent})\nBundle: ${(await version()) ?? 'unknown'}`,
+  runtimeInfo: async () => `Runtime: service worker (${self.navigator.userAgent})\nBundle: ${(await version()) ?? 'unknown'} at ${(await bundle()).dataBase}`,
 });
 
 self.addEventListener('install', (event) => {
@@ -99,19 +122,58 @@ self.addEventListener('install', (event) => {
 self.addEventListener('activate', (event) => {
   event.waitUntil(
     (async () => {
-      for (const n of await caches.keys()) if (n.startsWith('indapi3-shell-') && n !== SHELL) await caches.delete(n);
+      for (const n of await caches.keys()) {
+        // Older shells, and the whole-bundle caches of earlier versions (indapi3-data-<version>).
+        if ((n.startsWith('indapi3-shell-') && n !== SHELL) || n.startsWith('indapi3-data-')) await caches.delete(n);
+      }
       await self.clients.claim();
     })(),
   );
-  // The bundle downloads in the background; fetches are answered meanwhile.
-  void bundle.precache();
+  // The small bundle files download in the background; fetches are answered meanwhile.
+  void bundle().then((b) => b.sync());
 });
 
+/** Messages of the page (src/app/panels/StoragePanel.tsx, UpdateBanner.tsx). */
+type Msg =
+  | { type: 'SKIP_WAITING' | 'PRECACHE' | 'VERSION' | 'STORAGE_STATUS' | 'CLEAR_STORAGE' }
+  | { type: 'PIN'; id: string; paths: string[] }
+  | { type: 'CANCEL_PIN'; id: string }
+  | { type: 'FREE'; paths: string[] }
+  | { type: 'SET_BUDGET'; bytes: number };
+
 self.addEventListener('message', (event: ExtendableMessageEvent) => {
-  const type = (event.data as { type?: string } | undefined)?.type;
-  if (type === 'SKIP_WAITING') event.waitUntil(self.skipWaiting());
-  else if (type === 'PRECACHE') event.waitUntil(bundle.precache().then((p) => event.source?.postMessage({ type: 'bundle-progress', ...p })));
-  else if (type === 'VERSION') event.source?.postMessage({ type: 'version', build: __BUILD_ID__, prefix });
+  const d = event.data as Msg | undefined;
+  const reply = (m: Record<string, unknown>) => event.source?.postMessage(m);
+  const status = async (b: BundleCache) => reply({ type: 'storage-status', ...(await b.status()) });
+  switch (d?.type) {
+    case 'SKIP_WAITING':
+      event.waitUntil(self.skipWaiting());
+      break;
+    case 'PRECACHE':
+      event.waitUntil(bundle().then((b) => b.sync()).then((p) => reply({ type: 'bundle-progress', ...p })));
+      break;
+    case 'VERSION':
+      reply({ type: 'version', build: __BUILD_ID__, prefix });
+      break;
+    case 'STORAGE_STATUS':
+      event.waitUntil(bundle().then(status));
+      break;
+    case 'PIN':
+      event.waitUntil(bundle().then((b) => b.pin(d.id, d.paths)));
+      break;
+    case 'CANCEL_PIN':
+      void bundle().then((b) => b.cancel(d.id));
+      break;
+    case 'FREE':
+      event.waitUntil(bundle().then(async (b) => { await b.free(d.paths); await status(b); }));
+      break;
+    case 'CLEAR_STORAGE':
+      event.waitUntil(bundle().then(async (b) => { await b.clear(); await status(b); }));
+      break;
+    case 'SET_BUDGET':
+      event.waitUntil(bundle().then(async (b) => { await b.setBudget(d.bytes); await status(b); }));
+      break;
+  }
 });
 
 async function shell(req: Request): Promise<Response> {
@@ -133,19 +195,42 @@ async function shell(req: Request): Promise<Response> {
   return res;
 }
 
+/** config.json: network first, the stored copy offline. */
+async function config(req: Request): Promise<Response> {
+  try {
+    const res = await fetch(req);
+    if (res.ok) return res;
+  } catch {
+    /* offline */
+  }
+  return (await (await caches.open(CACHES.files)).match(CONFIG_KEY)) ?? new Response('{}', { headers: { 'Content-Type': 'application/json' } });
+}
+
+/** Routes a GET/HEAD once the bundle location is known: bundle files, else the shell (same origin) or the network. */
+async function route(req: Request): Promise<Response> {
+  const b = await bundle();
+  if (b.owns(req.url)) return b.fetch(req);
+  if (new URL(req.url).origin !== self.location.origin) return fetch(req);
+  return shell(req);
+}
+
 self.addEventListener('fetch', (event: FetchEvent) => {
   const req = event.request;
   const url = new URL(req.url);
-  if (url.origin !== self.location.origin) return;
-  if (url.pathname === prefix || url.pathname.startsWith(prefix + '/')) {
+  if (url.origin === self.location.origin && (url.pathname === prefix || url.pathname.startsWith(prefix + '/'))) {
     event.respondWith(handle(req));
     return;
   }
-  if (req.method !== 'GET') return;
-  if (bundle.owns(url.href)) {
-    event.respondWith(bundle.fetch(req));
+  if (req.method !== 'GET' && req.method !== 'HEAD') return;
+  if (url.origin === self.location.origin) {
+    if (url.pathname.endsWith('/sw.js')) return;
+    if (url.href.split('?')[0] === configUrl) {
+      event.respondWith(config(req));
+      return;
+    }
+    event.respondWith(route(req));
     return;
   }
-  if (url.pathname.endsWith('/sw.js')) return;
-  event.respondWith(shell(req));
+  // Another origin: the bundle may live there (a CDN in config.json); anything else passes through.
+  event.respondWith(route(req));
 });

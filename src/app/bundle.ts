@@ -6,8 +6,24 @@ import Papa from 'papaparse';
 import { IndapiError } from '../core/errors';
 import type { IsoEntry } from '../core/types';
 
-/** Bundle root URL, ending in "/": `<app base>/data/`. */
-export const DATA_BASE = new URL('data/', document.baseURI).href;
+/**
+ * Bundle root URL, ending in "/": config.json's `dataUrl` (default `<app base>/data/`).
+ * A live binding: set by {@link setDataBase} at startup (src/app/main.tsx) before the app renders.
+ */
+export let DATA_BASE = new URL('data/', document.baseURI).href;
+
+/** Sets {@link DATA_BASE} (absolute URL ending in "/"); call before the app renders. */
+export function setDataBase(url: string): void {
+  DATA_BASE = url;
+}
+
+/** The message for a bundle file that cannot be read: the service worker's text when it sent one (offline, partial bundle), else the status. */
+async function readFailure(what: string, r: Response): Promise<IndapiError> {
+  const code = r.headers.get('x-indapi3-error');
+  if (code === 'OFFLINE' || code === 'BAD_BUNDLE') return new IndapiError(code, (await r.text()).trim());
+  if (r.status === 404) return new IndapiError('BAD_BUNDLE', `There is no data bundle at ${DATA_BASE} (${what}: HTTP 404). Check the dataUrl of config.json or the server's DATA_DIR.`);
+  return new IndapiError('IO', `Cannot read ${what} of the data bundle at ${DATA_BASE} (HTTP ${r.status}).`);
+}
 
 /** Parses iso.csv (code,name,type,members,xmin,ymin,xmax,ymax,cells). */
 export function parseIsoCsv(text: string): IsoEntry[] {
@@ -21,20 +37,20 @@ export function parseIsoCsv(text: string): IsoEntry[] {
   }));
 }
 
-/** Loads iso.csv of the bundle. @throws IndapiError IO */
+/** Loads iso.csv of the bundle. @throws IndapiError IO, OFFLINE or BAD_BUNDLE */
 export async function loadIso(signal?: AbortSignal): Promise<IsoEntry[]> {
   const r = await fetch(new URL('iso.csv', DATA_BASE), { signal });
-  if (!r.ok) throw new IndapiError('IO', `Cannot read iso.csv (HTTP ${r.status}).`);
+  if (!r.ok) throw await readFailure('iso.csv', r);
   return parseIsoCsv(await r.text());
 }
 
 /** The bundle manifest's version fields. */
 export interface ManifestInfo { name: string; version: string; created: string }
 
-/** Loads the manifest. @throws IndapiError IO */
+/** Loads the manifest. @throws IndapiError IO, OFFLINE or BAD_BUNDLE */
 export async function loadManifest(signal?: AbortSignal): Promise<ManifestInfo> {
   const r = await fetch(new URL('manifest.json', DATA_BASE), { signal });
-  if (!r.ok) throw new IndapiError('IO', `Cannot read the bundle manifest (HTTP ${r.status}).`);
+  if (!r.ok) throw await readFailure('manifest.json', r);
   const j = await r.json();
   return { name: j.name, version: j.version, created: j.created };
 }

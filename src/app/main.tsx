@@ -2,14 +2,21 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { App } from './App';
+import { setDataBase } from './bundle';
+import { fetchConfig } from './config';
 import './styles.css';
 
 const client = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false } } });
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <QueryClientProvider client={client}>
-      <App />
-    </QueryClientProvider>
-  </StrictMode>,
-);
+// The bundle location (config.json's dataUrl) is known before anything reads the bundle.
+void fetchConfig(document.baseURI).then((c) => {
+  setDataBase(c.dataUrl);
+  if (c.error) console.warn(c.error);
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <QueryClientProvider client={client}>
+        <App />
+      </QueryClientProvider>
+    </StrictMode>,
+  );
+});

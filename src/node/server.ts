@@ -4,27 +4,41 @@
  *
  * Environment (all optional):
  * - `PORT` (default 8080), `HOST` (default 0.0.0.0);
- * - `DIST_DIR` (default `dist`), `DATA_DIR` (default `dist/data` when built, else `public/data`);
+ * - `DIST_DIR` (default `dist`);
+ * - `DATA_DIR`: where the data bundle is (default `dist/data` when built, else `public/data`):
+ *   a folder, served at `/data/` with range requests and ETags, or an http(s) URL of a static
+ *   host/CDN with range requests: the engine then reads COGs by range requests from it
+ *   (FetchSource) and `/data/...` answers 307 redirects to it (the server never carries COG
+ *   bytes; the app reads the URL directly, so the host must allow CORS, see README "Deploy");
+ * - `CACHE_MB`: budget of the browser's cache of COG blocks, passed on in `/config.json`;
  * - `OCPU_PREFIX` (default `/ocpu`);
  * - `SESSION_DIR` (default `.sessions`), `SESSION_TTL_HOURS` (default 24; cleaned hourly);
  * - `MAX_BODY_MB` (default 10: larger request bodies answer 413);
  * - `LOG` (`0` silences the one-line-per-request log on stdout).
+ * `/config.json` tells the app and its service worker where the bundle is
+ * (`{ "dataUrl": "./data/" }` for a folder, the URL otherwise).
  * SIGINT / SIGTERM stop accepting connections, let running requests finish (at most 10 s)
  * and exit.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, promises as fsp } from 'node:fs';
 import type { Server } from 'node:http';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { inflateSync } from 'node:zlib';
 import { serve } from '@hono/node-server';
 import type { Engine } from '../core/api';
 import { createHandler, DEFAULT_MAX_BODY_BYTES } from '../contract/handler';
 import type { GenFile } from '../contract/methods';
 import type { SessionStore } from '../contract/sessions';
+import { createEngine } from '../core/engine';
+import { IndapiError, isIndapiError } from '../core/errors';
 import { configureGraphics, createResvgRasterizer, genFile } from '../core/formats';
+import { fetchSourceFactory, fetchTextLoader } from '../core/io/fetch-source';
+import type { SourceFactory, TextLoader } from '../core/io/source';
 import { createDiskSessionStore } from './disk-sessions';
-import { createNodeEngine } from './engine';
+import { fileSourceFactory, fileTextLoader } from './file-source';
 import { safeJoin, serveFile } from './static';
 
 /** Options of {@link startServer} and {@link createServerFetch}. */
@@ -35,8 +49,10 @@ export interface ServerOptions {
   host?: string;
   /** Built app folder. */
   distDir?: string;
-  /** Data bundle folder (served at /data/ and read by the engine). */
+  /** Data bundle: a folder (served at /data/ and read by the engine) or an http(s) URL (read by range requests; /data/ redirects to it). */
   dataDir?: string;
+  /** Browser block cache budget in MiB, written to /config.json. */
+  cacheMB?: number;
   /** Contract prefix. */
   prefix?: string;
   /** Session folder. */
@@ -72,17 +88,71 @@ function defaults(o: ServerOptions) {
   const env = process.env;
   const distDir = path.resolve(o.distDir ?? env.DIST_DIR ?? path.join(repoRoot, 'dist'));
   const builtData = path.join(distDir, 'data');
-  const dataDir = path.resolve(
-    o.dataDir ?? env.DATA_DIR ?? (existsSync(path.join(builtData, 'manifest.json')) ? builtData : path.join(repoRoot, 'public', 'data')),
-  );
+  const given = o.dataDir ?? env.DATA_DIR;
+  const dataUrl = given && isDataUrl(given) ? (given.endsWith('/') ? given : given + '/') : undefined;
+  const dataDir = dataUrl ?? path.resolve(given ?? (existsSync(path.join(builtData, 'manifest.json')) ? builtData : path.join(repoRoot, 'public', 'data')));
+  const cacheMB = o.cacheMB ?? (env.CACHE_MB ? Number(env.CACHE_MB) : undefined);
   return {
     distDir,
+    /** The folder, or the URL (ending in "/") when `dataUrl` is set. */
     dataDir,
+    dataUrl,
+    cacheMB: cacheMB && cacheMB > 0 ? cacheMB : undefined,
     prefix: (o.prefix ?? env.OCPU_PREFIX ?? '/ocpu').replace(/\/+$/, ''),
     sessionDir: path.resolve(o.sessionDir ?? env.SESSION_DIR ?? '.sessions'),
     sessionTtlMs: o.sessionTtlMs ?? (env.SESSION_TTL_HOURS ? Number(env.SESSION_TTL_HOURS) * 3600_000 : undefined),
     maxBodyBytes: o.maxBodyBytes ?? (env.MAX_BODY_MB ? Number(env.MAX_BODY_MB) * 1024 * 1024 : DEFAULT_MAX_BODY_BYTES),
   };
+}
+
+/** True when a DATA_DIR value is an http(s) URL rather than a folder. */
+export function isDataUrl(s: string): boolean {
+  return /^https?:\/\//i.test(s);
+}
+
+/** Reads a bundle file as text from the folder or the URL. @throws Error */
+async function readBundleText(dataDir: string, rel: string): Promise<string> {
+  if (!isDataUrl(dataDir)) return fsp.readFile(path.join(dataDir, rel), 'utf8');
+  const r = await fetch(dataDir + rel);
+  if (!r.ok) throw new Error(`HTTP ${r.status}`);
+  return r.text();
+}
+
+/** "missing" when an IO failure means the file is not there (ENOENT, HTTP 404). */
+function isMissing(e: unknown): boolean {
+  return isIndapiError(e) && e.code === 'IO' && /ENOENT|HTTP 404/.test(e.message);
+}
+
+/** Wraps a source factory and a text loader so a file listed but absent reports a partial bundle (BAD_BUNDLE). */
+function guardPartial(where: string, source: SourceFactory, text: TextLoader): { source: SourceFactory; text: TextLoader } {
+  const partial = (rel: string) => new IndapiError('BAD_BUNDLE', `The data bundle at ${where} is partial: ${rel} is missing.`);
+  return {
+    source: (rel) => {
+      const s = source(rel);
+      return {
+        key: s.key,
+        getBytes: (o, n, signal) => s.getBytes(o, n, signal).catch((e) => { throw isMissing(e) ? partial(rel) : e; }),
+        size: s.size ? (signal) => s.size!(signal).catch((e) => { throw isMissing(e) ? partial(rel) : e; }) : undefined,
+      };
+    },
+    text: (rel, signal) => text(rel, signal).catch((e) => { throw isMissing(e) ? partial(rel) : e; }),
+  };
+}
+
+/**
+ * The engine over the bundle at a folder or a URL, after checking that its manifest is there.
+ * @throws IndapiError BAD_BUNDLE when there is no readable manifest.json
+ */
+export async function createBundleEngine(dataDir: string, cacheBytes = 256 * 1024 * 1024): Promise<Engine> {
+  try {
+    JSON.parse(await readBundleText(dataDir, 'manifest.json'));
+  } catch (e) {
+    throw new IndapiError('BAD_BUNDLE', `There is no data bundle at ${dataDir} (manifest.json: ${(e as Error).message}). Set DATA_DIR to a bundle folder or URL.`);
+  }
+  const io = isDataUrl(dataDir)
+    ? guardPartial(dataDir, fetchSourceFactory(dataDir), fetchTextLoader(dataDir))
+    : guardPartial(dataDir, fileSourceFactory(dataDir), fileTextLoader(dataDir));
+  return createEngine({ ...io, cacheBytes, inflate: (d) => inflateSync(d) });
 }
 
 /** The file writers in Node: PNG rendering with resvg-wasm and DejaVu Sans, country outlines from the bundle. */
@@ -97,20 +167,17 @@ function nodeGenFile(dataDir: string): GenFile {
       },
     }),
     basemap: () =>
-      fsp
-        .readFile(path.join(dataDir, 'basemap', 'countries.geojson'), 'utf8')
+      readBundleText(dataDir, 'basemap/countries.geojson')
         .then((t) => JSON.parse(t))
         .catch(() => undefined),
     admin1: () =>
-      fsp
-        .readFile(path.join(dataDir, 'basemap', 'admin1.geojson'), 'utf8')
+      readBundleText(dataDir, 'basemap/admin1.geojson')
         .then((t) => JSON.parse(t))
         .catch(() => undefined),
   });
   let version: Promise<string | undefined> | undefined;
   return async (input, opts) => {
-    version ??= fsp
-      .readFile(path.join(dataDir, 'manifest.json'), 'utf8')
+    version ??= readBundleText(dataDir, 'manifest.json')
       .then((t) => JSON.parse(t).version as string)
       .catch(() => undefined);
     return genFile({ ...input, version: await version }, opts);
@@ -133,8 +200,8 @@ const FONT_FILES = (() => {
 
 async function bundleVersion(dataDir: string): Promise<string> {
   try {
-    const m = JSON.parse(await fsp.readFile(path.join(dataDir, 'manifest.json'), 'utf8'));
-    return `${m.name ?? 'bundle'} ${m.version ?? '?'}`;
+    const m = JSON.parse(await readBundleText(dataDir, 'manifest.json'));
+    return `${m.name ?? 'bundle'} ${m.version ?? '?'} at ${dataDir}`;
   } catch {
     return 'none';
   }
@@ -148,7 +215,7 @@ export function createServerFetch(o: ServerOptions = {}): (req: Request) => Prom
   const d = defaults(o);
   const sessions = o.sessions ?? createDiskSessionStore({ dir: d.sessionDir, ttlMs: d.sessionTtlMs });
   const contract = createHandler({
-    engine: o.engine ?? (async () => createNodeEngine(d.dataDir)),
+    engine: o.engine ?? (() => createBundleEngine(d.dataDir)),
     genFile: o.genFile ?? nodeGenFile(d.dataDir),
     sessions,
     prefix: d.prefix,
@@ -162,7 +229,12 @@ export function createServerFetch(o: ServerOptions = {}): (req: Request) => Prom
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       return new Response(`Method ${req.method} not allowed on ${p}\n`, { status: 405, headers: { 'Content-Type': 'text/plain; charset=utf-8', Allow: 'GET, HEAD' } });
     }
+    if (p === '/config.json') return configResponse(req, d.dataUrl ?? './data/', d.cacheMB);
     if (p === '/data' || p.startsWith('/data/')) {
+      if (d.dataUrl) {
+        const to = d.dataUrl + p.slice('/data/'.length) + url.search;
+        return new Response(null, { status: 307, headers: { Location: to, 'Cache-Control': 'no-cache', 'Access-Control-Allow-Origin': '*' } });
+      }
       const file = safeJoin(d.dataDir, p.slice('/data'.length));
       const res = file ? await serveFile(req, file, { cacheControl: 'no-cache' }) : undefined;
       if (res) res.headers.set('Access-Control-Allow-Origin', '*');
@@ -181,6 +253,15 @@ export function createServerFetch(o: ServerOptions = {}): (req: Request) => Prom
     }
     return notFound(p);
   };
+}
+
+/** `/config.json` for the app and its service worker (see src/app/config.ts), with an ETag (304 on If-None-Match). */
+function configResponse(req: Request, dataUrl: string, cacheMB?: number): Response {
+  const body = JSON.stringify(cacheMB ? { dataUrl, cacheMB } : { dataUrl }) + '\n';
+  const etag = `"${createHash('sha256').update(body).digest('hex').slice(0, 16)}"`;
+  const headers = { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache', ETag: etag };
+  if (req.headers.get('if-none-match')?.split(',').some((t) => t.trim().replace(/^W\//, '') === etag)) return new Response(null, { status: 304, headers });
+  return new Response(req.method === 'HEAD' ? null : body, { status: 200, headers });
 }
 
 function notFound(p: string): Response {
