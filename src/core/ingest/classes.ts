@@ -1,0 +1,194 @@
+/**
+ * Class tables, key layers and iso.csv of an ingested bundle (issue 9 item 1).
+ *
+ * - Text class columns: class values 1..n in sorted label order (JavaScript code-unit order,
+ *   as R with `LC_COLLATE=C`), the text as label.
+ * - Numeric class columns: the code is the class value; labels (and colours) from the
+ *   record's pipe-separated classBreaks (values) / classLabels / classColors.
+ * - Key layers: a unit is identified by its whole key: ISO3 by code; ADM0_NAME by (ISO3, name);
+ *   ADM1 by (ISO3, ADM1 name); ADM2 by (ISO3, ADM1, ADM2); codes by (ISO3, code); values 1..n
+ *   in sorted key order.
+ *   Tables: ISO3 `value,label,color,name`; ADM0_NAME `value,label,color,iso3`; ADM1_NAME_ALT
+ *   `value,label,color,iso3[,code]`; ADM2_NAME_ALT `value,label,color,iso3,adm1[,code]`;
+ *   ADM1_CODE_ALT `value,label,color,iso3,name`; ADM2_CODE_ALT `value,label,color,iso3,adm1,name`.
+ * - iso.csv: countries from ISO3 / ADM0_NAME (codes outside ISO 3166 such as XX0, ATF, ESH kept),
+ *   regions SSA, EAF, MAF, SAF, WAF with the members of the embedded bundle's iso.csv that occur.
+ */
+import Papa from 'papaparse';
+import type { ClassEntry } from '../types';
+import { CELL_SIZE_DEG, type GridDef } from '../grid';
+
+/** ColorBrewer Set3 (12 qualitative colours), cycled for classes without colours. */
+export const SET3 = ['#8dd3c7', '#ffffb3', '#bebada', '#fb8072', '#80b1d3', '#fdb462', '#b3de69', '#fccde5', '#d9d9d9', '#bc80bd', '#ccebc5', '#ffed6f'];
+
+/** Separator of the parts of a composite key (never in a CSV field of the tables). */
+export const KEY_SEP = '\u0001';
+
+/** A class table with the map from first-appearance ids (1-based) to class values. */
+export interface BuiltClasses {
+  /** Table rows in value order. */
+  table: ClassEntry[];
+  /** remap[id] = class value of the dictionary entry with first-appearance id `id` (index 0 unused). */
+  remap: Int32Array;
+  /** Extra columns of the table after value,label,color, in order. */
+  extras: string[];
+}
+
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Class table of a text class column or a key layer from its dictionary.
+ * @param code column code (decides the key layout, see the module comment)
+ * @param keys dictionary keys in first-appearance order (id = index + 1); composite keys of key
+ *   layers are joined with {@link KEY_SEP}
+ * @param codeOf extra text per key: the country name of an ISO3 key; the code (ADM1_CODE_ALT /
+ *   ADM2_CODE_ALT) of an ADM1 / ADM2 name key; the name of an ADM1 code key; name and ADM1 name
+ *   (joined with {@link KEY_SEP}) of an ADM2 code key
+ */
+export function textClasses(code: string, keys: string[], codeOf?: Map<string, string>): BuiltClasses {
+  const parts = keys.map((k) => k.split(KEY_SEP));
+  const order = keys.map((_, i) => i);
+  order.sort((a, b) => {
+    const pa = parts[a];
+    const pb = parts[b];
+    for (let k = 0; k < Math.max(pa.length, pb.length); k++) {
+      const c = cmp(pa[k] ?? '', pb[k] ?? '');
+      if (c) return c;
+    }
+    return 0;
+  });
+  const remap = new Int32Array(keys.length + 1);
+  const table: ClassEntry[] = [];
+  let extras: string[] = [];
+  order.forEach((i, j) => {
+    const value = j + 1;
+    remap[i + 1] = value;
+    const p = parts[i];
+    const e: ClassEntry = { value, label: p[p.length - 1], color: SET3[j % SET3.length] };
+    if (code === 'ISO3') {
+      e.name = codeOf?.get(keys[i]) ?? '';
+      e.label = p[0];
+      extras = ['name'];
+    } else if (code === 'ADM0_NAME') {
+      e.iso3 = p[0];
+      extras = ['iso3'];
+    } else if (code === 'ADM1_NAME_ALT') {
+      e.iso3 = p[0];
+      extras = ['iso3'];
+      if (codeOf) {
+        e.code = codeOf.get(keys[i]) ?? '';
+        extras = ['iso3', 'code'];
+      }
+    } else if (code === 'ADM2_NAME_ALT') {
+      e.iso3 = p[0];
+      e.adm1 = p[1];
+      extras = ['iso3', 'adm1'];
+      if (codeOf) {
+        e.code = codeOf.get(keys[i]) ?? '';
+        extras = ['iso3', 'adm1', 'code'];
+      }
+    } else if (code === 'ADM1_CODE_ALT') {
+      e.iso3 = p[0];
+      e.label = p[1];
+      e.name = codeOf?.get(keys[i]) ?? '';
+      extras = ['iso3', 'name'];
+    } else if (code === 'ADM2_CODE_ALT') {
+      const [name, adm1] = (codeOf?.get(keys[i]) ?? '').split(KEY_SEP);
+      e.iso3 = p[0];
+      e.label = p[1];
+      e.adm1 = adm1 ?? '';
+      e.name = name ?? '';
+      extras = ['iso3', 'adm1', 'name'];
+    }
+    table.push(e);
+  });
+  return { table, remap, extras };
+}
+
+/**
+ * Class table of a numeric class column from its record: classBreaks are the class values,
+ * classLabels their labels, classColors their colours (pipe-separated).
+ * @param record the catalog record (text fields)
+ * @param present class values that occur in the column
+ * @returns the table (labelled values that occur or are listed) and the values without a label
+ */
+export function numericClasses(record: Record<string, string>, present: Iterable<number>): { table: ClassEntry[]; unlabelled: number[] } {
+  const vals = (record.classBreaks ?? '').split('|').map((s) => s.trim());
+  const labs = (record.classLabels ?? '').split('|');
+  const cols = (record.classColors ?? '').split('|');
+  const byValue = new Map<number, ClassEntry>();
+  vals.forEach((v, i) => {
+    const n = Number(v);
+    if (v === '' || !Number.isInteger(n) || byValue.has(n)) return;
+    const label = (labs[i] ?? '').trim();
+    if (!label) return;
+    const e: ClassEntry = { value: n, label, color: (cols[i] ?? '').trim() || SET3[byValue.size % SET3.length] };
+    byValue.set(n, e);
+  });
+  const unlabelled = [...new Set(present)].filter((v) => !byValue.has(v)).sort((a, b) => a - b);
+  const table = [...byValue.values()].sort((a, b) => a.value - b.value);
+  return { table, unlabelled };
+}
+
+/**
+ * CSV text of a class table (`value,label,color` then the extras), RFC 4180 via papaparse.
+ * @param table rows
+ * @param extras further columns
+ */
+export function classTableCsv(table: ClassEntry[], extras: string[] = []): string {
+  const fields = ['value', 'label', 'color', ...extras];
+  return Papa.unparse({ fields, data: table.map((e) => fields.map((f) => (e[f] === undefined ? '' : String(e[f])))) }, { newline: '\n' }) + '\n';
+}
+
+/** Regions of the embedded bundle's iso.csv (UN M49 subregions of Africa south of the Sahara). */
+export const REGIONS: Array<{ code: string; name: string; members: string[] }> = [
+  { code: 'SSA', name: 'Africa south of the Sahara', members: 'AGO|BDI|BEN|BFA|BWA|CAF|CIV|CMR|COD|COG|COM|CPV|DJI|ERI|ETH|GAB|GHA|GIN|GMB|GNB|GNQ|KEN|LBR|LSO|MDG|MLI|MOZ|MRT|MUS|MWI|NAM|NER|NGA|RWA|SDN|SEN|SLE|SOM|SSD|STP|SWZ|SYC|TCD|TGO|TZA|UGA|ZAF|ZMB|ZWE'.split('|') },
+  { code: 'EAF', name: 'Eastern Africa', members: 'BDI|COM|DJI|ERI|ETH|KEN|MDG|MOZ|MUS|MWI|RWA|SOM|SSD|SYC|TZA|UGA|ZMB|ZWE'.split('|') },
+  { code: 'MAF', name: 'Middle Africa', members: 'AGO|CAF|CMR|COD|COG|GAB|GNQ|STP|TCD'.split('|') },
+  { code: 'SAF', name: 'Southern Africa', members: 'BWA|LSO|NAM|SWZ|ZAF'.split('|') },
+  { code: 'WAF', name: 'Western Africa', members: 'BEN|BFA|CIV|CPV|GHA|GIN|GMB|GNB|LBR|MLI|MRT|NER|NGA|SEN|SLE|TGO'.split('|') },
+];
+
+/** Cells and window extent of one country, accumulated while rows are read. */
+export interface CountryCells {
+  /** Name (ADM0_NAME of its first row). */
+  name: string;
+  /** Number of cells. */
+  cells: number;
+  /** Window column/row extent: [minCol, minRow, maxCol, maxRow]. */
+  ext: [number, number, number, number];
+}
+
+/**
+ * iso.csv text: one row per country (sorted by code), then the regions that have members.
+ * Columns code,name,type,members,xmin,ymin,xmax,ymax,cells; bounding boxes in degrees
+ * (cell edges, 6 decimals) as the embedded iso.csv.
+ */
+export function isoCsv(grid: GridDef, countries: Map<string, CountryCells>): string {
+  const f = (x: number) => String(Math.round(x * 1e6) / 1e6);
+  const bbox = (e: [number, number, number, number]) => [
+    f(grid.xmin + e[0] * CELL_SIZE_DEG), f(grid.ymax - (e[3] + 1) * CELL_SIZE_DEG), f(grid.xmin + (e[2] + 1) * CELL_SIZE_DEG), f(grid.ymax - e[1] * CELL_SIZE_DEG),
+  ];
+  const rows: string[][] = [];
+  const codes = [...countries.keys()].sort(cmp);
+  for (const c of codes) {
+    const k = countries.get(c)!;
+    rows.push([c, k.name, 'country', c, ...bbox(k.ext), String(k.cells)]);
+  }
+  for (const r of REGIONS) {
+    const members = r.members.filter((m) => countries.has(m));
+    if (!members.length) continue;
+    const ext: [number, number, number, number] = [Infinity, Infinity, -Infinity, -Infinity];
+    let cells = 0;
+    for (const m of members) {
+      const k = countries.get(m)!;
+      cells += k.cells;
+      ext[0] = Math.min(ext[0], k.ext[0]);
+      ext[1] = Math.min(ext[1], k.ext[1]);
+      ext[2] = Math.max(ext[2], k.ext[2]);
+      ext[3] = Math.max(ext[3], k.ext[3]);
+    }
+    rows.push([r.code, r.name, 'region', members.join('|'), ...bbox(ext), String(cells)]);
+  }
+  return Papa.unparse({ fields: ['code', 'name', 'type', 'members', 'xmin', 'ymin', 'xmax', 'ymax', 'cells'], data: rows }, { newline: '\n' }) + '\n';
+}

@@ -1,0 +1,122 @@
+/**
+ * `npm run ingest` / `indapi3-ingest`: command line of the table ingest
+ * ({@link ingestTable}). Progress on stderr (a live line on a terminal, a plain line every
+ * 10 s otherwise); findings on stderr; exit codes as in {@link EXIT}.
+ */
+import { parseArgs } from 'node:util';
+import { isIndapiError } from '../../core/errors';
+import { ingestTable, type Finding, type IngestProgress } from './index';
+
+/** Exit codes of the CLI. */
+export const EXIT = { OK: 0, FINDINGS: 1, USAGE: 2, IO: 3 } as const;
+
+/** Text of --help. */
+export const HELP = `Usage: npm run ingest -- --table <file> --catalog <vi.csv> --out <folder> [--drop-invalid] [--force]
+       indapi3-ingest --table <file> --catalog <vi.csv> --out <folder> [options]
+
+Turns a CELL5M table (CSV or TSV; UTF-8 or Latin-1; header "CELL5M","ISO3","ADM0_NAME",
+"ADM1_NAME_ALT","ADM2_NAME_ALT","X","Y",<codes...>) and its catalog (vi.csv) into a bundle
+folder the server (DATA_DIR=<folder> npm run serve) and the app read.
+
+Options:
+  --table <file>     the cell table (.csv, .tsv)
+  --catalog <file>   the catalog, vi.csv with the original's fields (varCode, aggFunR, type, ...)
+  --out <folder>     the bundle folder to create (written to a temporary folder, renamed at the end)
+  --drop-invalid     write the valid rest when rows, columns or records are invalid; list what was dropped
+  --force            replace a non-empty --out
+  --quiet            no progress
+  --json             print the result (findings included) as JSON on stdout
+  -h, --help         this text
+
+Exit codes:
+  0  ok, bundle written
+  1  validation findings stopped the run (nothing written); see the findings on stderr
+  2  usage error (bad arguments, --out not empty without --force)
+  3  I/O error (a file cannot be read or written)
+`;
+
+function fmtFinding(f: Finding): string {
+  const at = [f.row !== undefined ? `row ${f.row}` : '', f.column ? `column ${f.column}` : '', f.code && !f.column ? `record ${f.code}` : '', f.field ? `field ${f.field}` : '']
+    .filter(Boolean)
+    .join(', ');
+  return `${f.severity.padEnd(9)} ${f.kind}${at ? ` (${at})` : ''}: ${f.message}`;
+}
+
+function progressLine(p: IngestProgress): string {
+  const mb = p.bytes / 1e6;
+  const rate = p.seconds > 0 ? mb / p.seconds : 0;
+  if (p.phase === 'read') {
+    const eta = rate > 0 ? (p.totalBytes / 1e6 - mb) / rate : 0;
+    return `reading: ${p.rows.toLocaleString('en')} rows, ${p.columnsTotal} layer columns, ${mb.toFixed(0)}/${(p.totalBytes / 1e6).toFixed(0)} MB, ${rate.toFixed(1)} MB/s, ETA ${Math.round(eta)} s`;
+  }
+  const eta = p.columnsDone > 0 ? ((p.columnsTotal - p.columnsDone) * p.seconds) / p.columnsDone : 0;
+  return `writing: ${p.columnsDone}/${p.columnsTotal} layers, ${p.rows.toLocaleString('en')} rows, ${p.seconds.toFixed(0)} s elapsed, ETA ${Math.round(eta)} s`;
+}
+
+/**
+ * Runs the CLI.
+ * @param argv arguments after the script name
+ * @returns the exit code
+ */
+export async function main(argv: string[]): Promise<number> {
+  let args;
+  try {
+    args = parseArgs({
+      args: argv,
+      options: {
+        table: { type: 'string' }, catalog: { type: 'string' }, out: { type: 'string' },
+        'drop-invalid': { type: 'boolean' }, force: { type: 'boolean' }, quiet: { type: 'boolean' }, json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+    }).values;
+  } catch (e) {
+    process.stderr.write(`${(e as Error).message}\n\n${HELP}`);
+    return EXIT.USAGE;
+  }
+  if (args.help) {
+    process.stdout.write(HELP);
+    return EXIT.OK;
+  }
+  if (!args.table || !args.catalog || !args.out) {
+    process.stderr.write(`--table, --catalog and --out are required.\n\n${HELP}`);
+    return EXIT.USAGE;
+  }
+  const tty = process.stderr.isTTY;
+  let last = 0;
+  const ac = new AbortController();
+  process.once('SIGINT', () => ac.abort());
+  try {
+    const res = await ingestTable(
+      {
+        table: args.table, catalog: args.catalog, out: args.out, dropInvalid: args['drop-invalid'], force: args.force,
+        onProgress: args.quiet ? undefined : (p) => {
+          if (tty) process.stderr.write(`\r\x1b[K${progressLine(p)}`);
+          else if (p.seconds - last >= 10) {
+            last = p.seconds;
+            process.stderr.write(`${progressLine(p)}\n`);
+          }
+        },
+      },
+      ac.signal,
+    );
+    if (tty && !args.quiet) process.stderr.write('\n');
+    for (const f of res.findings) process.stderr.write(`${fmtFinding(f)}\n`);
+    if (args.json) process.stdout.write(JSON.stringify(res, null, 2) + '\n');
+    if (!res.ok) {
+      process.stderr.write(`Nothing written: ${res.findings.filter((f) => f.severity !== 'info').length} finding(s) stop the run${res.findings.some((f) => f.severity === 'droppable') ? ' (--drop-invalid writes the valid rest)' : ''}.\n`);
+      return EXIT.FINDINGS;
+    }
+    process.stderr.write(`Wrote ${res.out}: ${res.layers.length} layers from ${res.rows.toLocaleString('en')} rows in ${res.seconds.toFixed(1)} s${res.dropped.length ? `; dropped: ${res.dropped.length} finding(s), listed above and in README.md` : ''}.\n`);
+    return EXIT.OK;
+  } catch (e) {
+    if (tty && !args.quiet) process.stderr.write('\n');
+    process.stderr.write(`${(e as Error).message}\n`);
+    if (isIndapiError(e) && e.code === 'BAD_ARGUMENT') return EXIT.USAGE;
+    return EXIT.IO;
+  }
+}
+
+if (process.argv[1] && /ingest[\\/]cli\.[cm]?[jt]s$/.test(process.argv[1])) {
+  main(process.argv.slice(2)).then((code) => process.exit(code));
+}

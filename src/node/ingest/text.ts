@@ -1,0 +1,75 @@
+/**
+ * Text decoding of ingest inputs: UTF-8, or Latin-1 (ISO 8859-1) when the bytes are not valid
+ * UTF-8 (issue 9: "Côte d'Ivoire, São Tomé must come out right" either way). Chunked, so a
+ * multi-GB table is never held whole: a UTF-8 sequence split across chunks is carried over.
+ * Validity is checked with Node's native `buffer.isUtf8`.
+ */
+import { isUtf8 } from 'node:buffer';
+
+/** A chunked UTF-8 / Latin-1 decoder. */
+export class InputDecoder {
+  /** "utf8" until the first invalid UTF-8 byte, then "latin1" for the rest of the input. */
+  mode: 'utf8' | 'latin1' = 'utf8';
+  /** True once a valid non-ASCII UTF-8 sequence was decoded. */
+  sawUtf8 = false;
+  /** Byte offset where Latin-1 was detected (-1: not detected). */
+  switchedAt = -1;
+  private carry: Buffer = Buffer.alloc(0);
+  private offset = 0;
+
+  /**
+   * Decodes the next chunk.
+   * @returns the text
+   * @throws Error "mixed encodings" when invalid UTF-8 follows valid non-ASCII UTF-8
+   */
+  write(chunk: Buffer): string {
+    const start = this.offset;
+    this.offset += chunk.length;
+    if (this.mode === 'latin1') return chunk.toString('latin1');
+    let buf = this.carry.length ? Buffer.concat([this.carry, chunk]) : chunk;
+    // Keep an incomplete trailing UTF-8 sequence for the next chunk.
+    let cut = buf.length;
+    for (let k = 1; k <= 3 && k <= buf.length; k++) {
+      const b = buf[buf.length - k];
+      if ((b & 0xc0) === 0x80) continue; // continuation byte: look further back
+      if (b >= 0xc0) {
+        const need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : 2;
+        if (need > k) cut = buf.length - k;
+      }
+      break;
+    }
+    this.carry = Buffer.from(buf.subarray(cut));
+    buf = buf.subarray(0, cut);
+    if (isUtf8(buf)) {
+      if (!this.sawUtf8) for (let i = 0; i < buf.length; i++) if (buf[i] >= 0x80) { this.sawUtf8 = true; break; }
+      return buf.toString('utf8');
+    }
+    if (this.sawUtf8) throw new Error(`mixed encodings: invalid UTF-8 after valid UTF-8 text, near byte ${start}`);
+    this.mode = 'latin1';
+    this.switchedAt = start;
+    const all = this.carry.length ? Buffer.concat([buf, this.carry]) : buf;
+    this.carry = Buffer.alloc(0);
+    return all.toString('latin1');
+  }
+
+  /** Flushes a carried incomplete sequence (decoded as Latin-1 when it is not valid UTF-8). */
+  end(): string {
+    const c = this.carry;
+    this.carry = Buffer.alloc(0);
+    if (!c.length) return '';
+    if (this.mode === 'utf8' && isUtf8(c)) return c.toString('utf8');
+    if (this.sawUtf8) throw new Error('mixed encodings: the input ends with an incomplete UTF-8 sequence');
+    this.mode = 'latin1';
+    return c.toString('latin1');
+  }
+}
+
+/**
+ * Decodes a whole small file (the catalog) as UTF-8 or, when invalid, Latin-1; strips a BOM.
+ * @returns text and the encoding used
+ */
+export function decodeWhole(buf: Buffer): { text: string; encoding: 'utf8' | 'latin1' } {
+  const utf = isUtf8(buf);
+  const text = utf ? buf.toString('utf8') : buf.toString('latin1');
+  return { text: text.replace(/^\uFEFF/, ''), encoding: utf ? 'utf8' : 'latin1' };
+}
