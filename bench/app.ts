@@ -4,13 +4,75 @@
  * the indicator's raster), the first summary time (ELEVATION by ADM1 for Kenya, click to
  * table), and the gzipped size of the initial JavaScript (entry script and its static
  * imports/modulepreloads in dist/index.html). Prints one JSON object.
+ *
+ * Scale budgets (issue 10 item 5), measured on the embedded 25-indicator bundle and, when it
+ * exists, on the generated 750-indicator bundle (made-up values; `npm run bench:bundle`,
+ * folder `BUNDLE750_DIR`, default bench-out/bundle750) in the same run: first-load bytes
+ * (page and service worker), first map render, in-page catalog search per keystroke (p95),
+ * and the JS heap after 20 indicators viewed (CDP Performance.getMetrics).
  */
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { existsSync } from 'node:fs';
+import type { Browser } from 'playwright-core';
 import { startServer } from '../e2e/helpers';
-import { launch } from '../e2e/app-helpers';
+import { launch, settle } from '../e2e/app-helpers';
+import { firstLoad, heapAfterViews, searchKeystrokeMs } from '../e2e/catalog-helpers';
+import { parseVi } from '../src/core/catalog';
+
+/** Queries typed in the page to time catalog search keystrokes. */
+export const TYPED_QUERIES = ['town', 'travel time', 'elevation', 'rain', 'population', 'dist_place', 'maize yield'];
+
+/** The scale measurements of one bundle (see the module comment). */
+export interface ScaleMetrics {
+  records: number;
+  firstLoadBytes: number;
+  catalogBytes: number;
+  requests: number;
+  firstMapMs: number;
+  searchP50: number;
+  searchP95: number;
+  heapUsedMB: number;
+  /** JS heap plus ArrayBuffer backing stores of the page and its workers (the memory budget). */
+  pageMB: number;
+  /** Resident memory of the renderer process(es) after the views (page, workers, WebAssembly). */
+  rendererMB: number;
+  viewed: number;
+}
+
+/** Twenty indicator codes spread over a catalog (continuous layers first). */
+export function spreadCodes(csv: string, n = 20): string[] {
+  const recs = parseVi(csv);
+  const pool = [...recs.filter((r) => r.type === 'continuous'), ...recs.filter((r) => r.type !== 'continuous')];
+  const step = Math.max(1, Math.floor(pool.length / n));
+  return pool.filter((_, i) => i % step === 0).slice(0, n).map((r) => r.varCode);
+}
+
+/** Measures a running server's app: first load, search keystrokes, heap after 20 views. */
+export async function scaleMetrics(browser: Browser, url: string): Promise<ScaleMetrics> {
+  const csv = await (await fetch(new URL('data/vi.csv', url))).text();
+  const fl = await firstLoad(browser, url);
+  const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, serviceWorkers: 'block' });
+  try {
+    const page = await ctx.newPage();
+    await page.goto(url);
+    await page.waitForFunction(() => document.body.dataset.mapRendered === '1', undefined, { timeout: 120_000 });
+    await settle(page); // tiles drawn: keystrokes are not timed against the first map's work
+    const ks = await searchKeystrokeMs(page, TYPED_QUERIES);
+    const heap = await heapAfterViews(page, spreadCodes(csv));
+    return { records: parseVi(csv).length, firstLoadBytes: fl.bytes, catalogBytes: fl.catalogBytes, requests: fl.requests, firstMapMs: fl.firstMapMs, searchP50: +ks.p50.toFixed(2), searchP95: +ks.p95.toFixed(2), heapUsedMB: +heap.usedMB.toFixed(1), pageMB: +heap.pageMB.toFixed(1), rendererMB: +heap.rendererMB.toFixed(0), viewed: heap.viewed };
+  } finally {
+    await ctx.close();
+  }
+}
+
+/** The folder of the generated 750-indicator bundle, or null when it is not there. */
+export function bundle750Dir(): string | null {
+  const d = process.env.BUNDLE750_DIR || 'bench-out/bundle750';
+  return existsSync(path.join(d, 'vi.csv')) ? path.resolve(d) : null;
+}
 
 /** Gzipped bytes of the scripts the page loads before any lazy import. */
 export function initialJsGzip(dist = 'dist'): { files: string[]; bytes: number; gzip: number } {
@@ -40,7 +102,22 @@ async function main() {
     await page.getByRole('button', { name: 'Summarise', exact: true }).click();
     await page.locator('[data-testid="summary-result"] tbody tr').first().waitFor({ timeout: 120_000 });
     const firstSummaryMs = Date.now() - t0;
-    console.log(JSON.stringify({ firstMapMs: Math.round(firstMapMs), firstSummaryMs, initialJs: initialJsGzip() }, null, 2));
+    await ctx.close();
+    // scale budgets: the embedded bundle, and the 750 bundle in the same run when it exists
+    const small = await scaleMetrics(browser, srv.url);
+    const dir750 = bundle750Dir();
+    let large: ScaleMetrics | null = null;
+    if (dir750) {
+      const srv750 = await startServer({ LOG: '0', DATA_DIR: dir750 });
+      try { large = await scaleMetrics(browser, srv750.url); } finally { await srv750.stop(); }
+    }
+    const budgets = large && {
+      firstLoadBytes: { value: large.firstLoadBytes, max: small.firstLoadBytes + Math.max(0, large.catalogBytes - small.catalogBytes), ok: large.firstLoadBytes <= small.firstLoadBytes + Math.max(0, large.catalogBytes - small.catalogBytes) },
+      firstMapRatio: { value: +(large.firstMapMs / small.firstMapMs).toFixed(2), max: 1, ok: large.firstMapMs <= small.firstMapMs },
+      searchP95Ms: { value: large.searchP95, max: 30, ok: large.searchP95 < 30 },
+      pageMB: { value: large.pageMB, max: 300, ok: large.pageMB < 300 },
+    };
+    console.log(JSON.stringify({ firstMapMs: Math.round(firstMapMs), firstSummaryMs, initialJs: initialJsGzip(process.env.DIST_DIR || 'dist'), scale: { bundle25: small, bundle750: large ?? `not measured: no bundle at ${process.env.BUNDLE750_DIR || 'bench-out/bundle750'} (npm run bench:bundle)`, budgets } }, null, 2));
   } finally {
     await browser.close();
     await srv.stop();
