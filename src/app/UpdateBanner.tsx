@@ -1,9 +1,12 @@
 /**
  * Offline support and the update prompt: registers the service worker (`./sw.js`, which
- * precaches the app and the bundle, versioned by the bundle manifest) and shows a banner
- * when a new version is installed and waiting, or when the worker reports a new bundle.
+ * precaches the app and the small bundle files and caches COG ranges as they are used) and
+ * shows a banner when a new version is installed and waiting, or when the worker reports a
+ * new bundle. The status text in the header opens the storage dialog (panels/StoragePanel).
  */
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+
+const StoragePanel = lazy(() => import('./panels/StoragePanel').then((m) => ({ default: m.StoragePanel })));
 
 /** Set when the person asked to update: the next controller change reloads the page. */
 let reloadRequested = false;
@@ -25,6 +28,9 @@ export function UpdateBanner() {
   const [note, setNote] = useState<string | null>(null);
   const [ready, setReady] = useState(false);
   const [swErr, setSwErr] = useState<string | null>(null);
+  const [storageOpen, setStorageOpen] = useState(false);
+  const [full, setFull] = useState<string | null>(null);
+  const dialog = useRef<HTMLDialogElement>(null);
   const online = useOnline();
   useEffect(() => {
     if (!('serviceWorker' in navigator) || import.meta.env.DEV) return;
@@ -42,6 +48,7 @@ export function UpdateBanner() {
     navigator.serviceWorker.ready.then(() => setReady(true)).catch(() => undefined);
     const onMsg = (e: MessageEvent) => {
       const d = e.data;
+      if (d?.type === 'storage-full') setFull(String(d.message));
       if (d && typeof d === 'object' && /updat/i.test(String(d.type ?? ''))) setNote(`A new data bundle${d.version ? ` (${d.version})` : ''} is available.`);
     };
     navigator.serviceWorker.addEventListener('message', onMsg);
@@ -52,7 +59,19 @@ export function UpdateBanner() {
   }, []);
   return (
     <>
-      <p className="status small" data-testid="sw-status" data-ready={ready ? '1' : '0'} title={swErr ?? undefined}>{online ? (ready ? 'Available offline' : swErr ? 'Online (no offline mode)' : 'Online') : 'Offline'}</p>
+      <p className="status small" data-testid="sw-status" data-ready={ready ? '1' : '0'} title={swErr ?? 'Storage: what this device keeps offline'}>
+        <button type="button" aria-haspopup="dialog" data-testid="storage-open" style={{ background: 'none', border: 0, padding: 0, color: 'inherit', textDecoration: 'underline dotted', cursor: 'pointer' }}
+          onClick={() => { setStorageOpen(true); dialog.current?.showModal(); }}>
+          {online ? (ready ? 'Available offline' : swErr ? 'Online (no offline mode)' : 'Online') : 'Offline'}<span className="sr-only"> – storage</span>
+        </button>
+      </p>
+      <dialog ref={dialog} aria-labelledby="storage-title" data-testid="storage-dialog" onClose={() => setStorageOpen(false)} style={{ maxWidth: 720, width: '95vw', maxHeight: '85vh', overflow: 'auto' }}>
+        <div className="row space"><h2 id="storage-title" style={{ margin: 0 }}>Storage on this device</h2><button type="button" className="ghost" onClick={() => dialog.current?.close()}>Close</button></div>
+        {storageOpen && <Suspense fallback={<p>Loading…</p>}><StoragePanel /></Suspense>}
+      </dialog>
+      {full && (
+        <div className="msg warn banner" role="alert" data-testid="storage-full">{full} <button type="button" className="ghost" onClick={() => setFull(null)}>Dismiss</button></div>
+      )}
       {(waiting || note) && (
         <div className="msg info banner" role="status" data-testid="update-banner">
           {waiting ? 'A new version of the app and data is ready.' : note}{' '}
