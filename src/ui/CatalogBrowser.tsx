@@ -128,7 +128,7 @@ export function treeRows(groups: Map<string, Map<string, VarRecord[]>>, expanded
   return rows;
 }
 
-const FIELD_NOTE: Record<string, string> = { description: 'description', source: 'source', year: 'year', category: 'category', title: 'title' };
+const FIELD_NOTE: Record<string, string> = { description: 'description', source: 'source', year: 'year', category: 'category', title: 'title', more: 'other fields' };
 
 /** Rows of the results list: one per hit, with a note saying where a weak hit matched. */
 export function resultRows(hits: readonly SearchHit[]): CatalogRow[] {

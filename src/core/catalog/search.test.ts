@@ -78,6 +78,11 @@ describe('catalog search ranking, accents, synonyms', () => {
     expect(codes(ix, 'geographique')).toEqual(['CIV']);
     expect(fold('Côte d’Ivoire')).toBe('cote d’ivoire');
   });
+  test('extra fields of an ingested catalog are searched (after the named fields)', () => {
+    const i2 = buildCatalogIndex([rec({ varCode: 'K', varLabel: 'Thing', dKeywords: 'groundwater; irrigation' } as any), rec({ varCode: 'L', varLabel: 'Irrigation share' })]);
+    expect(i2.search('groundwater').hits.map((h) => h.rec.varCode)).toEqual(['K']);
+    expect(i2.search('irrigation').hits.map((h) => h.rec.varCode)).toEqual(['L', 'K']);
+  });
   test('a synonym hit ranks below a hit of the typed word', () => {
     const i2 = buildCatalogIndex([rec({ varCode: 'P', varLabel: 'Distance to place' }), rec({ varCode: 'T', varLabel: 'Town halls' })]);
     const hits = i2.search('town').hits;

@@ -11,6 +11,9 @@
  */
 import MiniSearch, { type Query, type SearchOptions } from 'minisearch';
 import type { VarRecord } from '../types';
+import { VI_FIELDS } from './index';
+
+const KNOWN = new Set<string>(VI_FIELDS as string[]);
 
 /**
  * Synonyms users type, keyed by a word or phrase as typed (lower case, accents ignored,
@@ -70,16 +73,19 @@ export const SYNONYM_WEIGHT = 0.6;
 
 /** Field boosts of the index (see the module comment for the ranking they give). */
 export const FIELD_BOOST: Readonly<Record<SearchField, number>> = {
-  code: 8, label: 6, title: 3, category: 2, year: 1.2, source: 0.8, description: 0.5,
+  code: 8, label: 6, title: 3, category: 2, year: 1.2, source: 0.8, description: 0.5, more: 0.5,
 };
 
-/** Fields of the search index, each made of record fields. */
-export type SearchField = 'code' | 'label' | 'title' | 'category' | 'year' | 'source' | 'description';
+/**
+ * Fields of the search index, each made of record fields; `more` holds the extra fields an
+ * ingested catalog keeps on its records (keywords, topics, crops, caveats, ...).
+ */
+export type SearchField = 'code' | 'label' | 'title' | 'category' | 'year' | 'source' | 'description' | 'more';
 
 /** Fields a synonym may match in (not descriptions or sources, where everyday words are noise). */
 const SYNONYM_FIELDS: SearchField[] = ['code', 'label', 'title', 'category'];
 
-const FIELDS: SearchField[] = ['code', 'label', 'title', 'category', 'year', 'source', 'description'];
+const FIELDS: SearchField[] = ['code', 'label', 'title', 'category', 'year', 'source', 'description', 'more'];
 
 const STOP = new Set(['a', 'an', 'the', 'of', 'to', 'in', 'on', 'per', 'and', 'or', 'for', 'by', 'at', 'with', 'from', 'is', 'are', 'as', 'its']);
 
@@ -169,7 +175,7 @@ export interface SearchResult {
   hasQuery: boolean;
 }
 
-interface Doc { id: number; code: string; label: string; title: string; category: string; year: string; source: string; description: string }
+interface Doc { id: number; code: string; label: string; title: string; category: string; year: string; source: string; description: string; more: string }
 
 /** A search index over a catalog's records. */
 export interface CatalogIndex {
@@ -233,6 +239,7 @@ export function buildCatalogIndex(records: readonly VarRecord[]): CatalogIndex {
     year: r.yearEnd && r.yearEnd !== r.year ? `${r.year} ${r.yearEnd}` : r.year,
     source: `${r.sourceMini} ${r.sources}`,
     description: r.varDesc,
+    more: Object.entries(r).filter(([k, v]) => !KNOWN.has(k) && typeof v === 'string').map(([, v]) => v).join(' '),
   }));
   ms.addAll(docs);
   const codes = records.map((r) => fold(r.varCode));
