@@ -84,4 +84,9 @@ out$similar2 <- simil(u2, 1011, c("RAIN_FIX", "ELEVATION"))
 c0 <- a2[ISO3 == iso_fx[label == "UGA", value], .(id = cell5m(inp$adm2, cell), RAIN_FIX, ELEVATION)]
 out$similar0 <- simil(c0, c0$id[100], c("RAIN_FIX", "ELEVATION"))
 out$similar0_ref <- c0$id[100]
+# units of the real bundle none of whose cells has a value of an indicator (R's sum() gives 0 there)
+ra <- cogs(inp$real, c("ISO3", "ADM1_CODE_ALT", "PN14_POP", "ELEVATION"))[!is.na(ISO3) & !is.na(ADM1_CODE_ALT)]
+ua <- ra[, .(pop = any(!is.na(PN14_POP)), elev = any(!is.na(ELEVATION)), pop_sum = sum(PN14_POP, na.rm = TRUE)), by = ADM1_CODE_ALT]
+out$similar_real <- list(units = nrow(ua), left_out = ua[, sum(!(pop & elev))], no_pop = ua[, sum(!pop)], no_elev = ua[, sum(!elev)],
+  no_pop_sum = ua[pop == FALSE, unique(pop_sum)])
 cat(toJSON(out, digits = NA, auto_unbox = TRUE, na = "null"))

@@ -187,6 +187,16 @@ describe('issue 12: the engine answers as R does', () => {
     expect(e.message).toContain('RAIN_FIX');
   });
 
+  it("similar leaves out units with no value of an indicator even where R's sum() gives 0 (real bundle)", async () => {
+    const t = await real.similar({ x: 'Nairobi', var: ['PN14_POP', 'ELEVATION'], by: 1 });
+    const r = R.similar_real;
+    expect(r.no_pop).toBeGreaterThan(0);
+    expect([].concat(r.no_pop_sum)).toEqual([0]); // R: sum(NA..., na.rm = TRUE) is 0 there
+    expect(t.leftOut).toEqual({ count: r.left_out, of: r.units, reason: `${r.left_out} of ${r.units} first-level units left out: no value of PN14_POP (${r.no_pop}), ELEVATION (${r.no_elev}).` });
+    expect(t.rows).toHaveLength(r.units - r.left_out);
+    expect(t.columns.map((c) => c.name)).toEqual(['ADM1_CODE_ALT', 'ADM1_NAME_ALT', 'ISO3', 'PN14_POP', 'ELEVATION', 'score', 'rank']);
+  });
+
   it('similar by = 0 scores cells on unrounded values, cells with a missing indicator left out', async () => {
     const t = await adm2.similar({ x: R.similar0_ref, var: ['RAIN_FIX', 'ELEVATION'], by: 0, iso3: ['UGA'] });
     const r = R.similar0;

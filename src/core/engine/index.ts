@@ -766,7 +766,9 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
       }
       if (args.x === undefined || args.x === null || args.x === '') throw new IndapiError('BAD_ARGUMENT', "'x' (the reference unit) is required.");
       const vars = [...new Set(asList(args.var, 'var'))];
-      const base = await table({ var: vars, iso3: args.iso3, by: by ? [unitCode] : undefined, collapse: by !== 0 }, o, true);
+      // count: a unit none of whose cells has a value of an indicator misses it, whatever its
+      // formula gives there (R's sum(x, na.rm = TRUE) is 0 over no value)
+      const base = await table({ var: vars, iso3: args.iso3, by: by ? [unitCode] : undefined, collapse: by !== 0, stats: by ? ['count'] : undefined }, o, true);
       const cp = base.computed;
       // candidate units: key fields, unrounded values (class values for class variables), shown values
       type Unit = { keys: Row; vals: number[]; labels: Array<string | number | null | undefined> };
@@ -789,7 +791,7 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
             if (by === 2 && e.adm1 !== undefined && e.adm1 !== '') keys.ADM1_NAME_ALT = String(e.adm1);
             if (typeof e.iso3 === 'string' && e.iso3) keys.ISO3 = e.iso3;
             if (e.label === xs || String(e.value) === xs || (typeof e.name === 'string' && e.name.toLowerCase() === xs.toLowerCase())) refs.push(units.length);
-            units.push({ keys, vals: cp.aggs!.map((a) => a.numeric(g)), labels: cp.aggs!.map((a) => fmtValue(a.spec, a.value(g))) });
+            units.push({ keys, vals: cp.aggs!.map((a) => (Number(a.stat('count', g)) > 0 ? a.numeric(g) : NaN)), labels: cp.aggs!.map((a) => fmtValue(a.spec, a.value(g))) });
           }
         }
       } else {
@@ -869,7 +871,7 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
         return cols;
       };
       const keyCols: ColumnInfo[] = by ? unitCols() : base.columns.filter((col) => ['CELL5M', 'X', 'Y', 'ISO3'].includes(col.name));
-      const valCols = base.columns.filter((col) => col.role === 'value');
+      const valCols = base.columns.filter((col) => col.role === 'value' && cp.vars.some((v) => v.code === col.name));
       const missingBy = cp.vars.map((v, k) => [v.code, units.filter((u) => !Number.isFinite(u.vals[k])).length] as const).filter(([, n]) => n > 0);
       return {
         rows,
