@@ -85,7 +85,11 @@ describe('downloads from the app: Kenya by ADM1_NAME_ALT, ELEVATION and ELEV_ZON
     expect(csv.data.every((r) => r.ISO3 === ISO)).toBe(true);
     const pkg = JSON.parse(await zip.file('datapackage.json')!.async('string'));
     expect(JSON.stringify(pkg)).toContain(`${BASE}.csv`);
-    expect(await zip.file('README.md')!.async('string')).toContain(`${BASE}.csv`);
+    const readme = await zip.file('README.md')!.async('string');
+    expect(readme).toContain(`${BASE}.csv`);
+    // the reproduce commands name the page's origin (answered by the service worker) and send format in the JSON body
+    expect(readme).toContain(`BASE='${srv.url}ocpu'`);
+    expect(readme).toMatch(/curl -s -D headers\.txt "\$BASE\/library\/indapi3\/R\/indapi" -H 'Content-Type: application\/json' -d '\{[^']*"format":"csv"\}'/);
   }, 180_000);
 
   test('dta: Stata 118 with the data package files', async () => {
