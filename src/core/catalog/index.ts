@@ -5,6 +5,7 @@
  */
 import Papa from 'papaparse';
 import { RE2JS } from 're2js';
+import { aggFormulaText } from '../engine/expr';
 import { IndapiError, throwIfAborted } from '../errors';
 import type { TextLoader } from '../io/source';
 import type { CategoryRow } from '../api';
@@ -25,7 +26,16 @@ function parseCsv(text: string, what: string): Record<string, string>[] {
 }
 
 /**
- * Parses vi.csv text into records (dec as a number).
+ * True when a record's `published` field hides it from `category` (false, FALSE, F, 0, no):
+ * helper layers of an ingested bundle. Anything else (TRUE, a date, empty) is listed.
+ */
+export function isUnpublished(published: string | undefined): boolean {
+  return /^\s*(false|f|0|no)\s*$/i.test(published ?? '');
+}
+
+/**
+ * Parses vi.csv text into records (dec as a number). Fields that are not {@link VI_FIELDS}
+ * (an ingested catalog keeps all the original's fields) are kept on the record as text.
  * @throws IndapiError IO when the CSV is malformed or lacks fields
  */
 export function parseVi(text: string): VarRecord[] {
@@ -33,9 +43,12 @@ export function parseVi(text: string): VarRecord[] {
   if (rows.length && !('varCode' in rows[0] && 'aggFunR' in rows[0] && 'type' in rows[0])) {
     throw new IndapiError('IO', 'vi.csv lacks the varCode, type or aggFunR column.');
   }
+  const known = new Set<string>(VI_FIELDS);
   return rows.map((r) => {
     const rec: Record<string, unknown> = {};
     for (const f of VI_FIELDS) rec[f] = (r[f] ?? '').trim();
+    // Fields beyond VarRecord (the original catalog's isDomain, tbName, dKeywords, ...) stay on the record.
+    for (const [k, v] of Object.entries(r)) if (!known.has(k) && k !== '__parsed_extra') rec[k] = (v ?? '').trim();
     rec.dec = Number(r.dec) || 0;
     rec.type = r.type === 'class' ? 'class' : 'continuous';
     return rec as unknown as VarRecord;
@@ -190,7 +203,8 @@ export class Catalog {
   }
 
   /**
-   * Category listing (spec E4): rows of category, subcategory, item, code, label, sorted by
+   * Category listing (spec E4), leaving out records whose `published` is false/FALSE/F/0/no
+   * (helper layers; see {@link isUnpublished}): rows of category, subcategory, item, code, label, sorted by
    * those columns; patterns are case-insensitive regular expressions matched against code,
    * label, category, subcategory and item (any pattern may match).
    * @throws IndapiError NO_MATCH when patterns match nothing, BAD_ARGUMENT for an invalid pattern
@@ -199,6 +213,7 @@ export class Catalog {
     const pats = q && q.length ? compilePatterns(q) : null;
     const rows: CategoryRow[] = [];
     for (const r of this.records) {
+      if (isUnpublished(r.published)) continue;
       if (pats && !pats.some((p) => [r.varCode, r.varLabel, r.cat1, r.cat2, r.cat3].some((f) => p.test(f)))) continue;
       rows.push({ category: r.cat1, subcategory: r.cat2, item: r.cat3, code: r.varCode, label: r.varLabel });
     }
@@ -229,10 +244,13 @@ export class Catalog {
   }
 }
 
-/** One describe() record: the catalog record under the service's element names. */
+/**
+ * One describe() record: the catalog record under the service's element names, then any
+ * further fields of the original catalog (ingested bundles) under their own names.
+ */
 export function describeRecord(r: VarRecord, today: string): Record<string, string> {
   const period = r.yearEnd && r.yearEnd !== r.year ? `${r.year}-${r.yearEnd}` : r.year;
-  return {
+  const d: Record<string, string> = {
     Code: r.varCode,
     Label: r.varLabel,
     Title: r.varTitle,
@@ -252,8 +270,14 @@ export function describeRecord(r: VarRecord, today: string): Record<string, stri
     Version: r.version,
     Published: r.published,
     AggFormula: r.aggFunR,
+    AggFormulaText: aggFormulaText(r.aggFunR, r.type),
     ClassBreaks: r.classBreaks,
     ClassLabels: r.classLabels,
     DownloadedOn: today,
   };
+  // The original catalog's further fields (ingested bundles), under their own names.
+  const known = new Set<string>(VI_FIELDS);
+  const out: Record<string, string> = { ...d };
+  for (const [k, v] of Object.entries(r)) if (!known.has(k) && !(k in out) && typeof v === 'string') out[k] = v;
+  return out;
 }

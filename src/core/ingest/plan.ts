@@ -192,8 +192,3 @@ export function checkCell(grid: GridDef, cell: string, xs: string, ys: string): 
   if (!cr) return { kind: 'outside-window', message: `CELL5M ${id} (X ${cx.toFixed(5)}, Y ${cy.toFixed(5)}) is outside the bundle window [${grid.xmin}, ${grid.ymin}, ${grid.xmax}, ${grid.ymax}].` };
   return { col: cr[0], row: cr[1] };
 }
-
-/** True for a `published` value that hides a record from `category` (false/FALSE/F/0/no). */
-export function isUnpublished(v: string | undefined): boolean {
-  return /^\s*(false|f|0|no)\s*$/i.test(v ?? '');
-}
