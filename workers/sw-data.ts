@@ -230,31 +230,39 @@ export class BundleCache {
     }));
   }
 
+  /** HTTP status of the last manifest fetch, 0 when the network failed. */
+  private manifestStatus = 0;
+
   private async loadManifest(network = true): Promise<BundleManifest | undefined> {
     const files = await caches.open(CACHES.files);
     const key = keyUrl(this.keyBase, 'meta', 'manifest.json');
+    const stored = await (await files.match(key))?.text();
     let text: string | undefined;
     if (network) {
       try {
+        // no-cache: the browser revalidates with If-None-Match (304 when unchanged).
         const res = await fetch(this.dataBase + 'manifest.json', { cache: 'no-cache', mode: 'cors' });
+        this.manifestStatus = res.status;
         if (res.ok) {
           text = await res.text();
           JSON.parse(text);
-          await files.put(key, new Response(text, { headers: { 'Content-Type': 'application/json' } })).catch(() => undefined);
+          if (text !== stored) await files.put(key, new Response(text, { headers: { 'Content-Type': 'application/json' } })).catch(() => undefined);
         }
       } catch {
-        /* offline or unreachable: the stored copy */
+        this.manifestStatus = 0; // offline or unreachable: the stored copy
       }
     }
-    text ??= await (await files.match(key))?.text();
+    text ??= stored;
     if (!text) return undefined;
     const m = JSON.parse(text) as BundleManifest;
     if (!Array.isArray(m.files)) return undefined;
     this.byPath = new Map(m.files.map((f) => [f.path, { ...f, sha256: String(f.sha256 ?? '').toLowerCase() }]));
     const k = await manifestContentKey(m);
-    const changed = this.manifestKey !== '' && k !== this.manifestKey;
+    // The previous bundle: the one seen by this worker, else the stored copy (the worker restarts often).
+    let prev = this.manifestKey;
+    if (!prev && stored && stored !== text) prev = await manifestContentKey(JSON.parse(stored) as BundleManifest).catch(() => '');
     this.manifestKey = k;
-    if (changed) {
+    if (prev && k !== prev) {
       this.broadcast({ type: 'bundle-updated', version: m.version });
       void this.sync();
     }
@@ -299,7 +307,7 @@ export class BundleCache {
    */
   async fetch(req: Request): Promise<Response> {
     const path = this.rel(req.url);
-    if (path === 'manifest.json') return this.fetchManifest(req);
+    if (path === 'manifest.json') return this.fetchManifest();
     const m = await this.manifest();
     const f = this.byPath.get(path);
     const range = req.headers.get('range');
@@ -362,20 +370,13 @@ export class BundleCache {
     }
   }
 
-  private async fetchManifest(req: Request): Promise<Response> {
-    try {
-      const res = await fetch(this.dataBase + 'manifest.json', { cache: 'no-cache', signal: req.signal, mode: 'cors' });
-      if (res.ok) {
-        void this.refresh();
-        return res;
-      }
-      if (res.status === 404) return errorResponse('BAD_BUNDLE', `There is no data bundle at ${this.dataBase} (manifest.json: HTTP 404): check DATA_DIR or config.json's dataUrl.`);
-      return res;
-    } catch (e) {
-      if (req.signal.aborted) throw e;
-    }
+  private async fetchManifest(): Promise<Response> {
+    await this.refresh();
+    if (this.manifestStatus === 404) return errorResponse('BAD_BUNDLE', `There is no data bundle at ${this.dataBase} (manifest.json: HTTP 404): check DATA_DIR or config.json's dataUrl.`);
     const stored = await (await caches.open(CACHES.files)).match(keyUrl(this.keyBase, 'meta', 'manifest.json'));
-    return stored ?? errorResponse('OFFLINE', `Offline, and no data bundle from ${this.dataBase} is stored on this device yet.`);
+    if (stored) return stored;
+    if (this.manifestStatus === 0) return errorResponse('OFFLINE', `Offline, and no data bundle from ${this.dataBase} is stored on this device yet (or its host does not allow CORS).`);
+    return errorResponse('BAD_BUNDLE', `The data bundle manifest at ${this.dataBase} cannot be read (HTTP ${this.manifestStatus}).`);
   }
 
   /**
