@@ -15,6 +15,12 @@ export function getEngine(): Engine {
 }
 
 let raster: ReturnType<typeof wrap<RasterWorkerApi>> | null = null;
+
+// Workers started before the service worker took control (first visit) bypass it, so what
+// they read is not cached for offline use: start new ones for later calls once it controls.
+if (typeof navigator !== 'undefined' && navigator.serviceWorker && !navigator.serviceWorker.controller) {
+  navigator.serviceWorker.addEventListener('controllerchange', () => { engine = null; raster = null; }, { once: true });
+}
 /** The map raster worker, started on first use. */
 export function getRaster() {
   if (!raster) {
