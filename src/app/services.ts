@@ -16,10 +16,11 @@ export function getEngine(): Engine {
 
 let raster: ReturnType<typeof wrap<RasterWorkerApi>> | null = null;
 
-// Workers started before the service worker took control (first visit) bypass it, so what
-// they read is not cached for offline use: start new ones for later calls once it controls.
+// An engine worker started before the service worker took control (first visit) bypasses it,
+// so what it reads is not cached for offline use: later calls start a new one. (The map's
+// raster worker keeps per-layer styles, so it stays; its tiles are cached from the next visit.)
 if (typeof navigator !== 'undefined' && navigator.serviceWorker && !navigator.serviceWorker.controller) {
-  navigator.serviceWorker.addEventListener('controllerchange', () => { engine = null; raster = null; }, { once: true });
+  navigator.serviceWorker.addEventListener('controllerchange', () => { engine = null; }, { once: true });
 }
 /** The map raster worker, started on first use. */
 export function getRaster() {
