@@ -9,6 +9,7 @@ import type { ClassEntry, VarRecord } from '../src/core/types';
 import { levelForZoom, renderTile, type RasterLevel } from '../src/ui/raster/mercator';
 import { makeColorizer, paletteFor, type Palette } from '../src/ui/raster/palette';
 import { loadClassTable, openCog, type CogLayer } from '../src/ui/raster/layers';
+import { parseVi } from '../src/core/catalog';
 
 let dataBase = '';
 const cogs = new Map<string, Promise<CogLayer>>();
@@ -17,8 +18,9 @@ const classTables = new Map<string, Promise<ClassEntry[]>>();
 const styles = new Map<string, { source: string; colorOf: (v: number) => number; palette: Palette }>();
 /** Custom per-cell layers (query results), by key. */
 const custom = new Map<string, RasterLevel>();
-/** Codes known to be class layers (their hover shows the class label). */
-const classCodes = new Set<string>(['ISO3', 'ADM0_NAME', 'ADM1_CODE_ALT', 'ADM1_NAME_ALT']);
+/** Codes of class layers (their hover shows the class label): the catalog's `type`, read at init. */
+const classCodes = new Set<string>();
+let catalogRead: Promise<void> = Promise.resolve();
 
 function cog(code: string): Promise<CogLayer> {
   let p = cogs.get(code);
@@ -61,7 +63,13 @@ async function valueAt(code: string, col: number, row: number): Promise<number> 
 
 const api = {
   /** Sets the bundle root URL (ending in "/"). */
-  init(base: string) { dataBase = base; },
+  init(base: string) {
+    dataBase = base;
+    catalogRead = fetch(`${base}vi.csv`)
+      .then((r) => (r.ok ? r.text() : ''))
+      .then((t) => { if (t) for (const rec of parseVi(t)) if (rec.type === 'class') classCodes.add(rec.varCode); })
+      .catch(() => undefined);
+  },
 
   /**
    * Registers a style for a bundle layer and returns its palette (for the legend).
@@ -135,6 +143,7 @@ const api = {
     if (code) {
       tasks.push((async () => {
         info.value = await valueAt(code, col, row);
+        await catalogRead;
         if (!Number.isNaN(info.value) && classCodes.has(code)) {
           const t = await classes(code).catch(() => null);
           if (t) info.valueLabel = t.find((c) => c.value === info.value)?.label;
