@@ -6,7 +6,7 @@
  *
  * Generates (or reuses, cached under .cache/ingest-bench/ and keyed by the generator's sha256)
  * a table of MADE-UP values, 303,000 cells x 750 columns (bench/gen-table.ts), then runs the
- * ingest in a child process (`node --import tsx src/node/ingest/cli.ts`) under /usr/bin/time -v
+ * ingest in a child process (`ingestTable`, as `npm run ingest` runs it) under /usr/bin/time -v
  * (Debian package `time`): wall time and peak RSS, against the targets (10 minutes, 1.5 GB) and
  * against references measured in the same run on the same file: reading it (`wc -l`), parsing
  * it with papaparse streaming (every field), and R `data.table::fread` (time and peak RSS).
@@ -64,7 +64,24 @@ async function table(rows: number, cols: number): Promise<{ table: string; catal
 }
 
 function ingest(t: { table: string; catalog: string }, out: string): Measured {
-  return measure(process.execPath, ['--import', 'tsx', join(ROOT, 'src/node/ingest/cli.ts'), '--table', t.table, '--catalog', t.catalog, '--out', out, '--force']);
+  return measure(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--ingest-child', out, '--table', t.table, '--catalog', t.catalog]);
+}
+
+/** Child mode: the table ingest (ingestTable, as `npm run ingest` runs it), progress lines on stderr. */
+async function ingestChild(out: string, table: string, catalog: string): Promise<void> {
+  const { ingestTable } = await import('../src/node/ingest');
+  let last = 0;
+  const res = await ingestTable({ table, catalog, out, force: true, onProgress: (p) => {
+    const now = performance.now();
+    if (now - last < 15000) return;
+    last = now;
+    process.stderr.write(`  ingest: ${p.phase} ${p.rows} rows${p.columnsTotal ? `, columns ${p.columnsDone ?? 0}/${p.columnsTotal}` : ''}\n`);
+  } });
+  if (!res.ok) {
+    for (const f of res.findings.filter((x) => x.severity === 'fatal').slice(0, 10)) process.stderr.write(`  fatal: ${f.message}\n`);
+    process.exitCode = 1;
+  }
+  console.log(JSON.stringify({ ok: res.ok, rows: res.rows, layers: res.layers.length, seconds: res.seconds }));
 }
 
 /** Child mode: parse the whole file with papaparse streaming, counting fields. */
@@ -84,8 +101,10 @@ async function main(): Promise<void> {
   const { values } = parseArgs({ options: {
     rows: { type: 'string', default: '303000' }, cols: { type: 'string', default: '750' }, out: { type: 'string' },
     bundle: { type: 'boolean' }, 'no-fread': { type: 'boolean' }, 'no-parse': { type: 'boolean' }, 'parse-only': { type: 'string' },
+    'ingest-child': { type: 'string' }, table: { type: 'string' }, catalog: { type: 'string' },
   } });
   if (values['parse-only']) return parseOnly(values['parse-only']);
+  if (values['ingest-child']) return ingestChild(values['ingest-child'], values.table!, values.catalog!);
   const rows = Number(values.rows), cols = Number(values.cols);
   const t = await table(rows, cols);
   const mb = statSync(t.table).size / 2 ** 20;

@@ -13,6 +13,7 @@ import { createNodeEngine } from '../../src/node/engine';
 import { ingestRaster } from '../../src/node/ingest/gdal-raster';
 import { ingestBoundaries } from '../../src/node/ingest/gdal-boundaries';
 import { resetGdalChecks } from '../../src/node/ingest/gdal-tools';
+import { main as ingestCli } from '../../src/node/ingest/cli';
 
 const X0 = 36, Y1 = 0; // fixture window: 36E..38E, 2S..0 (Kenya, all land)
 const N = 96; // 2 degrees at 1/48 degree
@@ -86,6 +87,20 @@ describe('--raster', () => {
     const rows = (await e.getLayer({ var: ['FX_ZONE'], iso3: ['KEN'], by: ['FX_ZONE'] })) as Array<Record<string, unknown>>;
     expect(rows.map((r) => r.FX_ZONE_by ?? r.FX_ZONE).filter(Boolean)).toEqual(expect.arrayContaining(['Zone one', 'Zone two', 'Zone three']));
     await e.store.close();
+  });
+
+  it('npm run ingest -- --raster averages a continuous raster (exit 0), usage errors exit 2', async () => {
+    writeFileSync(join(dir, 'mean.yaml'), 'varCode: FX_MEAN\nvarLabel: Fixture mean\ntype: continuous\nunit: items\ndec: 3\n');
+    expect(await ingestCli(['--raster', join(dir, 'count.tif'), '--record', join(dir, 'mean.yaml'), '--out', bundle])).toBe(0);
+    const e = createNodeEngine(bundle);
+    const got = await e.store.readFloat('cog/FX_MEAN.tif', [0, 0, 1080, 756]);
+    const cnt = await e.store.readFloat('cog/FX_COUNT.tif', [0, 0, 1080, 756]);
+    const i = cellOf(40, 40);
+    expect(got[i]).toBeCloseTo(cnt[i] / 16, 4); // 16 fixture pixels per cell, none missing there
+    expect((await e.describe({ var: ['FX_MEAN'] }))[0].Description).toMatch(/gdalwarp -r average/);
+    await e.store.close();
+    expect(await ingestCli(['--raster', join(dir, 'count.tif'), '--out', bundle])).toBe(2);
+    expect(await ingestCli(['--boundaries', join(dir, 'x.geojson'), '--level', '3', '--out', bundle])).toBe(2);
   });
 
   it('says how to install GDAL when gdalwarp is missing', async () => {

@@ -6,6 +6,7 @@
 import { parseArgs } from 'node:util';
 import { isIndapiError } from '../../core/errors';
 import { ingestTable, type Finding, type IngestProgress } from './index';
+import { GDAL_USAGE, runGdalOptions, wantsGdal } from './gdal-cli';
 
 /** Exit codes of the CLI. */
 export const EXIT = { OK: 0, FINDINGS: 1, USAGE: 2, IO: 3 } as const;
@@ -27,6 +28,9 @@ Options:
   --quiet            no progress
   --json             print the result (findings included) as JSON on stdout
   -h, --help         this text
+
+Rasters and boundaries, added to the bundle at --out (GDAL's gdal-bin required):
+${GDAL_USAGE}
 
 Exit codes:
   0  ok, bundle written
@@ -59,6 +63,7 @@ function progressLine(p: IngestProgress): string {
  * @returns the exit code
  */
 export async function main(argv: string[]): Promise<number> {
+  if (wantsGdal(argv)) return runGdalOptions(argv);
   let args;
   try {
     args = parseArgs({
