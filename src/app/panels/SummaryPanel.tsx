@@ -57,10 +57,12 @@ export function sortByKeys(rows: Row[], by: string[], orders: Record<string, str
  * The note of the NA group's rows (cells outside every interval): "123 cells fell outside the
  * breaks" when the rows carry a cell count (`n`, `count` or `cells`), else the number of rows.
  */
-export function naNote(rows: Row[]): string {
+export function naNote(rows: Row[], breaks = true): string {
   const n = rows.reduce((s, r) => s + (typeof r.n === 'number' ? r.n : typeof r.count === 'number' ? r.count : typeof r.cells === 'number' ? r.cells : NaN), 0);
-  if (Number.isFinite(n)) return `${n.toLocaleString('en')} cell${n === 1 ? '' : 's'} fell outside the breaks (row NA); widen the breaks to include them.`;
-  return `Some cells fell outside the breaks: ${rows.length === 1 ? 'the NA row holds them' : `${rows.length} NA rows hold them`}; widen the breaks to include them.`;
+  const what = breaks ? 'fell outside the breaks' : 'have no class';
+  const fix = breaks ? '; widen the breaks to include them' : '';
+  if (Number.isFinite(n)) return `${n.toLocaleString('en')} cell${n === 1 ? '' : 's'} ${breaks ? what : what.replace('have', n === 1 ? 'has' : 'have')} (row NA)${fix}.`;
+  return `Some cells ${what}: ${rows.length === 1 ? 'the NA row holds them' : `${rows.length} NA rows hold them`}${fix}.`;
 }
 
 /** Props: the shared context and a callback with the shown rows (for the choropleth). */
@@ -150,7 +152,9 @@ export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: Summa
   const xKey = chartKey(rows, shownBy);
   const multiCountry = new Set(rows.map((x) => x.ISO3)).size > 1;
   const pinned = useCallback((row: Row) => isTotalRow(row, shownBy), [shownBy]);
-  const cellText = useCallback((row: Row, c: string) => byCellText(row, c, shownBy), [shownBy]);
+  // the NA group's key: cells outside every interval (continuous domains) or without a class
+  const naKind = useCallback((c: string) => (byCode.get(shownCodes[shownBy.indexOf(c)] ?? c)?.type === 'continuous' ? 'outside the breaks' : 'no class'), [byCode, shownBy, shownCodes]);
+  const cellText = useCallback((row: Row, c: string) => (shownBy.includes(c) && row[c] === null && isNaRow(row, shownBy) ? `NA (${naKind(c)})` : byCellText(row, c, shownBy)), [shownBy, naKind]);
   const cellTitle = useCallback((row: Row, c: string) => (c === 'ISO3' && row.ADM0_NAME ? String(row.ADM0_NAME) : undefined), []);
   const label = useCallback((c: string) => {
     const i = shownBy.indexOf(c);
@@ -212,7 +216,7 @@ export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: Summa
           {stale && <p className="msg info small" role="status" data-testid="summary-stale">The choices above changed: press Summarise to update this result.</p>}
           <p className="muted small">{rows.length} row{rows.length === 1 ? '' : 's'}{shownBy.length && units < rows.length ? ` (${units} unit${units === 1 ? '' : 's'} and ${rows.length - units === 1 ? 'the total' : `${rows.length - units} totals`})` : ''} · {shown.args.var.join(', ')} · {(shown.args.iso3 ?? ['SSA']).join(', ')}{shownBy.length ? ` · by ${shownBy.join(', ')}` : ''}</p>
           {noData(rows.filter((x) => !isNaRow(x, shownBy)), shown.args.var, shown.args.iso3 ?? [], shownBy).map((m) => <p key={m} className="msg warn small" role="status">{m}</p>)}
-          {naRows.length > 0 && <p className="msg warn small" role="status" data-testid="summary-na">{naNote(naRows)}</p>}
+          {naRows.length > 0 && <p className="msg warn small" role="status" data-testid="summary-na">{naNote(naRows, shownBy.filter((c) => naRows.some((x) => x[c] === null)).map(naKind).includes('outside the breaks'))}</p>}
           {shown.args.var.length > 1 && (
             <label className="field inline small"><span>Chart</span>
               <select value={y} onChange={(e) => setYCol(e.target.value)}>{shown.args.var.map((v) => <option key={v} value={v}>{label(v)} ({v})</option>)}</select>
