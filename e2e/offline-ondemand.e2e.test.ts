@@ -1,0 +1,144 @@
+/**
+ * Offline on demand (issue 10, item 1) in Chromium: the first load precaches the small
+ * bundle files but no COG; what was summarised works offline afterwards (from the service
+ * worker's block cache, after an offline reload); an indicator never viewed fails with a
+ * clear offline message; a category kept offline (storage dialog, progress) works offline;
+ * the storage dialog frees it. Runs against the embedded bundle and, when
+ * `bench-out/bundle750` exists (npm run bench:bundle, made-up values), against it via DATA_DIR.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import Papa from 'papaparse';
+import { startServer, type Started } from './helpers';
+import { launch, shot } from './app-helpers';
+
+interface Manifest { files: Array<{ path: string; bytes: number; sha256: string }> }
+
+/** Waits until the service worker controls the page and has precached the small files of the manifest. */
+async function waitSynced(page: Page): Promise<void> {
+  await page.waitForFunction(() => !!navigator.serviceWorker?.controller, undefined, { timeout: 60_000 });
+  await page.waitForFunction(async () => {
+    const m = await (await fetch('./data/manifest.json')).json();
+    const want = (m.files as Array<{ path: string; sha256: string }>).filter((f) => !f.path.endsWith('.tif')).map((f) => f.sha256);
+    const keys = (await (await caches.open('indapi3-files')).keys()).map((r) => r.url.split('/').pop());
+    return want.every((s) => keys.includes(s));
+  }, undefined, { timeout: 120_000, polling: 1000 });
+}
+
+/** Asks the service worker what it stores. */
+function storageStatus(page: Page): Promise<any> {
+  return page.evaluate(() => new Promise((resolve) => {
+    const on = (e: MessageEvent) => { if (e.data?.type === 'storage-status') { navigator.serviceWorker.removeEventListener('message', on); resolve(e.data); } };
+    navigator.serviceWorker.addEventListener('message', on);
+    navigator.serviceWorker.controller!.postMessage({ type: 'STORAGE_STATUS' });
+  }));
+}
+
+async function summarise(page: Page, hash: string): Promise<string> {
+  await page.evaluate((h) => { location.hash = h; }, hash);
+  const btn = page.getByRole('button', { name: 'Summarise', exact: true });
+  await expect.poll(() => btn.isEnabled(), { timeout: 60_000 }).toBe(true);
+  await btn.click();
+  const panel = page.locator('#panel-summary');
+  await expect.poll(async () => (await page.locator('[data-testid="summary-result"] tbody tr').count()) > 2 || (await panel.locator('.msg.error').count()) > 0, { timeout: 90_000 }).toBe(true);
+  const err = panel.locator('.msg.error');
+  if (await err.count()) return `ERROR ${await err.first().textContent()}`;
+  return (await page.locator('[data-testid="summary-result"] tbody').textContent()) ?? '';
+}
+
+function suite(name: string, env: () => Record<string, string>, dataDir: string, pinCategory: string, pinCode: string, notViewed: string) {
+  describe(name, () => {
+    let srv: Started;
+    let browser: Browser;
+    let manifest: Manifest;
+    beforeAll(async () => {
+      manifest = JSON.parse(readFileSync(path.join(dataDir, 'manifest.json'), 'utf8'));
+      srv = await startServer({ LOG: '0', ...env() });
+      browser = await launch();
+    });
+    afterAll(async () => { await browser?.close(); await srv?.stop(); });
+
+    test('first load caches no COG; used data works offline; unviewed data fails clearly; a kept category works offline; freeing', async () => {
+      const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+      const page = await ctx.newPage();
+      await page.goto(`${srv.url}#v=ELEVATION`);
+      await waitSynced(page);
+      const cogBytes = manifest.files.filter((f) => f.path.endsWith('.tif')).reduce((s, f) => s + f.bytes, 0);
+      const st0 = await storageStatus(page);
+      expect(st0.pins).toEqual([]);
+      expect(st0.blockBytes).toBeLessThan(cogBytes / 4);
+      expect(st0.recent.map((r: any) => r.path)).not.toContain(`cog/${notViewed}.tif`);
+      expect(await page.evaluate(async () => (await (await caches.open('indapi3-pinned')).keys()).length)).toBe(0);
+
+      // Summarise online, then the same offline after a reload (engine memory gone: the service worker answers).
+      const hash = '#v=ELEVATION&iso=RWA&by=ADM1_NAME_ALT';
+      const online = await summarise(page, hash);
+      expect(online).not.toMatch(/^ERROR/);
+      const st1 = await storageStatus(page);
+      expect(st1.recent.map((r: any) => r.path)).toContain('cog/ELEVATION.tif');
+      await ctx.setOffline(true);
+      await page.reload();
+      await expect.poll(() => page.locator('h1').first().textContent(), { timeout: 30_000 }).toContain('indapi3');
+      expect(await summarise(page, hash)).toBe(online);
+      await shot(page, `offline-ondemand-${name}-summary`);
+
+      // Never viewed: a clear offline message.
+      const failed = await summarise(page, `#v=${notViewed}&iso=RWA&by=ADM1_NAME_ALT`);
+      expect(failed).toMatch(/^ERROR .*(Offline|offline).*not stored on this device/);
+
+      // Keep a category offline (online), then use it offline.
+      await ctx.setOffline(false);
+      await page.getByTestId('storage-open').click();
+      const dialog = page.getByTestId('storage-dialog');
+      await dialog.getByTestId('storage-panel').waitFor({ timeout: 30_000 });
+      const select = dialog.getByTestId('keep-category');
+      await expect.poll(() => select.locator('option').count(), { timeout: 30_000 }).toBeGreaterThan(1);
+      const optText = await select.locator('option', { hasText: pinCategory }).first().textContent();
+      expect(optText).toMatch(/indicators, [\d.]+ [kMG]B/);
+      await select.selectOption({ label: optText! });
+      await dialog.getByRole('button', { name: /Keep category offline/ }).click();
+      await dialog.locator('[data-testid="pin-progress"][data-complete="1"]').waitFor({ timeout: 120_000 });
+      expect(await dialog.getByTestId('pin-progress').textContent()).toMatch(/kept offline/);
+      await expect.poll(async () => dialog.getByTestId('pinned-list').textContent(), { timeout: 10_000 }).toContain(pinCode);
+      await shot(page, `offline-ondemand-${name}-storage`);
+      const st2 = await storageStatus(page);
+      expect(st2.pins.map((p: any) => p.path)).toContain(`cog/${pinCode}.tif`);
+      await dialog.getByRole('button', { name: 'Close' }).click();
+
+      await ctx.setOffline(true);
+      await page.reload();
+      await expect.poll(() => page.locator('h1').first().textContent(), { timeout: 30_000 }).toContain('indapi3');
+      const pinned = await summarise(page, `#v=${pinCode}&iso=RWA&by=ADM1_NAME_ALT`);
+      expect(pinned).not.toMatch(/^ERROR/);
+
+      // Free all: nothing kept, and after a reload the pinned indicator fails offline again.
+      await page.getByTestId('storage-open').click();
+      await dialog.getByTestId('storage-clear').click();
+      await expect.poll(async () => (await storageStatus(page)).pins.length, { timeout: 10_000 }).toBe(0);
+      expect((await storageStatus(page)).blockBytes).toBe(0);
+      await dialog.getByRole('button', { name: 'Close' }).click();
+      await page.reload();
+      await expect.poll(() => page.locator('h1').first().textContent(), { timeout: 30_000 }).toContain('indapi3');
+      expect(await summarise(page, `#v=${pinCode}&iso=RWA&by=ADM1_NAME_ALT`)).toMatch(/^ERROR .*not stored on this device/);
+      await ctx.setOffline(false);
+      await ctx.close();
+    });
+  });
+}
+
+suite('embedded', () => ({ DATA_DIR: path.resolve('public/data') }), 'public/data', 'Demographics', 'PN14_POP', 'SLOPE');
+
+const big = path.resolve('bench-out/bundle750');
+if (existsSync(path.join(big, 'manifest.json'))) {
+  // Made-up values (bench bundle): keep the smallest category whose COGs are all listed, summarise one of it, and one outside it.
+  const rows = Papa.parse<Record<string, string>>(readFileSync(path.join(big, 'vi.csv'), 'utf8').replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: true }).data;
+  const m = JSON.parse(readFileSync(path.join(big, 'manifest.json'), 'utf8')) as Manifest;
+  const cogs = new Set(m.files.map((f) => f.path));
+  const by = new Map<string, string[]>();
+  for (const r of rows) if (cogs.has(`cog/${r.varCode}.tif`) && r.type !== 'class') by.set(r.cat1, [...(by.get(r.cat1) ?? []), r.varCode]);
+  const [cat, codes] = [...by].filter(([c]) => c).sort((a, b) => a[1].length - b[1].length)[0];
+  const other = rows.find((r) => cogs.has(`cog/${r.varCode}.tif`) && !codes.includes(r.varCode) && r.varCode !== 'ELEVATION' && r.type !== 'class' && !/^ADM|^ISO3/.test(r.varCode))!.varCode;
+  suite('bundle750', () => ({ DATA_DIR: big }), big, cat, codes[0], other);
+}
