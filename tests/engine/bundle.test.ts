@@ -95,11 +95,11 @@ describe('engine on the real bundle vs R terra / data.table', () => {
   it("life expectancy over EAF: R's weighted.mean is NA (Eritrea), the catalog formula is the population-weighted mean", async () => {
     expect(R.eaf.weighted_mean).toBeNull();
     expect(R.eaf.formula).toBeGreaterThan(40);
-    const [row] = (await engine.getLayer({ var: ['PN14_LIFEEXP'], iso3: 'EAF' })) as Row[];
+    const [row] = (await engine.getLayer({ var: ['PN14_LIFEEXP'], iso3: ['EAF'] })) as Row[];
     expect(row.PN14_LIFEEXP).toBe(rr(R.eaf.formula, 1));
     // Eritrea alone: life expectancy but no population, so 0/0: missing, as R's NaN
     expect(R.eaf.eri).toBeNull();
-    const [eri] = (await engine.getLayer({ var: ['PN14_LIFEEXP'], iso3: 'ERI' })) as Row[];
+    const [eri] = (await engine.getLayer({ var: ['PN14_LIFEEXP'], iso3: ['ERI'] })) as Row[];
     expect(eri).not.toHaveProperty('PN14_LIFEEXP');
   });
 

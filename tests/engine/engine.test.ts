@@ -98,6 +98,7 @@ describe('engine', () => {
     const d = await e.describe({ var: ['ELEVATION'] });
     expect(d[0].Code).toBe('ELEVATION');
     expect(d[0].AggFormula).toBe('mean(ELEVATION, na.rm=TRUE)');
+    expect(d[0].AggFormulaText).toBe('The mean of ELEVATION over the cells where ELEVATION is not missing, computed per unit as R does.');
     const all = (await e.category({})) as unknown[];
     expect(all).toHaveLength(10);
   });

@@ -348,6 +348,16 @@ export function aggFormulaText(text: string, type: 'continuous' | 'class' | stri
   try { f = parseAggFun(text || ''); } catch { return ''; }
   if (f.kind === 'dominant') return `The most frequent value of ${f.code} among the cells of the unit; ties go to the smallest value.`;
   const r = f.root;
+  // sum(A*W)/sum(W + 0*A): the weighted mean over the cells where both are present
+  if (r.t === 'bin' && r.op === '/' && r.a.t === 'agg' && r.b.t === 'agg' && r.a.fn === 'sum' && r.b.fn === 'sum' && r.a.naRm && r.b.naRm) {
+    const m = /^\(\((\w[\w.]*)\*(\w[\w.]*)\),T\)$/.exec(leafKey(r.a).slice(3));
+    const d = /^\(\((\w[\w.]*)\+\(0\*(\w[\w.]*)\)\),T\)$/.exec(leafKey(r.b).slice(3));
+    if (m && d && ((m[1] === d[2] && m[2] === d[1]) || (m[2] === d[2] && m[1] === d[1]))) {
+      const [x, w] = [d[2], d[1]];
+      return `Mean of ${x} weighted by ${w} over the cells where both are present: the sum of ${x} × ${w} divided by the sum of ${w} ` +
+        `over the cells that have both (0 × ${x} is missing where ${x} is, so those cells drop out of the divisor). Missing when the divisor is 0.`;
+    }
+  }
   // sum(A*W)/sum(W): the weighted mean as R computes it
   if (r.t === 'bin' && r.op === '/' && r.a.t === 'agg' && r.b.t === 'agg' && r.a.fn === 'sum' && r.b.fn === 'sum' &&
       r.a.x.t === 'bin' && r.a.x.op === '*' && r.b.x.t === 'col' && r.a.naRm && r.b.naRm) {
