@@ -25,6 +25,8 @@ const HASH = `#v=ELEVATION&vars=${VARS.join(',')}&iso=${ISO}&by=${BY}&panel=down
 /** Data file base: `<method>-<vars>-<by>-<ISO3>`. */
 const BASE = `getLayer-${VARS.join('-')}-${BY}-${ISO}`;
 const PKG = ['datapackage.json', 'meta.csv', 'README.md', 'DESCRIPTION', 'terms.html'];
+/** Side files of raster packages (no terms.html: the README carries the licences). */
+const RASTER_PKG = ['datapackage.json', 'meta.csv', 'README.md', 'DESCRIPTION'];
 const OUT = 'test-results/downloads';
 
 let srv: Started;
@@ -145,7 +147,7 @@ describe('downloads from the app: Kenya by ADM1_NAME_ALT, ELEVATION and ELEV_ZON
     const { name, zip } = await download('tif');
     expect(name).toBe(`${VARS.join('-')}-${BY}-${ISO}.tif.zip`);
     const per = VARS.flatMap((v) => [`getLayer-${v}-${BY}-${ISO}.tif`, `getLayer-${v}-${BY}-${ISO}.tfw`, `getLayer-${v}-${BY}-${ISO}.tif.aux.xml`]);
-    expect(list(zip)).toEqual([...per, 'DESCRIPTION', 'README.md'].sort());
+    expect(list(zip)).toEqual([...per, ...RASTER_PKG].sort());
     for (const v of VARS) {
       const b = `getLayer-${v}-${BY}-${ISO}`;
       expect([...(await head(zip, `${b}.tif`, 4))]).toEqual([0x49, 0x49, 0x2a, 0x00]); // II*\0
@@ -158,7 +160,7 @@ describe('downloads from the app: Kenya by ADM1_NAME_ALT, ELEVATION and ELEV_ZON
     const { name, zip } = await download('asc');
     expect(name).toBe(`${VARS.join('-')}-${BY}-${ISO}.asc.zip`);
     const per = VARS.flatMap((v) => [`getLayer-${v}-${BY}-${ISO}.asc`, `getLayer-${v}-${BY}-${ISO}.prj`, `getLayer-${v}-${BY}-${ISO}.asc.aux.xml`]);
-    expect(list(zip)).toEqual([...per, 'DESCRIPTION', 'README.md'].sort());
+    expect(list(zip)).toEqual([...per, ...RASTER_PKG].sort());
     const b = `getLayer-ELEVATION-${BY}-${ISO}`;
     expect((await head(zip, `${b}.asc`, 6)).toString('latin1').toLowerCase()).toBe('ncols ');
     expect(await zip.file(`${b}.prj`)!.async('string')).toContain('GCS_WGS_1984');
@@ -167,7 +169,7 @@ describe('downloads from the app: Kenya by ADM1_NAME_ALT, ELEVATION and ELEV_ZON
   test('grd: one R raster .grd header and .gri data with all variables as bands', async () => {
     const { name, zip } = await download('grd');
     expect(name).toBe(`${VARS.join('-')}-${BY}-${ISO}.grd.zip`);
-    expect(list(zip)).toEqual([`${BASE}.grd`, `${BASE}.gri`, 'DESCRIPTION', 'README.md'].sort());
+    expect(list(zip)).toEqual([`${BASE}.grd`, `${BASE}.gri`, ...RASTER_PKG].sort());
     const grd = await zip.file(`${BASE}.grd`)!.async('string');
     expect(grd).toContain('[georeference]');
     expect(grd).toMatch(/nbands\s*=\s*2/);

@@ -255,7 +255,7 @@ export const METHODS: MethodSpec[] = [
   {
     name: 'genFile',
     title: 'Write query results to files',
-    description: 'Runs the main query and writes the result as a data package in the requested format: the data file plus datapackage.json, DESCRIPTION, README.md, meta.csv and terms.html (rasters: the raster, .tfw, .aux.xml, DESCRIPTION, README).',
+    description: 'Runs the main query and writes the result as a data package in the requested format: the data file plus datapackage.json, DESCRIPTION, README.md, meta.csv and terms.html (rasters: the raster files with their .tfw/.prj and .aux.xml side-cars, meta.csv, README.md, datapackage.json and DESCRIPTION).',
     args: [A_VAR, A_ISO3, A_BY, { ...A_FORMAT, default: '"csv"', doc: 'File format: csv, dta, rds (readRDS), rda (RData for load(), alias rdata), json (GeoJSON), tif, asc, grd, or plot / hist for graphics.' }, A_WKT, A_EXACT, A_IDS, A_PAL, A_DIR, A_DIGLAB],
     details: [
       'Tabular formats (csv, dta, rds, rda) hold the summary table; GeoJSON holds, with `by`, one polygon per group (the union of its cells) carrying the group summary, else one point per cell carrying its values; raster formats (tif, asc, grd) hold one value per cell (with `by`, the group summary: a zonal map).',

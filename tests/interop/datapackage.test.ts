@@ -27,13 +27,21 @@ const validate = ajv.compile(schema);
 describe('datapackage.json', () => {
   it('is valid for every data package and names existing files', () => {
     const withDp = pkgs.filter((p) => p.files.includes('datapackage.json'));
-    expect(withDp.map((p) => p.format).sort()).toEqual(['csv', 'csv', 'dta', 'dta', 'json', 'rds', 'rds']);
+    // every data package, rasters included (plot and hist are graphics, not packages)
+    expect(withDp.map((p) => p.name).sort()).toEqual(pkgs.map((p) => p.name).sort());
     for (const p of withDp) {
       const dp = JSON.parse(readFileSync(join(p.dir, 'datapackage.json'), 'utf8'));
       const ok = validate(dp);
       expect(validate.errors ?? [], p.name).toEqual([]);
       expect(ok).toBe(true);
-      expect(dp.profile).toBe('tabular-data-package');
+      const raster = ['tif', 'asc', 'grd'].includes(p.format);
+      expect(dp.profile).toBe(raster || p.format === 'json' ? 'data-package' : 'tabular-data-package'); // GeoJSON and rasters are not tables
+      expect(dp.resources.map((r: any) => r.path)).toContain('meta.csv');
+      if (raster) {
+        const files = p.files.filter((f) => /\.(tif|asc|grd|gri)$/.test(f));
+        expect(dp.resources.filter((r: any) => r.path !== 'meta.csv').map((r: any) => r.path)).toEqual(files);
+        for (const r of dp.resources.filter((x: any) => x.path !== 'meta.csv')) expect(r.mediatype).toBe({ tif: 'image/tiff', asc: 'application/x-ascii-grid', grd: 'application/octet-stream', gri: 'application/octet-stream' }[r.format as string]);
+      }
       expect(dp.licenses[0].name).toBe('ODC-BY-1.0');
       for (const r of dp.resources) expect(existsSync(join(p.dir, r.path)), r.path).toBe(true);
     }

@@ -45,12 +45,12 @@ describe('genFile', () => {
     expect(terms).toContain('ODC-BY-1.0');
   });
 
-  it('writes one GeoTIFF + world file + PAM per var, then DESCRIPTION and README.md', async () => {
+  it('writes one GeoTIFF + world file + PAM per var, then meta.csv, README.md, datapackage.json and DESCRIPTION', async () => {
     const r = await genFile({ ...base, format: 'geotiff' });
     expect(r.files.map((f) => f.name)).toEqual([
       'getLayer-ELEVATION-ADM1_NAME_ALT-KEN.tif', 'getLayer-ELEVATION-ADM1_NAME_ALT-KEN.tfw', 'getLayer-ELEVATION-ADM1_NAME_ALT-KEN.tif.aux.xml',
       'getLayer-ELEV_ZONE-ADM1_NAME_ALT-KEN.tif', 'getLayer-ELEV_ZONE-ADM1_NAME_ALT-KEN.tfw', 'getLayer-ELEV_ZONE-ADM1_NAME_ALT-KEN.tif.aux.xml',
-      'DESCRIPTION', 'README.md',
+      'meta.csv', 'README.md', 'datapackage.json', 'DESCRIPTION',
     ]);
     expect(r.files[0].mediaType).toBe('image/tiff');
     expect(new TextDecoder().decode(r.files[5].bytes)).toContain('<Category>Highland (&gt; 1500 m)</Category>');

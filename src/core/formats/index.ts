@@ -13,9 +13,11 @@
  *   polygon feature per group (the union of its cells) carrying the group's summary; else one
  *   cell-centre point per cell carrying the cell's own values (see ./geojson.ts);
  * - tif: per var `<method>-<VAR>-<by>-<area>.tif` + `.tfw` + `.tif.aux.xml`, then
- *   `DESCRIPTION`, `README.md`;
- * - asc: per var `.asc` + `.prj` + `.asc.aux.xml`, then `DESCRIPTION`, `README.md`;
- * - grd: `<base>.grd` + `<base>.gri` (all vars as bands), then `DESCRIPTION`, `README.md`;
+ *   `meta.csv`, `README.md`, `datapackage.json` (resources: the rasters and meta.csv), `DESCRIPTION`;
+ * - asc: per var `.asc` + `.prj` + `.asc.aux.xml`, then the same side files;
+ * - grd: `<base>.grd` + `<base>.gri` (all vars as bands), then the same side files;
+ * - with `by`, raster cells hold their group's summary (a zonal map), as README.md and the
+ *   `.aux.xml` metadata item `VALUES` say;
  * - plot, hist: per var `.svg` + `.png`, also returned as session graphics.
  *
  * Class coding: tif and asc hold 0-based class indices (as the original service wrote
@@ -284,6 +286,15 @@ function pooledSummary(args: Record<string, unknown>, cells: CellResult): boolea
   return iso3.some((c) => !countries.has(c));
 }
 
+/** The `meta.csv` resource of datapackage.json. */
+const META_CSV_RESOURCE: PackageInfo['dataFiles'][number] = {
+  name: 'meta.csv',
+  mediaType: 'text/csv',
+  format: 'csv',
+  description: 'Catalog records of the variables.',
+  columns: ['code', 'label', 'description', 'type', 'unit', 'version', 'aggFormula', 'period', 'category', 'subcategory', 'item', 'source', 'contact', 'downloadedOn', 'citation'].map((n) => ({ name: n, role: 'value' as const, label: n, unit: '', type: 'string' as const })),
+};
+
 function dataLabel(method: string, codes: RequestCodes): string {
   return `${PRODUCER} ${method}: ${codes.vars.join(', ')}${codes.by.length ? ` by ${codes.by.join(', ')}` : ''} in ${codes.area.join(', ')}`;
 }
@@ -353,13 +364,7 @@ export async function genFile(input: GenFileInput, opts: CallOptions = {}): Prom
     }
     progress(1, 6);
     throwIfAborted(signal);
-    info.dataFiles.push({
-      name: 'meta.csv',
-      mediaType: 'text/csv',
-      format: 'csv',
-      description: 'Catalog records of the variables.',
-      columns: ['code', 'label', 'description', 'type', 'unit', 'version', 'aggFormula', 'period', 'category', 'subcategory', 'item', 'source', 'contact', 'downloadedOn', 'citation'].map((n) => ({ name: n, role: 'value' as const, label: n, unit: '', type: 'string' as const })),
-    });
+    info.dataFiles.push(META_CSV_RESOURCE);
     const names = [data.name, 'meta.csv', 'README.md', 'datapackage.json', 'DESCRIPTION', 'terms.html'];
     files.push(
       data,
@@ -424,7 +429,8 @@ export async function genFile(input: GenFileInput, opts: CallOptions = {}): Prom
       const rec = recordOf(meta, layer.code);
       const b = dataFileBase(input.method, codes, [layer.code]);
       const description = layer.code;
-      const md = { CODE: layer.code, LABEL: layerLabel(rec, layer.code) };
+      const md: Record<string, string> = { CODE: layer.code, LABEL: layerLabel(rec, layer.code) };
+      if (codes.by.length) md.VALUES = `summary of each cell's group by ${codes.by.join(', ')} (a zonal map: the group's value repeats over its cells), not the cell's own value`;
       const n = geo.width * geo.height;
       if (layer.type === 'class') {
         const { classes, index } = classIndices(layer, cells.mask);
@@ -458,8 +464,27 @@ export async function genFile(input: GenFileInput, opts: CallOptions = {}): Prom
       progress(k + 1, total);
     }
   }
-  const names = [...files.map((f) => f.name), 'DESCRIPTION', 'README.md'];
-  files.push(fileOf('DESCRIPTION', descriptionText(info, names)), fileOf('README.md', readmeText(info, names)));
+  // datapackage.json resources: the rasters (tif, asc, grd + gri), then meta.csv
+  const zonalNote = codes.by.length ? ` With by, each cell holds the summary of its group (${codes.by.join(', ')}), not its own value.` : '';
+  for (const f of files) {
+    const ext = f.name.split('.').pop() as string;
+    if (!['tif', 'asc', 'grd', 'gri'].includes(ext) || f.name.endsWith('.aux.xml')) continue;
+    const what: Record<string, string> = {
+      tif: 'GeoTIFF raster (EPSG:4326, 5-arc-minute cells); world file .tfw and GDAL side-car .tif.aux.xml alongside.',
+      asc: 'ESRI ASCII grid (EPSG:4326, 5-arc-minute cells); .prj and GDAL side-car .asc.aux.xml alongside.',
+      grd: 'R raster package header (.grd) of the bands in the .gri file.',
+      gri: 'R raster package data (.gri, band interleaved by line) described by the .grd header.',
+    };
+    info.dataFiles.push({ name: f.name, mediaType: f.mediaType, format: ext, description: what[ext] + zonalNote });
+  }
+  info.dataFiles.push(META_CSV_RESOURCE);
+  const names = [...files.map((f) => f.name), 'meta.csv', 'README.md', 'datapackage.json', 'DESCRIPTION'];
+  files.push(
+    fileOf('meta.csv', metaCsv(meta, now)),
+    fileOf('README.md', readmeText(info, names)),
+    fileOf('datapackage.json', JSON.stringify(dataPackageJson(info), null, 2) + '\n'),
+    fileOf('DESCRIPTION', descriptionText(info, names)),
+  );
   progress(total, total);
   return { files, graphics, zipName };
 }

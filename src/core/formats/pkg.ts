@@ -5,8 +5,10 @@
  * - `datapackage.json` follows Frictionless Data Package v2
  *   (https://datapackage.org/standard/data-package/, profile
  *   https://datapackage.org/profiles/2.0/datapackage.json) and stays readable by v1 tools
- *   (`profile: "tabular-data-package"`, resources with `profile: "tabular-data-resource"`
- *   and a Table Schema, https://datapackage.org/standard/table-schema/).
+ *   (`profile: "tabular-data-package"` when every resource is a table, with
+ *   `profile: "tabular-data-resource"` and a Table Schema,
+ *   https://datapackage.org/standard/table-schema/; raster packages are a plain
+ *   `"data-package"` whose raster resources carry path, format and mediatype).
  * - `DESCRIPTION` is a Debian-control-style record as R packages use
  *   (https://cran.r-project.org/doc/manuals/r-release/R-exts.html#The-DESCRIPTION-file):
  *   `Field: value` lines, continuation lines indented by one space.
@@ -172,7 +174,7 @@ export function dataPackageJson(info: PackageInfo): Record<string, unknown> {
   const created = info.now.toISOString();
   const pkg: Record<string, unknown> = {
     $schema: 'https://datapackage.org/profiles/2.0/datapackage.json',
-    profile: 'tabular-data-package',
+    profile: resources.every((r) => r.profile === 'tabular-data-resource') ? 'tabular-data-package' : 'data-package',
     name,
     title: title(info),
     description: `Data package produced by ${PRODUCER} (${info.method}, format ${info.format}) from the request ${JSON.stringify(info.args)}. See README.md.`,
