@@ -2,8 +2,8 @@
  * The contract cases (tests/contract/cases.ts) against the SERVICE WORKER: Chromium loads
  * the built app from the Node server, the service worker takes over, and every case is
  * sent with `fetch` from the page, so the worker (not the server) answers. Then: sessions
- * survive a reload (IndexedDB), and after precaching the bundle everything works offline,
- * including range requests answered from the cached files.
+ * survive a reload (IndexedDB), and what was used once works offline, including range
+ * requests answered from the service worker's block cache.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -96,7 +96,7 @@ test('sessions survive a reload (IndexedDB)', async () => {
   expect(JSON.parse(new TextDecoder().decode(v.body))[0].Code).toBe('ELEVATION');
 });
 
-test('after precaching, the app, the bundle (with ranges) and the contract work offline', async () => {
+test('after use, the app, the bundle (ranges from the block cache) and the contract work offline; unused COGs fail clearly', async () => {
   const progress = await page.evaluate(
     () =>
       new Promise<any>((resolve) => {
@@ -109,23 +109,37 @@ test('after precaching, the app, the bundle (with ranges) and the contract work 
   expect(progress.error).toBeUndefined();
   expect(progress.complete).toBe(true);
   expect(progress.done).toBe(progress.total);
+  // The precache holds the small files only, never a COG.
+  expect(await page.evaluate(async () => (await (await caches.open('indapi3-pinned')).keys()).length)).toBe(0);
+
+  // Use the data online: a range of ELEVATION.tif, and the contract call (the worker's engine reads through the cache).
+  const range = () => page.evaluate(async () => {
+    const r = await fetch('./data/cog/ELEVATION.tif', { headers: { Range: 'bytes=0-7' } });
+    const b = new Uint8Array(await r.arrayBuffer());
+    return { status: r.status, range: r.headers.get('content-range'), cache: r.headers.get('x-indapi3-cache'), len: b.length, magic: [b[0], b[1], b[2], b[3]] };
+  });
+  const body = "var='ELEVATION'&iso3='KEN'";
+  const indapi = () => pageSend({ method: 'POST', url: `${origin}/ocpu/library/indapi3/R/indapi/json`, headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body, redirect: 'follow' });
+  const first = await range();
+  expect(first.status).toBe(206);
+  expect((await indapi()).status).toBe(201);
 
   await context.setOffline(true);
   try {
     // The browser is offline: everything below comes from the service worker's caches.
-    const ranged = await page.evaluate(async () => {
-      const r = await fetch('./data/cog/ELEVATION.tif', { headers: { Range: 'bytes=0-7' } });
-      const b = new Uint8Array(await r.arrayBuffer());
-      return { status: r.status, range: r.headers.get('content-range'), cache: r.headers.get('x-indapi3-cache'), len: b.length, magic: [b[0], b[1], b[2], b[3]] };
-    });
+    const ranged = await range();
     expect(ranged.status).toBe(206);
     expect(ranged.cache).toBe('hit');
     expect(ranged.range).toMatch(/^bytes 0-7\/\d+$/);
     expect(ranged.len).toBe(8);
     expect(ranged.magic).toEqual([0x49, 0x49, 0x2a, 0x00]); // little-endian TIFF
-    const call = await pageSend({ method: 'POST', url: `${origin}/ocpu/library/indapi3/R/indapi/json`, headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: "var='ELEVATION'&iso3='KEN'", redirect: 'follow' });
+    const call = await indapi();
     expect(call.status).toBe(201);
     expect(JSON.parse(new TextDecoder().decode(call.body))[0].ISO3).toBe('KEN');
+    // A COG never read: 503 with a clear message from the contract too.
+    const unused = await pageSend({ method: 'POST', url: `${origin}/ocpu/library/indapi3/R/indapi/json`, headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: "var='SLOPE'&iso3='KEN'", redirect: 'follow' });
+    expect(unused.status).toBe(503);
+    expect(new TextDecoder().decode(unused.body)).toMatch(/cog\/SLOPE\.tif is not stored on this device/);
     await page.reload();
     expect(await page.evaluate(() => document.documentElement.outerHTML.length)).toBeGreaterThan(100);
     expect(await page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
