@@ -140,9 +140,10 @@ export interface Engine {
   describe(args: { var?: string[]; q?: string[] }, opts?: CallOptions): Promise<Record<string, string>[]>;
   /**
    * The main query, collapsed (rows) or as { meta, data }, as the JSON output gives it.
-   * A group with cells but no non-missing value of a variable gets that summary missing
-   * (field absent), for every formula including `sum`: a deliberate difference from R's
-   * `sum(x, na.rm = TRUE)`, which gives 0 (terra's zonal sum gives NA too).
+   * Each variable's catalog formula (`aggFunR`) is evaluated per group as R evaluates it:
+   * `sum(x, na.rm = TRUE)` over a group whose cells are all NA is 0 (R); where R gives NA,
+   * NaN or ±Inf (mean of nothing, 0/0, x/0, a weighted.mean with an NA weight) the field is
+   * absent. Groups with no selected cell give no row.
    */
   getLayer(args: GetLayerArgs, opts?: CallOptions): Promise<Row[] | { meta: Record<string, string>[]; data: Row[] }>;
   /** The main query as a table with column info, for writers. */

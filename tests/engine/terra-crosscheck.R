@@ -1,6 +1,6 @@
 # Independent computation of the engine's summaries with R terra + data.table, on the
 # same COGs. Usage: Rscript tests/engine/terra-crosscheck.R <bundle dir> ; prints JSON.
-# Sums of no non-missing value are NA (as terra zonal and the engine give), not R's 0.
+# Sums and weighted means as R gives them (sum of no non-missing value 0, weighted.mean).
 suppressMessages({ library(terra); library(data.table); library(jsonlite) })
 args <- commandArgs(TRUE)
 dir <- args[1]
@@ -10,8 +10,8 @@ s <- rast(lapply(codes, r)); names(s) <- codes
 dt <- as.data.table(as.data.frame(s, cells = TRUE, na.rm = FALSE))
 dt <- dt[!is.na(ISO3)]
 dominant <- function(x) { x <- x[!is.na(x)]; if (!length(x)) return(NA_integer_); t <- table(x); as.integer(names(t)[which.max(t)]) }
-sumNA <- function(x) if (all(is.na(x))) NA_real_ else sum(x, na.rm = TRUE)
-wmean <- function(x, w) { ok <- !is.na(x) & !is.na(w) & w > 0; if (!any(ok)) NA_real_ else sum(x[ok] * w[ok]) / sum(w[ok]) }
+sumR <- function(x) sum(x, na.rm = TRUE)
+wmean <- function(x, w) weighted.mean(x, w, na.rm = TRUE)
 out <- list()
 
 # 1. by ADM1 over the whole region: terra::zonal for mean and sum, data.table for the rest
@@ -22,12 +22,12 @@ a <- dt[!is.na(ADM1_CODE_ALT), .(TRI = wmean(TRI, AREA_LAND), SLOPE = median(SLO
 a <- merge(a, setNames(as.data.table(z_mean), c("ADM1_CODE_ALT", "ELEVATION")), by = "ADM1_CODE_ALT")
 a <- merge(a, setNames(as.data.table(z_sum), c("ADM1_CODE_ALT", "AREA_LAND")), by = "ADM1_CODE_ALT")
 out$adm1 <- a
-out$region <- dt[, .(ELEVATION = mean(ELEVATION, na.rm = TRUE), AREA_LAND = sumNA(AREA_LAND),
+out$region <- dt[, .(ELEVATION = mean(ELEVATION, na.rm = TRUE), AREA_LAND = sumR(AREA_LAND),
   TRI = wmean(TRI, AREA_LAND), SLOPE = median(SLOPE, na.rm = TRUE), DIST_COAST = min(DIST_COAST, na.rm = TRUE), ELEV_ZONE = dominant(ELEV_ZONE))]
 
 # 2. one country by ADM1 x default ELEVATION intervals (R cut labels, default dig.lab = 3)
 br <- as.numeric(strsplit(fread(file.path(dir, "vi.csv"))[varCode == "ELEVATION", classBreaks], "|", fixed = TRUE)[[1]])
-b <- dt[ISO3 == 1, .(AREA_LAND = sumNA(AREA_LAND), ELEVATION = mean(ELEVATION, na.rm = TRUE), ELEV_ZONE = dominant(ELEV_ZONE)),
+b <- dt[ISO3 == 1, .(AREA_LAND = sumR(AREA_LAND), ELEVATION = mean(ELEVATION, na.rm = TRUE), ELEV_ZONE = dominant(ELEV_ZONE)),
   keyby = .(ADM1_CODE_ALT, ELEV_INT = cut(ELEVATION, br))]
 b <- b[!is.na(ADM1_CODE_ALT) & !is.na(ELEV_INT)]
 b[, ELEV_INT := as.character(ELEV_INT)]

@@ -631,13 +631,12 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
     /**
      * The main query: one summary row per country or pool, then one row per present group.
      *
-     * Missing data: when a group has cells but no non-missing value of a variable, the
-     * variable's field is absent from the row, for every aggregation (`sum`, `mean`,
-     * `weighted.mean`, `min`, `max`, `median`, `dominant`) and every extra stat except
-     * `<CODE>_count` (0). This is a deliberate difference from R `sum(x, na.rm = TRUE)`, which
-     * gives 0; terra `zonal(fun = "sum", na.rm = TRUE)` gives NA, as the engine does. E.g.
-     * `PN14_POP` for a country without source data is "no data", not 0 people. Sums over groups that have
-     * values are unchanged. {@link Engine.getLayerCells} gives NaN for such cells.
+     * Values: each variable's catalog formula evaluated per group as R evaluates it (see
+     * `accumulate.ts`): `sum(x, na.rm = TRUE)` over cells that are all NA is 0, as R (e.g.
+     * `PN14_POP` of a country without source data is 0; terra's zonal sum would give NA);
+     * where R gives NA, NaN or ±Inf (mean or median of nothing, 0/0, x/0, weighted.mean with
+     * an NA weight) the field is absent from the row, NaN in {@link Engine.getLayerCells}.
+     * Extra stats: `<CODE>_count` and `<CODE>_sum` are 0 over no value, the others absent.
      */
     async getLayer(args, o = {}) {
       const t = await table(args, o);
