@@ -517,13 +517,19 @@ describe('the map app on the bundle', () => {
     await ctx.close();
   });
 
-  test('offline: after a first visit the app, the map and the queries work with no network', async () => {
+  test('offline: after a first visit the app, the map and the queries used work with no network', async () => {
     const { ctx, page } = await open('#v=ELEVATION');
     await waitMap(page);
     await page.waitForFunction(() => !!navigator.serviceWorker?.controller, undefined, { timeout: 60_000 });
     await page.locator('[data-testid="sw-status"][data-ready="1"]').waitFor({ timeout: 60_000 });
-    // let the precache finish
-    await page.waitForFunction(async () => { const keys = await caches.keys(); for (const k of keys) { const c = await caches.open(k); if ((await c.keys()).some((r) => r.url.includes('/data/cog/ELEVATION.tif'))) return true; } return false; }, undefined, { timeout: 120_000, polling: 1000 });
+    // let the precache of the small bundle files finish (COGs are cached as they are used)
+    await page.waitForFunction(async () => { const m = await (await fetch('./data/manifest.json')).json(); const keys = (await (await caches.open('indapi3-files')).keys()).map((r) => r.url.split('/').pop()); return m.files.filter((f: any) => !f.path.endsWith('.tif')).every((f: any) => keys.includes(f.sha256)); }, undefined, { timeout: 120_000, polling: 1000 });
+    // use the map and the summary once online (the map's tiles are cached from a controlled load: reload once)
+    await page.reload();
+    await waitMap(page);
+    await page.evaluate(() => { location.hash = '#v=ELEVATION&iso=RWA&by=ADM1_NAME_ALT'; });
+    await page.getByRole('button', { name: 'Summarise', exact: true }).click();
+    await expect.poll(() => page.locator('[data-testid="summary-result"] tbody tr').count(), { timeout: 60_000 }).toBeGreaterThan(2);
     await ctx.setOffline(true);
     await page.reload();
     await expect(page.locator('h1').first().textContent()).resolves.toContain('indapi3');
