@@ -24,6 +24,7 @@ import type { PanelId } from './url-state';
 import { colLabel, fmtNum, prettyUnit, type PanelCtx, type QuerySpec } from './panels/common';
 import { SummaryPanel, summaryArgs, type SummaryRows } from './panels/SummaryPanel';
 import { AreasPanel } from './panels/AreasPanel';
+import { TablePanel } from './panels/TablePanel';
 import { ComparePanel } from './panels/ComparePanel';
 import { DownloadPanel } from './panels/DownloadPanel';
 import { ApiPanel } from './panels/ApiPanel';
@@ -31,7 +32,7 @@ import { UpdateBanner } from './UpdateBanner';
 
 const MapView = lazy(() => import('../ui/MapView').then((m) => ({ default: m.MapView })));
 
-const PANELS: Array<[PanelId, string]> = [['summary', 'Summaries'], ['areas', 'Areas'], ['compare', 'Compare'], ['download', 'Download'], ['api', 'API']];
+const PANELS: Array<[PanelId, string]> = [['summary', 'Summaries'], ['table', 'Table'], ['areas', 'Areas'], ['compare', 'Compare'], ['download', 'Download'], ['api', 'API']];
 const ADM1_CODES = ['ADM1_NAME_ALT', 'ADM1_CODE_ALT'];
 
 /** Tile loader handed to the map: draws in the raster worker. */
@@ -306,6 +307,7 @@ export function App() {
         {PANELS.map(([id]) => (
           <div key={id} role="tabpanel" id={`panel-${id}`} aria-labelledby={`tab-${id}`} hidden={state.panel !== id} className="panel">
             {id === 'summary' && <SummaryPanel ctx={ctx} onRows={onSummaryRows} />}
+            {id === 'table' && <TablePanel ctx={ctx} />}
             {id === 'areas' && <AreasPanel ctx={ctx} drawMode={drawMode} setDrawMode={setDrawMode} />}
             {id === 'compare' && <ComparePanel ctx={ctx} picked={picked} onResult={onCompare} />}
             {id === 'download' && <DownloadPanel query={current} />}

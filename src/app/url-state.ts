@@ -6,8 +6,8 @@
  */
 
 /** Panels of the right-hand side. */
-export type PanelId = 'summary' | 'areas' | 'compare' | 'download' | 'api';
-const PANELS: PanelId[] = ['summary', 'areas', 'compare', 'download', 'api'];
+export type PanelId = 'summary' | 'table' | 'areas' | 'compare' | 'download' | 'api';
+const PANELS: PanelId[] = ['summary', 'table', 'areas', 'compare', 'download', 'api'];
 
 /** The state kept in the URL. */
 export interface UrlState {

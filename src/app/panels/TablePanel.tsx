@@ -1,0 +1,172 @@
+/**
+ * Table builder (TABLR): rows x columns by two domains (class layers, or continuous layers
+ * cut at their catalog breaks), one indicator's values in the cells, row and column totals
+ * computed by the engine with the indicator's own aggregation formula (three summaries:
+ * by [rows, columns], by [rows], by [columns]; never a sum of means), downloads as CSV and
+ * XLSX (exceljs, loaded on first use).
+ */
+import { useEffect, useMemo, useRef, useState } from 'react';
+import Papa from 'papaparse';
+import type { GetLayerArgs } from '../../core/types';
+import type { CallOptions, TableResult } from '../../core/api';
+import { getEngine, getRaster } from '../services';
+import { useRun } from '../useRun';
+import { ChipSelect } from '../../ui/ChipSelect';
+import { PivotTable } from '../../ui/PivotTable';
+import { Progress } from '../../ui/Progress';
+import { pivotGrid, pivotRows, type Pivot } from '../../ui/pivot';
+import { byColumn, colLabel, errText, fmtNum, hasValue, isoOptions, keyOrder, prettyUnit, type PanelCtx } from './common';
+
+/** Country codes as a domain: the table is then one block over the whole selection. */
+const COUNTRY_CODES = ['ISO3', 'ADM0_NAME'];
+
+/** Arguments of one table: indicator, countries/regions, row and column domain codes. */
+export interface TableArgs { value: string; iso3: string[]; row: string; col: string }
+
+/** The three summaries of a table and the key orders of its domains. */
+export interface TableData { cells: TableResult; rows: TableResult; cols: TableResult; rowOrder: string[] | null; colOrder: string[] | null }
+
+/** Runs the three summaries (cells, row totals, column totals) with one progress; key orders from the class tables. */
+export async function fetchTable(a: TableArgs, o: CallOptions): Promise<TableData> {
+  const eng = getEngine();
+  const done = [0, 0, 0], total = [1, 1, 1];
+  const part = (i: number): CallOptions => ({ signal: o.signal, onProgress: (d, t) => { done[i] = d; total[i] = t; o.onProgress?.(done[0] + done[1] + done[2], total[0] + total[1] + total[2]); } });
+  const q = (by: string[], i: number) => eng.getLayerTable({ var: [a.value], iso3: a.iso3, by } as GetLayerArgs, part(i));
+  const [cells, rows, cols] = await Promise.all([q([a.row, a.col], 0), q([a.row], 1), q([a.col], 2)]);
+  const order = async (code: string, t: TableResult): Promise<string[] | null> => {
+    const col = byColumn(t.columns, code);
+    const vals = t.rows.map((x) => x[col]).filter(hasValue).map(String);
+    const cls = !code.startsWith('ADM') ? await getRaster().classTable(code).then((e) => e.map((x) => String(x.label))).catch(() => undefined) : undefined;
+    return keyOrder(vals, cls);
+  };
+  return { cells, rows, cols, rowOrder: await order(a.row, cells), colOrder: await order(a.col, cells) };
+}
+
+/** The pivot of a table's summaries. */
+export function tablePivot(a: TableArgs, d: TableData, single?: string): Pivot {
+  return pivotRows({
+    cells: d.cells.rows, rowTotals: d.rows.rows, colTotals: d.cols.rows,
+    rowKey: byColumn(d.cells.columns, a.row), colKey: byColumn(d.cells.columns, a.col), value: a.value,
+    rowOrder: d.rowOrder, colOrder: d.colOrder,
+    ...(single !== undefined ? { single } : {}),
+  });
+}
+
+function save(bytes: BlobPart, name: string, type: string): void {
+  const url = URL.createObjectURL(new Blob([bytes], { type }));
+  const el = document.createElement('a');
+  el.href = url; el.download = name; el.rel = 'noopener';
+  document.body.append(el); el.click(); el.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** The panel. */
+export function TablePanel({ ctx }: { ctx: PanelCtx }) {
+  const { state, update, catalog, byCode, iso } = ctx;
+  const [value, setValue] = useState<string>(state.v ?? 'AREA_TOTAL');
+  const [row, setRow] = useState('ADM1_NAME_ALT');
+  const [col, setCol] = useState('ELEV_ZONE');
+  const [msg, setMsg] = useState<string | null>(null);
+  const [xlsxBusy, setXlsxBusy] = useState(false);
+  const r = useRun<TableArgs, TableData>('table', fetchTable);
+  const isoOpts = useMemo(() => isoOptions(iso), [iso]);
+  const domains = useMemo(() => catalog.filter((c) => !COUNTRY_CODES.includes(c.varCode) || c.varCode === 'ISO3'), [catalog]);
+  const touched = useRef(false);
+  useEffect(() => { if (!touched.current && state.v && byCode.has(state.v)) setValue(state.v); }, [state.v, byCode]);
+
+  const submit = () => {
+    if (r.running) return;
+    setMsg(null);
+    if (!byCode.has(value)) return setMsg('Choose an indicator for the cells.');
+    if (!row || !col) return setMsg('Choose a domain for the rows and one for the columns.');
+    if (row === col) return setMsg('Rows and columns need two different domains.');
+    const a: TableArgs = { value, iso3: state.iso.length ? [...state.iso] : ['SSA'], row, col };
+    r.run(a);
+    ctx.setQuery({ method: 'indapi', args: { var: [value], iso3: a.iso3, by: [row, col] }, label: `Table of ${value} by ${row} x ${col}` });
+  };
+
+  const last = r.last;
+  const rec = last ? byCode.get(last.args.value) : undefined;
+  const dec = rec?.dec ?? 2;
+  const single = last && (COUNTRY_CODES.includes(last.args.row) || COUNTRY_CODES.includes(last.args.col)) ? last.args.iso3.join(', ') : undefined;
+  const pivot = useMemo(() => (last ? tablePivot(last.args, last.data, single) : null), [last, single]);
+  const domLabel = (c: string) => { const d = byCode.get(c); return d?.type === 'continuous' ? `${d.varLabel} interval${d.unit ? ` (${prettyUnit(d.unit)})` : ''}` : colLabel(byCode, c); };
+  const valueLabel = last ? `${colLabel(byCode, last.args.value)}` : '';
+  const fileBase = last ? `table-${last.args.value}-${last.args.row}-${last.args.col}-${last.args.iso3.join('_')}` : 'table';
+  const grid = () => (pivot && last ? pivotGrid(pivot, { row: `${last.args.row}`, country: 'ISO3', total: 'Total' }) : []);
+
+  const downloadCsv = () => {
+    if (!last) return;
+    const g = grid();
+    const csv = Papa.unparse(g.map((x) => x.map((v) => (v === null ? '' : v))), { newline: '\r\n' });
+    save(`${csv}\r\n`, `${fileBase}.csv`, 'text/csv;charset=utf-8');
+  };
+  const downloadXlsx = async () => {
+    if (!last || xlsxBusy) return;
+    setXlsxBusy(true);
+    try {
+      const mod = await import('exceljs');
+      const ExcelJS = ((mod as unknown as { default?: typeof mod }).default ?? mod) as typeof mod;
+      const wb = new ExcelJS.Workbook();
+      wb.creator = 'indapi3';
+      const ws = wb.addWorksheet(last.args.value.slice(0, 31));
+      for (const x of grid()) ws.addRow(x);
+      ws.getRow(1).font = { bold: true };
+      const fmt = dec > 0 ? `#,##0.${'0'.repeat(Math.min(6, dec))}` : '#,##0';
+      ws.eachRow((rw, i) => { if (i > 1) rw.eachCell((c) => { if (typeof c.value === 'number') c.numFmt = fmt; }); });
+      const about = wb.addWorksheet('about');
+      about.addRows([
+        ['Cells', `${last.args.value}: ${valueLabel}`],
+        ['Rows', `${last.args.row}: ${domLabel(last.args.row)}`],
+        ['Columns', `${last.args.col}: ${domLabel(last.args.col)}`],
+        ['Countries or regions', last.args.iso3.join(', ')],
+        ['Totals', `computed with the indicator's aggregation formula (${rec?.aggFunR ?? ''}) over the cells of the row, column or selection`],
+        ['Source', rec?.sources ?? ''],
+      ]);
+      const buf = await wb.xlsx.writeBuffer();
+      save(buf as ArrayBuffer, `${fileBase}.xlsx`, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    } catch (e) {
+      setMsg(`Cannot write the XLSX file: ${errText(e)}`);
+    } finally {
+      setXlsxBusy(false);
+    }
+  };
+
+  const option = (c: (typeof catalog)[number]) => <option key={c.varCode} value={c.varCode}>{c.varLabel} ({c.varCode}){c.type === 'continuous' ? ' · intervals' : ''}</option>;
+  return (
+    <section aria-labelledby="table-h">
+      <h2 id="table-h">Table builder</h2>
+      <p className="muted small">Rows × columns by two domains, one indicator in the cells. Totals use the indicator's own formula (a mean stays a mean).</p>
+      <label className="field"><span>Indicator in the cells</span>
+        <select value={value} onChange={(e) => { touched.current = true; setValue(e.target.value); }} data-testid="table-value">{catalog.map(option)}</select>
+      </label>
+      <div className="row table-domains">
+        <label className="field"><span>Rows</span>
+          <select value={row} onChange={(e) => setRow(e.target.value)} data-testid="table-row">{domains.map(option)}</select>
+        </label>
+        <button type="button" className="ghost small" onClick={() => { setRow(col); setCol(row); }} aria-label="Swap rows and columns" title="Swap rows and columns">⇄</button>
+        <label className="field"><span>Columns</span>
+          <select value={col} onChange={(e) => setCol(e.target.value)} data-testid="table-col">{domains.map(option)}</select>
+        </label>
+      </div>
+      <ChipSelect label="Table countries or regions" options={isoOpts} values={state.iso} onChange={(v) => update({ iso: v })} placeholder="Add a country or region…" emptyText="All of Africa south of the Sahara (SSA)" />
+      <div className="row">
+        <button type="button" className="primary" onClick={submit} aria-disabled={r.running}>Build table</button>
+        {r.running && <Progress label="Building the table" done={r.progress?.[0]} total={r.progress?.[1]} onCancel={r.cancel} />}
+      </div>
+      {msg && <p className="msg error" role="alert">{msg}</p>}
+      {r.error && !r.running && <p className="msg error" role="alert">{errText(r.error)}</p>}
+      {last && pivot && (
+        <div className="result-block" data-testid="table-result">
+          <div className="row">
+            <button type="button" onClick={downloadCsv}>Download CSV</button>
+            <button type="button" onClick={() => void downloadXlsx()} aria-disabled={xlsxBusy}>{xlsxBusy ? 'Writing XLSX…' : 'Download XLSX'}</button>
+          </div>
+          <PivotTable pivot={pivot} rowLabel={domLabel(last.args.row)} colLabel={domLabel(last.args.col)}
+            caption={`${valueLabel} by ${last.args.row} × ${last.args.col}, ${last.args.iso3.join(', ')}`} fmt={(v) => fmtNum(v, dec)} />
+          {pivot.colKeys.includes('NA') && <p className="muted small">NA: cells without a class or outside every interval of a domain.</p>}
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,49 @@
+/** A rows x columns table of a pivot (the table builder): one block per country, row and column totals. */
+import type { Pivot } from './pivot';
+
+/** Props of {@link PivotTable}. */
+export interface PivotTableProps {
+  pivot: Pivot;
+  /** Caption (what the cells hold). */
+  caption: string;
+  /** Header of the row-key column (the row domain's label). */
+  rowLabel: string;
+  /** Header over the column keys (the column domain's label). */
+  colLabel: string;
+  /** Formats a value for display (decimals, grouping). */
+  fmt: (v: number) => string;
+}
+
+/** The table: column keys as headers, totals last, missing values as an em dash. */
+export function PivotTable({ pivot, caption, rowLabel, colLabel, fmt }: PivotTableProps) {
+  const multi = pivot.blocks.length > 1;
+  const cell = (v: number | null) => (v === null ? <span aria-label="no value">—</span> : fmt(v));
+  return (
+    <div className="table-wrap pivot-wrap" tabIndex={0} role="region" aria-label={caption}>
+      <table className="pivot" data-testid="pivot-table">
+        <caption>{caption}</caption>
+        <thead>
+          <tr><th scope="col" rowSpan={2}>{rowLabel}</th><th scope="colgroup" colSpan={pivot.colKeys.length}>{colLabel}</th><th scope="col" rowSpan={2}>Total</th></tr>
+          <tr>{pivot.colKeys.map((k) => <th key={k} scope="col" className="num">{k}</th>)}</tr>
+        </thead>
+        {pivot.blocks.map((b) => (
+          <tbody key={b.iso3} data-iso3={b.iso3}>
+            {multi && <tr className="block-head"><th scope="rowgroup" colSpan={pivot.colKeys.length + 2}>{b.name} ({b.iso3})</th></tr>}
+            {b.rows.map((r) => (
+              <tr key={r.key}>
+                <th scope="row">{r.key}</th>
+                {r.values.map((v, i) => <td key={i} className="num">{cell(v)}</td>)}
+                <td className="num total">{cell(r.total)}</td>
+              </tr>
+            ))}
+            <tr className="total-row">
+              <th scope="row">{multi ? `${b.name} total` : 'Total'}</th>
+              {b.colTotals.map((v, i) => <td key={i} className="num">{cell(v)}</td>)}
+              <td className="num total">{cell(b.total)}</td>
+            </tr>
+          </tbody>
+        ))}
+      </table>
+    </div>
+  );
+}
