@@ -75,7 +75,7 @@ export function textClasses(code: string, keys: string[], codeOf?: Map<string, s
     } else if (code === 'ADM1_NAME_ALT') {
       e.iso3 = p[0];
       extras = ['iso3'];
-      if (codeOf) {
+      if (codeOf?.size) {
         e.code = codeOf.get(keys[i]) ?? '';
         extras = ['iso3', 'code'];
       }
@@ -83,7 +83,7 @@ export function textClasses(code: string, keys: string[], codeOf?: Map<string, s
       e.iso3 = p[0];
       e.adm1 = p[1];
       extras = ['iso3', 'adm1'];
-      if (codeOf) {
+      if (codeOf?.size) {
         e.code = codeOf.get(keys[i]) ?? '';
         extras = ['iso3', 'adm1', 'code'];
       }

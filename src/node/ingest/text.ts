@@ -26,6 +26,7 @@ export class InputDecoder {
     const start = this.offset;
     this.offset += chunk.length;
     if (this.mode === 'latin1') return chunk.toString('latin1');
+    const bufStart = start - this.carry.length;
     let buf = this.carry.length ? Buffer.concat([this.carry, chunk]) : chunk;
     // Keep an incomplete trailing UTF-8 sequence for the next chunk.
     let cut = buf.length;
@@ -44,9 +45,12 @@ export class InputDecoder {
       if (!this.sawUtf8) for (let i = 0; i < buf.length; i++) if (buf[i] >= 0x80) { this.sawUtf8 = true; break; }
       return buf.toString('utf8');
     }
-    if (this.sawUtf8) throw new Error(`mixed encodings: invalid UTF-8 after valid UTF-8 text, near byte ${start}`);
+    const bad = firstInvalidUtf8(buf);
+    let before = this.sawUtf8;
+    for (let i = 0; i < bad && !before; i++) if (buf[i] >= 0x80) before = true;
+    if (before) throw new Error(`mixed encodings: invalid UTF-8 at byte ${bufStart + bad} after valid non-ASCII UTF-8 text`);
     this.mode = 'latin1';
-    this.switchedAt = start;
+    this.switchedAt = bufStart + firstInvalidUtf8(buf);
     const all = this.carry.length ? Buffer.concat([buf, this.carry]) : buf;
     this.carry = Buffer.alloc(0);
     return all.toString('latin1');
@@ -72,4 +76,31 @@ export function decodeWhole(buf: Buffer): { text: string; encoding: 'utf8' | 'la
   const utf = isUtf8(buf);
   const text = utf ? buf.toString('utf8') : buf.toString('latin1');
   return { text: text.replace(/^\uFEFF/, ''), encoding: utf ? 'utf8' : 'latin1' };
+}
+
+/**
+ * Offset of the first byte that does not start a valid UTF-8 sequence (RFC 3629: no overlong
+ * forms, no surrogates, at most U+10FFFF), or the length when all is valid.
+ */
+export function firstInvalidUtf8(b: Uint8Array): number {
+  let i = 0;
+  while (i < b.length) {
+    const c = b[i];
+    if (c < 0x80) { i++; continue; }
+    let n = 0;
+    let min = 0;
+    if (c >= 0xc2 && c <= 0xdf) { n = 1; min = 0x80; }
+    else if (c >= 0xe0 && c <= 0xef) { n = 2; min = 0x800; }
+    else if (c >= 0xf0 && c <= 0xf4) { n = 3; min = 0x10000; }
+    else return i;
+    let cp = c & (0x3f >> n);
+    for (let k = 1; k <= n; k++) {
+      const x = b[i + k];
+      if (x === undefined || (x & 0xc0) !== 0x80) return i;
+      cp = (cp << 6) | (x & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
+    i += n + 1;
+  }
+  return i;
 }
