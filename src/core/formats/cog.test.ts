@@ -1,0 +1,111 @@
+/**
+ * The pure COG writer, read back by the project's own TIFF reader (src/core/cog/tiff.ts),
+ * geotiff.js (as the map reads it, overviews included) and GDAL (gdalinfo, and the COG
+ * validator with its full check of IFD order, data order, block leaders and trailers).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fromArrayBuffer } from 'geotiff';
+import { afterAll, describe, expect, it } from 'vitest';
+import { decodeBlock, readTiffInfo } from '../cog/tiff';
+import { inflateZlib } from '../cog/inflate';
+import { downsample, writeCog } from './cog';
+
+const dir = mkdtempSync(join(tmpdir(), 'cog-test-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+// A 600 x 300 raster (3 x 2 tiles at full resolution, then 300 x 150, then 150 x 75).
+const W = 600;
+const H = 300;
+const f32 = new Float32Array(W * H).fill(-9999);
+for (let y = 20; y < H; y++) for (let x = 0; x < W - 30; x++) f32[y * W + x] = Math.round((x * 0.37 + y * 1.3) * 100) / 100;
+const u16 = new Uint16Array(W * H).fill(65535);
+for (let i = 0; i < W * H; i++) if (f32[i] !== -9999) u16[i] = (i % 7) * 300;
+
+const geo = { xmin: -26, ymax: 28, cellSize: 1 / 12 };
+
+function view(b: Uint8Array): ArrayBuffer {
+  return b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer;
+}
+
+describe('writeCog', () => {
+  const fbytes = writeCog({ width: W, height: H, data: f32, sampleType: 'Float32', noData: -9999, ...geo });
+  const ubytes = writeCog({ width: W, height: H, data: u16, sampleType: 'UInt16', noData: 65535, ...geo });
+
+  it('reads back exactly with the project reader (Float32 no-data as NaN)', async () => {
+    for (const [bytes, data] of [[fbytes, f32], [ubytes, u16]] as const) {
+      const read = async (o: number, l: number) => view(bytes.subarray(o, o + l));
+      const info = await readTiffInfo(read);
+      expect([info.width, info.height, info.blockWidth, info.blockHeight]).toEqual([W, H, 256, 256]);
+      expect(info.compression).toBe(8);
+      expect(info.predictor).toBe(data instanceof Float32Array ? 3 : 2);
+      expect(info.noData).toBe(data instanceof Float32Array ? -9999 : 65535);
+      expect(info.geo).toEqual({ xmin: -26, ymax: 28, resX: 1 / 12, resY: 1 / 12 });
+      for (let by = 0; by < info.blocksDown; by++) {
+        for (let bx = 0; bx < info.blocksAcross; bx++) {
+          const k = by * info.blocksAcross + bx;
+          const raw = bytes.subarray(info.offsets[k], info.offsets[k] + info.byteCounts[k]);
+          const blk = await decodeBlock(info, raw, inflateZlib);
+          for (let y = 0; y < 256 && by * 256 + y < H; y++) {
+            for (let x = 0; x < 256 && bx * 256 + x < W; x++) {
+              const d = data[(by * 256 + y) * W + bx * 256 + x];
+              const want = d === info.noData && blk instanceof Float32Array ? NaN : d; // Float32 no-data reads as NaN
+              if (!Object.is(blk[y * 256 + x], want)) throw new Error(`block ${k} (${x},${y}): ${blk[y * 256 + x]} != ${want}`);
+            }
+          }
+        }
+      }
+    }
+  });
+
+  it('reads back with geotiff.js, overviews included (average for Float32, mode for integers)', async () => {
+    const tiff = await fromArrayBuffer(view(fbytes));
+    expect(await tiff.getImageCount()).toBe(3);
+    const img = await tiff.getImage(0);
+    expect(img.getGDALNoData()).toBe(-9999);
+    expect(img.getBoundingBox()).toEqual([-26, 28 - H / 12, -26 + W / 12, 28]);
+    const [full] = (await img.readRasters()) as unknown as Float32Array[];
+    expect(Array.from(full)).toEqual(Array.from(f32));
+    const ov = await tiff.getImage(1);
+    expect([ov.getWidth(), ov.getHeight()]).toEqual([300, 150]);
+    const [ovd] = (await ov.readRasters()) as unknown as Float32Array[];
+    expect(Array.from(ovd)).toEqual(Array.from(downsample(f32, W, H, -9999, 'average')[0]));
+    expect(ovd[10 * 300 + 285]).toBe(-9999); // columns 570..571 are no-data
+    expect(ovd[10 * 300 + 284]).toBeCloseTo((f32[20 * W + 568] + f32[20 * W + 569] + f32[21 * W + 568] + f32[21 * W + 569]) / 4, 4);
+    const u = await fromArrayBuffer(view(ubytes));
+    const [uov] = (await (await u.getImage(1)).readRasters()) as unknown as Uint16Array[];
+    expect(Array.from(uov)).toEqual(Array.from(downsample(u16, W, H, 65535, 'mode')[0]));
+  });
+
+  it('downsample: mean of valid cells; mode with ties to the smaller value', () => {
+    const a = new Float32Array([1, 2, -9999, 4, 10, -9999, -9999, -9999]);
+    expect(Array.from(downsample(a, 4, 2, -9999, 'average')[0])).toEqual([Math.fround((1 + 2 + 10) / 3), 4]);
+    const c = new Uint8Array([3, 5, 5, 255, 3, 2, 255, 255]);
+    expect(Array.from(downsample(c, 4, 2, 255, 'mode')[0])).toEqual([3, 5]);
+  });
+
+  it('is a valid COG for GDAL (validate_cloud_optimized_geotiff full check, LAYOUT=COG)', () => {
+    const fp = join(dir, 'f.tif');
+    const up = join(dir, 'u.tif');
+    writeFileSync(fp, fbytes);
+    writeFileSync(up, ubytes);
+    const script = [
+      'import sys, json',
+      'from osgeo_utils.samples.validate_cloud_optimized_geotiff import validate',
+      'print(json.dumps([validate(p, full_check=True)[1] for p in sys.argv[1:]]))',
+    ].join('\n');
+    expect(JSON.parse(execFileSync('/usr/bin/python3', ['-c', script, fp, up], { encoding: 'utf8' }))).toEqual([[], []]);
+    const info = JSON.parse(execFileSync('gdalinfo', ['-json', '-stats', fp], { encoding: 'utf8', env: { ...process.env, GDAL_PAM_ENABLED: 'NO' } }));
+    expect(info.metadata.IMAGE_STRUCTURE).toMatchObject({ LAYOUT: 'COG', COMPRESSION: 'DEFLATE', PREDICTOR: '3' });
+    expect(info.coordinateSystem.wkt).toMatch(/ID\["EPSG",4326\]\]$/);
+    expect(info.bands[0].block).toEqual([256, 256]);
+    expect(info.bands[0].overviews.map((o: { size: number[] }) => o.size)).toEqual([[300, 150], [150, 75]]);
+    let min = Infinity;
+    let max = -Infinity;
+    for (const v of f32) if (v !== -9999) { min = Math.min(min, v); max = Math.max(max, v); }
+    expect(info.bands[0].minimum).toBeCloseTo(min, 4);
+    expect(info.bands[0].maximum).toBeCloseTo(max, 4);
+  });
+});
