@@ -2,12 +2,14 @@
  * Running GDAL's command-line tools (Debian package `gdal-bin`) for the raster and boundary
  * ingest: presence checks with a clear message, abortable runs, and writing grid arrays as
  * COGs with the bundle's layout (EPSG:4326, 256 x 256 tiles, DEFLATE with a predictor,
- * internal overviews), as scripts/data/build_bundle.py writes the embedded bundle.
+ * internal overviews).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
+import { deflateSync } from 'node:zlib';
 import { IndapiError, throwIfAborted } from '../../core/errors';
 import type { GridDef } from '../../core/grid';
+import { writeCog } from '../../core/formats/cog';
 
 /** The GDAL tools the raster and boundary ingest use. */
 export type GdalTool = 'gdalwarp' | 'gdal_rasterize' | 'gdal_translate' | 'ogr2ogr';
@@ -75,8 +77,10 @@ export function geoTransform(grid: GridDef): number[] {
 }
 
 /**
- * Writes a grid-sized array as a COG: the samples go to a raw file described by a VRT
- * (exact geotransform), which gdal_translate turns into a COG.
+ * Writes a grid-sized array as a COG with the project's pure writer (src/core/formats/cog.ts,
+ * the same layout the table ingest writes; native zlib). Int32 samples, which that writer does
+ * not take, go to a raw file described by a VRT (exact geotransform) that gdal_translate turns
+ * into a COG.
  * @param values one sample per cell, row-major, north row first; NaN (Float32) or `noData` = no-data
  * @param type sample type of the COG
  * @param noData no-data value written in the COG
@@ -86,20 +90,24 @@ export function geoTransform(grid: GridDef): number[] {
  */
 export async function writeGridCog(grid: GridDef, values: Float32Array | Int32Array, type: GdalType, noData: number, tmpBase: string, out: string, signal?: AbortSignal): Promise<void> {
   const n = grid.width * grid.height;
-  let raw: Uint8Array;
-  if (type === 'Float32') {
-    const a = new Float32Array(n);
-    for (let i = 0; i < n; i++) a[i] = values[i] !== values[i] ? noData : values[i];
-    raw = new Uint8Array(a.buffer);
-  } else {
-    const a = type === 'Byte' ? new Uint8Array(n) : type === 'UInt16' ? new Uint16Array(n) : new Int32Array(n);
+  if (type !== 'Int32') {
+    const data = type === 'Float32' ? new Float32Array(n) : type === 'Byte' ? new Uint8Array(n) : new Uint16Array(n);
     for (let i = 0; i < n; i++) {
       const v = values[i];
-      a[i] = v !== v || v < 0 ? noData : v;
+      data[i] = v !== v || (type !== 'Float32' && v < 0) ? noData : v;
     }
-    raw = new Uint8Array(a.buffer);
+    throwIfAborted(signal);
+    const bytes = writeCog({ width: grid.width, height: grid.height, data, sampleType: type, xmin: grid.xmin, ymax: grid.ymax, cellSize: grid.cellSizeDeg, noData, deflate: (d) => deflateSync(d) });
+    await writeFile(out, bytes);
+    return;
   }
-  const size = type === 'Byte' ? 1 : type === 'UInt16' ? 2 : 4;
+  const a = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const v = values[i];
+    a[i] = v !== v || v < 0 ? noData : v;
+  }
+  const raw = new Uint8Array(a.buffer);
+  const size = 4;
   await writeFile(`${tmpBase}.raw`, raw);
   const vrt = `<VRTDataset rasterXSize="${grid.width}" rasterYSize="${grid.height}">
   <SRS>EPSG:4326</SRS>
@@ -116,5 +124,5 @@ export async function writeGridCog(grid: GridDef, values: Float32Array | Int32Ar
 `;
   await writeFile(`${tmpBase}.vrt`, vrt);
   await runGdal('gdal_translate', ['-q', '-of', 'COG', '-a_srs', 'EPSG:4326', '-co', 'COMPRESS=DEFLATE', '-co', 'BLOCKSIZE=256',
-    '-co', `PREDICTOR=${type === 'Float32' ? 'FLOATING_POINT' : 'STANDARD'}`, '-co', 'OVERVIEWS=AUTO', `${tmpBase}.vrt`, out], signal);
+    '-co', 'PREDICTOR=STANDARD', '-co', 'OVERVIEWS=AUTO', `${tmpBase}.vrt`, out], signal);
 }
