@@ -588,6 +588,14 @@ export async function ingestTable(opts: IngestOptions, signal?: AbortSignal): Pr
         }, l));
       }
     }
+    // Country outlines for the map (Natural Earth, keyed by ISO3; independent of the table), when this package has them.
+    try {
+      const outlines = await readFile(new URL('../../../public/data/basemap/countries.geojson', import.meta.url));
+      await mkdir(join(tmp, 'basemap'), { recursive: true });
+      await addFile('basemap/countries.geojson', outlines);
+    } catch {
+      // not shipped with this installation: the map draws without outlines
+    }
     const viCsv = Papa.unparse({ fields, data: outRecs.map((rec) => fields.map((f) => rec[f] ?? '')) }, { newline: '\n' }) + '\n';
     await addFile('vi.csv', viCsv);
     await addFile('iso.csv', isoCsv(grid, countries));
