@@ -23,9 +23,9 @@ afterAll(async () => { await browser?.close(); await srv?.stop(); });
 async function axe(page: Page): Promise<string[]> {
   if (!(await page.evaluate(() => !!(window as any).axe))) await page.addScriptTag({ path: axePath });
   const r = await page.evaluate(async () => (window as any).axe.run(document, { resultTypes: ['violations'] }));
-  return (r.violations as Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }>)
+  return (r.violations as Array<{ id: string; impact: string; nodes: Array<{ target: string[]; html?: string; failureSummary?: string }> }>)
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 4).map((n) => n.target.join(' ')).join(', ')}`);
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 4).map((n) => `${n.target.join(" ")} ${n.html?.slice(0, 160)} ${n.failureSummary ?? ""}`).join(", ")}`);
 }
 
 const PANELS: Array<[string, string]> = [['summary', 'Summaries'], ['areas', 'Areas'], ['compare', 'Compare'], ['download', 'Download'], ['api', 'API']];

@@ -143,7 +143,7 @@ export function resultRows(hits: readonly SearchHit[]): CatalogRow[] {
 const ROW_H = { branch: 30, record: 42 } as const;
 
 function Count({ n }: { n: number }) {
-  return <span className="count" aria-hidden="true">{n}</span>;
+  return <span className="count">{n}<span className="sr-only"> indicator{n === 1 ? '' : 's'}</span></span>;
 }
 
 /** The catalog browser component. */
@@ -274,10 +274,9 @@ export function CatalogBrowser({ records, selected, onSelect, loading = false }:
             const cls = `${v.index === act ? ' active' : ''}`;
             if (row.kind === 'branch') {
               return (
-                <button key={v.key} type="button" {...common} aria-expanded={row.expanded} className={`row branch lvl${row.level}${cls}`}
-                  aria-label={`${row.label}, ${row.count} indicator${row.count === 1 ? '' : 's'}`}>
+                <button key={v.key} type="button" {...common} aria-expanded={row.expanded} className={`row branch lvl${row.level}${cls}`}>
                   <span className="twist" aria-hidden="true">{row.expanded ? '▾' : '▸'}</span>
-                  <span className="lbl">{row.label}</span>
+                  <span className="lbl">{row.label}</span>{' '}
                   <Count n={row.count} />
                 </button>
               );

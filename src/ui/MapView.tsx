@@ -171,8 +171,8 @@ export function MapView(p: MapViewProps) {
     mapRef.current = map;
     (window as any).__indapiMap = map; // for end-to-end tests
     map.on('load', () => {
-      // a small map starts with the attribution folded (its "i" button opens it), not over the legend
-      if (map.getContainer().clientWidth < 640) map.getContainer().querySelector('.maplibregl-ctrl-attrib')?.classList.remove('maplibregl-compact-show');
+      // the attribution starts folded (its "i" button opens it), never over the legends
+      map.getContainer().querySelector('.maplibregl-ctrl-attrib')?.classList.remove('maplibregl-compact-show');
       const draw = new TerraDraw({
         adapter: new TerraDrawMapLibreGLAdapter({ map }),
         modes: [new TerraDrawPointMode(), new TerraDrawPolygonMode({ pointerDistance: 20 })],

@@ -8,7 +8,7 @@ import { ChipSelect } from '../../ui/ChipSelect';
 import { ResultTable } from '../../ui/ResultTable';
 import { BarChart } from '../../ui/BarChart';
 import { Progress } from '../../ui/Progress';
-import { byCellText, byColumn, chartKey, colLabel, emptyResult, errText, hasValue, isNaRow, isoOptions, isTotalRow, keyOrder, noData, parseBreaks, prettyUnit, summaryVars, tableColumns, varOptions, type PanelCtx } from './common';
+import { byCellText, byColumn, chartKey, colLabel, emptyResult, errText, hasValue, isNaRow, isoOptions, isTotalRow, keyOrder, noData, parseBreaks, prettyInterval, prettyUnit, summaryVars, tableColumns, varOptions, type PanelCtx } from './common';
 
 const byCodesOf = (a: GetLayerArgs): string[] => (Array.isArray(a.by) ? a.by : Object.keys(a.by ?? {}));
 
@@ -154,7 +154,12 @@ export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: Summa
   const pinned = useCallback((row: Row) => isTotalRow(row, shownBy), [shownBy]);
   // the NA group's key: cells outside every interval (continuous domains) or without a class
   const naKind = useCallback((c: string) => (byCode.get(shownCodes[shownBy.indexOf(c)] ?? c)?.type === 'continuous' ? 'outside the breaks' : 'no class'), [byCode, shownBy, shownCodes]);
-  const cellText = useCallback((row: Row, c: string) => (shownBy.includes(c) && row[c] === null && isNaRow(row, shownBy) ? `NA (${naKind(c)})` : byCellText(row, c, shownBy)), [shownBy, naKind]);
+  const cellText = useCallback((row: Row, c: string) => {
+    if (!shownBy.includes(c)) return undefined;
+    if (row[c] === null && isNaRow(row, shownBy)) return `NA (${naKind(c)})`;
+    if (typeof row[c] === 'string' && /e[-+]?\d/i.test(row[c] as string)) return prettyInterval(row[c] as string);
+    return byCellText(row, c, shownBy);
+  }, [shownBy, naKind]);
   const cellTitle = useCallback((row: Row, c: string) => (c === 'ISO3' && row.ADM0_NAME ? String(row.ADM0_NAME) : undefined), []);
   const label = useCallback((c: string) => {
     const i = shownBy.indexOf(c);
@@ -166,7 +171,8 @@ export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: Summa
   const decimals = useMemo(() => Object.fromEntries((shown?.args.var ?? []).map((v) => [v, byCode.get(v)?.dec ?? 2])), [shown, byCode]);
   // Units by name (admin-1 and the like, no key order) over several countries: bars say whose unit ("Central (KEN)").
   const unitBars = multiCountry && !orders[xKey] && shownBy.includes(xKey);
-  const barLabel = useCallback((row: Row) => `${String(row[xKey])} (${String(row.ISO3)})`, [xKey]);
+  const barLabel = useCallback((row: Row) => (unitBars ? `${String(row[xKey])} (${String(row.ISO3)})` : prettyInterval(String(row[xKey] ?? 'all'))), [xKey, unitBars]);
+  const barOrder = useMemo(() => orders[xKey]?.map(prettyInterval), [orders, xKey]);
   const naRows = rows.filter((x) => isNaRow(x, shownBy));
   const units = rows.filter((x) => !isTotalRow(x, shownBy)).length;
   const table = useMemo(() => tableColumns(rows, shown?.data.columns.map((c) => c.name).filter((c) => c !== 'total') ?? [], shownBy), [rows, shown, shownBy]);
@@ -222,8 +228,8 @@ export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: Summa
               <select value={y} onChange={(e) => setYCol(e.target.value)}>{shown.args.var.map((v) => <option key={v} value={v}>{label(v)} ({v})</option>)}</select>
             </label>
           )}
-          {rows.length > 0 && y && <BarChart rows={shownBy.includes(xKey) ? rows.filter((x) => hasValue(x[xKey])) : rows} x={xKey} y={y} color={multiCountry && !unitBars && xKey !== 'ISO3' && xKey !== 'ADM0_NAME' ? 'ISO3' : undefined} label={unitBars ? barLabel : undefined}
-            title={`${label(y)} by ${label(xKey)}${table.country ? `, ${table.country}` : ''}`} xTitle={label(xKey)} yTitle={label(y)} order={orders[xKey]} />}
+          {rows.length > 0 && y && <BarChart rows={shownBy.includes(xKey) ? rows.filter((x) => hasValue(x[xKey])) : rows} x={xKey} y={y} color={multiCountry && !unitBars && xKey !== 'ISO3' && xKey !== 'ADM0_NAME' ? 'ISO3' : undefined} label={barLabel}
+            title={`${label(y)} by ${label(xKey)}${table.country ? `, ${table.country}` : ''}`} xTitle={label(xKey)} yTitle={label(y)} order={barOrder} />}
           <ResultTable rows={rows} columns={table.cols} caption="Summary table" note={place} pinned={pinned} cellText={cellText} cellTitle={cellTitle} valueCols={shown.args.var} colLabel={label} keyOrders={orders} decimals={decimals} />
           {belowSea.length > 0 && (
             <p className="small muted" data-testid="below-sea-note">

@@ -53,6 +53,14 @@ export function prettyUnit(unit: string): string {
   return unit.replace(/\b([a-zA-Zµ]+)([23])\b/g, (_, u: string, p: string) => `${u}${p === '2' ? '²' : '³'}`).replace(/\^2\b/g, '²').replace(/\^3\b/g, '³');
 }
 
+/**
+ * An interval label as people read it: R's `cut()` labels keep 3 significant digits in
+ * e-notation ("(500,1e+03]"); display shows plain numbers ("(500,1000]"). Display only.
+ */
+export function prettyInterval(label: string): string {
+  return label.replace(/[-+]?\d+(?:\.\d+)?e[-+]?\d+/gi, (m) => String(Number(m)));
+}
+
 /** Formats a number with exactly `dec` decimals (catalog `dec`, 0..6) and digit grouping, e.g. "1,234.50". */
 export function fmtNum(v: number, dec: number): string {
   const d = Math.max(0, Math.min(6, Math.round(dec)));
