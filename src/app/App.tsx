@@ -94,7 +94,7 @@ export function App() {
   useEffect(() => {
     if (!badCodes.length) return;
     const fallback = byCode.has('ELEVATION') ? 'ELEVATION' : catalog[0]?.varCode ?? null;
-    update({ v: state.v && byCode.has(state.v) ? state.v : fallback, vars: state.vars.filter((c) => byCode.has(c)), by: state.by.filter((c) => byCode.has(c)), iso: iso.length ? state.iso.filter((c) => iso.some((e) => e.code === c)) : state.iso });
+    update({ v: state.v && byCode.has(state.v) ? state.v : fallback, vars: state.vars.filter((c) => byCode.has(c)), by: state.by.filter((c) => byCode.has(c)), iso: iso.length ? state.iso.filter((c) => iso.some((e) => e.code === c)) : state.iso }, { replace: true });
     // keep the message: computed from the original URL below
   }, [badCodes]);
   // The message stays until the user changes the inputs (the clean-up above is not a change).
@@ -118,7 +118,7 @@ export function App() {
   useEffect(() => { void getRaster().prefetch(state.v ?? 'ELEVATION', 3).catch(() => undefined); }, []);
   // First visit: map a sensible default.
   useEffect(() => {
-    if (!state.v && catalog.length && !location.hash) update({ v: byCode.has('ELEVATION') ? 'ELEVATION' : catalog[0].varCode });
+    if (!state.v && catalog.length && !location.hash) update({ v: byCode.has('ELEVATION') ? 'ELEVATION' : catalog[0].varCode }, { replace: true });
   }, [catalog]);
 
   const [restyle, setRestyle] = useState(0);
@@ -302,7 +302,7 @@ export function App() {
               }}>{label}</button>
  ))}
         </div>
-          <button type="button" className="ghost small widen" aria-pressed={wide} onClick={() => setWide(!wide)} title={wide ? 'Give the map its room back' : 'Make the tools panel wider (tables with many columns)'}>{wide ? 'Narrow panel' : 'Widen panel'}</button>
+          <button type="button" className="ghost small widen" aria-pressed={wide} onClick={() => setWide(!wide)} title={wide ? 'Give the map its room back' : 'Make the tools panel wider (tables with many columns)'} aria-label={wide ? 'Narrow panel' : 'Widen panel'}>{wide ? 'Narrow' : 'Widen'}</button>
         </div>
         {PANELS.map(([id]) => (
           <div key={id} role="tabpanel" id={`panel-${id}`} aria-labelledby={`tab-${id}`} hidden={state.panel !== id} className="panel">

@@ -132,21 +132,21 @@ export function TablePanel({ ctx }: { ctx: PanelCtx }) {
     }
   };
 
-  const option = (c: (typeof catalog)[number]) => <option key={c.varCode} value={c.varCode}>{c.varLabel} ({c.varCode}){c.type === 'continuous' ? ' · intervals' : ''}</option>;
+  const option = (c: (typeof catalog)[number], dom = true) => <option key={c.varCode} value={c.varCode}>{c.varLabel} ({c.varCode}){dom && c.type === 'continuous' ? ' · intervals' : ''}</option>;
   return (
     <section aria-labelledby="table-h">
       <h2 id="table-h">Table builder</h2>
       <p className="muted small">Rows × columns by two domains, one indicator in the cells. Totals use the indicator's own formula (a mean stays a mean).</p>
       <label className="field"><span>Indicator in the cells</span>
-        <select value={value} onChange={(e) => { touched.current = true; setValue(e.target.value); }} data-testid="table-value">{catalog.map(option)}</select>
+        <select value={value} onChange={(e) => { touched.current = true; setValue(e.target.value); }} data-testid="table-value">{catalog.map((c) => option(c, false))}</select>
       </label>
       <div className="row table-domains">
         <label className="field"><span>Rows</span>
-          <select value={row} onChange={(e) => setRow(e.target.value)} data-testid="table-row">{domains.map(option)}</select>
+          <select value={row} onChange={(e) => setRow(e.target.value)} data-testid="table-row">{domains.map((c) => option(c))}</select>
         </label>
         <button type="button" className="ghost small" onClick={() => { setRow(col); setCol(row); }} aria-label="Swap rows and columns" title="Swap rows and columns">⇄</button>
         <label className="field"><span>Columns</span>
-          <select value={col} onChange={(e) => setCol(e.target.value)} data-testid="table-col">{domains.map(option)}</select>
+          <select value={col} onChange={(e) => setCol(e.target.value)} data-testid="table-col">{domains.map((c) => option(c))}</select>
         </label>
       </div>
       <ChipSelect label="Table countries or regions" options={isoOpts} values={state.iso} onChange={(v) => update({ iso: v })} placeholder="Add a country or region…" emptyText="All of Africa south of the Sahara (SSA)" />
