@@ -150,7 +150,11 @@ export function traceGroups(group: Int32Array, width: number, height: number, nG
     }
   }
   const out: LatticePolygon[][] = [];
-  for (let g = 0; g < nGroups; g++) out.push(traceOne(starts[g], dirs[g], W1));
+  // outgoing edges per vertex, shared by the groups (reset after each): at most 2, a corner pinch
+  const V = W1 * (height + 1);
+  const out1 = new Int32Array(V).fill(-1);
+  const out2 = new Int32Array(V).fill(-1);
+  for (let g = 0; g < nGroups; g++) out.push(traceOne(starts[g], dirs[g], W1, out1, out2));
   return out;
 }
 
@@ -160,16 +164,19 @@ function edge(starts: number[], dirs: number[], v: number, d: number): void {
   dirs.push(d);
 }
 
-/** Rings of one group's boundary edges (see {@link traceGroups}). */
-function traceOne(starts: number[], dirs: number[], W1: number): LatticePolygon[] {
+/**
+ * Rings of one group's boundary edges (see {@link traceGroups}); `out1`/`out2` are all -1 on
+ * entry and on return.
+ */
+function traceOne(starts: number[], dirs: number[], W1: number, out1: Int32Array, out2: Int32Array): LatticePolygon[] {
   const n = starts.length;
   if (n === 0) return [];
-  // outgoing edges per start vertex (at most 2: a corner pinch)
-  const out = new Map<number, number[]>();
+  let pinches = 0;
   for (let e = 0; e < n; e++) {
-    const l = out.get(starts[e]);
-    if (l) l.push(e);
-    else out.set(starts[e], [e]);
+    if (out1[starts[e]] >= 0) {
+      out2[starts[e]] = e;
+      pinches++;
+    } else out1[starts[e]] = e;
   }
   const used = new Uint8Array(n);
   const endOf = (e: number) => starts[e] + DX[dirs[e]] + DROW[dirs[e]] * W1;
@@ -183,10 +190,16 @@ function traceOne(starts: number[], dirs: number[], W1: number): LatticePolygon[
       const v = endOf(e);
       if (v === starts[e0]) break;
       path.push(v);
-      const cand = (out.get(v) ?? []).filter((x) => !used[x]);
-      if (cand.length === 0) break; // cannot happen on a closed boundary
-      const left = (dirs[e] + 1) % 4;
-      e = cand.find((x) => dirs[x] === left) ?? cand[0];
+      const a = out1[v], b = out2[v];
+      const ca = a >= 0 && !used[a] ? a : -1;
+      const cb = b >= 0 && !used[b] ? b : -1;
+      if (ca < 0 && cb < 0) break; // cannot happen on a closed boundary
+      // at a pinch, turn left (keep the group's cell on the left)
+      e = ca < 0 ? cb : cb < 0 ? ca : dirs[ca] === (dirs[e] + 1) % 4 ? ca : cb;
+    }
+    if (pinches === 0) {
+      rings.push(path); // no pinch vertex: no vertex repeats
+      continue;
     }
     // split at repeated vertices so every ring is simple
     const stack: number[] = [];
@@ -204,10 +217,11 @@ function traceOne(starts: number[], dirs: number[], W1: number): LatticePolygon[
     }
     rings.push(stack);
   }
+  for (let e = 0; e < n; e++) out1[starts[e]] = out2[starts[e]] = -1;
   const exteriors: Array<{ ring: Array<[number, number]>; box: [number, number, number, number]; holes: Array<Array<[number, number]>> }> = [];
   const holes: Array<Array<[number, number]>> = [];
   for (const r of rings) {
-    const pts = simplify(r.map((v) => [v % W1, Math.floor(v / W1)] as [number, number]));
+    const pts = simplify(r, W1);
     if (pts.length < 4) continue;
     // signed area with north up (y = -row): > 0 counterclockwise
     let a = 0;
@@ -235,14 +249,18 @@ function traceOne(starts: number[], dirs: number[], W1: number): LatticePolygon[
   return exteriors.map((x) => ({ exterior: x.ring, holes: x.holes }));
 }
 
-/** Drops the vertices of a closed lattice ring where it goes straight on; returns a closed ring. */
-function simplify(pts: Array<[number, number]>): Array<[number, number]> {
-  const n = pts.length;
+/**
+ * Drops the vertices of a closed ring of lattice vertex ids (`row * W1 + col`, last vertex
+ * not repeated) where it goes straight on; returns `[col, row]` points, closed (first = last).
+ */
+function simplify(ring: number[], W1: number): Array<[number, number]> {
+  const n = ring.length;
   const keep: Array<[number, number]> = [];
   for (let i = 0; i < n; i++) {
-    const p = pts[(i + n - 1) % n], q = pts[i], r = pts[(i + 1) % n];
-    if ((p[0] === q[0] && q[0] === r[0]) || (p[1] === q[1] && q[1] === r[1])) continue;
-    keep.push(q);
+    const p = ring[(i + n - 1) % n], q = ring[i], r = ring[(i + 1) % n];
+    // straight on: the same step before and after
+    if (q - p === r - q) continue;
+    keep.push([q % W1, Math.floor(q / W1)]);
   }
   if (keep.length) keep.push(keep[0]);
   return keep;
@@ -304,13 +322,15 @@ export function writeGeoJsonZonal(cells: CellResult, opts: ZonalGeoJsonOptions):
   const groupLayers = [...new Set(keys.map((k) => k.layer))];
   const n = grid.width * grid.height;
   const group = new Int32Array(n).fill(-1);
-  const ids = new Map<string, number>();
+  const ids = new Map<string | number, number>();
   const first: number[] = [];
   const count: number[] = [];
   const countries: Array<Set<string>> = [];
+  const one = groupLayers.length === 1 ? groupLayers[0].values : null;
   for (let i = 0; i < n; i++) {
     if (!mask[i]) continue;
-    const key = groupLayers.map((l) => (Number.isNaN(l.values[i]) ? 'NA' : String(l.values[i]))).join('\u0000');
+    // one key layer (the usual case): its value is the key (NaN: the NA group)
+    const key: string | number = one ? (Number.isNaN(one[i]) ? 'NA' : one[i]) : groupLayers.map((l) => (Number.isNaN(l.values[i]) ? 'NA' : String(l.values[i]))).join('\u0000');
     let g = ids.get(key);
     if (g === undefined) {
       g = first.length;
