@@ -12,7 +12,7 @@ import { errText, type QuerySpec } from './common';
 /** Formats offered, with what they hold. */
 export const FORMATS: Array<[string, string]> = [
   ['csv', 'CSV table'], ['dta', 'Stata 14+ (.dta, format 118)'], ['rds', 'R data frame (.rds)'], ['rda', 'R workspace (.rda, load())'],
-  ['json', 'GeoJSON cell points'], ['tif', 'GeoTIFF raster'], ['asc', 'ESRI ASCII grid'], ['grd', 'R raster (.grd/.gri)'],
+  ['json', 'GeoJSON (units as polygons with by, else cell points)'], ['tif', 'GeoTIFF raster'], ['asc', 'ESRI ASCII grid'], ['grd', 'R raster (.grd/.gri)'],
   ['plot', 'Map image (SVG + PNG)'], ['hist', 'Histogram image (SVG + PNG)'],
 ];
 
