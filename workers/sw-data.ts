@@ -318,7 +318,13 @@ export class BundleCache {
         return res;
       } catch (e) {
         if (req.signal.aborted) throw e;
-        return m ? this.networkFailure(path, e) : errorResponse('OFFLINE', `Offline, and no data bundle is stored on this device (${path}).`);
+        if (m) return this.networkFailure(path, e);
+        return errorResponse(
+          'OFFLINE',
+          self.navigator.onLine === false
+            ? `Offline, and no data bundle is stored on this device yet (${path}).`
+            : `Cannot read the data bundle at ${this.dataBase} (${(e as Error).message}): the network is down, or ${new URL(this.dataBase).origin} does not allow CORS requests from this site (Access-Control-Allow-Origin).`,
+        );
       }
     }
     if (!f.path.endsWith('.tif')) {

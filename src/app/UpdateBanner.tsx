@@ -5,6 +5,7 @@
  * new bundle. The status text in the header opens the storage dialog (panels/StoragePanel).
  */
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { DATA_BASE, loadManifest } from './bundle';
 
 const StoragePanel = lazy(() => import('./panels/StoragePanel').then((m) => ({ default: m.StoragePanel })));
 
@@ -30,8 +31,15 @@ export function UpdateBanner() {
   const [swErr, setSwErr] = useState<string | null>(null);
   const [storageOpen, setStorageOpen] = useState(false);
   const [full, setFull] = useState<string | null>(null);
+  const [bundleErr, setBundleErr] = useState<string | null>(null);
   const dialog = useRef<HTMLDialogElement>(null);
   const online = useOnline();
+  // A missing or unreadable bundle at the configured location: say so once, plainly.
+  useEffect(() => {
+    const ac = new AbortController();
+    loadManifest(ac.signal).then(() => setBundleErr(null), (e: Error) => { if (!ac.signal.aborted) setBundleErr(e.message); });
+    return () => ac.abort();
+  }, []);
   useEffect(() => {
     if (!('serviceWorker' in navigator) || import.meta.env.DEV) return;
     let reg: ServiceWorkerRegistration | undefined;
@@ -69,6 +77,9 @@ export function UpdateBanner() {
         <div className="row space"><h2 id="storage-title" style={{ margin: 0 }}>Storage on this device</h2><button type="button" className="ghost" onClick={() => dialog.current?.close()}>Close</button></div>
         {storageOpen && <Suspense fallback={<p>Loading…</p>}><StoragePanel /></Suspense>}
       </dialog>
+      {bundleErr && (
+        <div className="msg error banner" role="alert" data-testid="bundle-error">Data bundle ({DATA_BASE}): {bundleErr}</div>
+      )}
       {full && (
         <div className="msg warn banner" role="alert" data-testid="storage-full">{full} <button type="button" className="ghost" onClick={() => setFull(null)}>Dismiss</button></div>
       )}
