@@ -6,7 +6,19 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startServer, type Started } from './helpers';
+import { createRequire } from 'node:module';
 import { launch, shot } from './app-helpers';
+
+const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/** Serious and critical axe violations inside the catalog, as "rule: target" lines. */
+async function axeCatalog(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => !!(window as any).axe))) await page.addScriptTag({ path: axePath });
+  const r = await page.evaluate(async () => (window as any).axe.run('.catalog', { resultTypes: ['violations'] }));
+  return (r.violations as Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }>)
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
 
 let srv: Started;
 let browser: Browser;
@@ -110,6 +122,7 @@ describe('catalog search and browser', () => {
     await expect.poll(() => branch.getAttribute('aria-expanded')).toBe('true');
     await page.keyboard.press('ArrowLeft');
     await expect.poll(() => branch.getAttribute('aria-expanded')).toBe('false');
+    expect(await axeCatalog(page)).toEqual([]); // the tree
     await page.context().close();
   });
 
@@ -129,6 +142,7 @@ describe('catalog search and browser', () => {
     expect(await resultCodes(page)).not.toContain('PN14_POP'); // continuous: filtered out
     const admin = page.locator('.facet-category label', { hasText: 'Administrative' });
     expect(Number(await admin.locator('.n').textContent())).toBeGreaterThan(1);
+    expect(await axeCatalog(page)).toEqual([]); // results list, filters open, a chip
     await page.getByRole('button', { name: 'Remove filter Type: class' }).click();
     await expect.poll(() => resultCodes(page)).toContain('PN14_POP');
     await shot(page, 'catalog-filters');
