@@ -30,6 +30,8 @@ const TARGET_S = 600, TARGET_MB = 1536;
 /** Wall seconds and peak RSS (MB) of a command run under /usr/bin/time -v. */
 interface Measured {
   seconds: number;
+  /** User + system CPU seconds (from /usr/bin/time). */
+  cpu: number;
   peakMB: number;
   ok: boolean;
   stderr: string;
@@ -42,7 +44,9 @@ function measure(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.e
     : spawnSync(cmd, args, { encoding: 'utf8', env, maxBuffer: 1 << 28, cwd: ROOT });
   const seconds = (performance.now() - t0) / 1000;
   const m = /Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr ?? '');
-  return { seconds, peakMB: m ? Number(m[1]) / 1024 : NaN, ok: r.status === 0, stderr: r.stderr ?? '' };
+  const u = /User time \(seconds\): ([\d.]+)/.exec(r.stderr ?? ''), sy = /System time \(seconds\): ([\d.]+)/.exec(r.stderr ?? '');
+  const cpu = u && sy ? Number(u[1]) + Number(sy[1]) : NaN;
+  return { seconds, cpu, peakMB: m ? Number(m[1]) / 1024 : NaN, ok: r.status === 0, stderr: r.stderr ?? '' };
 }
 
 /** The cached generated table (regenerated when the generator changes). */
@@ -125,16 +129,18 @@ async function main(): Promise<void> {
   if (!ing.ok) console.error(`ingest FAILED:\n${ing.stderr.split('\n').slice(-25).join('\n')}`);
   const pad = (s: string, n: number) => s.padEnd(n);
   const f = (x: number | undefined, d = 1) => (x === undefined || Number.isNaN(x) ? '-' : x.toFixed(d)).padStart(9);
-  console.log(`${pad('run', 44)}${'wall s'.padStart(9)}${'peak MB'.padStart(9)}`);
-  console.log(`${pad('ingest (child process)', 44)}${f(ing.seconds)}${f(ing.peakMB, 0)}`);
-  console.log(`${pad('reference: wc -l', 44)}${f(wc.seconds)}${f(wc.peakMB, 0)}`);
-  if (parse) console.log(`${pad('reference: papaparse stream, parse only', 44)}${f(parse.seconds)}${f(parse.peakMB, 0)}`);
-  if (fread) console.log(`${pad('reference: R data.table::fread', 44)}${f(fread.seconds)}${f(fread.peakMB, 0)}`);
+  console.log(`${pad('run', 44)}${'wall s'.padStart(9)}${'CPU s'.padStart(9)}${'peak MB'.padStart(9)}`);
+  const line = (name: string, x: Measured) => console.log(`${pad(name, 44)}${f(x.seconds)}${f(x.cpu)}${f(x.peakMB, 0)}`);
+  line('ingest (child process)', ing);
+  line('reference: wc -l', wc);
+  if (parse) line('reference: papaparse stream, parse only', parse);
+  if (fread) line('reference: R data.table::fread', fread);
+  console.log(`(load average now ${(await import('node:os')).loadavg().map((x) => x.toFixed(1)).join(' ')} on ${(await import('node:os')).cpus().length} cores: wall times include waiting for other processes, CPU times do not)`);
   console.log(`\ningest vs targets (issue 9): time ${ing.seconds.toFixed(0)} s / ${TARGET_S} s = ${(ing.seconds / TARGET_S).toFixed(2)}; ` +
     `peak RSS ${ing.peakMB.toFixed(0)} MB / ${TARGET_MB} MB = ${(ing.peakMB / TARGET_MB).toFixed(2)} (both <= 1 to pass)`);
   const rel = [`wc -l ${(ing.seconds / wc.seconds).toFixed(1)}x`];
-  if (parse) rel.push(`parse only ${(ing.seconds / parse.seconds).toFixed(2)}x`);
-  if (fread) rel.push(`fread ${(ing.seconds / fread.seconds).toFixed(2)}x time, ${(ing.peakMB / fread.peakMB).toFixed(2)}x memory`);
+  if (parse) rel.push(`parse only ${(ing.seconds / parse.seconds).toFixed(2)}x wall, ${(ing.cpu / parse.cpu).toFixed(2)}x CPU`);
+  if (fread) rel.push(`fread ${(ing.seconds / fread.seconds).toFixed(2)}x wall, ${(ing.cpu / fread.cpu).toFixed(2)}x CPU, ${(ing.peakMB / fread.peakMB).toFixed(2)}x memory`);
   console.log(`ingest vs references in this run: ${rel.join('; ')}; throughput ${(mb / ing.seconds).toFixed(1)} MB/s`);
   if (!ing.ok) process.exitCode = 1;
 }
