@@ -70,3 +70,50 @@ describe('VarAgg: groups without values', () => {
     expect(a.value(0)).toBe('b');
   });
 });
+
+describe('VarAgg: catalog formulas evaluated as R', () => {
+  // same cells: group 0 has X = 1, 2, 3; group 1 only NA values of X; W is a weight everywhere
+  const W = new Float32Array([1, 1, 2, 5, 5]);
+  const run = (f: string, cols: Record<string, Float32Array>, weight: Float32Array | null = null) => {
+    const frame = countGroups(sel, weight, 1, 2);
+    const spec: VarSpec = { code: 'X', rec: rec('continuous'), formula: parseAggFun(f), columnRecs: [], stats: [] };
+    const a = new VarAgg(spec, frame, vals, new Map(Object.entries({ X: vals, W, ...cols })), undefined);
+    return [0, 1, 2].map((t) => a.numeric(t));
+  };
+
+  it('sum(X*W)/sum(W) counts W where X is NA (R); sum(X*W)/sum(W + 0*X) does not', () => {
+    expect(run('sum(X*W, na.rm=TRUE)/sum(W, na.rm=TRUE)', {})).toEqual([9 / 4, 0, 9 / 14]);
+    const both = run('sum(X*W, na.rm=TRUE)/sum(W + 0*X, na.rm=TRUE)', {});
+    expect(both[0]).toBe(9 / 4);
+    expect(both[1]).toBeNaN(); // 0/0
+    expect(both[2]).toBe(9 / 4);
+  });
+
+  it('weighted.mean is NA when a weight is NA where X is not; cells with X NA are dropped', () => {
+    const r = run('weighted.mean(X, V, na.rm=TRUE)', { V: new Float32Array([1, NaN, 2, 5, 5]) });
+    expect(r.every((v) => Number.isNaN(v))).toBe(true);
+    expect(run('weighted.mean(X, W, na.rm=TRUE)', {})[2]).toBe(9 / 4);
+    // weight 0: out of the numerator, in the divisor
+    expect(run('weighted.mean(X, V, na.rm=TRUE)', { V: new Float32Array([0, 1, 1, NaN, NaN]) })[0]).toBe(5 / 2);
+  });
+
+  it('coverage fractions scale each term of a sum and the weights', () => {
+    const f = new Float32Array([1, 0.5, 1, 1, 1]);
+    expect(run('sum(X*W, na.rm=TRUE)/sum(W, na.rm=TRUE)', {}, f)[0]).toBe((1 + 0.5 * 2 + 6) / 3.5);
+    expect(run('sum(X*W, na.rm=TRUE)/sum(W + 0*X, na.rm=TRUE)', {}, f)[0]).toBe((1 + 0.5 * 2 + 6) / 3.5);
+    expect(run('weighted.mean(X, W, na.rm=TRUE)', {}, f)[0]).toBe((1 + 0.5 * 2 + 6) / 3.5);
+    expect(run('mean(X*W - 0, na.rm=TRUE)', {}, f)[0]).toBe((1 + 0.5 * 2 + 6) / 2.5);
+  });
+
+  it('without na.rm any NA is NA; x/0 and min of nothing are non-finite, so missing', () => {
+    const r = run('sum(X)', {});
+    expect(r[0]).toBe(6);
+    expect(r[1]).toBeNaN();
+    expect(run('sum(X, na.rm=TRUE)/sum(Z, na.rm=TRUE)', { Z: new Float32Array(5) })[0]).toBeNaN(); // 6/0 = Inf
+    const range = run('max(X, na.rm=TRUE) - min(X, na.rm=TRUE)', {});
+    expect(range[0]).toBe(2);
+    expect(range[1]).toBeNaN(); // -Inf - Inf
+    expect(run('-median(X, na.rm=T) * 2 + 1', {})[0]).toBe(-3);
+    expect(run('median(X*2, na.rm=T)', {})[2]).toBe(4);
+  });
+});

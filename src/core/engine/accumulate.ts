@@ -110,6 +110,18 @@ export function cellValues(e: CellExpr, cols: Columns, N: number): Col {
       return out;
     }
     case 'bin': {
+      // a number on either side: one loop over the other operand, no array of the constant
+      if (e.b.t === 'num' || e.a.t === 'num') {
+        const k = e.b.t === 'num' ? e.b.v : (e.a as { v: number }).v;
+        const x = cellValues(e.b.t === 'num' ? e.a : e.b, cols, N), out = new Float64Array(N);
+        const left = e.a.t === 'num'; // k op x rather than x op k
+        if (e.op === '+') for (let i = 0; i < N; i++) out[i] = x[i] + k;
+        else if (e.op === '*') for (let i = 0; i < N; i++) out[i] = x[i] * k;
+        else if (e.op === '-') { if (left) for (let i = 0; i < N; i++) out[i] = k - x[i]; else for (let i = 0; i < N; i++) out[i] = x[i] - k; }
+        else if (left) for (let i = 0; i < N; i++) out[i] = k / x[i];
+        else for (let i = 0; i < N; i++) out[i] = x[i] / k;
+        return out;
+      }
       const a = cellValues(e.a, cols, N), b = cellValues(e.b, cols, N), out = new Float64Array(N);
       if (e.op === '+') for (let i = 0; i < N; i++) out[i] = a[i] + b[i];
       else if (e.op === '-') for (let i = 0; i < N; i++) out[i] = a[i] - b[i];
@@ -182,6 +194,24 @@ function leafAcc(l: AggLeaf, frame: Frame, cols: Columns): LeafAcc {
   const { sel, weight } = frame;
   const N = sel.length;
   const T = groupsOf(frame) + frame.C;
+  // sum / mean of a product of two columns (the catalog's weighted means): one fused pass
+  if ((l.fn === 'sum' || l.fn === 'mean') && l.naRm && l.x.t === 'bin' && l.x.op === '*' && l.x.a.t === 'col' && l.x.b.t === 'col') {
+    const a = cellValues(l.x.a, cols, N), b = cellValues(l.x.b, cols, N);
+    const s = new Float64Array(T), n = new Float64Array(T);
+    accSumProd(sel, a, b, weight, s, n);
+    fold(s, frame, 'add'); fold(n, frame, 'add');
+    return l.fn === 'sum' ? { value: (t) => s[t] } : { value: (t) => s[t] / n[t] };
+  }
+  // sum / mean of A + k*B (e.g. W + 0*X, W where X is not NA): one fused pass
+  const lx = l.x;
+  if ((l.fn === 'sum' || l.fn === 'mean') && l.naRm && lx.t === 'bin' && lx.op === '+' && lx.a.t === 'col' && lx.b.t === 'bin' &&
+      lx.b.op === '*' && lx.b.a.t === 'num' && lx.b.b.t === 'col') {
+    const a = cellValues(lx.a, cols, N), b = cellValues(lx.b.b, cols, N);
+    const s = new Float64Array(T), n = new Float64Array(T);
+    accSumPlusScaled(sel, a, lx.b.a.v, b, weight, s, n);
+    fold(s, frame, 'add'); fold(n, frame, 'add');
+    return l.fn === 'sum' ? { value: (t) => s[t] } : { value: (t) => s[t] / n[t] };
+  }
   const x = cellValues(l.x, cols, N);
   const nas = l.naRm ? null : naCounts(frame, x);
   const na = (t: number) => nas !== null && nas[t] > 0;
@@ -391,6 +421,28 @@ function accSum(sel: Int32Array, vals: Col, weight: Float32Array | null, s: Floa
       const v = vals[i]; if (v !== v) continue;
       s[g] += v; n[g]++;
     }
+  }
+}
+
+/** accSum of the per-cell product a * b (NA where either is), without materialising it. */
+function accSumProd(sel: Int32Array, a: Col, b: Col, weight: Float32Array | null, s: Float64Array, n: Float64Array): void {
+  const N = sel.length;
+  for (let i = 0; i < N; i++) {
+    const g = sel[i]; if (g < 0) continue;
+    const v = a[i] * b[i]; if (v !== v) continue;
+    const f = weight !== null ? weight[i] : 1;
+    s[g] += f * v; n[g] += f;
+  }
+}
+
+/** accSum of the per-cell a + k * b (NA where either is), without materialising it. */
+function accSumPlusScaled(sel: Int32Array, a: Col, k: number, b: Col, weight: Float32Array | null, s: Float64Array, n: Float64Array): void {
+  const N = sel.length;
+  for (let i = 0; i < N; i++) {
+    const g = sel[i]; if (g < 0) continue;
+    const v = a[i] + k * b[i]; if (v !== v) continue;
+    const f = weight !== null ? weight[i] : 1;
+    s[g] += f * v; n[g] += f;
   }
 }
 
