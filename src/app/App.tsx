@@ -25,6 +25,7 @@ import { colLabel, fmtNum, prettyUnit, type PanelCtx, type QuerySpec } from './p
 import { SummaryPanel, summaryArgs, type SummaryRows } from './panels/SummaryPanel';
 import { AreasPanel } from './panels/AreasPanel';
 import { TablePanel } from './panels/TablePanel';
+import { UPLOAD_EVENT } from './panels/UploadShapes';
 import { ComparePanel } from './panels/ComparePanel';
 import { DownloadPanel } from './panels/DownloadPanel';
 import { ApiPanel } from './panels/ApiPanel';
@@ -247,7 +248,8 @@ export function App() {
  <CatalogBrowser loading={loading} records={catalog} selected={state.v} onSelect={(c) => { update({ v: c }); setChoro(null); setDrawer(false); }} />
         {rec && <IndicatorCard rec={rec} />}
       </aside>
-      <main className="centre" aria-label="Map">
+      <main className="centre" aria-label="Map" onDragOver={(e) => { if (e.dataTransfer.types.includes('Files')) e.preventDefault(); }}
+        onDrop={(e) => { const f = e.dataTransfer.files[0]; if (!f) return; e.preventDefault(); update({ panel: 'areas' }); setTimeout(() => window.dispatchEvent(new CustomEvent(UPLOAD_EVENT, { detail: f })), 0); }}>
         <Suspense fallback={<div className="map placeholder">Loading map…</div>}>
           <MapView dataBase={DATA_BASE} rasterKey={rasterKey} opacity={state.op} loadTile={loadTile} choropleth={choro?.pairs ?? null} areas={areas}
             marker={picked ? [picked.lon, picked.lat] : null} fit={fit} drawMode={drawMode} onDrawn={onDrawn} onHover={onHover} onClick={onClick} view={state.map} onView={onView}

@@ -10,6 +10,7 @@ import { Progress } from '../../ui/Progress';
 import type { DrawMode } from '../../ui/MapView';
 import { parseWktGeometries } from '../../ui/wkt';
 import { areasWithTotals, SHAPE_TOTAL } from './area-totals';
+import { UploadShapes } from './UploadShapes';
 import { chartKey, colLabel, errText, summaryVars, tableColumns, type PanelCtx } from './common';
 
 /** Bounds [w, s, e, n] of WKT shapes (a lone point gets a small box around it); null when none. */
@@ -91,6 +92,7 @@ export function AreasPanel({ ctx, drawMode, setDrawMode }: AreasPanelProps) {
       </div>
       {drawMode === 'polygon' && <p className="muted small">Click to add vertices; click the first vertex (or double-click) to close the polygon.</p>}
       {drawMode === 'point' && <p className="muted small">Click on the map to add a point.</p>}
+      <UploadShapes wkt={state.wkt} onWkt={(w) => { update({ wkt: w }); const b = wktBounds(w); if (b) ctx.fitTo(b); }} />
       <label className="field">
         <span>WKT (EPSG:4326, longitude latitude): POINT, MULTIPOINT, POLYGON, MULTIPOLYGON, GEOMETRYCOLLECTION</span>
         <textarea rows={4} value={text} onChange={(e) => onText(e.target.value)} spellCheck={false} aria-invalid={!!wktErr} aria-describedby="wkt-err" placeholder="POLYGON ((36 -1.5, 37.5 -1.5, 37.5 0, 36 0, 36 -1.5))" />

@@ -1,0 +1,65 @@
+/**
+ * Upload shapes into the Areas panel: a file input, and files dropped on the map (App sends
+ * them as an `indapi-upload` window event). The shapes are added to the panel's WKT and
+ * summarised like drawn shapes.
+ */
+import { useEffect, useRef, useState } from 'react';
+import { parseWktGeometries } from '../../ui/wkt';
+import { readUpload, shapesWkt, UPLOAD_MAX_BYTES, WKT_MAX_CHARS } from '../upload';
+import { errText } from './common';
+
+/** Window event carrying a dropped File (`detail`) to the upload control. */
+export const UPLOAD_EVENT = 'indapi-upload';
+
+/** Props: the current WKT and a setter for the WKT with the uploaded shapes added. */
+export interface UploadShapesProps { wkt: string; onWkt: (wkt: string) => void }
+
+/** The control. */
+export function UploadShapes({ wkt, onWkt }: UploadShapesProps) {
+  const [busy, setBusy] = useState(false);
+  const [msg, setMsg] = useState<{ ok: boolean; text: string; notes: string[] } | null>(null);
+  const input = useRef<HTMLInputElement>(null);
+  const latest = useRef({ wkt, onWkt });
+  latest.current = { wkt, onWkt };
+
+  const read = async (file: File) => {
+    setBusy(true); setMsg(null);
+    try {
+      const r = await readUpload(file);
+      const cur = latest.current.wkt.trim() ? parseWktGeometries(latest.current.wkt) : [];
+      const all = shapesWkt([...cur, ...r.geometries]);
+      if (all.length > WKT_MAX_CHARS) throw new Error(`With the shapes already there the WKT would be ${all.length.toLocaleString('en')} characters (at most ${WKT_MAX_CHARS.toLocaleString('en')}); clear the shapes first.`);
+      latest.current.onWkt(all);
+      const first = cur.length + 1, last = cur.length + r.geometries.length;
+      const shown = r.names.slice(0, 5).join(', ') + (r.names.length > 5 ? `, and ${r.names.length - 5} more` : '');
+      setMsg({ ok: true, text: `Added ${r.geometries.length} shape${r.geometries.length > 1 ? 's' : ''} from ${file.name} (shape${first === last ? ` ${first}` : `s ${first}–${last}`} on the map): ${shown}. Summarise areas to compute them.`, notes: r.notes });
+    } catch (e) {
+      setMsg({ ok: false, text: errText(e), notes: [] });
+    } finally {
+      setBusy(false);
+      if (input.current) input.current.value = '';
+    }
+  };
+  const readRef = useRef(read);
+  readRef.current = read;
+  useEffect(() => {
+    const on = (e: Event) => { const f = (e as CustomEvent<File>).detail; if (f) void readRef.current(f); };
+    window.addEventListener(UPLOAD_EVENT, on);
+    return () => window.removeEventListener(UPLOAD_EVENT, on);
+  }, []);
+
+  return (
+    <div className="upload" data-testid="upload">
+      <label className="field">
+        <span>Upload shapes: GeoJSON, zipped shapefile (.zip with .shp, .dbf, .prj), KML or KMZ, up to {UPLOAD_MAX_BYTES / 1048576} MB; or drop a file on the map</span>
+        <input ref={input} type="file" accept=".geojson,.json,.zip,.kml,.kmz,application/geo+json,application/json,application/zip,application/vnd.google-earth.kml+xml,application/vnd.google-earth.kmz" disabled={busy}
+          onChange={(e) => { const f = e.target.files?.[0]; if (f) void read(f); }} />
+      </label>
+      <div role="status" aria-live="polite">
+        {busy && <p className="muted small">Reading the file…</p>}
+        {msg?.ok && <p className="msg info small" data-testid="upload-msg">{msg.text}{msg.notes.map((n) => ` ${n}`).join('')}</p>}
+      </div>
+      {msg && !msg.ok && <p className="msg error" role="alert" data-testid="upload-error">{msg.text}</p>}
+    </div>
+  );
+}
