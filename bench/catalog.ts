@@ -50,6 +50,7 @@ export interface CatalogBenchResult {
 export function measure(recs: VarRecord[], filters: CatalogFilters): CatalogBenchResult {
   const t0 = performance.now();
   const ix = buildCatalogIndex(recs);
+  ix.prepare();
   const buildMs = performance.now() - t0;
   const scan = linearScan(recs);
   const prefixes = TYPED.flatMap((q) => [...q].map((_, i) => q.slice(0, i + 1)));

@@ -154,6 +154,13 @@ export function CatalogBrowser({ records, selected, onSelect, loading = false }:
   const [expanded, setExpanded] = useState<Set<string>>(() => new Set());
   const [active, setActive] = useState(0);
   const index = useMemo(() => buildCatalogIndex(records), [records]);
+  // build the text index while the page is idle, so the first keystroke does not pay for it
+  useEffect(() => {
+    if (!records.length) return;
+    const ric = (globalThis as any).requestIdleCallback as ((f: () => void, o?: { timeout: number }) => number) | undefined;
+    const id = ric ? ric(() => index.prepare(), { timeout: 3000 }) : setTimeout(() => index.prepare(), 500);
+    return () => { if (ric) (globalThis as any).cancelIdleCallback(id); else clearTimeout(id); };
+  }, [index, records.length]);
   const result = useMemo(() => index.search(q, filters), [index, q, filters]);
   const filtering = Object.values(filters).some((v) => v && v.length);
   const listMode = result.hasQuery || filtering;

@@ -186,6 +186,8 @@ export interface CatalogIndex {
    * Never throws: the query is plain text, never a pattern.
    */
   search(q: string, filters?: CatalogFilters): SearchResult;
+  /** Builds the text index now (else the first query does): call when the page is idle. */
+  prepare(): void;
 }
 
 /** The query tree of a text: every word (or phrase) or one of its synonyms must match. */
@@ -220,28 +222,35 @@ export function buildQuery(q: string): { query: Query | null; synonymTerms: Set<
 }
 
 /**
- * Builds the search index of a catalog (about 10-30 ms for 750 records with long
- * descriptions; see `npx tsx bench/catalog.ts`).
+ * Builds the search index of a catalog: facet values at once, the text index on the first
+ * query (about 30-100 ms for 750 records with long descriptions; see `npx tsx bench/catalog.ts`).
  */
 export function buildCatalogIndex(records: readonly VarRecord[]): CatalogIndex {
-  const ms = new MiniSearch<Doc>({
-    fields: FIELDS,
-    idField: 'id',
-    tokenize,
-    processTerm,
-  });
-  const docs: Doc[] = records.map((r, id) => ({
-    id,
-    code: `${r.varCode} ${r.varCode.replace(/[^A-Za-z0-9]+/g, '')}`,
-    label: r.varLabel,
-    title: r.varTitle,
-    category: [r.cat1, r.cat2, r.cat3].join(' '),
-    year: r.yearEnd && r.yearEnd !== r.year ? `${r.year} ${r.yearEnd}` : r.year,
-    source: `${r.sourceMini} ${r.sources}`,
-    description: r.varDesc,
-    more: Object.entries(r).filter(([k, v]) => !KNOWN.has(k) && typeof v === 'string').map(([, v]) => v).join(' '),
-  }));
-  ms.addAll(docs);
+  // the text index is built on the first query (the tree and the facets need none of it)
+  let built: MiniSearch<Doc> | null = null;
+  const textIndex = (): MiniSearch<Doc> => {
+    if (built) return built;
+    const m = new MiniSearch<Doc>({
+      fields: FIELDS,
+      idField: 'id',
+      tokenize,
+      processTerm,
+    });
+    const docs: Doc[] = records.map((r, id) => ({
+      id,
+      code: `${r.varCode} ${r.varCode.replace(/[^A-Za-z0-9]+/g, '')}`,
+      label: r.varLabel,
+      title: r.varTitle,
+      category: [r.cat1, r.cat2, r.cat3].join(' '),
+      year: r.yearEnd && r.yearEnd !== r.year ? `${r.year} ${r.yearEnd}` : r.year,
+      source: `${r.sourceMini} ${r.sources}`,
+      description: r.varDesc,
+      more: Object.entries(r).filter(([k, v]) => !KNOWN.has(k) && typeof v === 'string').map(([, v]) => v).join(' '),
+    }));
+    m.addAll(docs);
+    built = m;
+    return m;
+  };
   const codes = records.map((r) => fold(r.varCode));
   const index = new Map(records.map((r, i) => [r, i]));
   const facetVals = records.map((r) => FACET_KEYS.map((k) => facetValue(r, k)));
@@ -256,6 +265,7 @@ export function buildCatalogIndex(records: readonly VarRecord[]): CatalogIndex {
 
   return {
     records,
+    prepare: () => { textIndex(); },
     search(q: string, filters: CatalogFilters = {}): SearchResult {
       const { query, synonymTerms, typed } = buildQuery(q);
       let hits: SearchHit[];
@@ -268,7 +278,7 @@ export function buildCatalogIndex(records: readonly VarRecord[]): CatalogIndex {
           boostTerm: (t: string) => (synonymTerms.has(t) ? SYNONYM_WEIGHT : 1),
         };
         const qq = fold(q.trim()).replace(/\s+/g, '_');
-        const res = ms.search(query, opts);
+        const res = textIndex().search(query, opts);
         // rank: exact code, code prefix, then hits matching more of the typed words themselves
         // (not through a synonym), then the BM25 score
         const keyed = res.map((h) => {
