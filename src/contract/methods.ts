@@ -237,7 +237,7 @@ export const METHODS: MethodSpec[] = [
   {
     name: 'describe',
     title: 'Full metadata records of indicators',
-    description: 'Returns the complete catalog record of each selected indicator: label, code, unit, type, period, categories, sources, contact, description, citation, licence, version, aggregation formula and download date. The record element `Code` holds the indicator code.',
+    description: 'Returns the complete catalog record of each selected indicator: label, code, unit, type, period, categories, sources, contact, description, citation, licence, version, aggregation formula (`AggFormula`, R, evaluated per unit as R evaluates it), the formula in plain words (`AggFormulaText`) and download date. The record element `Code` holds the indicator code.',
     args: [
       { name: 'var', type: 'codes', default: 'NULL', doc: 'Indicator codes to describe.' },
       { name: 'q', type: 'strings', default: 'NULL', doc: 'Patterns matched like `category(q)`; with neither argument every record is returned.' },
