@@ -7,7 +7,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { unzipSync, strFromU8 } from 'fflate';
+import { unzipSync, strFromU8, zipSync } from 'fflate';
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import Papa from 'papaparse';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startServer, type Started } from './helpers';
@@ -121,6 +123,112 @@ describe('table builder', () => {
     await buildTable(page);
     await page.locator('[data-testid="table-result"]').scrollIntoViewIfNeeded();
     await shot(page, 'features-table-390');
+    expect(errors).toEqual([]);
+    await ctx.close();
+  });
+});
+
+/** Fixture shapes (made up): a square over Nairobi and one over Mount Kenya, with a line that is left out. */
+const FIXTURE = {
+  type: 'FeatureCollection',
+  features: [
+    { type: 'Feature', properties: { name: 'Fixture Nairobi square' }, geometry: { type: 'Polygon', coordinates: [[[36.6, -1.45], [37.0, -1.45], [37.0, -1.15], [36.6, -1.15], [36.6, -1.45]]] } },
+    { type: 'Feature', properties: { name: 'Fixture Mt Kenya square' }, geometry: { type: 'Polygon', coordinates: [[[37.1, -0.35], [37.5, -0.35], [37.5, 0.05], [37.1, 0.05], [37.1, -0.35]]] } },
+    { type: 'Feature', properties: { name: 'Fixture road' }, geometry: { type: 'LineString', coordinates: [[36.8, -1.3], [37.3, -0.1]] } },
+  ],
+};
+
+/** A zipped shapefile of the fixture in UTM 37S (EPSG:32737), written by ogr2ogr (gdal-bin). */
+function fixtureShapefileZip(): Buffer {
+  const dir = mkdtempSync(join(tmpdir(), 'shp-'));
+  writeFileSync(join(dir, 'in.geojson'), JSON.stringify({ ...FIXTURE, features: FIXTURE.features.slice(0, 2) }));
+  mkdirSync(join(dir, 'out'));
+  execFileSync('ogr2ogr', ['-f', 'ESRI Shapefile', '-t_srs', 'EPSG:32737', join(dir, 'out', 'fixture_squares.shp'), join(dir, 'in.geojson')]);
+  const files: Record<string, Uint8Array> = {};
+  for (const f of readdirSync(join(dir, 'out'))) files[f] = readFileSync(join(dir, 'out', f));
+  expect(Object.keys(files)).toContain('fixture_squares.prj');
+  return Buffer.from(zipSync(files));
+}
+
+async function summariseAreas(page: Page) {
+  const panel = page.locator('#panel-areas');
+  await panel.getByRole('button', { name: 'Summarise areas' }).click();
+  const res = panel.locator('[data-testid="areas-result"]');
+  await expect.poll(() => res.locator('tbody tr').count(), { timeout: 90_000 }).toBeGreaterThanOrEqual(2);
+  return res;
+}
+
+describe('upload shapes', () => {
+  test('GeoJSON through the file input: two polygons kept, the line left out, summarised like drawn shapes', async () => {
+    const { ctx, page, errors } = await open('#v=ELEVATION&panel=areas');
+    await page.locator('button.item[data-code]').first().waitFor({ timeout: 30_000, state: 'attached' });
+    const panel = page.locator('#panel-areas');
+    await panel.getByLabel(/Upload shapes/).setInputFiles({ name: 'fixture-squares.geojson', mimeType: 'application/geo+json', buffer: Buffer.from(JSON.stringify(FIXTURE)) });
+    const msg = panel.locator('[data-testid="upload-msg"]');
+    await expect.poll(() => msg.textContent(), { timeout: 20_000 }).toContain('Added 2 shapes');
+    expect(await msg.textContent()).toContain('1 line feature left out');
+    expect(await panel.locator('textarea').inputValue()).toMatch(/^GEOMETRYCOLLECTION \(POLYGON \(\(36\.6 -1\.45/);
+    const res = await summariseAreas(page);
+    const text = await res.textContent();
+    expect(text).toMatch(/Kenya/);
+    // Mount Kenya's square is higher than Nairobi's: shape 2 > shape 1 (mean elevation, m)
+    const vals = await res.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')));
+    const elev = (k: string) => Number(vals.find((r) => r[0].startsWith(k))!.find((c, i) => i > 0 && /^[\d,]+$/.test(c))!.replace(/,/g, ''));
+    expect(elev('2')).toBeGreaterThan(elev('1'));
+    await waitMap(page);
+    await shot(page, 'features-upload-geojson-1440');
+    expect(errors).toEqual([]);
+    await ctx.close();
+  });
+
+  test('zipped shapefile in UTM 37S dropped on the map: reprojected from its .prj to EPSG:4326', async () => {
+    const zip = fixtureShapefileZip();
+    const { ctx, page, errors } = await open('#v=ELEVATION&panel=summary');
+    await page.locator('button.item[data-code]').first().waitFor({ timeout: 30_000, state: 'attached' });
+    await page.evaluate((b64) => {
+      const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+      const dt = new DataTransfer();
+      dt.items.add(new File([bytes], 'fixture_squares.zip', { type: 'application/zip' }));
+      document.querySelector('main.centre')!.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    }, zip.toString('base64'));
+    const panel = page.locator('#panel-areas');
+    await expect.poll(() => panel.isVisible(), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => panel.locator('[data-testid="upload-msg"]').textContent(), { timeout: 20_000 }).toContain('Added 2 shapes from fixture_squares.zip');
+    await expect.poll(() => panel.locator('textarea').inputValue(), { timeout: 10_000 }).toMatch(/^GEOMETRYCOLLECTION/);
+    const wkt = await panel.locator('textarea').inputValue();
+    const nums = [...wkt.matchAll(/-?\d+\.?\d*/g)].map((m) => Number(m[0]));
+    const xs = nums.filter((_, i) => i % 2 === 0), ys = nums.filter((_, i) => i % 2 === 1);
+    expect(Math.min(...xs)).toBeCloseTo(36.6, 3);
+    expect(Math.max(...xs)).toBeCloseTo(37.5, 3);
+    expect(Math.min(...ys)).toBeCloseTo(-1.45, 3);
+    expect(Math.max(...ys)).toBeCloseTo(0.05, 3);
+    await summariseAreas(page);
+    expect(errors).toEqual([]);
+    await ctx.close();
+  });
+
+  test('KML, and clear errors: too large, no polygons, projected GeoJSON, unsupported', async () => {
+    const { ctx, page, errors } = await open('#v=ELEVATION&panel=areas', { width: 390, height: 844 });
+    await page.locator('button.item[data-code]').first().waitFor({ timeout: 30_000, state: 'attached' });
+    const panel = page.locator('#panel-areas');
+    const input = panel.getByLabel(/Upload shapes/);
+    const kml = `<?xml version="1.0" encoding="UTF-8"?><kml xmlns="http://www.opengis.net/kml/2.2"><Document><Placemark><name>Fixture KML square</name><Polygon><outerBoundaryIs><LinearRing><coordinates>36.6,-1.45 37.0,-1.45 37.0,-1.15 36.6,-1.15 36.6,-1.45</coordinates></LinearRing></outerBoundaryIs></Polygon></Placemark></Document></kml>`;
+    await input.setInputFiles({ name: 'fixture.kml', mimeType: 'application/vnd.google-earth.kml+xml', buffer: Buffer.from(kml) });
+    await expect.poll(() => panel.locator('[data-testid="upload-msg"]').textContent(), { timeout: 20_000 }).toContain('Added 1 shape from fixture.kml');
+    expect(await panel.locator('textarea').inputValue()).toBe('POLYGON ((36.6 -1.45, 37 -1.45, 37 -1.15, 36.6 -1.15, 36.6 -1.45))');
+    await panel.locator('[data-testid="upload"]').scrollIntoViewIfNeeded();
+    await shot(page, 'features-upload-kml-390');
+    const err = panel.locator('[data-testid="upload-error"]');
+    await input.setInputFiles({ name: 'big.geojson', mimeType: 'application/geo+json', buffer: Buffer.alloc(11 * 1024 * 1024, 32) });
+    await expect.poll(() => err.textContent(), { timeout: 20_000 }).toMatch(/11\.0 MB; files up to 10 MB/);
+    await input.setInputFiles({ name: 'lines.geojson', mimeType: 'application/geo+json', buffer: Buffer.from(JSON.stringify({ type: 'LineString', coordinates: [[36, -1], [37, -1]] })) });
+    await expect.poll(() => err.textContent(), { timeout: 20_000 }).toMatch(/No polygons or points/);
+    await input.setInputFiles({ name: 'utm.geojson', mimeType: 'application/geo+json', buffer: Buffer.from(JSON.stringify({ type: 'Point', coordinates: [260000, 9850000] })) });
+    await expect.poll(() => err.textContent(), { timeout: 20_000 }).toMatch(/not in EPSG:4326/);
+    await input.setInputFiles({ name: 'table.csv', mimeType: 'text/csv', buffer: Buffer.from('x,y\n1,2\n') });
+    await expect.poll(() => err.textContent(), { timeout: 20_000 }).toMatch(/unsupported format/);
+    // the shapes read before stay
+    expect(await panel.locator('textarea').inputValue()).toMatch(/^POLYGON/);
     expect(errors).toEqual([]);
     await ctx.close();
   });
