@@ -6,7 +6,7 @@ export * from './io/source';
 export * from "./api";
 export { genFile, zipFiles, normalizeFormat, needsCells, estimateBytes, configureGraphics, createResvgRasterizer, MAX_PACKAGE_BYTES } from './formats';
 export type { GenFileInput, GenFileResult, FileFormat, Rasterizer, Basemap } from './formats';
-export { createEngine, parseDomains, MAX_IDS, STAT_NAMES, parseAggFun, cutLabels, formatG, labelDigits, roundR } from './engine';
+export { createEngine, parseDomains, MAX_IDS, STAT_NAMES, parseAggFun, aggFormulaText, cutLabels, formatG, labelDigits, roundR } from './engine';
 export type { EngineOptions, IndapiEngine } from './engine';
 export { Catalog, parseVi, parseClassTable, parseIso, describeRecord, unknownCodeMessage } from './catalog';
 export { CogStore } from './cog/store';
