@@ -242,7 +242,7 @@ describe('validation findings', () => {
     rmSync(p);
     expect(res.ok).toBe(false);
     expect(res.rows).toBe(0);
-    expect(res.findings.filter((f) => f.kind === 'header' && f.column).map((f) => f.column)).toEqual(['CELL5M', 'ADM0_NAME', 'ADM1_NAME_ALT', 'ADM2_NAME_ALT']);
+    expect(res.findings.filter((f) => f.kind === 'header' && f.column).map((f) => f.column)).toEqual(['CELL5M', 'ADM0_NAME', 'ADM1_NAME_ALT']);
     expect(existsSync(join(dir, 'huge-out'))).toBe(false);
   });
 

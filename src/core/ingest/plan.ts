@@ -5,13 +5,14 @@
  * of CELL5M against X/Y on the global grid.
  *
  * Table layout (HarvestChoice CELL5M tables): `CELL5M, ISO3, ADM0_NAME, ADM1_NAME_ALT,
- * ADM2_NAME_ALT, X, Y, <codes...>`, optional `ADM1_CODE_ALT`, `ADM2_CODE_ALT`.
+ * ADM2_NAME_ALT, X, Y, <codes...>`, optional `ADM2_NAME_ALT` (a bundle without second-level units,
+ * such as the export of the embedded one), `ADM1_CODE_ALT`, `ADM2_CODE_ALT`.
  */
 import { CELL_SIZE_DEG, GLOBAL_HEIGHT, GLOBAL_WIDTH, cellToColRow, type GridDef } from '../grid';
 import type { Finding } from './findings';
 
 /** Columns every table must have. */
-export const REQUIRED_COLUMNS = ['CELL5M', 'ISO3', 'ADM0_NAME', 'ADM1_NAME_ALT', 'ADM2_NAME_ALT', 'X', 'Y'] as const;
+export const REQUIRED_COLUMNS = ['CELL5M', 'ISO3', 'ADM0_NAME', 'ADM1_NAME_ALT', 'X', 'Y'] as const;
 /** Key columns written as class layers (those present), in this order. */
 export const KEY_LAYERS = ['ISO3', 'ADM0_NAME', 'ADM1_NAME_ALT', 'ADM1_CODE_ALT', 'ADM2_NAME_ALT', 'ADM2_CODE_ALT'] as const;
 /** Columns that are coordinates or the cell id, never layers. */
