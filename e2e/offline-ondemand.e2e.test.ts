@@ -7,6 +7,7 @@
  * `bench-out/bundle750` exists (npm run bench:bundle, made-up values), against it via DATA_DIR.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -129,6 +130,29 @@ function suite(name: string, env: () => Record<string, string>, dataDir: string,
     });
   });
 }
+
+test('CACHE_MB sets the budget through /config.json; the storage dialog passes axe', async () => {
+  const srv = await startServer({ LOG: '0', CACHE_MB: '50' });
+  const browser = await launch();
+  try {
+    const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await ctx.newPage();
+    await page.goto(`${srv.url}#v=ELEVATION`);
+    await waitSynced(page);
+    expect((await storageStatus(page)).budgetBytes).toBe(50 * 1024 * 1024);
+    await page.getByTestId('storage-open').click();
+    await page.getByTestId('storage-panel').waitFor({ timeout: 30_000 });
+    await expect.poll(() => page.getByTestId('keep-category').locator('option').count(), { timeout: 30_000 }).toBeGreaterThan(1);
+    await page.addScriptTag({ path: createRequire(import.meta.url).resolve('axe-core/axe.min.js') });
+    const r = await page.evaluate(async () => (window as any).axe.run(document.querySelector('[data-testid="storage-dialog"]'), { resultTypes: ['violations'] }));
+    const bad = (r.violations as any[]).filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
+    expect(bad).toEqual([]);
+    await ctx.close();
+  } finally {
+    await browser.close();
+    await srv.stop();
+  }
+});
 
 suite('embedded', () => ({ DATA_DIR: path.resolve('public/data') }), 'public/data', 'ELEVATION', 'Demographics', 'PN14_POP', 'SLOPE');
 

@@ -158,7 +158,7 @@ export interface BundleCacheOptions {
   keyBase: string;
   /** Posts a message to every client. */
   broadcast: (msg: Record<string, unknown>) => void;
-  /** Budget of the block cache in bytes (config.json `cacheMB`); default: the stored setting, else min(200 MiB, 1/2 of the quota). */
+  /** Budget of the block cache in bytes (config.json `cacheMB`); a budget set in the storage dialog wins; default min(200 MiB, 1/2 of the quota). */
   budgetBytes?: number;
 }
 
@@ -201,7 +201,7 @@ export class BundleCache {
     this.blocks = blocks;
     this.budgetReady = (async () => {
       const stored = await get<number>('budget', idb).catch(() => undefined);
-      let budget = o.budgetBytes ?? stored;
+      let budget = stored ?? o.budgetBytes; // the user's setting (storage dialog) over the deployment's cacheMB
       if (budget === undefined) {
         const est = await self.navigator.storage?.estimate?.().catch(() => undefined);
         budget = est?.quota ? Math.min(DEFAULT_BUDGET_BYTES, Math.floor(est.quota / 2)) : DEFAULT_BUDGET_BYTES;
