@@ -308,7 +308,7 @@ describe('the map app on the bundle', () => {
     await page.locator('button.item[data-code="ELEVATION"]').waitFor({ timeout: 30_000 });
     expect(await page.locator('#panel-summary .chips').first().locator('.chip').count()).toBe(0);
     await addChip(page, 'Countries or regions', 'KEN');
-    expect(await panel.textContent()).toContain('No domain: one row per country');
+    await expect.poll(() => panel.textContent()).toContain('No domain: one row per country');
     await ctx.close();
   });
 
@@ -546,9 +546,13 @@ describe('the map app on the bundle', () => {
 test('keyboard: the tool tabs move with the arrow keys', async () => {
   const { ctx, page } = await open();
   await expect(page.locator('h1').first().textContent()).resolves.toContain('indapi3');
-  expect(await page.getByRole('tab').count()).toBe(5);
-  await page.getByRole('tab', { name: 'Summaries' }).focus();
+  const names = await page.getByRole('tab').allTextContents();
+  expect(names.length).toBeGreaterThanOrEqual(5);
+  await page.getByRole('tab', { name: names[0] }).focus();
   await page.keyboard.press('ArrowRight');
-  await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Areas');
+  await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe(names[1]);
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe(names[names.length - 1]);
   await ctx.close();
 });

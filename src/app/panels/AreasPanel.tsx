@@ -52,8 +52,10 @@ export function AreasPanel({ ctx, drawMode, setDrawMode }: AreasPanelProps) {
       setWktErr(errText(e));
     }
   };
+  const autoRun = useRef(false);
   const submit = (auto = false) => {
     if (r.running) return;
+    autoRun.current = true; // a run of the user's: the link's run is done with
     setMsg(null);
     if (vars.length === 0) return setMsg('Choose at least one indicator (map one from the catalog or add it under Summaries).');
     if (wktErr) return setMsg('Fix the WKT first.');
@@ -66,7 +68,6 @@ export function AreasPanel({ ctx, drawMode, setDrawMode }: AreasPanelProps) {
     ctx.setQuery({ method: 'indapi', args: { var: vars, wkt: state.wkt, ...(state.exact ? { exact: true } : {}) }, label: `Areas: ${vars.join(', ')}` });
   };
   // A link with run=areas shows its result: run once when the catalog is there.
-  const autoRun = useRef(false);
   useEffect(() => {
     if (autoRun.current || state.run !== 'areas' || !ctx.catalog.length || !vars.length || !state.wkt) return;
     autoRun.current = true;

@@ -40,8 +40,10 @@ export function ComparePanel({ ctx, picked, onResult }: ComparePanelProps) {
   // every number of a column with the same decimals: the indicator's dec, 3 for the score
   const decimals = useMemo(() => Object.fromEntries([...(r.last?.args.var ?? []).map((v) => [v, byCode.get(v)?.dec ?? 2] as const), ['score', 3] as const]), [r.last, byCode]);
 
+  const autoRun = useRef(false);
   const submit = (auto = false) => {
     if (r.running) return;
+    autoRun.current = true; // a run of the user's: the link's run is done with
     setMsg(null);
     if (!picked) return setMsg('Click a place on the map first to choose the reference unit or cell.');
     if (vars.length === 0) return setMsg('Choose at least one indicator to compare on.');
@@ -54,7 +56,6 @@ export function ComparePanel({ ctx, picked, onResult }: ComparePanelProps) {
     ctx.setQuery({ method: 'similar', args: { ...a }, label: `Similar to ${x}` });
   };
   // A link with run=compare (and a picked place) shows its ranking: run once.
-  const autoRun = useRef(false);
   useEffect(() => {
     if (autoRun.current || state.run !== 'compare' || !picked || !ctx.catalog.length) return;
     autoRun.current = true;

@@ -78,8 +78,10 @@ export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: Summa
   const isoOpts = useMemo(() => isoOptions(iso), [iso]);
 
   const wantFocus = useRef(false);
+  const autoRun = useRef(false);
   const submit = (auto = false) => {
     if (r.running) return;
+    autoRun.current = true; // a run of the user's: the link's run is done with
     setMsg(null);
     if (vars.length === 0) return setMsg('Choose at least one indicator.');
     for (const b of state.by) {
@@ -93,7 +95,6 @@ export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: Summa
     ctx.setQuery({ method: 'indapi', args: { ...a }, label: `Summary of ${a.var.join(', ')}` });
   };
   // A shared link with run=summary shows its result: run once when the catalog is there.
-  const autoRun = useRef(false);
   useEffect(() => {
     if (autoRun.current || state.run !== 'summary' || !catalog.length || !vars.length) return;
     autoRun.current = true;
