@@ -12,6 +12,7 @@ import { CatalogBrowser } from '../ui/CatalogBrowser';
 import { IndicatorCard } from '../ui/IndicatorCard';
 import { Legend } from '../ui/Legend';
 import type { DrawMode } from '../ui/MapView';
+import type { Map as MlMap } from 'maplibre-gl';
 import type { Palette } from '../ui/raster/palette';
 import { buildChoropleth } from '../ui/choropleth';
 import { appendWkt, wktToFeatures } from '../ui/wkt';
@@ -32,6 +33,7 @@ import { ApiPanel } from './panels/ApiPanel';
 import { UpdateBanner } from './UpdateBanner';
 
 const MapView = lazy(() => import('../ui/MapView').then((m) => ({ default: m.MapView })));
+const PlaceSearch = lazy(() => import('../ui/PlaceSearch').then((m) => ({ default: m.PlaceSearch })));
 
 const PANELS: Array<[PanelId, string]> = [['summary', 'Summaries'], ['table', 'Table'], ['areas', 'Areas'], ['compare', 'Compare'], ['download', 'Download'], ['api', 'API']];
 const ADM1_CODES = ['ADM1_NAME_ALT', 'ADM1_CODE_ALT'];
@@ -83,6 +85,7 @@ export function App() {
   const [wide, setWide] = useState(false);
   const [copied, setCopied] = useState(false);
   const [fit, setFit] = useState<[number, number, number, number] | null>(null);
+  const [mlMap, setMlMap] = useState<MlMap | null>(null);
 
   // Bad codes in a pasted URL: message in place, ignored.
   const badCodes = useMemo(() => {
@@ -217,6 +220,18 @@ export function App() {
     });
   }, []);
 
+  // The map view as PNG (map-export.ts, loaded on first use): legend of the choropleth or the mapped layer.
+  const saveMapPng = async (m: MlMap) => {
+    const { exportMapPng } = await import('./map-export');
+    const { legendOf } = await import('../ui/raster/palette');
+    const title = choro ? choro.title : rec ? `${rec.varLabel}${rec.unit ? ` (${prettyUnit(rec.unit)})` : ''}` : 'Map';
+    const legend = choro ? choro.legend : palette ? legendOf(palette) : [];
+    const blob = await exportMapPng(m, { title, legend, attribution: `indapi3 · ${rec ? `${rec.varCode}: ${rec.sourceMini || rec.sources}` : ''} · Basemap: Natural Earth (public domain) · Places: GeoNames (CC BY 4.0)` });
+    const url = URL.createObjectURL(blob);
+    const el = document.createElement('a');
+    el.href = url; el.download = `map-${rec?.varCode ?? 'view'}.png`; document.body.append(el); el.click(); el.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  };
   const fitTo = useCallback((b: [number, number, number, number]) => setFit([...b]), []);
   const ctx: PanelCtx = { catalog, byCode, iso, state, update, setQuery, fitTo };
   // Without a run query, downloads and the API panel use the current map/summary selection.
@@ -235,6 +250,8 @@ export function App() {
         <h1>indapi3 <span className="sub">indicators for Africa south of the Sahara</span></h1>
         <div className="row">
           <button type="button" className="ghost phone-only" aria-expanded={drawer} aria-controls="catalog-drawer" onClick={() => { setDrawer(!drawer); if (!drawer) setTimeout(() => document.getElementById('catalog-drawer')?.querySelector<HTMLInputElement>('input')?.focus(), 0); }}>Catalog</button>
+          <Suspense fallback={null}><PlaceSearch map={mlMap} dataBase={DATA_BASE} maxLabels={phone ? 12 : 30} /></Suspense>
+          <button type="button" className="ghost" title="Save the map view as a PNG image with legend, scale bar and attribution" disabled={!mlMap} onClick={() => { if (mlMap) void saveMapPng(mlMap); }}>Save map</button>
           <span className="copied" role="status" aria-live="polite">{copied ? 'Link copied' : ''}</span>
           <button type="button" className="ghost" title="Copy a link to this view"
             onClick={() => { void (navigator.clipboard?.writeText(location.href) ?? Promise.reject(new Error('no clipboard'))).then(() => { setCopied(true); setTimeout(() => setCopied(false), 2000); }).catch(() => { window.prompt('Copy this link:', location.href); }); }}>{copied ? 'Copied' : 'Copy link'}</button>
@@ -252,7 +269,7 @@ export function App() {
         onDrop={(e) => { const f = e.dataTransfer.files[0]; if (!f) return; e.preventDefault(); update({ panel: 'areas' }); setTimeout(() => window.dispatchEvent(new CustomEvent(UPLOAD_EVENT, { detail: f })), 0); }}>
         <Suspense fallback={<div className="map placeholder">Loading map…</div>}>
           <MapView dataBase={DATA_BASE} rasterKey={rasterKey} opacity={state.op} loadTile={loadTile} choropleth={choro?.pairs ?? null} areas={areas}
-            marker={picked ? [picked.lon, picked.lat] : null} fit={fit} drawMode={drawMode} onDrawn={onDrawn} onHover={onHover} onClick={onClick} view={state.map} onView={onView}
+            marker={picked ? [picked.lon, picked.lat] : null} fit={fit} drawMode={drawMode} onDrawn={onDrawn} onHover={onHover} onClick={onClick} view={state.map} onView={onView} onMap={setMlMap}
             onRendered={() => { (window as any).__indapiFirstRender ??= performance.now(); document.body.dataset.mapRendered = '1'; }} />
         </Suspense>
         <div className="overlay-stack">

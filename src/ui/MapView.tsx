@@ -66,6 +66,8 @@ export interface MapViewProps {
   view?: [number, number, number] | null;
   /** The view after each move ends (pans, zooms, fits): [centre longitude, latitude, zoom]. */
   onView?: (v: [number, number, number]) => void;
+  /** The MapLibre map, once created (place labels and search, map export). */
+  onMap?: (map: MlMap) => void;
 }
 
 const EMPTY: FeatureCollection = { type: 'FeatureCollection', features: [] };
@@ -170,6 +172,7 @@ export function MapView(p: MapViewProps) {
     map.addControl(new maplibregl.ScaleControl({ unit: 'metric' }), 'bottom-right');
     mapRef.current = map;
     (window as any).__indapiMap = map; // for end-to-end tests
+    cb.current.onMap?.(map);
     map.on('load', () => {
       // the attribution starts folded (its "i" button opens it), never over the legends
       map.getContainer().querySelector('.maplibregl-ctrl-attrib')?.classList.remove('maplibregl-compact-show');
