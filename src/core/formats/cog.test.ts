@@ -11,7 +11,7 @@ import { fromArrayBuffer } from 'geotiff';
 import { afterAll, describe, expect, it } from 'vitest';
 import { decodeBlock, readTiffInfo } from '../cog/tiff';
 import { inflateZlib } from '../cog/inflate';
-import { downsample, writeCog } from './cog';
+import { downsample, writeCog, writeCogAsync } from './cog';
 
 const dir = mkdtempSync(join(tmpdir(), 'cog-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -107,5 +107,15 @@ describe('writeCog', () => {
     for (const v of f32) if (v !== -9999) { min = Math.min(min, v); max = Math.max(max, v); }
     expect(info.bands[0].minimum).toBeCloseTo(min, 4);
     expect(info.bands[0].maximum).toBeCloseTo(max, 4);
+  });
+});
+
+describe('writeCogAsync', () => {
+  it('writes the same bytes as writeCog with the same compressor', async () => {
+    const { zlibSync } = await import('fflate');
+    const input = { width: W, height: H, data: u16, sampleType: 'UInt16' as const, noData: 65535, ...geo };
+    const a = writeCog({ ...input, deflate: (b) => zlibSync(b, { level: 6 }) });
+    const b = await writeCogAsync(input, async (x) => zlibSync(x, { level: 6 }));
+    expect(Buffer.from(b).equals(Buffer.from(a))).toBe(true);
   });
 });

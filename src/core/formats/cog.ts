@@ -22,7 +22,7 @@
  */
 import { zlibSync } from 'fflate';
 import { ByteWriter, utf8 } from './bytes';
-import { applyPredictor, type TiffSampleType } from './tiff';
+import type { TiffSampleType } from './tiff';
 
 /** zlib (RFC 1950) compressor; Node adapters may inject the native `zlib.deflateSync`. */
 export type Deflate = (data: Uint8Array) => Uint8Array;
@@ -87,6 +87,27 @@ export function downsample(src: Samples, w: number, h: number, noData: number, m
   const ow = Math.max(1, Math.floor(w / 2));
   const oh = Math.max(1, Math.floor(h / 2));
   const out = makeLike(src, ow * oh);
+  if (mode === 'average') {
+    for (let y = 0; y < oh; y++) {
+      const r0 = 2 * y * w;
+      const r1 = 2 * y + 1 < h ? r0 + w : -1;
+      for (let x = 0; x < ow; x++) {
+        const xx = 2 * x;
+        let sum = 0;
+        let n = 0;
+        let s = src[r0 + xx];
+        if (s !== noData && s === s) { sum += s; n++; }
+        if (xx + 1 < w) { s = src[r0 + xx + 1]; if (s !== noData && s === s) { sum += s; n++; } }
+        if (r1 >= 0) {
+          s = src[r1 + xx];
+          if (s !== noData && s === s) { sum += s; n++; }
+          if (xx + 1 < w) { s = src[r1 + xx + 1]; if (s !== noData && s === s) { sum += s; n++; } }
+        }
+        out[y * ow + x] = n ? sum / n : noData;
+      }
+    }
+    return [out, ow, oh];
+  }
   const v = [0, 0, 0, 0];
   for (let y = 0; y < oh; y++) {
     for (let x = 0; x < ow; x++) {
@@ -103,28 +124,65 @@ export function downsample(src: Samples, w: number, h: number, noData: number, m
       }
       let r = noData;
       if (n > 0) {
-        if (mode === 'average') {
-          let sum = 0;
-          for (let k = 0; k < n; k++) sum += v[k];
-          r = sum / n;
-        } else {
-          let best = v[0];
-          let bestN = 0;
-          for (let k = 0; k < n; k++) {
-            let c = 0;
-            for (let j = 0; j < n; j++) if (v[j] === v[k]) c++;
-            if (c > bestN || (c === bestN && v[k] < best)) {
-              best = v[k];
-              bestN = c;
-            }
+        let best = v[0];
+        let bestN = 0;
+        for (let k = 0; k < n; k++) {
+          let c = 0;
+          for (let j = 0; j < n; j++) if (v[j] === v[k]) c++;
+          if (c > bestN || (c === bestN && v[k] < best)) {
+            best = v[k];
+            bestN = c;
           }
-          r = best;
         }
+        r = best;
       }
       out[y * ow + x] = r;
     }
   }
   return [out, ow, oh];
+}
+
+/**
+ * Applies the TIFF predictor to a whole tile (`ts` rows of `ts` samples), from `src` (raw
+ * little-endian samples) into `dst`: 2 = horizontal differencing of 8/16-bit samples (TIFF 6.0
+ * section 14), 3 = floating point (Adobe Technical Note 3: per row, byte planes most significant
+ * first, then byte differencing).
+ */
+export function predictTile(src: Uint8Array, dst: Uint8Array, ts: number, bps: number, predictor: 2 | 3): void {
+  const rowBytes = ts * bps;
+  if (predictor === 3) {
+    for (let y = 0; y < ts; y++) {
+      const o = y * rowBytes;
+      for (let b = 0; b < bps; b++) {
+        const plane = o + b * ts;
+        const sb = o + (bps - 1 - b);
+        for (let i = 0; i < ts; i++) dst[plane + i] = src[sb + i * bps];
+      }
+      for (let i = rowBytes - 1; i > 0; i--) dst[o + i] = (dst[o + i] - dst[o + i - 1]) & 0xff;
+    }
+    return;
+  }
+  if (bps === 1) {
+    for (let y = 0; y < ts; y++) {
+      const o = y * ts;
+      dst[o] = src[o];
+      for (let i = 1; i < ts; i++) dst[o + i] = (src[o + i] - src[o + i - 1]) & 0xff;
+    }
+    return;
+  }
+  // 16-bit little-endian samples
+  for (let y = 0; y < ts; y++) {
+    const o = y * rowBytes;
+    dst[o] = src[o];
+    dst[o + 1] = src[o + 1];
+    for (let i = 1; i < ts; i++) {
+      const a = src[o + 2 * i] | (src[o + 2 * i + 1] << 8);
+      const p = src[o + 2 * i - 2] | (src[o + 2 * i - 1] << 8);
+      const dlt = (a - p) & 0xffff;
+      dst[o + 2 * i] = dlt & 0xff;
+      dst[o + 2 * i + 1] = dlt >> 8;
+    }
+  }
 }
 
 interface Level {
@@ -134,13 +192,15 @@ interface Level {
   ifd: Entry[];
 }
 
-/**
- * Writes a single-band Cloud-Optimized GeoTIFF (EPSG:4326, PixelIsArea).
- * @param input raster, georeferencing and options
- * @returns the file bytes
- * @throws Error when `data` does not match width*height or the sample type
- */
-export function writeCog(input: CogInput): Uint8Array {
+/** Tiles of one level before compression: predicted raw bytes, or null for an all-no-data tile. */
+interface RawLevel {
+  w: number;
+  h: number;
+  raw: Array<Uint8Array | null>;
+}
+
+/** Levels and predicted tiles of a COG, before compression (shared by the sync and async writers). */
+function planCog(input: CogInput): { levels: RawLevel[]; empty: Uint8Array; ts: number; bps: number; predictor: 2 | 3 } {
   const { width, height, sampleType, noData } = input;
   const ts = input.tileSize ?? 256;
   const bps = bytesPerSample(sampleType);
@@ -148,7 +208,6 @@ export function writeCog(input: CogInput): Uint8Array {
   if (bps > 1 && new Uint8Array(new Uint16Array([1]).buffer)[0] !== 1) throw new Error('big-endian host not supported');
   const predictor: 2 | 3 = sampleType === 'Float32' ? 3 : 2;
   const resampling = input.resampling ?? (sampleType === 'Float32' ? 'average' : 'mode');
-  const deflate: Deflate = input.deflate ?? ((b) => zlibSync(b, { level: 6 }));
 
   // Levels: full resolution, then halving while the level does not fit one tile.
   const datas: Array<[Samples, number, number]> = [[input.data, width, height]];
@@ -157,40 +216,73 @@ export function writeCog(input: CogInput): Uint8Array {
     if (w <= ts && h <= ts) break;
     datas.push(downsample(d, w, h, noData, resampling));
   }
-
-  let emptyTile: Uint8Array | undefined;
   const tileBuf = makeLike(input.data, ts * ts);
   const tileBytes = new Uint8Array(tileBuf.buffer);
-  const levels: Level[] = datas.map(([d, w, h], li) => {
+  tileBuf.fill(noData);
+  const empty = new Uint8Array(ts * ts * bps);
+  predictTile(tileBytes, empty, ts, bps, predictor);
+  const levels = datas.map(([d, w, h]) => {
     const tx = Math.ceil(w / ts);
     const ty = Math.ceil(h / ts);
-    const tiles: Uint8Array[] = [];
+    const raw: Array<Uint8Array | null> = [];
     for (let j = 0; j < ty; j++) {
       for (let i = 0; i < tx; i++) {
-        tileBuf.fill(noData);
-        let any = false;
         const x0 = i * ts;
         const x1 = Math.min(w, x0 + ts);
-        for (let y = j * ts; y < Math.min(h, (j + 1) * ts); y++) {
-          const row = d.subarray(y * w + x0, y * w + x1);
-          tileBuf.set(row, (y - j * ts) * ts);
-          if (!any) for (let k = 0; k < row.length; k++) if (row[k] !== noData) { any = true; break; }
+        const y1 = Math.min(h, (j + 1) * ts);
+        let any = false;
+        for (let y = j * ts; y < y1 && !any; y++) {
+          for (let k = y * w + x0, e = y * w + x1; k < e; k++) if (d[k] !== noData) { any = true; break; }
         }
-        if (!any && emptyTile) {
-          tiles.push(emptyTile);
+        if (!any) {
+          raw.push(null);
           continue;
         }
-        const raw = new Uint8Array(ts * ts * bps);
-        const rowBytes = ts * bps;
-        for (let y = 0; y < ts; y++) {
-          const r = tileBytes.slice(y * rowBytes, (y + 1) * rowBytes);
-          raw.set(applyPredictor(r, ts, bps, predictor), y * rowBytes);
-        }
-        const z = deflate(raw);
-        if (!any) emptyTile = z;
-        tiles.push(z);
+        if (x1 - x0 < ts || y1 - j * ts < ts) tileBuf.fill(noData);
+        for (let y = j * ts; y < y1; y++) tileBuf.set(d.subarray(y * w + x0, y * w + x1), (y - j * ts) * ts);
+        const r = new Uint8Array(ts * ts * bps);
+        predictTile(tileBytes, r, ts, bps, predictor);
+        raw.push(r);
       }
     }
+    return { w, h, raw };
+  });
+  return { levels, empty, ts, bps, predictor };
+}
+
+/**
+ * Writes a single-band Cloud-Optimized GeoTIFF (EPSG:4326, PixelIsArea).
+ * @param input raster, georeferencing and options
+ * @returns the file bytes
+ * @throws Error when `data` does not match width*height or the sample type
+ */
+export function writeCog(input: CogInput): Uint8Array {
+  const plan = planCog(input);
+  const deflate: Deflate = input.deflate ?? ((b) => zlibSync(b, { level: 6 }));
+  const empty = deflate(plan.empty);
+  return assembleCog(input, plan, plan.levels.map((l) => l.raw.map((r) => (r ? deflate(r) : empty))));
+}
+
+/**
+ * As {@link writeCog}, compressing the tiles with an asynchronous zlib compressor (Node's
+ * `zlib.deflate` runs them on its thread pool, so tiles compress on several cores).
+ * @param input raster, georeferencing and options (`deflate` is ignored)
+ * @param deflateAsync zlib (RFC 1950) compressor
+ * @returns the file bytes
+ * @throws Error when `data` does not match width*height or the sample type
+ */
+export async function writeCogAsync(input: CogInput, deflateAsync: (data: Uint8Array) => Promise<Uint8Array>): Promise<Uint8Array> {
+  const plan = planCog(input);
+  const empty = deflateAsync(plan.empty);
+  const tiles = await Promise.all(plan.levels.map((l) => Promise.all(l.raw.map((r) => (r ? deflateAsync(r) : empty)))));
+  return assembleCog(input, plan, tiles);
+}
+
+function assembleCog(input: CogInput, plan: ReturnType<typeof planCog>, compressed: Uint8Array[][]): Uint8Array {
+  const { sampleType, noData } = input;
+  const { ts, bps, predictor } = plan;
+  const levels: Level[] = plan.levels.map(({ w, h }, li) => {
+    const tiles = compressed[li];
     const ifd: Entry[] = [
       { tag: 256, type: LONG, values: [w] },
       { tag: 257, type: LONG, values: [h] },

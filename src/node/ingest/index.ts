@@ -24,11 +24,12 @@ import { closeSync, createReadStream, openSync, readSync, writeSync } from 'node
 import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { Transform } from 'node:stream';
-import { deflateSync } from 'node:zlib';
+import { deflate } from 'node:zlib';
+import { promisify } from 'node:util';
 import Papa from 'papaparse';
 import { VI_FIELDS } from '../../core/catalog';
 import { IndapiError, throwIfAborted } from '../../core/errors';
-import { writeCog } from '../../core/formats/cog';
+import { writeCogAsync } from '../../core/formats/cog';
 import { SSA_GRID, type GridDef } from '../../core/grid';
 import { KEY_SEP, classTableCsv, isoCsv, numericClasses, textClasses, type CountryCells } from '../../core/ingest/classes';
 import { Findings, type Finding } from '../../core/ingest/findings';
@@ -40,6 +41,10 @@ export type { Finding } from '../../core/ingest/findings';
 
 /** Rows per spill block. */
 export const BLOCK_ROWS = 8192;
+/** Layers being compressed at once (their tiles on zlib's thread pool). */
+const WRITE_CONCURRENCY = 3;
+const deflateP = promisify(deflate);
+const deflateAsync = async (d: Uint8Array): Promise<Uint8Array> => new Uint8Array(await deflateP(d, { level: 6 }));
 
 /** Progress of an ingest, reported through {@link IngestOptions.onProgress}. */
 export interface IngestProgress {
@@ -500,6 +505,7 @@ export async function ingestTable(opts: IngestOptions, signal?: AbortSignal): Pr
     const cells = grid.width * grid.height;
     let done = 0;
     lastReport = 0;
+    const inflight: Promise<void>[] = [];
     for (let k0 = 0; k0 < kept.length; k0 += batch) {
       throwIfAborted(signal);
       const group = kept.slice(k0, k0 + batch);
@@ -518,6 +524,7 @@ export async function ingestTable(opts: IngestOptions, signal?: AbortSignal): Pr
         }
       }
       for (const l of group) {
+        throwIfAborted(signal);
         const v = vals.get(l)!;
         vals.delete(l);
         const nd = l.noData!;
@@ -531,20 +538,26 @@ export async function ingestTable(opts: IngestOptions, signal?: AbortSignal): Pr
           if (x !== x) continue;
           data[c] = remap ? remap[x] : x;
         }
-        const tif = writeCog({
-          width: grid.width, height: grid.height, data, sampleType: l.sampleType!, xmin: grid.xmin, ymax: grid.ymax,
-          cellSize: grid.cellSizeDeg, noData: nd, deflate: (d) => deflateSync(d, { level: 6 }),
+        // Tiles compress on zlib's thread pool while the next layer is prepared (both cores busy).
+        const job = writeCogAsync(
+          { width: grid.width, height: grid.height, data, sampleType: l.sampleType!, xmin: grid.xmin, ymax: grid.ymax, cellSize: grid.cellSizeDeg, noData: nd },
+          deflateAsync,
+        ).then(async (tif) => {
+          await addFile(`cog/${l.plan.code}.tif`, tif);
+          if (l.classes) await addFile(`classes/${l.plan.code}.csv`, classTableCsv(l.classes.table, l.classes.extras));
+          done++;
+          const now = Date.now();
+          if (opts.onProgress && now - lastReport > 1000) {
+            lastReport = now;
+            opts.onProgress({ phase: 'write', rows: nRows, bytes: tableSize, totalBytes: tableSize, columnsDone: done, columnsTotal: kept.length, seconds: (now - t0) / 1000 });
+          }
         });
-        await addFile(`cog/${l.plan.code}.tif`, tif);
-        if (l.classes) await addFile(`classes/${l.plan.code}.csv`, classTableCsv(l.classes.table, l.classes.extras));
-        done++;
-        const now = Date.now();
-        if (opts.onProgress && now - lastReport > 1000) {
-          lastReport = now;
-          opts.onProgress({ phase: 'write', rows: nRows, bytes: tableSize, totalBytes: tableSize, columnsDone: done, columnsTotal: kept.length, seconds: (now - t0) / 1000 });
-        }
+        job.catch(() => undefined); // awaited below; this only keeps an early failure from being "unhandled"
+        inflight.push(job);
+        if (inflight.length >= WRITE_CONCURRENCY) await inflight.shift();
       }
     }
+    await Promise.all(inflight);
     closeSync(spillFd);
     spillFd = -1;
     await rm(spillPath, { force: true });
