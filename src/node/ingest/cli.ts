@@ -46,6 +46,8 @@ function fmtFinding(f: Finding): string {
   return `${f.severity.padEnd(9)} ${f.kind}${at ? ` (${at})` : ''}: ${f.message}`;
 }
 
+let writeStart: number | undefined;
+
 function progressLine(p: IngestProgress): string {
   const mb = p.bytes / 1e6;
   const rate = p.seconds > 0 ? mb / p.seconds : 0;
@@ -53,7 +55,9 @@ function progressLine(p: IngestProgress): string {
     const eta = rate > 0 ? (p.totalBytes / 1e6 - mb) / rate : 0;
     return `reading: ${p.rows.toLocaleString('en')} rows, ${p.columnsTotal} layer columns, ${mb.toFixed(0)}/${(p.totalBytes / 1e6).toFixed(0)} MB, ${rate.toFixed(1)} MB/s, ETA ${Math.round(eta)} s`;
   }
-  const eta = p.columnsDone > 0 ? ((p.columnsTotal - p.columnsDone) * p.seconds) / p.columnsDone : 0;
+  writeStart ??= p.seconds;
+  const spent = p.seconds - writeStart;
+  const eta = p.columnsDone > 0 && spent > 0 ? ((p.columnsTotal - p.columnsDone) * spent) / p.columnsDone : 0;
   return `writing: ${p.columnsDone}/${p.columnsTotal} layers, ${p.rows.toLocaleString('en')} rows, ${p.seconds.toFixed(0)} s elapsed, ETA ${Math.round(eta)} s`;
 }
 
