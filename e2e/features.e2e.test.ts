@@ -13,11 +13,23 @@ import { tmpdir } from 'node:os';
 import Papa from 'papaparse';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startServer, type Started } from './helpers';
-import { launch, shot, waitMap } from './app-helpers';
+import { launch, settle, shot, waitMap } from './app-helpers';
+import { decodePng } from './png';
+import { createRequire } from 'node:module';
 
 let srv: Started;
 let browser: Browser;
 const OUT = 'test-results/features';
+const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/** Serious and critical axe violations of the page, as "rule: target" lines. */
+async function axe(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => !!(window as any).axe))) await page.addScriptTag({ path: axePath });
+  const r = await page.evaluate(async () => (window as any).axe.run(document, { resultTypes: ['violations'] }));
+  return (r.violations as Array<{ id: string; impact: string; nodes: Array<{ target: string[]; html?: string }> }>)
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 4).map((n) => `${n.target.join(' ')} ${n.html?.slice(0, 160)}`).join(', ')}`);
+}
 
 beforeAll(async () => {
   srv = await startServer();
@@ -59,7 +71,9 @@ describe('table builder', () => {
   test('Kenya ADM1 x ELEV_ZONE, AREA_TOTAL: cells add up to the row and column totals, the total is getLayer KEN; CSV', async () => {
     const { ctx, page, errors } = await open('#v=AREA_TOTAL&iso=KEN&panel=table');
     const panel = await buildTable(page);
+    await waitMap(page);
     await shot(page, 'features-table-1440');
+    expect(await axe(page)).toEqual([]);
     const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 30_000 }), panel.getByRole('button', { name: 'Download CSV' }).click()]);
     const text = readFileSync((await dl.path())!, 'utf8');
     writeFileSync(join(OUT, dl.suggestedFilename()), text);
@@ -232,4 +246,56 @@ describe('upload shapes', () => {
     expect(errors).toEqual([]);
     await ctx.close();
   });
+});
+
+describe('place search and labels', () => {
+  for (const [name, viewport] of [['1440', { width: 1440, height: 900 }], ['390', { width: 390, height: 844 }]] as const) {
+    test(`type "Nairobi", Enter: the map centre is within 0.1 degree of Nairobi; labels drawn (${name})`, async () => {
+      const { ctx, page, errors } = await open('#v=ELEVATION', viewport);
+      await waitMap(page);
+      const box = page.getByRole('combobox', { name: 'Find a place' });
+      await box.click();
+      await box.fill('Nairobi');
+      await page.getByRole('listbox', { name: 'Places' }).getByRole('option').first().waitFor({ timeout: 10_000 });
+      expect(await page.getByRole('listbox', { name: 'Places' }).getByRole('option').first().textContent()).toContain('KEN');
+      await box.press('Enter');
+      await expect.poll(async () => page.evaluate(() => { const c = (window as any).__indapiMap.getCenter(); return Math.hypot(c.lng - 36.81667, c.lat + 1.28333); }), { timeout: 10_000 }).toBeLessThan(0.1);
+      await settle(page);
+      await expect.poll(() => page.locator('.place-label[data-name="Nairobi"]').count(), { timeout: 10_000 }).toBe(1);
+      expect(await page.locator('.place-label').count()).toBeGreaterThan(0);
+      await shot(page, `features-place-search-${name}`);
+      expect(await axe(page)).toEqual([]);
+      expect(errors).toEqual([]);
+      await ctx.close();
+    });
+  }
+});
+
+describe('map export', () => {
+  for (const [name, viewport] of [['1440', { width: 1440, height: 900 }], ['390', { width: 390, height: 844 }]] as const) {
+    test(`Save map: a decodable PNG of the map's size with legend and attribution (${name})`, async () => {
+      const { ctx, page, errors } = await open('#v=ELEVATION&map=37.5,0.3,5', viewport);
+      await waitMap(page);
+      await page.locator('.place-label').first().waitFor({ timeout: 20_000 });
+      const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 30_000 }), page.getByRole('button', { name: 'Save map' }).click()]);
+      const bytes = readFileSync((await dl.path())!);
+      const file = join(OUT, `map-${name}.png`);
+      writeFileSync(file, bytes);
+      mkdirSync('test-results/screenshots', { recursive: true });
+      writeFileSync(`test-results/screenshots/features-map-export-${name}.png`, bytes);
+      expect(dl.suggestedFilename()).toBe('map-ELEVATION.png');
+      const img = decodePng(new Uint8Array(bytes));
+      const size = await page.evaluate(() => { const c = (window as any).__indapiMap.getCanvas(); return { w: c.width, h: c.height }; });
+      expect([img.width, img.height]).toEqual([size.w, size.h]);
+      // the map is drawn (many colours), and the legend box (white) sits at the bottom left
+      const colours = new Set<number>();
+      for (let i = 0; i < img.data.length; i += 4 * 97) colours.add((img.data[i] << 16) | (img.data[i + 1] << 8) | img.data[i + 2]);
+      expect(colours.size).toBeGreaterThan(20);
+      const px = (x: number, y: number) => { const o = (y * img.width + x) * 4; return [img.data[o], img.data[o + 1], img.data[o + 2]]; };
+      const [r, g, b] = px(14, img.height - 60);
+      expect(r + g + b).toBeGreaterThan(700);
+      expect(errors).toEqual([]);
+      await ctx.close();
+    });
+  }
 });

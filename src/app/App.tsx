@@ -250,8 +250,6 @@ export function App() {
         <h1>indapi3 <span className="sub">indicators for Africa south of the Sahara</span></h1>
         <div className="row">
           <button type="button" className="ghost phone-only" aria-expanded={drawer} aria-controls="catalog-drawer" onClick={() => { setDrawer(!drawer); if (!drawer) setTimeout(() => document.getElementById('catalog-drawer')?.querySelector<HTMLInputElement>('input')?.focus(), 0); }}>Catalog</button>
-          <Suspense fallback={null}><PlaceSearch map={mlMap} dataBase={DATA_BASE} maxLabels={phone ? 12 : 30} /></Suspense>
-          <button type="button" className="ghost" title="Save the map view as a PNG image with legend, scale bar and attribution" disabled={!mlMap} onClick={() => { if (mlMap) void saveMapPng(mlMap); }}>Save map</button>
           <span className="copied" role="status" aria-live="polite">{copied ? 'Link copied' : ''}</span>
           <button type="button" className="ghost" title="Copy a link to this view"
             onClick={() => { void (navigator.clipboard?.writeText(location.href) ?? Promise.reject(new Error('no clipboard'))).then(() => { setCopied(true); setTimeout(() => setCopied(false), 2000); }).catch(() => { window.prompt('Copy this link:', location.href); }); }}>{copied ? 'Copied' : 'Copy link'}</button>
@@ -273,6 +271,10 @@ export function App() {
             onRendered={() => { (window as any).__indapiFirstRender ??= performance.now(); document.body.dataset.mapRendered = '1'; }} />
         </Suspense>
         <div className="overlay-stack">
+        <div className="overlay map-tools" role="group" aria-label="Place search and map export">
+          <Suspense fallback={null}><PlaceSearch map={mlMap} dataBase={DATA_BASE} maxLabels={phone ? 12 : 30} /></Suspense>
+          <button type="button" className="small" title="Save the map view as a PNG image with legend, scale bar and attribution" disabled={!mlMap} onClick={() => { if (mlMap) void saveMapPng(mlMap); }}>Save map</button>
+        </div>
         <div className="overlay tl-info" aria-live="polite" data-testid="hover-info">
           {hover ? (
             <dl className="info">
