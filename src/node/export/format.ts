@@ -5,15 +5,22 @@
 import type { VarRecord } from '../../core/types';
 
 /**
- * Shortest decimal text that reads back to the same 32-bit float (COG samples are Float32):
- * tries 1 to 9 significant digits (9 always round-trip, IEEE 754). Integers print as integers.
+ * Decimal text that reads back to the same 32-bit float (COG samples are Float32), as short as
+ * cheaply found: integers as integers; else the fewest decimals up to 3 (`Math.round(v * 10^d)
+ * / 10^d`, pure arithmetic, the common case of values given with a few decimals); else the first
+ * of 7, 8 and 9 significant digits that reads back (9 always do, IEEE 754). Always exact; the
+ * shortest possible except rarely for values below 0.001, e.g. 9.689001e-7 where 9.689e-7 would do.
  * @param v a value representable as Float32 (NaN is not allowed: write an empty field instead)
  */
 export function float32Text(v: number): string {
   if (Number.isInteger(v) && Math.abs(v) < 1e15) return String(v);
-  for (let p = 1; p < 9; p++) {
-    const s = v.toPrecision(p);
-    if (Math.fround(Number(s)) === v) return String(Number(s));
+  for (let d = 1, m = 10; d <= 3; d++, m *= 10) {
+    const n = Math.round(v * m) / m;
+    if (Math.fround(n) === v) return String(n);
+  }
+  for (let p = 7; p < 9; p++) {
+    const n = Number(v.toPrecision(p));
+    if (Math.fround(n) === v) return String(n);
   }
   return String(Number(v.toPrecision(9)));
 }
