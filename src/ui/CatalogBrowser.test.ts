@@ -58,3 +58,9 @@ test('the card lists every field of the original record, URLs and DOIs as links'
   expect(html).toContain('href="https://example.org/spam"');
   expect(html).toContain('href="https://doi.org/10.1234/abc.def"');
 });
+
+test('helper layers (published false) are not listed', () => {
+  const recs = [...big.slice(0, 5), { ...big[5], varCode: 'HW_AREA', published: 'FALSE' }];
+  const html = renderToStaticMarkup(createElement(CatalogBrowser, { records: recs, selected: null, onSelect: () => undefined }));
+  expect(html).toContain('5 of 5 indicators');
+});

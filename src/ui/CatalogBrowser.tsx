@@ -7,11 +7,13 @@
  * PageUp/PageDown move; Enter (or Space) maps a record or opens/closes a branch;
  * ArrowRight/ArrowLeft open/close branches. Rows carry aria-level/aria-setsize/aria-posinset
  * so screen readers know positions in the virtual list; the list keeps focus and points at
- * the active row with aria-activedescendant.
+ * the active row with aria-activedescendant. Records whose `published` is false (helper
+ * layers of an ingested catalog) are not listed.
  */
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { VarRecord } from '../core/types';
+import { isUnpublished } from '../core/catalog';
 import { buildCatalogIndex, type CatalogFilters, type FacetKey, type SearchHit } from '../core/catalog/search';
 import { CatalogFiltersPanel } from './CatalogFilters';
 
@@ -147,7 +149,9 @@ function Count({ n }: { n: number }) {
 }
 
 /** The catalog browser component. */
-export function CatalogBrowser({ records, selected, onSelect, loading = false }: CatalogBrowserProps) {
+export function CatalogBrowser({ records: all, selected, onSelect, loading = false }: CatalogBrowserProps) {
+  // helper layers of an ingested catalog (published false) are not listed, as in category()
+  const records = useMemo(() => all.filter((r) => !isUnpublished(r.published)), [all]);
   const uid = useId().replace(/[^a-zA-Z0-9_-]/g, '');
   const [q, setQ] = useState('');
   const [filters, setFilters] = useState<CatalogFilters>({});
