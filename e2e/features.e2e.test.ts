@@ -132,6 +132,25 @@ describe('table builder', () => {
     await ctx.close();
   });
 
+  test('distribution: Kenya ELEVATION in 10 bins from its minimum, the cells of the bins add up to the count', async () => {
+    const { ctx, page, errors } = await open('#v=ELEVATION&iso=KEN&panel=table');
+    await page.locator('button.item[data-code]').first().waitFor({ timeout: 30_000, state: 'attached' });
+    const panel = page.locator('#panel-table');
+    await panel.getByTestId('table-value').selectOption('ELEVATION');
+    await panel.getByRole('button', { name: 'Show distribution of ELEVATION' }).click();
+    const svg = panel.locator('[data-testid="hist-result"] .chart svg').first();
+    await svg.waitFor({ timeout: 60_000 });
+    await expect.poll(() => svg.locator('.mark-rect path').count(), { timeout: 30_000 }).toBe(10);
+    const r = await fetch(`${srv.url}ocpu/library/indapi3/R/getLayer/json`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ var: 'ELEVATION', iso3: 'KEN', stats: ['min', 'count'] }) });
+    const row = (await r.json() as Array<Record<string, number>>)[0];
+    const labels = await svg.locator('.role-axis-label text').allTextContents();
+    expect(labels.some((l) => l.startsWith(`${row.ELEVATION_min} –`))).toBe(true);
+    await panel.locator('[data-testid="hist-result"]').scrollIntoViewIfNeeded();
+    await shot(page, 'features-histogram-1440');
+    expect(errors).toEqual([]);
+    await ctx.close();
+  });
+
   test('phone 390x844: the table builder is reachable and readable', async () => {
     const { ctx, page, errors } = await open('#v=AREA_TOTAL&iso=KEN&panel=table', { width: 390, height: 844 });
     await buildTable(page);

@@ -14,6 +14,7 @@ import { useRun } from '../useRun';
 import { ChipSelect } from '../../ui/ChipSelect';
 import { PivotTable } from '../../ui/PivotTable';
 import { Progress } from '../../ui/Progress';
+import { HistogramSection } from './HistogramSection';
 import { pivotGrid, pivotRows, type Pivot } from '../../ui/pivot';
 import { byColumn, colLabel, errText, fmtNum, hasValue, isoOptions, keyOrder, prettyUnit, type PanelCtx } from './common';
 
@@ -167,6 +168,7 @@ export function TablePanel({ ctx }: { ctx: PanelCtx }) {
           {pivot.colKeys.includes('NA') && <p className="muted small">NA: cells without a class or outside every interval of a domain.</p>}
         </div>
       )}
+      <HistogramSection ctx={ctx} value={value} />
     </section>
   );
 }
