@@ -312,20 +312,20 @@ describe('the map app on the bundle', () => {
     await ctx.close();
   });
 
-  test('no data: a missing value reads "no data" with a note; an empty result keeps the previous table', async () => {
-    const { ctx, page } = await open('#v=PN14_POP&vars=PN14_POP,AREA_LAND&iso=KEN,CPV');
-    await page.locator('button.item[data-code="PN14_POP"]').waitFor({ timeout: 30_000 });
+  test('no data: a missing value (CPV has no life expectancy: 0/0 in the catalog formula) reads "no data" with a note; an empty result keeps the previous table', async () => {
+    const { ctx, page } = await open('#v=PN14_LIFEEXP&vars=PN14_LIFEEXP,AREA_LAND&iso=KEN,CPV');
+    await page.locator('button.item[data-code="PN14_LIFEEXP"]').waitFor({ timeout: 30_000 });
     await page.getByRole('button', { name: 'Summarise', exact: true }).click();
     const res = page.locator('[data-testid="summary-result"]');
     await expect.poll(() => res.locator('tbody tr').count(), { timeout: 60_000 }).toBe(2);
     const cpv = res.locator('tbody tr', { hasText: 'CPV' });
-    expect(await cpv.locator('td[data-col="PN14_POP"]').textContent()).toBe('no data');
+    expect(await cpv.locator('td[data-col="PN14_LIFEEXP"]').textContent()).toBe('no data');
     expect(Number((await cpv.locator('td[data-col="AREA_LAND"]').textContent())!.replace(/,/g, ''))).toBeGreaterThan(0);
-    expect(await res.locator('[role="status"]').allTextContents()).toEqual(['No data for PN14_POP in CPV.']);
+    expect(await res.locator('[role="status"]').allTextContents()).toEqual(['No data for PN14_LIFEEXP in CPV.']);
     // a result with no value at all: the message, and the previous table stays
-    await page.evaluate(() => { location.hash = '#v=PN14_POP&iso=CPV'; });
+    await page.evaluate(() => { location.hash = '#v=PN14_LIFEEXP&iso=CPV'; });
     await page.getByRole('button', { name: 'Summarise', exact: true }).click();
-    await expect.poll(() => page.locator('[data-testid="summary-empty"]').textContent(), { timeout: 60_000 }).toContain('No data for PN14_POP in CPV');
+    await expect.poll(() => page.locator('[data-testid="summary-empty"]').textContent(), { timeout: 60_000 }).toContain('No data for PN14_LIFEEXP in CPV');
     expect(await page.locator('[data-testid="summary-empty"]').textContent()).toContain('previous result is kept');
     expect(await res.locator('tbody tr').count()).toBe(2);
     await shot(page, '03b-summary-no-data');
