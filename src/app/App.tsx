@@ -25,7 +25,6 @@ import type { PanelId } from './url-state';
 import { colLabel, fmtNum, prettyUnit, type PanelCtx, type QuerySpec } from './panels/common';
 import { SummaryPanel, summaryArgs, type SummaryRows } from './panels/SummaryPanel';
 import { AreasPanel } from './panels/AreasPanel';
-import { TablePanel } from './panels/TablePanel';
 import { UPLOAD_EVENT } from './panels/UploadShapes';
 import { ComparePanel } from './panels/ComparePanel';
 import { DownloadPanel } from './panels/DownloadPanel';
@@ -33,6 +32,7 @@ import { ApiPanel } from './panels/ApiPanel';
 import { UpdateBanner } from './UpdateBanner';
 
 const MapView = lazy(() => import('../ui/MapView').then((m) => ({ default: m.MapView })));
+const TablePanel = lazy(() => import('./panels/TablePanel').then((m) => ({ default: m.TablePanel })));
 const PlaceSearch = lazy(() => import('../ui/PlaceSearch').then((m) => ({ default: m.PlaceSearch })));
 
 const PANELS: Array<[PanelId, string]> = [['summary', 'Summaries'], ['table', 'Table'], ['areas', 'Areas'], ['compare', 'Compare'], ['download', 'Download'], ['api', 'API']];
@@ -328,7 +328,7 @@ export function App() {
         {PANELS.map(([id]) => (
           <div key={id} role="tabpanel" id={`panel-${id}`} aria-labelledby={`tab-${id}`} hidden={state.panel !== id} className="panel">
             {id === 'summary' && <SummaryPanel ctx={ctx} onRows={onSummaryRows} />}
-            {id === 'table' && <TablePanel ctx={ctx} />}
+            {id === 'table' && <Suspense fallback={<p className="muted small">Loading the table builder…</p>}><TablePanel ctx={ctx} /></Suspense>}
             {id === 'areas' && <AreasPanel ctx={ctx} drawMode={drawMode} setDrawMode={setDrawMode} />}
             {id === 'compare' && <ComparePanel ctx={ctx} picked={picked} onResult={onCompare} />}
             {id === 'download' && <DownloadPanel query={current} />}
