@@ -124,9 +124,8 @@ describe('table builder', () => {
     expect(rowTotals.reduce((s, v) => s + v, 0)).toBeGreaterThan(mean * 2);
     expect(Math.min(...rowTotals)).toBeLessThanOrEqual(mean);
     expect(Math.max(...rowTotals)).toBeGreaterThanOrEqual(mean);
-    // python3 can read it when openpyxl is there (Debian python3-openpyxl)
-    try { execFileSync('python3', ['-c', 'import openpyxl'], { stdio: 'ignore' }); } catch { expect(errors).toEqual([]); await ctx.close(); return; }
-    const out = execFileSync('python3', ['-c', `import openpyxl,sys\nws=openpyxl.load_workbook(sys.argv[1]).worksheets[0]\nprint([c.value for c in list(ws.rows)[-1]][-1])`, join(OUT, dl.suggestedFilename())], { encoding: 'utf8' });
+    // read back with openpyxl (Debian python3-openpyxl, installed by .ci/run): required, never skipped
+    const out = execFileSync('/usr/bin/python3', ['-c', `import openpyxl,sys\nws=openpyxl.load_workbook(sys.argv[1]).worksheets[0]\nprint([c.value for c in list(ws.rows)[-1]][-1])`, join(OUT, dl.suggestedFilename())], { encoding: 'utf8' });
     expect(Number(out.trim())).toBe(mean);
     expect(errors).toEqual([]);
     await ctx.close();
