@@ -2,8 +2,12 @@
  * Runs the curl examples of src/contract/EXAMPLES.md and of the README (its `sh` blocks that
  * call curl) against a live Node server: every such block must exit 0, and every line of the
  * `text` block that follows it must appear in its output (session keys normalised to `x0…`).
+ * README blocks that run the project's own commands (`npm run ingest`, `npm run serve`: the
+ * worked ingest example) run from the repository root with their own free port and temporary
+ * paths; the servers they start are stopped with their process group afterwards.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -50,7 +54,11 @@ afterAll(async () => {
 
 const list = examples(md);
 /** README blocks that call the API (the install/start/test blocks do not run curl). */
-const readmeList = examples(readme).filter((e) => e.script.includes('curl'));
+const readmeAll = examples(readme).filter((e) => e.script.includes('curl'));
+/** Those that start the project's own commands (run from the repository root). */
+const readmeLocal = readmeAll.filter((e) => /\bnpm run /.test(e.script));
+/** Those that talk to the running server only. */
+const readmeList = readmeAll.filter((e) => !readmeLocal.includes(e));
 
 test('EXAMPLES.md has examples, each with expected output', () => {
   expect(list.length).toBeGreaterThanOrEqual(10);
@@ -59,7 +67,49 @@ test('EXAMPLES.md has examples, each with expected output', () => {
 
 test('the README has curl examples, each with expected output', () => {
   expect(readmeList.length).toBeGreaterThanOrEqual(2);
+  expect(readmeLocal.length).toBeGreaterThanOrEqual(1);
+  for (const e of readmeLocal) expect(e.expect.length, `README example at line ${e.line}`).toBeGreaterThan(0);
   for (const e of readmeList) expect(e.expect.length, `README example at line ${e.line}`).toBeGreaterThan(0);
+});
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => { const p = (s.address() as { port: number }).port; s.close(() => resolve(p)); });
+    s.on('error', reject);
+  });
+}
+
+/** Runs a README block that uses the project's npm scripts from the repository root; stdout + stderr. */
+async function runLocal(script: string): Promise<{ out: string; port: number; tmp: string }> {
+  const port = await freePort();
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'indapi3-ex-local-'));
+  const s = script.split('localhost:8090').join(`127.0.0.1:${port}`).split('PORT=8090').join(`PORT=${port} HOST=127.0.0.1`).split('/tmp/').join(`${tmp}/`);
+  const child = spawn('bash', ['-e', '-u', '-c', s], { cwd: path.resolve(__dirname, '../..'), detached: true, env: { ...process.env, LOG: '0', SESSION_DIR: path.join(tmp, 'sessions') } });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
+  const timer = setTimeout(() => { try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* gone */ } }, 180_000);
+  const code = await new Promise<number | null>((res) => child.on('exit', (c) => res(c)));
+  clearTimeout(timer);
+  // the block leaves its server running in the background: stop the whole group
+  try { process.kill(-child.pid!, 'SIGTERM'); } catch { /* already gone */ }
+  if (code !== 0) throw new Error(`example failed (exit ${code}):\n${s}\n${out}`);
+  return { out, port, tmp };
+}
+
+describe('README (project commands)', () => {
+  for (const e of readmeLocal) {
+    test(`example at line ${e.line}: ${e.script.split('\n')[0].slice(0, 70)}`, async () => {
+      const { out, tmp } = await runLocal(e.script);
+      try {
+        const got = out.split(`${tmp}/`).join('/tmp/');
+        for (const want of e.expect) expect(got, `output of the example at line ${e.line}`).toContain(want);
+      } finally {
+        rmSync(tmp, { recursive: true, force: true });
+      }
+    }, 240_000);
+  }
 });
 
 describe.each([
