@@ -22,7 +22,7 @@
  */
 import { zlibSync } from 'fflate';
 import { ByteWriter, utf8 } from './bytes';
-import type { TiffSampleType } from './tiff';
+import { asciiz, bytesPerSample, geoEntries, type TiffEntry, type TiffSampleType } from './tiff';
 
 /** zlib (RFC 1950) compressor; Node adapters may inject the native `zlib.deflateSync`. */
 export type Deflate = (data: Uint8Array) => Uint8Array;
@@ -58,17 +58,9 @@ const LONG = 4;
 const ASCII = 2;
 const DOUBLE = 12;
 
-interface Entry {
-  tag: number;
-  type: number;
-  values: number[] | Uint8Array;
-}
+type Entry = TiffEntry;
 
 type Samples = Float32Array | Uint8Array | Uint16Array;
-
-function bytesPerSample(t: TiffSampleType): number {
-  return t === 'Float32' ? 4 : t === 'UInt16' ? 2 : 1;
-}
 
 function makeLike(data: Samples, n: number): Samples {
   return data instanceof Float32Array ? new Float32Array(n) : data instanceof Uint16Array ? new Uint16Array(n) : new Uint8Array(n);
@@ -297,16 +289,10 @@ function assembleCog(input: CogInput, plan: ReturnType<typeof planCog>, compress
       { tag: 324, type: LONG, values: new Array(tiles.length).fill(0) },
       { tag: 325, type: LONG, values: tiles.map((t) => t.length) },
       { tag: 339, type: SHORT, values: [sampleType === 'Float32' ? 3 : 1] },
-      { tag: 42113, type: ASCII, values: asciiz(String(noData)) },
     ];
-    if (li > 0) ifd.push({ tag: 254, type: LONG, values: [1] });
-    else {
-      ifd.push(
-        { tag: 33550, type: DOUBLE, values: [input.cellSize, input.cellSize, 0] },
-        { tag: 33922, type: DOUBLE, values: [0, 0, 0, input.xmin, input.ymax, 0] },
-        { tag: 34735, type: SHORT, values: [1, 1, 0, 4, 1024, 0, 1, 2, 1025, 0, 1, 1, 2048, 0, 1, 4326, 2054, 0, 1, 9102] },
-      );
-    }
+    // Overviews: NewSubfileType 1 and GDAL_NODATA; the full-resolution image: georeferencing too.
+    if (li > 0) ifd.push({ tag: 254, type: LONG, values: [1] }, { tag: 42113, type: ASCII, values: asciiz(String(noData)) });
+    else ifd.push(...geoEntries({ ...input, noData }));
     ifd.sort((a, b) => a.tag - b.tag);
     return { w, h, tiles, ifd };
   });
@@ -385,9 +371,3 @@ function assembleCog(input: CogInput, plan: ReturnType<typeof planCog>, compress
   return w.result();
 }
 
-function asciiz(s: string): Uint8Array {
-  const b = utf8(s);
-  const out = new Uint8Array(b.length + 1);
-  out.set(b);
-  return out;
-}

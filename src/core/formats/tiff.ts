@@ -58,14 +58,35 @@ const LONG = 4;
 const ASCII = 2;
 const DOUBLE = 12;
 
-interface Entry {
+/** One TIFF IFD entry: tag, field type (TIFF 6.0 section 2: 2 ASCII, 3 SHORT, 4 LONG, 12 DOUBLE) and values. */
+export interface TiffEntry {
+  /** Tag number. */
   tag: number;
+  /** Field type code. */
   type: number;
+  /** Values (numbers) or the bytes of an ASCII value, NUL included. */
   values: number[] | Uint8Array;
 }
+type Entry = TiffEntry;
 
-function bytesPerSample(t: TiffSampleType): number {
+/** Bytes per sample of a sample type (Float32 4, UInt16 2, Byte 1). */
+export function bytesPerSample(t: TiffSampleType): number {
   return t === 'Float32' ? 4 : t === 'UInt16' ? 2 : 1;
+}
+
+/**
+ * The georeferencing and no-data entries of a full-resolution image: ModelPixelScaleTag 33550,
+ * ModelTiepointTag 33922 (upper-left corner), GeoKeyDirectoryTag 34735 (geographic, PixelIsArea,
+ * EPSG:4326, degrees; OGC 19-008r4) and GDAL_NODATA 42113.
+ * @param g west edge `xmin` and north edge `ymax` in degrees, square `cellSize` in degrees, `noData`
+ */
+export function geoEntries(g: { xmin: number; ymax: number; cellSize: number; noData: number }): TiffEntry[] {
+  return [
+    { tag: 33550, type: DOUBLE, values: [g.cellSize, g.cellSize, 0] },
+    { tag: 33922, type: DOUBLE, values: [0, 0, 0, g.xmin, g.ymax, 0] },
+    { tag: 34735, type: SHORT, values: [1, 1, 0, 4, 1024, 0, 1, 2, 1025, 0, 1, 1, 2048, 0, 1, 4326, 2054, 0, 1, 9102] },
+    { tag: 42113, type: ASCII, values: asciiz(String(g.noData)) },
+  ];
 }
 
 /**
@@ -149,10 +170,7 @@ export function writeGeoTiff(input: GeoTiffInput): Uint8Array {
     { tag: 279, type: LONG, values: strips.map((s) => s.length) },
     { tag: 284, type: SHORT, values: [1] },
     { tag: 339, type: SHORT, values: [sampleType === 'Float32' ? 3 : 1] },
-    { tag: 33550, type: DOUBLE, values: [input.cellSize, input.cellSize, 0] },
-    { tag: 33922, type: DOUBLE, values: [0, 0, 0, input.xmin, input.ymax, 0] },
-    { tag: 34735, type: SHORT, values: [1, 1, 0, 4, 1024, 0, 1, 2, 1025, 0, 1, 1, 2048, 0, 1, 4326, 2054, 0, 1, 9102] },
-    { tag: 42113, type: ASCII, values: asciiz(String(input.noData)) },
+    ...geoEntries(input),
   ];
   if (input.description) entries.push({ tag: 270, type: ASCII, values: asciiz(input.description) });
   if (predictor !== 1) entries.push({ tag: 317, type: SHORT, values: [predictor] });
@@ -218,7 +236,8 @@ export function writeGeoTiff(input: GeoTiffInput): Uint8Array {
   return w.result();
 }
 
-function asciiz(s: string): Uint8Array {
+/** A TIFF ASCII value: the UTF-8 bytes of `s` and a terminating NUL. */
+export function asciiz(s: string): Uint8Array {
   const b = utf8(s);
   const out = new Uint8Array(b.length + 1);
   out.set(b);
