@@ -7,7 +7,7 @@ import { expose, transfer } from 'comlink';
 import { cellCentre, cellId, pointToColRow, SSA_GRID, type GridDef } from '../src/core/grid';
 import type { ClassEntry, VarRecord } from '../src/core/types';
 import { levelForZoom, renderTile, type RasterLevel } from '../src/ui/raster/mercator';
-import { makeColorizer, paletteFor, type Palette } from '../src/ui/raster/palette';
+import { makeColorizer, paletteFor, quantileBreaks, type Palette } from '../src/ui/raster/palette';
 import { loadClassTable, openCog, type CogLayer } from '../src/ui/raster/layers';
 import { parseVi } from '../src/core/catalog';
 
@@ -78,7 +78,13 @@ const api = {
   async styleCog(key: string, rec: VarRecord, breaks?: number[], colors?: string[]): Promise<Palette> {
     if (rec.type === 'class') classCodes.add(rec.varCode);
     const cl = rec.type === 'class' && rec.classTable ? await classes(rec.varCode).catch(() => undefined) : undefined;
-    const palette = paletteFor(rec, cl, breaks);
+    let palette = paletteFor(rec, cl, breaks);
+    if (palette.kind === 'intervals' && palette.breaks.length < 2) {
+      // no breaks in the catalog (an ingested record may have none): 7 quantile classes of the coarsest overview
+      const layer = await cog(rec.varCode);
+      const coarse = await layer.level(layer.levelCellDeg.length - 1);
+      palette = paletteFor(rec, cl, quantileBreaks(coarse.values, 7, rec.dec));
+    }
     if (colors?.length && palette.kind === 'intervals') palette.colors = palette.colors.map((_, i) => colors[i % colors.length]);
     styles.set(key, { source: rec.varCode, colorOf: makeColorizer(palette), palette });
     await cog(rec.varCode);

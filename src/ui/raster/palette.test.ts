@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { intervalIndex, intervalLabels, makeColorizer, paletteFor } from './palette';
+import { intervalIndex, intervalLabels, makeColorizer, paletteFor, quantileBreaks } from './palette';
 import type { VarRecord } from '../../core/types';
 
 const rec = (o: Partial<VarRecord>): VarRecord => ({
@@ -41,3 +41,24 @@ describe('palettes', () => {
     expect(c(8)).toBe(0);
   });
 });
+
+describe('quantileBreaks (records without classBreaks)', () => {
+  test('quantile classes over the non-missing values, every value inside an interval', () => {
+    const vals = Float32Array.from([NaN, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, NaN]);
+    const b = quantileBreaks(vals, 4, 0);
+    expect(b).toEqual([0, 3, 6, 8, 10]);
+    for (const v of vals) if (Number.isFinite(v)) expect(intervalIndex(b, v)).toBeGreaterThanOrEqual(0);
+    expect(intervalIndex(b, 1)).toBe(0);
+    expect(intervalIndex(b, 10)).toBe(3);
+  });
+  test('a constant or empty layer gives fewer than two breaks or one class', () => {
+    expect(quantileBreaks([NaN, NaN], 5)).toEqual([]);
+    expect(quantileBreaks([2, 2, 2], 5, 0).length).toBe(2);
+  });
+  test('paletteFor with them draws intervals instead of nothing', () => {
+    const p = paletteFor(rec({ classBreaks: '' }), undefined, quantileBreaks([1, 5, 9, 20], 3, 0));
+    expect(p.kind).toBe('intervals');
+    expect(p.colors.length).toBe(3);
+  });
+});
+

@@ -103,6 +103,34 @@ export function paletteFor(rec: VarRecord, classes?: ClassEntry[], breaksOverrid
   return { kind: 'intervals', breaks, colors, labels };
 }
 
+/**
+ * Breaks for a continuous layer whose catalog record gives none (an ingested catalog may leave
+ * `classBreaks` empty): the minimum, the `n - 1` inner quantiles (R `quantile` type 7) and the
+ * maximum of the non-missing values, rounded to `dec` decimals, duplicates dropped.
+ * @param values cell values, NaN = no data
+ * @param n number of classes wanted (>= 1)
+ * @param dec decimals to round the breaks to (the record's `dec`)
+ * @returns increasing breaks (none when the layer has no value; one class for a constant layer)
+ */
+export function quantileBreaks(values: ArrayLike<number>, n: number, dec = 6): number[] {
+  const v: number[] = [];
+  for (let i = 0; i < values.length; i++) if (Number.isFinite(values[i])) v.push(values[i]);
+  if (!v.length) return [];
+  v.sort((a, b) => a - b);
+  const q = (p: number) => { const h = (v.length - 1) * p; const lo = Math.floor(h); const hi = Math.min(v.length - 1, lo + 1); return v[lo] + (h - lo) * (v[hi] - v[lo]); };
+  const f = 10 ** Math.max(0, Math.min(12, dec));
+  const out: number[] = [];
+  for (let k = 0; k <= n; k++) {
+    // the outer breaks widen outwards so rounding never leaves the extremes outside
+    const x = k === 0 ? Math.floor(v[0] * f) / f : k === n ? Math.ceil(v[v.length - 1] * f) / f : Math.round(q(k / n) * f) / f;
+    if (!out.length || x > out[out.length - 1]) out.push(x);
+  }
+  // cut() intervals are right-closed: the lowest value must lie above the first break
+  if (out.length === 1) out.unshift(out[0] - 1 / f);
+  else if (out[0] >= v[0]) out[0] -= 1 / f;
+  return out;
+}
+
 /** Legend entries of a palette, in order. */
 export function legendOf(p: Palette): LegendEntry[] {
   return p.labels.map((label, i) => ({ label, color: p.colors[i] }));
