@@ -81,7 +81,17 @@ export function ChipSelect({ label, options, values, onChange, placeholder = 'Ad
       }
     },
     onStateChange: ({ type, selectedItem }) => {
-      if ((type === useCombobox.stateChangeTypes.InputKeyDownEnter || type === useCombobox.stateChangeTypes.ItemClick) && selectedItem) {
+      const enter = type === useCombobox.stateChangeTypes.InputKeyDownEnter;
+      let pick = selectedItem;
+      if (enter) {
+        // The text in the box decides: a highlight left from before the text changed (text typed or
+        // pasted and Enter pressed before the list re-rendered) never adds another option.
+        const typed = (input.current?.value ?? text).trim();
+        const live = typed ? filterOptions(options.filter((o) => !values.includes(o.value)), typed) : null;
+        if (live && (!pick || !live.some((o) => o.value === pick!.value))) pick = live[0] ?? null;
+      }
+      if ((enter || type === useCombobox.stateChangeTypes.ItemClick) && pick) {
+        const selectedItem = pick;
         if (!values.includes(selectedItem.value)) onChange([...values, selectedItem.value]);
         setText('');
         input.current?.focus();
