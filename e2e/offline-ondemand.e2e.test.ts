@@ -109,6 +109,8 @@ function suite(name: string, env: () => Record<string, string>, dataDir: string,
       await shot(page, `offline-ondemand-${name}-storage`);
       const st2 = await storageStatus(page);
       expect(st2.pins.map((p: any) => p.path)).toContain(`cog/${pinCode}.tif`);
+      // Every file of the category is in the pin list (two downloads run at once and both record their pin).
+      expect(st2.pins.length).toBe(Number(/(\d+) indicators/.exec(optText!)![1]));
       await dialog.getByRole('button', { name: 'Close' }).click();
 
       await ctx.setOffline(true);

@@ -16,7 +16,7 @@
  * (OFFLINE 503, BAD_BUNDLE 502), which the engine's FetchSource turns into that error.
  */
 import { createPartialResponse } from 'workbox-range-requests';
-import { createStore, del, get, set, type UseStore } from 'idb-keyval';
+import { createStore, del, get, set, update, type UseStore } from 'idb-keyval';
 import { BlockCache, checkRangeResponse, DEFAULT_BUDGET_BYTES, isQuotaError, RangeResponseError, type FileRef, type IndexEntry } from './block-cache';
 
 declare const self: ServiceWorkerGlobalScope;
@@ -475,13 +475,18 @@ export class BundleCache {
     return (await get<Pin[]>('pins', this.idb).catch(() => undefined)) ?? [];
   }
 
+  /** Changes the pin list atomically (one IndexedDB read-write transaction per change). */
+  private async updatePins(fn: (pins: Pin[]) => Pin[]): Promise<void> {
+    await update<Pin[]>('pins', (cur) => fn(cur ?? []), this.idb);
+  }
+
   private async syncPins(): Promise<void> {
     const pins = await this.pins();
     const stale = pins.filter((p) => this.byPath.get(p.path)?.sha256 !== p.sha256);
     const cache = await caches.open(CACHES.pinned);
     for (const p of stale) await cache.delete(keyUrl(this.keyBase, 'pin', p.sha256));
-    const keep = pins.filter((p) => !stale.includes(p));
-    await set('pins', keep, this.idb);
+    const staleKeys = new Set(stale.map((p) => `${p.path} ${p.sha256}`));
+    await this.updatePins((cur) => cur.filter((p) => !staleKeys.has(`${p.path} ${p.sha256}`)));
     const again = stale.filter((p) => this.byPath.has(p.path)).map((p) => p.path);
     if (again.length) void this.pin('update', again);
   }
@@ -511,9 +516,9 @@ export class BundleCache {
           if (!(await cache.match(key))) {
             const buf = await this.fetchWhole(f, ac.signal);
             await this.putWithEviction(cache, key, new Response(buf, { headers: { 'Content-Type': 'image/tiff', 'Content-Length': String(buf.byteLength), ETag: `"${f.sha256.slice(0, 16)}"` } }));
-            const pins = (await this.pins()).filter((x) => x.path !== f.path);
-            pins.push({ path: f.path, sha256: f.sha256, bytes: f.bytes, at: Date.now() });
-            await set('pins', pins, this.idb);
+            // Two downloads run at once: read-modify-write the list in one IndexedDB transaction
+            // (idb-keyval `update`), or one download's entry can overwrite the other's.
+            await this.updatePins((pins) => [...pins.filter((x) => x.path !== f.path), { path: f.path, sha256: f.sha256, bytes: f.bytes, at: Date.now() }]);
             await this.blocks.evictFile(f.sha256);
           }
           p.bytes += f.bytes;
@@ -551,7 +556,7 @@ export class BundleCache {
     for (const p of pins.filter((x) => set1.has(x.path))) {
       if (await cache.delete(keyUrl(this.keyBase, 'pin', p.sha256))) freed += p.bytes;
     }
-    await set('pins', pins.filter((x) => !set1.has(x.path)), this.idb);
+    await this.updatePins((cur) => cur.filter((x) => !set1.has(x.path)));
     for (const u of await this.blocks.usage()) if (set1.has(u.path)) freed += await this.blocks.evictFile(u.sha256);
     return freed;
   }
