@@ -6,7 +6,7 @@ import jsdoc from 'eslint-plugin-jsdoc';
 const nodeBuiltins = ['fs', 'path', 'os', 'crypto', 'http', 'https', 'zlib', 'stream', 'child_process', 'url', 'buffer', 'util', 'worker_threads'];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'public/**', 'test-results/**', '.cache/**'] },
+  { ignores: ['dist/**', 'dist-*/**', 'bench-out/**', 'node_modules/**', 'public/**', 'test-results/**', '.cache/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
