@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { DEFAULT_STATE, parseHash, toHash } from './url-state';
+import { DEFAULT_STATE, HISTORY_KEYS, parseHash, toHash } from './url-state';
 
 test('url state round-trips indicator, countries, domains, breaks and shapes', () => {
   const s = { ...DEFAULT_STATE, v: 'ELEVATION', vars: ['ELEVATION', 'AREA_LAND'], iso: ['KEN', 'TZA'], by: ['ADM1_NAME_ALT', 'DIST_COAST'], breaks: { DIST_COAST: [0, 100, 1000] }, wkt: 'POLYGON((36 -1,37 -1,37 0,36 0,36 -1))', exact: true, panel: 'areas' as const, op: 0.5 };
@@ -27,4 +27,26 @@ test('map view, picked place and the run round-trip; bad ones are dropped', () =
   expect(parseHash(toHash(s))).toEqual(s);
   const b = parseHash('#map=1,2&pick=a,b&run=nope');
   expect([b.map, b.pick, b.run]).toEqual([null, null, null]);
+});
+
+test('layer comparison: second indicator, mode and swipe divider round-trip; bad ones are dropped', () => {
+  const s = { ...DEFAULT_STATE, v: 'ELEVATION', v2: 'PN14_POP', cmp: 'swipe' as const, sw: 0.3 };
+  expect(toHash(s)).toBe('#v=ELEVATION&cmp=swipe&v2=PN14_POP&sw=0.3');
+  expect(parseHash(toHash(s))).toEqual(s);
+  const split = { ...DEFAULT_STATE, v: 'ELEVATION', v2: 'PN14_POP', cmp: 'split' as const };
+  expect(parseHash(toHash(split))).toEqual(split);
+  // the divider position only matters in swipe mode; a comparison being set up has no second layer yet
+  expect(toHash({ ...split, sw: 0.3 })).toBe('#v=ELEVATION&cmp=split&v2=PN14_POP');
+  expect(parseHash('#v=ELEVATION&cmp=swipe')).toMatchObject({ cmp: 'swipe', v2: null });
+  // an unknown mode turns the comparison off (a lone v2 is ignored); a divider outside the map goes to the middle
+  expect(parseHash('#v=ELEVATION&v2=PN14_POP&cmp=fade')).toMatchObject({ cmp: null, v2: null });
+  expect(parseHash('#v2=PN14_POP')).toMatchObject({ cmp: null, v2: null });
+  expect(parseHash('#cmp=swipe&v2=A&sw=1.5').sw).toBe(0.5);
+  expect(parseHash('#cmp=swipe&v2=A&sw=x').sw).toBe(0.5);
+  expect(toHash({ ...s, cmp: null })).toBe('#v=ELEVATION');
+});
+
+test('entering, switching and leaving a layer comparison are history steps; moving the divider is not', () => {
+  expect(HISTORY_KEYS).toEqual(expect.arrayContaining(['v2', 'cmp']));
+  expect(HISTORY_KEYS).not.toContain('sw');
 });

@@ -1,7 +1,8 @@
 /**
  * Shareable app state in the URL hash: indicator, summary variables, countries, `by`
  * domains with custom breaks, drawn/pasted WKT, the `exact` option, the open panel, the
- * map opacity, the map view, the picked place and which result to re-run. Parsing never throws: unknown keys are ignored and the caller
+ * map opacity, the map view, the picked place, which result to re-run and the layer
+ * comparison (second indicator, swipe or split, divider position). Parsing never throws: unknown keys are ignored and the caller
  * validates codes against the catalog.
  */
 
@@ -37,13 +38,23 @@ export interface UrlState {
   pick: [number, number] | null;
   /** The panel whose result the view shows (re-run when a link opens); null = none. */
   run: 'summary' | 'areas' | 'compare' | null;
+  /** Second indicator of the layer comparison (hash `v2=`); null = none chosen yet. */
+  v2: string | null;
+  /** Layer comparison mode (hash `cmp=swipe|split`): one map with a divider, or two synchronised maps; null = off. */
+  cmp: CompareMode | null;
+  /** Position of the swipe divider as a fraction 0.02..0.98 of the map width from the left (hash `sw=`, default 0.5). */
+  sw: number;
 }
 
+/** How two layers are compared: `swipe` (one map, a draggable divider) or `split` (two maps side by side, or stacked on a phone). */
+export type CompareMode = 'swipe' | 'split';
+const CMP_MODES: CompareMode[] = ['swipe', 'split'];
+
 /** Keys whose change is a step of its own in the browser history (Back returns before it); others replace the entry. */
-export const HISTORY_KEYS: ReadonlyArray<keyof UrlState> = ['v', 'vars', 'noVars', 'iso', 'by', 'panel', 'pick', 'run', 'exact'];
+export const HISTORY_KEYS: ReadonlyArray<keyof UrlState> = ['v', 'vars', 'noVars', 'iso', 'by', 'panel', 'pick', 'run', 'exact', 'v2', 'cmp'];
 
 /** The state of a fresh visit. */
-export const DEFAULT_STATE: UrlState = { v: null, vars: [], noVars: false, iso: [], by: [], breaks: {}, wkt: '', exact: false, panel: 'summary', op: 0.85, map: null, pick: null, run: null };
+export const DEFAULT_STATE: UrlState = { v: null, vars: [], noVars: false, iso: [], by: [], breaks: {}, wkt: '', exact: false, panel: 'summary', op: 0.85, map: null, pick: null, run: null, v2: null, cmp: null, sw: 0.5 };
 
 const list = (s: string | null) => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : []);
 /** n finite numbers from "a,b,c" (null otherwise). */
@@ -67,6 +78,8 @@ export function parseHash(hash: string): UrlState {
   const map = nums(p.get('map'), 3);
   const pick = nums(p.get('pick'), 2);
   const run = p.get('run') as UrlState['run'];
+  const cmp = p.get('cmp') as CompareMode;
+  const sw = Number(p.get('sw'));
   return {
     v: p.get('v') || null,
     vars: list(p.get('vars')),
@@ -81,6 +94,9 @@ export function parseHash(hash: string): UrlState {
     map: map && Math.abs(map[0]) <= 180 && Math.abs(map[1]) <= 85 && map[2] >= 0 && map[2] <= 22 ? [map[0], map[1], map[2]] : null,
     pick: pick && Math.abs(pick[0]) <= 180 && Math.abs(pick[1]) <= 90 ? [pick[0], pick[1]] : null,
     run: RUNS.includes(run as (typeof RUNS)[number]) ? run : null,
+    v2: CMP_MODES.includes(cmp) ? p.get('v2') || null : null,
+    cmp: CMP_MODES.includes(cmp) ? cmp : null,
+    sw: p.has('sw') && Number.isFinite(sw) && sw >= 0.02 && sw <= 0.98 ? sw : DEFAULT_STATE.sw,
   };
 }
 
@@ -99,6 +115,11 @@ export function toHash(s: UrlState): string {
   if (s.op !== DEFAULT_STATE.op) p.set('op', String(s.op));
   if (s.pick) p.set('pick', s.pick.map((x) => +x.toFixed(5)).join(','));
   if (s.run) p.set('run', s.run);
+  if (s.cmp) {
+    p.set('cmp', s.cmp);
+    if (s.v2) p.set('v2', s.v2);
+    if (s.cmp === 'swipe' && s.sw !== DEFAULT_STATE.sw) p.set('sw', String(+s.sw.toFixed(3)));
+  }
   if (s.map) p.set('map', [+s.map[0].toFixed(4), +s.map[1].toFixed(4), +s.map[2].toFixed(2)].join(','));
   const str = p.toString();
   return str ? `#${str}` : '';

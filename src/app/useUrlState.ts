@@ -1,6 +1,7 @@
 /**
  * React hook keeping {@link UrlState} in the location hash. A change of a {@link HISTORY_KEYS}
- * key (indicator, countries, domains, panel, picked place, a run) pushes a history entry so
+ * key (indicator, countries, domains, panel, picked place, a run, entering/leaving or switching a
+ * layer comparison) pushes a history entry so
  * Back returns to the previous view; other changes (map view, opacity, typing) replace it.
  * Back/Forward (popstate, hashchange) read the state from the URL again.
  */
