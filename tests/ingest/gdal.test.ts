@@ -145,5 +145,19 @@ describe('--boundaries', () => {
     const units = rows.filter((r) => r.ADM2_NAME_ALT);
     expect(units.map((r) => [r.ADM1_NAME_ALT, r.ADM2_NAME_ALT])).toEqual([['East (fixture)', 'Central (fixture)'], ['West (fixture)', 'Central (fixture)']]);
     await e.store.close();
+    // the units' outlines as the layer has them: one valid polygon per unit, traced on the cells (the east unit starts at 37E)
+    const outline = join(bundle, 'basemap/admin2.geojson');
+    const traced = JSON.parse(await readFile(outline, 'utf8')) as { features: Array<{ properties: Record<string, unknown>; geometry: { type: string; coordinates: number[][][] } }> };
+    expect(traced.features.map((f) => [f.properties.value, f.properties.name, f.properties.iso3, f.properties.adm1])).toEqual(
+      classes.map((c) => [c.value, 'Central (fixture)', 'KEN', c.adm1]));
+    const east = traced.features.find((f) => f.properties.adm1 === 'East (fixture)')!;
+    expect(east.geometry.type).toBe('Polygon');
+    expect(Math.min(...east.geometry.coordinates[0].map((p) => p[0]))).toBe(37);
+    const sql = execFileSync('ogrinfo', ['-ro', '-q', '-dialect', 'SQLite', '-sql', 'SELECT adm1, ST_Area(geometry) AS area, ST_IsValid(geometry) AS valid FROM admin2', outline], { encoding: 'utf8' });
+    const areas = [...sql.matchAll(/area \(Real\) = (.*)$/gm)].map((m) => Number(m[1]) * 144);
+    expect(areas.reduce((a, b) => a + b, 0)).toBeCloseTo(24 * 24, 3);
+    expect([...sql.matchAll(/valid \(Integer\) = (.*)$/gm)].map((m) => m[1])).toEqual(['1', '1']);
+    const manifest = JSON.parse(await readFile(join(bundle, 'manifest.json'), 'utf8')) as { files: Array<{ path: string; bytes: number }> };
+    expect(manifest.files.find((f) => f.path === 'basemap/admin2.geojson')?.bytes).toBe((await readFile(outline)).length);
   });
 });

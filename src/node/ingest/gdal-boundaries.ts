@@ -9,7 +9,9 @@
  *    than the bundle's (1/60 degree: 25 sub-cells per cell, the sub-cell centre rule);
  * 3. each cell takes the unit covering most of its sub-cells (ties: the first feature); with an
  *    ISO3 layer in the bundle only its land cells are kept, else a cell needs units on more than
- *    half of its sub-cells.
+ *    half of its sub-cells;
+ * 4. the units' cells are traced into `basemap/admin<level>.geojson` (src/core/formats/outlines.ts),
+ *    so the app's choropleth and the plots draw the units as the layer has them.
  *
  * A unit is its whole key (country, for level 2 the first-level name, and name), so same-named
  * units stay apart; features with the same key (parts of one unit) share one class value.
@@ -25,6 +27,7 @@ import { inflateSync } from 'node:zlib';
 import { CogStore } from '../../core/cog/store';
 import { parseClassTable } from '../../core/catalog';
 import { IndapiError } from '../../core/errors';
+import { OUTLINE_FILES, outlineDescription, outlineUnits, writeOutlines } from '../../core/formats/outlines';
 import type { ClassEntry } from '../../core/types';
 import { fileSourceFactory } from '../file-source';
 import { addLayersToBundle, bundleGrid, CLASS_COLORS, type AddedLayer } from './gdal-bundle';
@@ -223,7 +226,11 @@ export async function ingestBoundaries(opts: IngestBoundariesOptions): Promise<I
       await writeGridCog(grid, values, type, noData, join(tmp, 'code'), join(opts.out, 'cog', `${code}.tif`), opts.signal);
       layers.push({ record: base(code, `Admin-${L} unit code`, L === 1 ? 'First-level administrative unit (code)' : 'Second-level administrative unit (code)'), classes: codeClasses });
     }
-    await addLayersToBundle(opts.out, layers);
+    // Outlines of the units as the bundle has them (traced from the cells, so the app's choropleth matches the layer).
+    const outline = OUTLINE_FILES[L];
+    await mkdir(join(opts.out, 'basemap'), { recursive: true });
+    await writeFile(join(opts.out, outline), writeOutlines(grid, values, outlineUnits(nameClasses, L), { noData: -1, description: outlineDescription(nameCode, src), signal: opts.signal }));
+    await addLayersToBundle(opts.out, layers, [outline]);
     return { codes: layers.map((l) => l.record.varCode), units: order.length, cells, empty };
   } finally {
     await rm(tmp, { recursive: true, force: true });

@@ -41,10 +41,12 @@ async function sha256(path: string): Promise<string> {
  * code is already in vi.csv is replaced in place; others are appended.
  * @param dir bundle folder
  * @param layers the layers (their COGs written)
+ * @param written further files already written into the bundle (paths relative to `dir`, e.g.
+ *   `basemap/admin2.geojson`), listed in manifest.json with their size and sha256 too
  * @throws IndapiError IO when vi.csv cannot be parsed
  */
-export async function addLayersToBundle(dir: string, layers: AddedLayer[]): Promise<void> {
-  const changed: string[] = [];
+export async function addLayersToBundle(dir: string, layers: AddedLayer[], written: string[] = []): Promise<void> {
+  const changed: string[] = [...written];
   await mkdir(join(dir, 'classes'), { recursive: true });
   for (const l of layers) {
     const code = l.record.varCode;

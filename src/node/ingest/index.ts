@@ -13,7 +13,9 @@
  * 3. When nothing fatal was found (or --drop-invalid), the layers are written in column
  *    batches: each batch reads its contiguous slice of every block back, builds the grid
  *    arrays and writes COGs (src/core/formats/cog.ts, native zlib).
- * 4. Everything is written into a temporary folder next to `out`, renamed into place at the
+ * 4. The ADM1/ADM2 name key layers are also traced into admin outlines (basemap/admin1.geojson,
+ *    basemap/admin2.geojson; src/core/formats/outlines.ts) from their grid, already in memory.
+ * 5. Everything is written into a temporary folder next to `out`, renamed into place at the
  *    end; a failed or aborted run removes it.
  *
  * Memory: block buffer (BLOCK_ROWS x layers x 4 bytes, 24 MB for 750 layers) plus one column
@@ -33,6 +35,7 @@ import { writeCogAsync } from '../../core/formats/cog';
 import { SSA_GRID, type GridDef } from '../../core/grid';
 import { KEY_SEP, classTableCsv, isoCsv, numericClasses, textClasses, type CountryCells } from '../../core/ingest/classes';
 import { Findings, type Finding } from '../../core/ingest/findings';
+import { OUTLINE_FILES, OUTLINE_KEY, outlineDescription, outlineUnits, writeOutlines } from '../../core/formats/outlines';
 import { checkCell, checkHeader, formulaColumns, planColumns, type ColumnPlan } from '../../core/ingest/plan';
 import type { ClassEntry } from '../../core/types';
 import { InputDecoder, decodeWhole } from './text';
@@ -494,6 +497,7 @@ export async function ingestTable(opts: IngestOptions, signal?: AbortSignal): Pr
     const kept = layers.filter((l) => !l.plan.dropped);
     await mkdir(join(tmp, 'cog'), { recursive: true });
     await mkdir(join(tmp, 'classes'), { recursive: true });
+    await mkdir(join(tmp, 'basemap'), { recursive: true });
     const files: Array<{ path: string; bytes: number; sha256: string }> = [];
     const addFile = async (rel: string, data: Uint8Array | string) => {
       const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
@@ -537,6 +541,12 @@ export async function ingestTable(opts: IngestOptions, signal?: AbortSignal): Pr
           const x = v[i];
           if (x !== x) continue;
           data[c] = remap ? remap[x] : x;
+        }
+        // Admin outlines of the first- and second-level key layers (basemap/admin1.geojson, admin2.geojson).
+        const level = l.plan.code === OUTLINE_KEY[1] ? 1 : l.plan.code === OUTLINE_KEY[2] ? 2 : 0;
+        if (level && l.classes?.table.length) {
+          const text = writeOutlines(grid, data, outlineUnits(l.classes.table, level), { noData: nd, description: outlineDescription(l.plan.code, basename(opts.table)), signal });
+          await addFile(OUTLINE_FILES[level], text);
         }
         // Tiles compress on zlib's thread pool while the next layer is prepared (both cores busy).
         const job = writeCogAsync(
@@ -603,9 +613,8 @@ export async function ingestTable(opts: IngestOptions, signal?: AbortSignal): Pr
     }
     // Country outlines for the map (Natural Earth, keyed by ISO3; independent of the table), when this package has them.
     try {
-      const outlines = await readFile(new URL('../../../public/data/basemap/countries.geojson', import.meta.url));
-      await mkdir(join(tmp, 'basemap'), { recursive: true });
-      await addFile('basemap/countries.geojson', outlines);
+      const countries = await readFile(new URL('../../../public/data/basemap/countries.geojson', import.meta.url));
+      await addFile('basemap/countries.geojson', countries);
     } catch {
       // not shipped with this installation: the map draws without outlines
     }
@@ -687,6 +696,7 @@ function bundleReadme(o: { source: string; catalog: string; today: string; rows:
     '- `classes/<code>.csv`: class tables `value,label,color` and extras. Text classes are numbered 1..n in sorted label order; numeric class codes keep their value. Key layers identify a unit by its whole key: ADM1 by (ISO3, ADM1 name), ADM2 by (ISO3, ADM1, ADM2).',
     '- `vi.csv`: every field of the input catalog, then the bundle fields (dataType, noData, classTable, ...). Helper columns named by formulas but without a record carry `published` FALSE and are not listed by category().',
     '- `iso.csv`: countries of the ISO3 column (names from ADM0_NAME), regions SSA, EAF, MAF, SAF, WAF limited to the countries present.',
+    '- `basemap/admin1.geojson` (and `basemap/admin2.geojson` when the table has ADM2 units): one (Multi)Polygon per unit of ADM1_NAME_ALT (ADM2_NAME_ALT), the union of its cells traced along the cell edges (vertices on the 1/12-degree lattice, 6 decimals), properties `value` (the unit\'s raster value), `code` (when the table has codes), `name`, `iso3` (and `adm1`); `basemap/countries.geojson`: Natural Earth country outlines copied from this package.',
     '- `manifest.json`: grid, every file with size and sha256.',
     '',
     `## Dropped (${o.dropped.length})`,
