@@ -1,107 +1,313 @@
 /**
- * Export of the current map view as PNG: the WebGL canvas captured in a `render` event
- * (where the drawing buffer is still valid, so no `preserveDrawingBuffer` is needed), with
- * the HTML markers on it (place labels, shape numbers), a legend, a scale bar and the
- * attribution drawn onto a 2D canvas of the map's size (CSS pixels x devicePixelRatio).
+ * Export of the current map view as PNG, SVG or PDF, all three from one SVG composition
+ * (map-export-svg.ts): the WebGL canvas captured in a `render` event (where the drawing
+ * buffer is still valid, so no `preserveDrawingBuffer` is needed) and embedded as a PNG
+ * `<image>`; the country and first-level outlines and the drawn/uploaded shapes as vector
+ * paths read from the map's GeoJSON sources (their line layers are hidden for the captured
+ * frame so they are not drawn twice); the HTML markers (place labels, shape numbers), title,
+ * legend, scale bar, north arrow and attribution as vector shapes and text.
+ * PNG: the SVG rasterised by the browser at the canvas's pixel size (svg-to-png.ts).
+ * PDF: the SVG converted with svg2pdf.js into a jsPDF page (A4, oriented as the view), both
+ * loaded on first use. Loaded itself on first use (dynamic import from App.tsx).
  */
-import type { Map as MlMap } from 'maplibre-gl';
-import type { LegendEntry } from '../ui/raster/palette';
+import type { GeoJSONSource, Map as MlMap } from 'maplibre-gl';
+import type { Geometry, Position } from 'geojson';
+import type { VarRecord } from '../core/types';
+import type { LegendEntry, Palette } from '../ui/raster/palette';
+import { prettyUnit } from './panels/common';
+import { composeMapSvg, circlePath, exportLegend, toWinAnsi, type MapComposition, type MapExportFormat, type MapLabel, type MapLegend, type MapPath, type Measure } from './map-export-svg';
+import { svgToPng } from './svg-to-png';
 
-/** What goes on the image besides the map. */
+export { scaleBar } from './map-export-svg';
+
+/** What goes on the export besides the map. */
 export interface MapExportInfo {
-  /** Legend title, e.g. "Elevation (ETOPO5) (m)". */
+  /** Title, e.g. "Elevation (ETOPO5)". */
   title: string;
-  /** Legend entries (colour and label), at most 14 drawn. */
-  legend: LegendEntry[];
-  /** Attribution line(s): data sources and licences. */
-  attribution: string;
+  /** Second title line, e.g. "1988 · unit: m" (optional). */
+  subtitle?: string;
+  /** Legend, or null for none. */
+  legend: MapLegend | null;
+  /** Data attribution items (sources and licences); the map's own attribution control text is added. */
+  attribution: string[];
 }
 
-/** Earth's equatorial circumference in metres (WGS84), for the Web Mercator scale. */
-const EARTH_M = 40075016.686;
+/** A line/fill layer of the map drawn as vector paths in the export, and the defaults of its style. */
+interface VectorLayer { layer: string; source: string; kind: 'line' | 'fill' | 'circle'; stroke: string; width: number; opacity?: number; fill?: string; fillOpacity?: number }
 
 /**
- * A scale bar for a Web Mercator view: the longest 1/2/5 x 10^k km that fits in `maxPx`
- * pixels at latitude `lat` (degrees) and zoom `z` (MapLibre's 512-px tiles).
+ * The MapView layers drawn as vectors (ids and styles as in src/ui/MapView.tsx; paint values
+ * that are plain colours/numbers are read from the map). The choropleth fill and the raster
+ * stay in the map image.
  */
-export function scaleBar(lat: number, z: number, maxPx: number): { km: number; px: number } {
-  const mPerPx = (EARTH_M * Math.cos((lat * Math.PI) / 180)) / (512 * 2 ** z);
-  const maxKm = (maxPx * mPerPx) / 1000;
-  const p = 10 ** Math.floor(Math.log10(maxKm));
-  const km = [5, 2, 1].map((k) => k * p).find((k) => k <= maxKm) ?? p;
-  return { km, px: (km * 1000) / mPerPx };
+const VECTOR_LAYERS: VectorLayer[] = [
+  { layer: 'admin1-line', source: 'admin1', kind: 'line', stroke: '#6b6b6b', width: 0.4, opacity: 0.6 },
+  { layer: 'countries-line', source: 'countries', kind: 'line', stroke: '#3c3c3c', width: 0.9 },
+  { layer: 'areas-fill', source: 'areas', kind: 'fill', stroke: 'none', width: 0, fill: '#ff6a00', fillOpacity: 0.15 },
+  { layer: 'areas-line', source: 'areas', kind: 'line', stroke: '#d94f00', width: 2 },
+  { layer: 'areas-point', source: 'areas', kind: 'circle', stroke: '#ffffff', width: 1.5, fill: '#d94f00' },
+];
+
+/** Layers of {@link VECTOR_LAYERS} that the map shows now (present, visible, within their zoom range). */
+function shownVectorLayers(map: MlMap): VectorLayer[] {
+  const z = map.getZoom();
+  return VECTOR_LAYERS.filter((v) => {
+    const l = map.getLayer(v.layer);
+    return !!l && map.getLayoutProperty(v.layer, 'visibility') !== 'none' && z >= (l.minzoom ?? 0) && z < (l.maxzoom ?? 24);
+  });
 }
 
-/** The map canvas as painted in the next frame, copied onto a new 2D canvas. */
-function capture(map: MlMap): Promise<HTMLCanvasElement> {
-  return new Promise((resolve) => {
+/** The map canvas as painted in the next frame (with `hidden` layers hidden), as a PNG data URL. */
+function capture(map: MlMap, hidden: string[], signal?: AbortSignal): Promise<string> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) { reject(signal.reason); return; }
+    for (const id of hidden) map.setLayoutProperty(id, 'visibility', 'none');
     map.once('render', () => {
-      const src = map.getCanvas();
-      const c = document.createElement('canvas');
-      c.width = src.width; c.height = src.height;
-      c.getContext('2d')!.drawImage(src, 0, 0);
-      resolve(c);
+      try {
+        const src = map.getCanvas();
+        const c = document.createElement('canvas');
+        c.width = src.width; c.height = src.height;
+        c.getContext('2d')!.drawImage(src, 0, 0);
+        resolve(c.toDataURL('image/png'));
+      } catch (e) { reject(e); } finally {
+        for (const id of hidden) map.setLayoutProperty(id, 'visibility', 'visible');
+      }
     });
     map.triggerRepaint();
   });
 }
 
-/** Renders the current view with legend, scale bar, attribution and labels; resolves to PNG bytes. */
-export async function exportMapPng(map: MlMap, info: MapExportInfo): Promise<Blob> {
-  const c = await capture(map);
-  const ctx = c.getContext('2d')!;
-  const cont = map.getContainer().getBoundingClientRect();
-  const k = c.width / Math.max(1, cont.width);
-  ctx.scale(k, k);
-  const W = cont.width, H = cont.height;
-  const font = (px: number, w = 400) => `${w} ${px}px "DejaVu Sans", system-ui, sans-serif`;
-  // HTML markers: place labels and shape numbers
-  for (const el of map.getContainer().querySelectorAll<HTMLElement>('.maplibregl-marker')) {
-    const r = el.getBoundingClientRect();
-    const text = el.textContent?.trim();
-    if (!text) continue;
-    const x = r.left - cont.left, y = r.top - cont.top + r.height / 2;
-    const label = el.classList.contains('place-label');
-    ctx.font = font(label ? 11.5 : 11, 700);
-    ctx.textBaseline = 'middle';
-    if (label) {
-      ctx.fillStyle = '#1b1f24'; ctx.beginPath(); ctx.arc(x + 3, y, 2.5, 0, 2 * Math.PI); ctx.fill();
-      ctx.lineWidth = 3; ctx.strokeStyle = 'rgba(255,255,255,0.9)'; ctx.strokeText(text, x + 9, y);
-      ctx.fillText(text, x + 9, y);
-    } else {
-      ctx.fillStyle = '#d94f00'; ctx.beginPath(); ctx.arc(x + r.width / 2, y, Math.max(8, r.height / 2), 0, 2 * Math.PI); ctx.fill();
-      ctx.fillStyle = '#fff'; ctx.textAlign = 'center'; ctx.fillText(text, x + r.width / 2, y); ctx.textAlign = 'left';
+/** Polygons' rings and lines of a geometry, or its points. */
+function parts(g: Geometry | null, rings: Position[][], points: Position[]): void {
+  if (!g) return;
+  switch (g.type) {
+    case 'Polygon': rings.push(...g.coordinates); break;
+    case 'MultiPolygon': for (const p of g.coordinates) rings.push(...p); break;
+    case 'LineString': rings.push(g.coordinates); break;
+    case 'MultiLineString': rings.push(...g.coordinates); break;
+    case 'Point': points.push(g.coordinates); break;
+    case 'MultiPoint': points.push(...g.coordinates); break;
+    case 'GeometryCollection': for (const x of g.geometries) parts(x, rings, points); break;
+  }
+}
+
+/** Geometries of a GeoJSON object (FeatureCollection, Feature or geometry). */
+function geometries(d: unknown): Geometry[] {
+  const o = d as { type?: string; features?: unknown[]; geometry?: Geometry };
+  if (!o || typeof o !== 'object') return [];
+  if (o.type === 'FeatureCollection') return (o.features ?? []).flatMap(geometries);
+  if (o.type === 'Feature') return o.geometry ? [o.geometry] : [];
+  return [o as Geometry];
+}
+
+/**
+ * SVG path data of the rings/lines of a source in the current view: vertices projected to CSS
+ * px (map.project), rounded to 0.1 px, vertices closer than 0.5 px to the last kept one
+ * dropped, rings whose bounding box misses the view (plus a margin) skipped.
+ */
+function projectedPaths(map: MlMap, data: unknown, kind: VectorLayer['kind']): { d: string; points: Array<[number, number]> } {
+  const b = map.getBounds();
+  const mx = (b.getEast() - b.getWest()) * 0.05, my = (b.getNorth() - b.getSouth()) * 0.05;
+  const [w, s, e, n] = [b.getWest() - mx, b.getSouth() - my, b.getEast() + mx, b.getNorth() + my];
+  const rings: Position[][] = [], pts: Position[] = [];
+  const polyOnly = kind === 'fill';
+  for (const g of geometries(data)) {
+    if (polyOnly && g.type !== 'Polygon' && g.type !== 'MultiPolygon') continue;
+    parts(g, rings, pts);
+  }
+  const r1 = (x: number) => Math.round(x * 10) / 10;
+  const out: string[] = [];
+  if (kind !== 'circle') {
+    for (const ring of rings) {
+      let rw = Infinity, rs = Infinity, re = -Infinity, rn = -Infinity;
+      for (const [x, y] of ring) { if (x < rw) rw = x; if (x > re) re = x; if (y < rs) rs = y; if (y > rn) rn = y; }
+      if (re < w || rw > e || rn < s || rs > n) continue;
+      let lx = NaN, ly = NaN, seg = '';
+      ring.forEach(([x, y], i) => {
+        const p = map.project([x, y]);
+        if (i > 0 && i < ring.length - 1 && Math.abs(p.x - lx) < 0.5 && Math.abs(p.y - ly) < 0.5) return;
+        seg += `${i === 0 ? 'M' : 'L'}${r1(p.x)} ${r1(p.y)}`;
+        lx = p.x; ly = p.y;
+      });
+      out.push(seg);
     }
   }
-  // legend (bottom left)
-  const entries = info.legend.slice(0, 14);
-  const lh = 16, pad = 8;
-  ctx.font = font(12, 700);
-  const lw = Math.min(W - 20, Math.max(ctx.measureText(info.title).width, ...entries.map((e) => { ctx.font = font(11); return ctx.measureText(e.label).width + 22; })) + 2 * pad);
-  const lhTot = pad * 2 + 18 + entries.length * lh;
-  const lx = 10, ly = H - lhTot - 28;
-  ctx.fillStyle = 'rgba(255,255,255,0.92)'; ctx.strokeStyle = '#aab2bc'; ctx.lineWidth = 1;
-  ctx.fillRect(lx, ly, lw, lhTot); ctx.strokeRect(lx + 0.5, ly + 0.5, lw - 1, lhTot - 1);
-  ctx.fillStyle = '#1b1f24'; ctx.font = font(12, 700); ctx.textBaseline = 'top';
-  ctx.fillText(info.title, lx + pad, ly + pad, lw - 2 * pad);
-  ctx.font = font(11);
-  entries.forEach((e, i) => {
-    const y = ly + pad + 18 + i * lh;
-    ctx.fillStyle = e.color; ctx.fillRect(lx + pad, y + 1, 14, 12);
-    ctx.strokeStyle = '#666'; ctx.strokeRect(lx + pad + 0.5, y + 1.5, 13, 11);
-    ctx.fillStyle = '#1b1f24'; ctx.fillText(e.label, lx + pad + 20, y + 1, lw - 2 * pad - 20);
-  });
-  // scale bar (bottom right)
-  const sb = scaleBar(map.getCenter().lat, map.getZoom(), Math.min(120, W / 4));
-  const sx = W - 16 - sb.px, sy = H - 36;
-  ctx.fillStyle = 'rgba(255,255,255,0.85)'; ctx.fillRect(sx - 4, sy - 14, sb.px + 8, 22);
-  ctx.strokeStyle = '#1b1f24'; ctx.lineWidth = 2;
-  ctx.beginPath(); ctx.moveTo(sx, sy - 4); ctx.lineTo(sx, sy + 4); ctx.lineTo(sx + sb.px, sy + 4); ctx.lineTo(sx + sb.px, sy - 4); ctx.stroke();
-  ctx.fillStyle = '#1b1f24'; ctx.font = font(11); ctx.textBaseline = 'bottom'; ctx.textAlign = 'center';
-  ctx.fillText(`${sb.km >= 1 ? sb.km : sb.km * 1000} ${sb.km >= 1 ? 'km' : 'm'}`, sx + sb.px / 2, sy + 1);
-  // attribution (bottom strip)
-  ctx.textAlign = 'right'; ctx.textBaseline = 'middle'; ctx.font = font(10);
-  ctx.fillStyle = 'rgba(255,255,255,0.85)'; ctx.fillRect(0, H - 16, W, 16);
-  ctx.fillStyle = '#333'; ctx.fillText(info.attribution, W - 6, H - 8, W - 12);
-  return new Promise((res, rej) => c.toBlob((b) => (b ? res(b) : rej(new Error('The browser could not encode the PNG.'))), 'image/png'));
+  const points = kind === 'circle' ? pts.filter(([x, y]) => x >= w && x <= e && y >= s && y <= n).map(([x, y]) => { const p = map.project([x, y]); return [p.x, p.y] as [number, number]; }) : [];
+  return { d: out.join(''), points };
+}
+
+/** A paint value of the map's style when it is a plain string/number, else `dflt`. */
+function paint<T extends string | number>(map: MlMap, layer: string, prop: string, dflt: T): T {
+  const v: unknown = map.getPaintProperty(layer, prop as Parameters<MlMap['getPaintProperty']>[1]);
+  return (typeof v === typeof dflt ? v : dflt) as T;
+}
+
+/** Vector paths of the shown outline and shape layers. */
+async function vectorPaths(map: MlMap, layers: VectorLayer[]): Promise<MapPath[]> {
+  const data = new Map<string, unknown>();
+  for (const src of new Set(layers.map((l) => l.source))) {
+    const s = map.getSource(src) as GeoJSONSource | undefined;
+    data.set(src, s && typeof s.getData === 'function' ? await s.getData() : null);
+  }
+  const out: MapPath[] = [];
+  for (const v of layers) {
+    const { d, points } = projectedPaths(map, data.get(v.source), v.kind);
+    if (v.kind === 'line' && d) out.push({ d, stroke: paint(map, v.layer, 'line-color', v.stroke), width: paint(map, v.layer, 'line-width', v.width), opacity: paint(map, v.layer, 'line-opacity', v.opacity ?? 1) });
+    if (v.kind === 'fill' && d) out.push({ d, stroke: 'none', width: 0, fill: paint(map, v.layer, 'fill-color', v.fill!), fillOpacity: paint(map, v.layer, 'fill-opacity', v.fillOpacity ?? 1) });
+    if (v.kind === 'circle' && points.length) {
+      const r = paint(map, v.layer, 'circle-radius', 5);
+      out.push({ d: points.map(([x, y]) => circlePath(x, y, r)).join(''), stroke: v.stroke, width: v.width, fill: v.fill });
+    }
+  }
+  return out;
+}
+
+/** The HTML markers on the map (place labels, shape numbers) as labels in map CSS px. */
+function markerLabels(map: MlMap): MapLabel[] {
+  const cont = map.getContainer().getBoundingClientRect();
+  const out: MapLabel[] = [];
+  for (const el of map.getContainer().querySelectorAll<HTMLElement>('.maplibregl-marker')) {
+    const text = el.textContent?.trim();
+    if (!text) continue;
+    const r = el.getBoundingClientRect();
+    const place = el.classList.contains('place-label');
+    const y = r.top - cont.top + r.height / 2;
+    if (y < 0 || y > cont.height || r.right < cont.left || r.left > cont.right) continue;
+    out.push(place ? { kind: 'place', x: r.left - cont.left, y, text } : { kind: 'shape', x: r.left - cont.left + r.width / 2, y, text });
+  }
+  return out;
+}
+
+/** Text widths from a 2D canvas (the fonts the browser resolves for sans-serif). */
+function canvasMeasure(): Measure {
+  const g = document.createElement('canvas').getContext('2d')!;
+  return (t, px, bold) => { g.font = `${bold ? 700 : 400} ${px}px sans-serif`; return g.measureText(t).width; };
+}
+
+/** The text of the map's attribution control (basemap, MapLibre), as items. */
+function mapAttribution(map: MlMap): string[] {
+  const el = map.getContainer().querySelector('.maplibregl-ctrl-attrib-inner');
+  return (el?.textContent ?? '').split('|').map((s) => s.trim()).filter(Boolean);
+}
+
+/**
+ * The composition of the current view (map image, vectors, labels, legend, attribution).
+ * @throws AbortError (the signal's reason) when aborted
+ */
+export async function mapComposition(map: MlMap, info: MapExportInfo, signal?: AbortSignal): Promise<{ comp: MapComposition; canvas: { width: number; height: number } }> {
+  const layers = shownVectorLayers(map);
+  const paths = await vectorPaths(map, layers);
+  signal?.throwIfAborted();
+  const mapImage = await capture(map, [...new Set(layers.map((l) => l.layer))], signal);
+  signal?.throwIfAborted();
+  const cont = map.getContainer().getBoundingClientRect();
+  const own = mapAttribution(map);
+  const attribution = [...info.attribution, ...own.filter((a) => !info.attribution.includes(a))];
+  const comp: MapComposition = {
+    width: Math.round(cont.width), height: Math.round(cont.height), mapImage,
+    title: info.title, subtitle: info.subtitle ?? '', legend: info.legend,
+    lat: map.getCenter().lat, zoom: map.getZoom(), bearing: map.getBearing(),
+    attribution, labels: markerLabels(map), paths,
+  };
+  const cv = map.getCanvas();
+  return { comp, canvas: { width: cv.width, height: cv.height } };
+}
+
+/** A4 in PDF points (1/72 inch): 841.89 x 595.28 (ISO 216, 297 x 210 mm). */
+const A4: [number, number] = [841.89, 595.28];
+
+/**
+ * One-page PDF of the SVG: A4, landscape when the view is wider than tall, the composition
+ * fitted within 28-pt margins and centred; text as PDF text in Helvetica (WinAnsiEncoding,
+ * other characters replaced by {@link toWinAnsi}), the map as an image.
+ */
+async function svgToPdf(svg: string, title: string): Promise<Blob> {
+  const [{ jsPDF }, { svg2pdf }] = await Promise.all([import('jspdf'), import('svg2pdf.js')]);
+  const el = new DOMParser().parseFromString(svg, 'image/svg+xml').documentElement as unknown as SVGSVGElement;
+  for (const t of el.querySelectorAll('text, title')) t.textContent = toWinAnsi(t.textContent ?? '');
+  const W = Number(el.getAttribute('width')), H = Number(el.getAttribute('height'));
+  const landscape = W >= H;
+  const [pw, ph] = landscape ? A4 : [A4[1], A4[0]];
+  const doc = new jsPDF({ orientation: landscape ? 'landscape' : 'portrait', unit: 'pt', format: 'a4', compress: true });
+  doc.setProperties({ title: toWinAnsi(title), creator: 'indapi3' });
+  const m = 28;
+  const k = Math.min((pw - 2 * m) / W, (ph - 2 * m) / H);
+  const host = document.createElement('div');
+  host.style.cssText = 'position:absolute;left:-10000px;top:0;width:0;height:0;overflow:hidden';
+  host.append(el);
+  document.body.append(host);
+  try {
+    await svg2pdf(el, doc, { x: (pw - W * k) / 2, y: (ph - H * k) / 2, width: W * k, height: H * k });
+  } finally { host.remove(); }
+  return doc.output('blob');
+}
+
+/**
+ * Renders the current view with legend, scale bar, north arrow, attribution, labels and
+ * outlines in `format`.
+ * @returns png: image/png of the map canvas's pixel size; svg: image/svg+xml (CSS px);
+ *   pdf: application/pdf, one A4 page
+ * @throws Error when the browser cannot encode the PNG; the signal's reason when aborted
+ */
+export async function exportMap(map: MlMap, format: MapExportFormat, info: MapExportInfo, signal?: AbortSignal): Promise<Blob> {
+  const { comp, canvas } = await mapComposition(map, info, signal);
+  const svg = composeMapSvg(comp, canvasMeasure());
+  signal?.throwIfAborted();
+  if (format === 'svg') return new Blob([svg], { type: 'image/svg+xml' });
+  if (format === 'pdf') return svgToPdf(svg, comp.subtitle ? `${comp.title} (${comp.subtitle})` : comp.title);
+  const png = await svgToPng(svg, canvas);
+  return new Blob([png as BlobPart], { type: 'image/png' });
+}
+
+/** Renders the current view as PNG bytes (see {@link exportMap}). */
+export function exportMapPng(map: MlMap, info: MapExportInfo, signal?: AbortSignal): Promise<Blob> {
+  return exportMap(map, 'png', info, signal);
+}
+
+/** What the app maps now: the mapped layer's record and palette, or the ADM1 choropleth over it. */
+export interface MapViewSource {
+  /** Catalog record of the mapped layer (undefined before the catalog loads). */
+  rec?: VarRecord;
+  /** Palette of the mapped layer (null while loading). */
+  palette: Palette | null;
+  /** The choropleth shown instead, with the record of its value column when known. */
+  choro?: { title: string; legend: LegendEntry[]; unit: string; rec?: VarRecord } | null;
+}
+
+/** Year or year range of a record ("1988", "2000–2010", '' when unknown). */
+function years(r?: VarRecord): string {
+  if (!r?.year) return '';
+  return r.yearEnd && r.yearEnd !== r.year ? `${r.year}–${r.yearEnd}` : r.year;
+}
+
+/**
+ * The title, subtitle (year, unit), legend and data attribution of what the app maps.
+ * Units are printed as the app prints them (prettyUnit: "km2" as "km²").
+ */
+export function exportInfo(src: MapViewSource): MapExportInfo {
+  const { rec, palette, choro } = src;
+  const data = choro?.rec ?? rec;
+  const unit = choro ? choro.unit : prettyUnit(rec?.unit ?? '');
+  const title = choro ? choro.title : rec ? rec.varLabel : 'Map';
+  const subtitle = [years(data), unit ? `unit: ${unit}` : ''].filter(Boolean).join(' · ');
+  const heading = unit ? `${choro ? 'Value' : rec?.varCode ?? 'Value'} (${unit})` : 'Legend';
+  const legend = choro ? exportLegend({ entries: choro.legend }, heading, data?.dec ?? 2) : palette ? exportLegend({ palette }, heading, rec?.dec ?? 2) : null;
+  const srcs = [rec, choro?.rec].filter((r, i, a): r is VarRecord => !!r && a.findIndex((x) => x?.varCode === r.varCode) === i);
+  return {
+    title, subtitle, legend,
+    attribution: ['indapi3', ...srcs.map((r) => `${r.varCode}: ${r.sourceMini || r.sources}`), 'Places: GeoNames (CC BY 4.0)'],
+  };
+}
+
+/**
+ * Exports the current view as `format` and downloads it as map-<varCode>.<png|svg|pdf>.
+ * @throws as {@link exportMap}
+ */
+export async function saveMapView(map: MlMap, format: MapExportFormat, src: MapViewSource, signal?: AbortSignal): Promise<void> {
+  const blob = await exportMap(map, format, exportInfo(src), signal);
+  const url = URL.createObjectURL(blob);
+  const el = document.createElement('a');
+  el.href = url; el.download = `map-${src.rec?.varCode ?? 'view'}.${format}`;
+  document.body.append(el); el.click(); el.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }

@@ -1,16 +1,18 @@
 /**
  * Renders an SVG document to PNG bytes on the page (an `<img>` drawn on a canvas), so
  * plot and hist images use the browser's fonts. Used as genFile's rasterizer from the
- * files worker through Comlink.
+ * files worker through Comlink, and by the map export (map-export.ts).
+ * @param svg the SVG document
+ * @param size output size in pixels (the SVG is scaled to it); default the SVG's own size
  */
-export async function svgToPng(svg: string): Promise<Uint8Array> {
+export async function svgToPng(svg: string, size?: { width: number; height: number }): Promise<Uint8Array> {
   const url = URL.createObjectURL(new Blob([svg], { type: 'image/svg+xml' }));
   try {
     const img = new Image();
     img.decoding = 'async';
     img.src = url;
     await img.decode();
-    const w = img.naturalWidth || 800, h = img.naturalHeight || 600;
+    const w = size?.width ?? (img.naturalWidth || 800), h = size?.height ?? (img.naturalHeight || 600);
     const c = document.createElement('canvas');
     c.width = w; c.height = h;
     const g = c.getContext('2d')!;

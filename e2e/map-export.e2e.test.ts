@@ -1,0 +1,164 @@
+/**
+ * Map export as SVG and PDF (issue 11, "Export the current map view as PNG (and SVG/PDF) with
+ * legend, scale bar and attribution"): the files are downloaded from the running app in
+ * Chromium and read with real readers: the SVG with Python's xml.etree (well-formed XML), its
+ * embedded map image decoded as PNG; the PDF with poppler-utils (pdfinfo, pdftotext,
+ * pdfimages; Debian package poppler-utils). Renders of both are kept under
+ * test-results/screenshots/ to be looked at.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startServer, type Started } from './helpers';
+import { launch, waitMap } from './app-helpers';
+import { decodePng } from './png';
+
+let srv: Started;
+let browser: Browser;
+const OUT = 'test-results/map-export';
+
+beforeAll(async () => {
+  srv = await startServer();
+  browser = await launch();
+  mkdirSync(OUT, { recursive: true });
+  mkdirSync('test-results/screenshots', { recursive: true });
+});
+afterAll(async () => { await browser?.close(); await srv?.stop(); });
+
+async function open(hash: string, viewport: { width: number; height: number }): Promise<{ ctx: BrowserContext; page: Page; errors: string[] }> {
+  const ctx = await browser.newContext({ viewport, acceptDownloads: true });
+  const page = await ctx.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(srv.url + hash);
+  await waitMap(page);
+  await page.locator('.place-label').first().waitFor({ timeout: 20_000 });
+  return { ctx, page, errors };
+}
+
+/** Picks the format with the keyboard, presses Save map and returns the download's bytes; checks the button is disabled while the file builds. */
+async function save(page: Page, format: 'SVG' | 'PDF', file: string): Promise<{ bytes: Buffer; name: string }> {
+  const sel = page.getByRole('combobox', { name: 'Map export format' });
+  await sel.focus();
+  await sel.selectOption({ label: format });
+  const button = page.locator('[data-testid="map-export"] button');
+  await button.focus();
+  const busy = page.waitForFunction(() => { const b = document.querySelector<HTMLButtonElement>('[data-testid="map-export"] button'); return !!b?.disabled && b.textContent === 'Saving…'; }, undefined, { polling: 'raf', timeout: 30_000 });
+  const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.keyboard.press('Enter'), busy]);
+  const bytes = readFileSync((await dl.path())!);
+  writeFileSync(join(OUT, file), bytes);
+  await expect.poll(() => button.isDisabled()).toBe(false);
+  expect(await button.textContent()).toBe('Save map');
+  return { bytes, name: dl.suggestedFilename() };
+}
+
+/** Texts, image hrefs and path count of an SVG, read with Python's xml.etree (fails on XML that is not well-formed). */
+function readSvg(file: string): { texts: string[]; images: string[]; vectorPaths: number; width: number; height: number } {
+  const py = `
+import json, sys, xml.etree.ElementTree as ET
+ns = {'s': 'http://www.w3.org/2000/svg'}
+root = ET.parse(sys.argv[1]).getroot()
+texts = [''.join(t.itertext()) for t in root.iter('{http://www.w3.org/2000/svg}text')]
+imgs = [i.get('href') or i.get('{http://www.w3.org/1999/xlink}href') for i in root.iter('{http://www.w3.org/2000/svg}image')]
+vec = root.find(".//s:g[@id='map-vectors']", ns)
+print(json.dumps({'texts': texts, 'images': imgs, 'vectorPaths': 0 if vec is None else len(list(vec)), 'width': float(root.get('width')), 'height': float(root.get('height'))}))
+`;
+  return JSON.parse(execFileSync('python3', ['-c', py, file], { maxBuffer: 64 * 1024 * 1024 }).toString());
+}
+
+/** Distinct colours in a PNG, sampled every 97th pixel. */
+function colours(png: Uint8Array): number {
+  const img = decodePng(png);
+  const s = new Set<number>();
+  for (let i = 0; i < img.data.length; i += 4 * 97) s.add((img.data[i] << 16) | (img.data[i + 1] << 8) | img.data[i + 2]);
+  return s.size;
+}
+
+const LEGEND = ['< 0 m', '0 - 200 m', '200 - 500 m', '500 - 1000 m', '1000 - 1500 m', '1500 - 2000 m', '2000 - 3000 m', '> 3000 m'];
+
+describe('map export: SVG and PDF', () => {
+  test('SVG (1440x900): well-formed, title/legend/scale/attribution as text, the map as an embedded PNG with real pixels, outlines as paths', async () => {
+    const { ctx, page, errors } = await open('#v=ELEVATION&map=37.5,0.3,5', { width: 1440, height: 900 });
+    const { name } = await save(page, 'SVG', 'map-1440.svg');
+    expect(name).toBe('map-ELEVATION.svg');
+    const svg = readSvg(join(OUT, 'map-1440.svg'));
+    const size = await page.evaluate(() => { const r = (window as any).__indapiMap.getContainer().getBoundingClientRect(); return [Math.round(r.width), Math.round(r.height)]; });
+    expect([svg.width, svg.height]).toEqual(size);
+    expect(svg.texts).toContain('Elevation (ETOPO5)');
+    expect(svg.texts).toContain('1988 · unit: m');
+    expect(svg.texts).toContain('ELEVATION (m)');
+    for (const l of LEGEND) expect(svg.texts).toContain(l);
+    expect(svg.texts).toContain('N');
+    expect(svg.texts.some((t) => /^\d+ km$/.test(t))).toBe(true);
+    const attr = svg.texts.filter((t) => t.includes('GeoNames') || t.includes('Natural Earth') || t.includes('ETOPO5')).join(' ');
+    expect(attr).toContain('ELEVATION: ETOPO5');
+    expect(attr).toContain('Basemap: Natural Earth');
+    expect(attr).toContain('Places: GeoNames (CC BY 4.0)');
+    // place labels drawn on the map are text too
+    const places = await page.locator('.place-label').allTextContents();
+    expect(svg.texts).toEqual(expect.arrayContaining(places.map((p) => p.trim()).filter(Boolean).slice(0, 5)));
+    // the embedded map: a PNG of the canvas's pixel size with many colours (the elevation layer)
+    expect(svg.images).toHaveLength(1);
+    const m = /^data:image\/png;base64,(.+)$/.exec(svg.images[0]);
+    expect(m).not.toBeNull();
+    const png = new Uint8Array(Buffer.from(m![1], 'base64'));
+    const img = decodePng(png);
+    const cv = await page.evaluate(() => { const c = (window as any).__indapiMap.getCanvas(); return [c.width, c.height]; });
+    expect([img.width, img.height]).toEqual(cv);
+    // not blank: the elevation classes cover most of the view (pixels that are neither the ocean nor the plain land colour)
+    expect(colours(png)).toBeGreaterThanOrEqual(8);
+    let layer = 0;
+    for (let i = 0; i < img.data.length; i += 4) {
+      const c = (img.data[i] << 16) | (img.data[i + 1] << 8) | img.data[i + 2];
+      if (c !== 0xd7e6f0 && c !== 0xf4f2ec && img.data[i + 3] === 255) layer++;
+    }
+    expect(layer / (img.width * img.height)).toBeGreaterThan(0.5);
+    // country and province outlines are vector paths
+    expect(svg.vectorPaths).toBeGreaterThanOrEqual(2);
+    // a render of the SVG file (Chromium) for the screenshots folder
+    const view = await ctx.newPage();
+    await view.setViewportSize({ width: 1440, height: 900 });
+    await view.goto(`data:image/svg+xml;base64,${readFileSync(join(OUT, 'map-1440.svg')).toString('base64')}`);
+    await view.screenshot({ path: 'test-results/screenshots/map-export-svg-1440.png' });
+    expect(errors).toEqual([]);
+    await ctx.close();
+  });
+
+  for (const [vp, viewport] of [['1440', { width: 1440, height: 900 }], ['390', { width: 390, height: 844 }]] as const) {
+    test(`PDF (${vp}): one A4 page oriented as the map with the title, legend labels and attribution as text and the map as an image`, async () => {
+      const { ctx, page, errors } = await open('#v=ELEVATION&map=37.5,0.3,5', viewport);
+      const { name } = await save(page, 'PDF', `map-${vp}.pdf`);
+      expect(name).toBe('map-ELEVATION.pdf');
+      const file = join(OUT, `map-${vp}.pdf`);
+      const info = execFileSync('pdfinfo', [file]).toString();
+      expect(info).toMatch(/^Pages:\s+1$/m);
+      const [w, h] = /Page size:\s+([\d.]+) x ([\d.]+) pts/.exec(info)!.slice(1).map(Number);
+      expect([Math.round(Math.max(w, h)), Math.round(Math.min(w, h))]).toEqual([842, 595]);
+      const [mw, mh] = await page.evaluate(() => { const r = (window as any).__indapiMap.getContainer().getBoundingClientRect(); return [r.width, r.height]; });
+      expect(w > h).toBe(mw >= mh);
+      const text = execFileSync('pdftotext', ['-raw', file, '-']).toString();
+      const flat = text.replace(/\s+/g, ' ');
+      expect(flat).toContain('Elevation (ETOPO5)');
+      expect(flat).toContain('1988 · unit: m');
+      for (const l of LEGEND) expect(flat).toContain(l);
+      expect(flat).toMatch(/\d+ km/);
+      expect(flat).toContain('ELEVATION: ETOPO5');
+      expect(flat).toContain('Natural Earth');
+      expect(flat).toContain('GeoNames');
+      // the page carries the map as an image of the canvas's pixel size
+      const images = execFileSync('pdfimages', ['-list', file]).toString().trim().split('\n').slice(2).map((l) => l.trim().split(/\s+/));
+      expect(images.length).toBeGreaterThanOrEqual(1);
+      const cv = await page.evaluate(() => { const c = (window as any).__indapiMap.getCanvas(); return [c.width, c.height]; });
+      expect(images.some((r) => Number(r[3]) === cv[0] && Number(r[4]) === cv[1])).toBe(true);
+      // the rendered page shows the map (many colours)
+      execFileSync('pdftoppm', ['-png', '-r', '72', '-singlefile', file, join(OUT, `map-${vp}-page`)]);
+      const page1 = readFileSync(join(OUT, `map-${vp}-page.png`));
+      writeFileSync(`test-results/screenshots/map-export-pdf-${vp}.png`, page1);
+      expect(colours(new Uint8Array(page1))).toBeGreaterThan(20);
+      expect(errors).toEqual([]);
+      await ctx.close();
+    });
+  }
+});
