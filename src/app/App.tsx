@@ -30,6 +30,8 @@ import { ComparePanel } from './panels/ComparePanel';
 import { DownloadPanel } from './panels/DownloadPanel';
 import { ApiPanel } from './panels/ApiPanel';
 import { UpdateBanner } from './UpdateBanner';
+import { MapExportControl } from './map-export-control';
+import type { MapExportFormat } from './map-export-svg';
 
 const MapView = lazy(() => import('../ui/MapView').then((m) => ({ default: m.MapView })));
 const TablePanel = lazy(() => import('./panels/TablePanel').then((m) => ({ default: m.TablePanel })));
@@ -220,17 +222,10 @@ export function App() {
     });
   }, []);
 
-  // The map view as PNG (map-export.ts, loaded on first use): legend of the choropleth or the mapped layer.
-  const saveMapPng = async (m: MlMap) => {
-    const { exportMapPng } = await import('./map-export');
-    const { legendOf } = await import('../ui/raster/palette');
-    const title = choro ? choro.title : rec ? `${rec.varLabel}${rec.unit ? ` (${prettyUnit(rec.unit)})` : ''}` : 'Map';
-    const legend = choro ? choro.legend : palette ? legendOf(palette) : [];
-    const blob = await exportMapPng(m, { title, legend, attribution: `indapi3 · ${rec ? `${rec.varCode}: ${rec.sourceMini || rec.sources}` : ''} · Basemap: Natural Earth (public domain) · Places: GeoNames (CC BY 4.0)` });
-    const url = URL.createObjectURL(blob);
-    const el = document.createElement('a');
-    el.href = url; el.download = `map-${rec?.varCode ?? 'view'}.png`; document.body.append(el); el.click(); el.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  // The map view as PNG, SVG or PDF (map-export.ts, loaded on first use): legend of the choropleth or the mapped layer.
+  const saveMap = async (m: MlMap, format: MapExportFormat) => {
+    const { saveMapView } = await import('./map-export');
+    await saveMapView(m, format, { rec, palette, choro: choro && { ...choro, rec: byCode.get(choro.code.split(' by ')[0]) } });
   };
   const fitTo = useCallback((b: [number, number, number, number]) => setFit([...b]), []);
   const ctx: PanelCtx = { catalog, byCode, iso, state, update, setQuery, fitTo };
@@ -273,7 +268,7 @@ export function App() {
         <div className="overlay-stack">
         <div className="overlay map-tools" role="group" aria-label="Place search and map export">
           <Suspense fallback={null}><PlaceSearch map={mlMap} dataBase={DATA_BASE} maxLabels={phone ? 12 : 30} /></Suspense>
-          <button type="button" className="small" title="Save the map view as a PNG image with legend, scale bar and attribution" disabled={!mlMap} onClick={() => { if (mlMap) void saveMapPng(mlMap); }}>Save map</button>
+          <MapExportControl disabled={!mlMap} onSave={(f) => (mlMap ? saveMap(mlMap, f) : Promise.resolve())} />
         </div>
         <div className="overlay tl-info" aria-live="polite" data-testid="hover-info">
           {hover ? (
