@@ -171,6 +171,24 @@ const api = {
     return st.colorOf(await valueAt(st.source, cr[0], cr[1]));
   },
 
+  /**
+   * The COG levels read so far, as [code, level index] pairs: a worker started later reads the
+   * same (`warm`) so that the service worker caches their byte ranges (src/ui/raster/client.ts).
+   */
+  async loadedLevels(): Promise<Array<[string, number]>> {
+    const out: Array<[string, number]> = [];
+    for (const [code, p] of cogs) {
+      const layer = await p.catch(() => null);
+      if (layer) for (const i of layer.loaded()) out.push([code, i]);
+    }
+    return out;
+  },
+
+  /** Opens the COGs and reads the levels given as [code, level index] pairs; failures are skipped. */
+  async warm(levels: Array<[string, number]>): Promise<void> {
+    for (const [code, i] of levels) await cog(code).then((l) => l.level(i)).catch(() => undefined);
+  },
+
   /** Class table of a class layer (value, label, color, extras). */
   classTable(code: string): Promise<ClassEntry[]> { return classes(code); },
 };

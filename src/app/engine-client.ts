@@ -34,10 +34,34 @@ export function engineClient(remote: Remote<EngineWorkerApi>): Engine {
   };
 }
 
+/** An engine running in its own worker. */
+export type StartedEngine = Engine & {
+  /**
+   * Ends the worker once the calls running now have finished; calls made after that go to
+   * `successor()` (e.g. a worker started after the service worker took control).
+   */
+  retire(successor: () => Engine): void;
+};
+
 /** Starts the engine worker for the bundle under `dataBase` and returns its client. */
-export function startEngine(dataBase: string): Engine {
+export function startEngine(dataBase: string): StartedEngine {
   const w = new Worker(new URL('../../workers/engine.worker.ts', import.meta.url), { type: 'module', name: 'engine' });
   const remote = wrap<EngineWorkerApi>(w);
   void remote.init(dataBase);
-  return engineClient(remote);
+  let successor: (() => Engine) | null = null;
+  let ended = false;
+  let running = 0;
+  const end = () => { if (successor && !ended && running === 0) { ended = true; w.terminate(); } };
+  const client = engineClient(remote);
+  const out = { retire: (next: () => Engine) => { successor = next; end(); } } as StartedEngine;
+  for (const k of Object.keys(client) as Array<keyof Engine>) {
+    (out as any)[k] = (...a: unknown[]) => {
+      if (ended) return (successor!() as any)[k](...a);
+      running++;
+      const p = (client as any)[k](...a) as Promise<unknown>;
+      p.then(() => undefined, () => undefined).finally(() => { running--; end(); });
+      return p;
+    };
+  }
+  return out;
 }

@@ -19,6 +19,8 @@ export interface CogLayer {
   levelCellDeg: number[];
   /** Loads (once) and returns level `i`. */
   level(i: number): Promise<RasterLevel>;
+  /** Indices of the levels loaded or being loaded. */
+  loaded(): number[];
 }
 
 /**
@@ -61,6 +63,7 @@ export async function openCog(dataBase: string, code: string, signal?: AbortSign
       }
       return p;
     },
+    loaded: () => [...cache.keys()],
   };
 }
 

@@ -1,0 +1,151 @@
+/**
+ * Map tiles offline after a first visit, and a full storage quota (issue 10, item 1 and "Bad
+ * input"), in Chromium against the embedded bundle:
+ * - a fresh browser context (first visit) maps an indicator and pans a little; offline, a
+ *   reload draws the same raster pixels, and the storage status lists the COG as recently
+ *   used. (The raster worker starts before the service worker controls the page, so its
+ *   reads bypass the cache; the app swaps it for a controlled one, see src/ui/raster/client.ts.)
+ * - with the origin's quota capped through CDP (`Storage.overrideQuotaForOrigin`), keeping a
+ *   category offline shows "Storage is full" in the storage dialog; what was kept before is
+ *   intact (every kept file present with its sha256, no half-stored file) and answers offline;
+ *   the app keeps answering online.
+ * Screenshots of the offline map at 1440x900 and 390x844 go to test-results/screenshots/.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { startServer, type Started } from './helpers';
+import { launch, settle, shot, waitMap } from './app-helpers';
+import { decodePng } from './png';
+
+
+/** What the service worker stores (its `storage-status` answer). */
+function storageStatus(page: Page): Promise<any> {
+  return page.evaluate(() => new Promise((resolve) => {
+    const on = (e: MessageEvent) => { if (e.data?.type === 'storage-status') { navigator.serviceWorker.removeEventListener('message', on); resolve(e.data); } };
+    navigator.serviceWorker.addEventListener('message', on);
+    navigator.serviceWorker.controller!.postMessage({ type: 'STORAGE_STATUS' });
+  }));
+}
+
+/** Paths of the COGs the storage status lists as recently used (cached because they were read). */
+async function recentCogs(page: Page): Promise<string[]> {
+  return ((await storageStatus(page)).recent as Array<{ path: string }>).map((r) => r.path);
+}
+
+/** Waits until the service worker controls the page and holds the bundle's small files. */
+async function waitControlledAndSynced(page: Page): Promise<void> {
+  await page.waitForFunction(() => !!navigator.serviceWorker?.controller, undefined, { timeout: 60_000 });
+  await page.waitForFunction(async () => {
+    const m = await (await fetch('./data/manifest.json')).json();
+    const want = (m.files as Array<{ path: string; sha256: string }>).filter((f) => !f.path.endsWith('.tif')).map((f) => f.sha256);
+    const keys = new Set((await (await caches.open('indapi3-files')).keys()).map((r) => r.url.split('/').pop()));
+    return want.every((s) => keys.has(s));
+  }, undefined, { timeout: 120_000, polling: 1000 });
+}
+
+/** Reloads (maybe offline) and waits for the app's title and the map's first raster render. */
+async function reloadAndMap(page: Page): Promise<void> {
+  await page.reload();
+  await expect.poll(() => page.locator('h1').first().textContent(), { timeout: 30_000 }).toContain('indapi3');
+  await waitMap(page, 60_000);
+  await settle(page);
+}
+
+/** Screen points on a grid over the map canvas, left out where a panel, legend or read-out covers it. */
+async function mapPoints(page: Page): Promise<Array<{ x: number; y: number }>> {
+  return page.evaluate(() => {
+    const m = (window as any).__indapiMap;
+    const rect = m.getCanvas().getBoundingClientRect();
+    const out: Array<{ x: number; y: number }> = [];
+    for (let i = 1; i < 32; i++) for (let j = 1; j < 24; j++) {
+      const x = Math.floor(rect.left + (rect.width * i) / 32), y = Math.floor(rect.top + (rect.height * j) / 24);
+      if (document.elementFromPoint(x, y) === m.getCanvas()) out.push({ x, y });
+    }
+    return out;
+  });
+}
+
+/** RGB of each point in a screenshot. */
+function pixels(png: Uint8Array, pts: Array<{ x: number; y: number }>): number[][] {
+  const img = decodePng(png);
+  return pts.map(({ x, y }) => { const k = (y * img.width + x) * 4; return [img.data[k], img.data[k + 1], img.data[k + 2]]; });
+}
+const same = (a: number[], b: number[]) => a.every((v, c) => Math.abs(v - b[c]) <= 6);
+
+/** Shows or hides the indicator's raster layer (for a screenshot of the map without it). */
+async function rasterVisible(page: Page, on: boolean): Promise<void> {
+  await page.evaluate((v) => new Promise<void>((res) => {
+    const m = (window as any).__indapiMap;
+    m.once('idle', () => res());
+    m.setLayoutProperty('raster', 'visibility', v ? 'visible' : 'none');
+    m.triggerRepaint();
+  }), on);
+}
+
+/** Moves the map by a fraction of its size (a person's pan) and waits until it has drawn. */
+async function pan(page: Page, dx: number, dy: number): Promise<void> {
+  await page.evaluate(([fx, fy]) => new Promise<void>((res) => {
+    const m = (window as any).__indapiMap;
+    const c = m.getCanvas().getBoundingClientRect();
+    m.once('idle', () => res());
+    m.panBy([c.width * fx, c.height * fy], { animate: false });
+  }), [dx, dy]);
+  await settle(page);
+}
+
+describe('map tiles and a full quota offline', () => {
+  let srv: Started;
+  let browser: Browser;
+  beforeAll(async () => {
+    srv = await startServer({ LOG: '0' });
+    browser = await launch();
+  });
+  afterAll(async () => { await browser?.close(); await srv?.stop(); });
+
+  for (const vp of [{ name: 'desktop', width: 1440, height: 900 }, { name: 'phone', width: 390, height: 844 }]) {
+    test(`${vp.name}: tiles drawn on a first visit draw again offline after a reload`, async () => {
+      const code = vp.name === 'desktop' ? 'DIST_COAST' : 'TRI';
+      const ctx = await browser.newContext({ viewport: { width: vp.width, height: vp.height } });
+      try {
+        const page = await ctx.newPage();
+        // A first visit: no service worker yet; map an indicator (opaque, so pixels are the palette's), pan a little.
+        await page.goto(`${srv.url}#v=${code}&op=1`);
+        await waitMap(page, 90_000);
+        await settle(page);
+        await pan(page, 0.15, -0.1);
+        await expect.poll(() => page.evaluate(() => location.hash), { timeout: 10_000 }).toContain('map=');
+        // the link keeps the view rounded (4 decimals, zoom 2): show exactly that view, which the reload restores
+        await page.evaluate(() => new Promise<void>((res) => {
+          const [lon, lat, z] = new URLSearchParams(location.hash.slice(1)).get('map')!.split(',').map(Number);
+          const m = (window as any).__indapiMap;
+          m.once('idle', () => res());
+          m.jumpTo({ center: [lon, lat], zoom: z });
+        }));
+        await settle(page);
+        // The person waits a moment (the app finishes setting up offline storage), then loses the network.
+        await waitControlledAndSynced(page);
+        await expect.poll(() => recentCogs(page), { timeout: 60_000, interval: 1000 }).toContain(`cog/${code}.tif`);
+        // What a person sees: the map with the layer, and (to know which pixels are the layer's) without it.
+        const pts = await mapPoints(page);
+        const online = pixels(await page.screenshot(), pts);
+        await rasterVisible(page, false);
+        const basemap = pixels(await page.screenshot(), pts);
+        await rasterVisible(page, true);
+        const layerPts = pts.map((_, i) => i).filter((i) => !same(online[i], basemap[i]));
+        expect(layerPts.length, 'pixels of the layer on the online map').toBeGreaterThan(pts.length * 0.2);
+
+        await ctx.setOffline(true);
+        await reloadAndMap(page);
+        expect(await page.locator('[role="alert"]').filter({ hasText: /Cannot draw/ }).count()).toBe(0);
+        expect(await mapPoints(page)).toEqual(pts); // same layout: the points compare
+        const offline = pixels(await page.screenshot(), pts);
+        await shot(page, `offline-tiles-${vp.name}`);
+        const ok = layerPts.filter((i) => same(offline[i], online[i])).length;
+        expect(ok, `${ok} of ${layerPts.length} map pixels of the layer look the same offline`).toBeGreaterThanOrEqual(layerPts.length * 0.97);
+        expect(await recentCogs(page)).toContain(`cog/${code}.tif`);
+      } finally {
+        await ctx.close();
+      }
+    });
+  }
+});

@@ -1,0 +1,130 @@
+/**
+ * Main-thread client of the map raster worker (workers/raster.worker.ts) that swaps in a new
+ * worker once the service worker controls the page.
+ *
+ * Why: on a first visit the worker starts before the service worker has installed. A
+ * dedicated worker created while its page is uncontrolled stays uncontrolled for its whole
+ * life, even after `clients.claim()` makes the page controlled (Service Workers spec,
+ * "Handle Fetch": a worker client's controller is fixed when it is created). Its COG range
+ * reads go straight to the network, so the tiles of a first visit were never cached.
+ *
+ * How: when `navigator.serviceWorker` fires `controllerchange` and the worker was started
+ * uncontrolled, a new worker is started (controlled: it inherits the page's controller). It
+ * gets every style registered so far, replayed in order, then reads the COG levels the old
+ * worker had read (`loadedLevels`/`warm`), through the service worker, which caches their byte
+ * ranges. Calls keep going to the old worker meanwhile; the switch happens when the new one
+ * has caught up and no call is running on the old one, which finishes its in-flight calls
+ * and is then terminated. The new worker draws the same pixels from the same bytes, so the map
+ * needs no redraw and nothing in flight is lost.
+ */
+import { wrap, type Remote } from 'comlink';
+import type { RasterWorkerApi } from '../../../workers/raster.worker';
+
+/** The raster worker API as the page calls it (every method returns a Promise). */
+export type RasterClient = Remote<RasterWorkerApi> & {
+  /** Starts a new worker now and switches to it once it has caught up (see the module comment). Resolves after the switch. */
+  swap(): Promise<void>;
+  /** How many times the worker was swapped (0 before the first swap). */
+  readonly generation: number;
+};
+
+/** Options of {@link rasterClient}. */
+export interface RasterClientOptions {
+  /** Starts a raster worker (e.g. `new Worker(new URL('.../raster.worker.ts', import.meta.url), { type: 'module' })`). */
+  start: () => Worker;
+  /** Bundle root URL ending in "/", passed to the worker's `init`. */
+  dataBase: string;
+  /**
+   * The service worker container to watch (default `navigator.serviceWorker`); when the page
+   * is not controlled at start, the first `controllerchange` swaps the worker. null: never swap by itself.
+   */
+  container?: Pick<ServiceWorkerContainer, 'controller' | 'addEventListener'> | null;
+  /** Longest wait (ms) for the old worker to go idle before each catch-up round; default 5000. */
+  idleWaitMs?: number;
+}
+
+/** Methods whose calls register state in the worker, replayed on a new worker in call order. */
+const STYLE_METHODS = new Set(['styleCog', 'styleCells']);
+/** Calls forwarded to the worker. */
+const METHODS = ['init', 'styleCog', 'styleCells', 'prefetch', 'tile', 'cellInfo', 'colorAt', 'classTable', 'loadedLevels', 'warm'] as const;
+
+interface Slot { worker: Worker; remote: Remote<RasterWorkerApi>; pending: number; onIdle: Array<() => void> }
+interface StyleCall { seq: number; method: string; args: unknown[] }
+
+/**
+ * Creates the client and starts its first worker.
+ * @param o see {@link RasterClientOptions}
+ */
+export function rasterClient(o: RasterClientOptions): RasterClient {
+  const spawn = (): Slot => {
+    const worker = o.start();
+    const remote = wrap<RasterWorkerApi>(worker);
+    void remote.init(o.dataBase);
+    return { worker, remote, pending: 0, onIdle: [] };
+  };
+  let cur = spawn();
+  let generation = 0;
+  let seq = 0;
+  /** The latest style call of each key (the first argument), in call order by `seq`. */
+  const styles = new Map<string, StyleCall>();
+  let swapping: Promise<void> | null = null;
+
+  const settled = (s: Slot) => {
+    if (--s.pending === 0) for (const f of s.onIdle.splice(0)) f();
+  };
+  const idle = (s: Slot, ms: number) => (s.pending === 0 ? Promise.resolve() : new Promise<void>((res) => {
+    const t = setTimeout(res, ms);
+    s.onIdle.push(() => { clearTimeout(t); res(); });
+  }));
+
+  function call(method: string, args: unknown[]): Promise<unknown> {
+    if (STYLE_METHODS.has(method)) {
+      const key = String(args[0]);
+      styles.delete(key);
+      styles.set(key, { seq: ++seq, method, args });
+      // a per-cell result is large: keep the latest few, as the worker does
+      const cells = [...styles.values()].filter((s) => s.method === 'styleCells');
+      if (cells.length > 2) styles.delete(String(cells[0].args[0]));
+    }
+    const s = cur;
+    s.pending++;
+    const p = (s.remote as any)[method](...args) as Promise<unknown>;
+    p.then(() => settled(s), () => settled(s));
+    return p;
+  }
+
+  async function doSwap(): Promise<void> {
+    const old = cur;
+    const next = spawn();
+    const waitMs = o.idleWaitMs ?? 5000;
+    let replayed = 0;
+    const warmed = new Set<string>();
+    for (let round = 0; round < 8; round++) {
+      await idle(old, waitMs);
+      for (const st of [...styles.values()].filter((x) => x.seq > replayed).sort((a, b) => a.seq - b.seq)) {
+        replayed = Math.max(replayed, st.seq);
+        await ((next.remote as any)[st.method](...st.args) as Promise<unknown>).catch(() => undefined);
+      }
+      const levels = ((await old.remote.loadedLevels().catch(() => [])) as Array<[string, number]>).filter(([c, i]) => !warmed.has(`${c}/${i}`));
+      for (const [c, i] of levels) warmed.add(`${c}/${i}`);
+      if (levels.length) await next.remote.warm(levels).catch(() => undefined);
+      // caught up when no style arrived and nothing runs on the old worker: switch now (no await in between)
+      if (![...styles.values()].some((x) => x.seq > replayed) && old.pending === 0) break;
+    }
+    cur = next;
+    generation++;
+    // the old worker finishes what it was asked, then goes
+    const retire = () => { if (old.pending === 0) old.worker.terminate(); else old.onIdle.push(retire); };
+    retire();
+  }
+
+  const client: Record<string, unknown> = {
+    swap: () => (swapping ??= doSwap().finally(() => { swapping = null; })),
+  };
+  Object.defineProperty(client, 'generation', { get: () => generation, enumerable: true });
+  for (const m of METHODS) client[m] = (...args: unknown[]) => call(m, args);
+
+  const sw = o.container === undefined ? (typeof navigator !== 'undefined' ? navigator.serviceWorker : undefined) : o.container;
+  if (sw && !sw.controller) sw.addEventListener('controllerchange', () => void (client as unknown as RasterClient).swap(), { once: true });
+  return client as unknown as RasterClient;
+}
