@@ -1,4 +1,4 @@
-/** A rows x columns table of a pivot (the table builder): one block per country, row and column totals. */
+/** A rows x columns table of a pivot (the table builder): one block per country, the "All selected" block, row and column totals. */
 import type { Pivot } from './pivot';
 
 /** Props of {@link PivotTable}. */
@@ -23,12 +23,12 @@ export function PivotTable({ pivot, caption, rowLabel, colLabel, fmt }: PivotTab
       <table className="pivot" data-testid="pivot-table">
         <caption>{caption}</caption>
         <thead>
-          <tr><th scope="col" rowSpan={2}>{rowLabel}</th><th scope="colgroup" colSpan={pivot.colKeys.length}>{colLabel}</th><th scope="col" rowSpan={2}>Total</th></tr>
+          <tr><th scope="col" rowSpan={2}>{rowLabel}</th><th scope="colgroup" colSpan={pivot.colKeys.length}>{colLabel}</th><th scope="col" rowSpan={2} className="total">{pivot.totalCol}</th></tr>
           <tr>{pivot.colKeys.map((k) => <th key={k} scope="col" className="num">{k}</th>)}</tr>
         </thead>
         {pivot.blocks.map((b) => (
-          <tbody key={b.iso3} data-iso3={b.iso3}>
-            {multi && <tr className="block-head"><th scope="rowgroup" colSpan={pivot.colKeys.length + 2}>{b.name} ({b.iso3})</th></tr>}
+          <tbody key={b.all ? '\u0000all' : b.iso3} data-iso3={b.all ? undefined : b.iso3} data-all={b.all ? '1' : undefined} className={b.all ? 'all-selected' : undefined}>
+            {multi && <tr className="block-head"><th scope="rowgroup" colSpan={pivot.colKeys.length + 2}>{b.all ? b.name : `${b.name} (${b.iso3})`}</th></tr>}
             {b.rows.map((r) => (
               <tr key={r.key}>
                 <th scope="row">{r.key}</th>
@@ -37,7 +37,7 @@ export function PivotTable({ pivot, caption, rowLabel, colLabel, fmt }: PivotTab
               </tr>
             ))}
             <tr className="total-row">
-              <th scope="row">{multi ? `${b.name} total` : 'Total'}</th>
+              <th scope="row">{b.totalLabel}</th>
               {b.colTotals.map((v, i) => <td key={i} className="num">{cell(v)}</td>)}
               <td className="num total">{cell(b.total)}</td>
             </tr>

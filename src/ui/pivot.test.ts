@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { Row } from '../core/types';
-import { NA_KEY, pivotGrid, pivotRows } from './pivot';
+import type { CellResult, Engine, TableResult } from '../core/api';
+import { ALL_SELECTED, fetchTableData, NA_KEY, pivotGrid, pivotRows } from './pivot';
 
 // Fixture rows (made-up values) shaped as getLayer answers them: a mean indicator, so totals
 // are not sums of cells and must come from the totals' own rows.
@@ -36,6 +37,7 @@ describe('pivotRows', () => {
     ]);
     expect(b.colTotals).toEqual([15, 80, 5]);
     expect(b.total).toBe(50);
+    expect(b.totalLabel).toBe('Total');
   });
 
   test('one block per country, and the flat grid has a country column then', () => {
@@ -58,5 +60,94 @@ describe('pivotRows with the country as a domain', () => {
     expect(p.blocks).toHaveLength(1);
     expect(p.blocks[0]).toMatchObject({ name: 'EAF', total: 9, colTotals: [4, 5] });
     expect(p.blocks[0].rows).toEqual([{ key: 'high', values: [null, 5], total: 5 }, { key: 'low', values: [4, null], total: 4 }]);
+  });
+});
+
+describe('totals over every selected country ("All selected")', () => {
+  // Fixture rows (made-up values): two countries and their union; the union's totals are the
+  // engine's figures over all cells, here deliberately not the mean or sum of the countries'.
+  const two = (rs: Row[]): Row[] => [...rs, ...rs.map((r) => ({ ...r, ISO3: 'BBB', ADM0_NAME: 'Otherland', V: (r.V as number) * 2 }))];
+  const pooled = (rs: Row[], k: number): Row[] => rs.map(({ ISO3: _i, ADM0_NAME: _n, ...r }) => ({ ...r, V: (r.V as number) + k }));
+  const all = { cells: pooled(cells, 1), rowTotals: pooled(rowTotals, 2), colTotals: pooled(colTotals, 3) };
+
+  test('a last block with the union\'s own cells, row totals, column totals and total, labelled in the grid', () => {
+    const p = pivotRows({ cells: two(cells), rowTotals: two(rowTotals), colTotals: two(colTotals), rowKey: 'R', colKey: 'C', value: 'V', all });
+    expect(p.blocks.map((b) => [b.iso3, b.name, b.totalLabel, !!b.all])).toEqual([
+      ['AAA', 'Fixtureland', 'Fixtureland total', false], ['BBB', 'Otherland', 'Otherland total', false], ['', ALL_SELECTED, `${ALL_SELECTED} total`, true],
+    ]);
+    const u = p.blocks[2];
+    expect(u.total).toBe(51 + 0 * 2); // the union's overall row of the cells summary (50 + 1), not 50 + 100 nor their mean
+    expect(u.rows).toEqual([{ key: 'North', values: [80 + 1, 20 + 1, null], total: 62 }, { key: 'South', values: [null, 11, 6], total: 11 }]);
+    expect(u.colTotals).toEqual([83, 18, 8]);
+    const g = pivotGrid(p, { row: 'Region', country: 'ISO3' });
+    expect(g.at(-1)).toEqual([ALL_SELECTED, `${ALL_SELECTED} total`, 83, 18, 8, 51]);
+    expect(g.at(-3)).toEqual([ALL_SELECTED, 'North', 81, 21, null, 62]);
+  });
+
+  test('missing totals stay missing (null), a 0 (sum over cells without values, as R) stays 0', () => {
+    const p = pivotRows({
+      cells: [{ total: 1, V: 0 }, { R: 'a', C: 'x', V: 0 }, { R: 'b', C: 'x' }],
+      rowTotals: [{ total: 1, V: 0 }, { R: 'a', V: 0 }, { R: 'b' }], colTotals: [{ total: 1 }, { C: 'x' }],
+      rowKey: 'R', colKey: 'C', value: 'V', single: 'EAF',
+    });
+    expect(p.blocks[0].rows).toEqual([{ key: 'a', values: [0], total: 0 }, { key: 'b', values: [null], total: null }]);
+    expect(p.blocks[0].colTotals).toEqual([null]);
+    expect(p.blocks[0].total).toBe(0); // the cells summary's overall row comes first
+  });
+
+  test('rows by a unit layer: the union block keeps only its totals row; units of several countries in one block carry their country', () => {
+    const unit = (rs: Row[]) => rs.map((r) => (r.R === undefined ? r : { ...r, ISO3: r.R === 'North' ? 'AAA' : 'BBB' }));
+    const p = pivotRows({ cells: two(cells), rowTotals: two(rowTotals), colTotals: two(colTotals), rowKey: 'R', colKey: 'C', value: 'V', all: { cells: unit(all.cells), rowTotals: unit(all.rowTotals), colTotals: all.colTotals } });
+    expect(p.blocks[2].rows).toEqual([]);
+    expect(p.blocks[2].total).toBe(51);
+    const q = pivotRows({ cells: unit(all.cells), rowTotals: unit(all.rowTotals), colTotals: all.colTotals, rowKey: 'R', colKey: 'C', value: 'V', single: ALL_SELECTED });
+    expect(q.blocks[0].rows.map((r) => r.key)).toEqual(['North (AAA)', 'South (BBB)']);
+  });
+});
+
+// ---- the queries, with a recording fixture engine (made-up rows); with the real engine and R:
+// tests/engine/table-totals.test.ts
+
+function recorder() {
+  const calls: Array<{ method: string; args: any }> = [];
+  const t = (rows: Row[]): TableResult => ({ rows, columns: [], meta: [] });
+  const engine: Pick<Engine, 'getLayerTable' | 'getLayerCells'> = {
+    getLayerTable: async (a) => { calls.push({ method: 'getLayerTable', args: a }); return t([{ total: 1, V: 1 }]); },
+    getLayerCells: async (a) => {
+      calls.push({ method: 'getLayerCells', args: a });
+      // a 2 x 2 window at global row 1000, column 2000, with three selected cells
+      return { grid: { crs: 'EPSG:4326', cellSizeDeg: 1 / 12, xmin: 0, ymin: 0, xmax: 1 / 6, ymax: 1 / 6, width: 2, height: 2, colOffset: 2000, rowOffset: 1000 }, mask: Uint8Array.from([1, 0, 1, 1]), layers: [], meta: [] } as CellResult;
+    },
+  };
+  return { calls, engine };
+}
+
+describe('fetchTableData: one engine call per total kind', () => {
+  test('one code: cells, row totals, column totals', async () => {
+    const f = recorder();
+    const d = await fetchTableData(f.engine, { value: 'V', iso3: ['KEN'], row: 'R', col: 'C' });
+    expect(f.calls.map((c) => `${c.method}:${JSON.stringify(c.args.by)}`)).toEqual(['getLayerTable:["R","C"]', 'getLayerTable:["R"]', 'getLayerTable:["C"]']);
+    expect(d.union).toBe(false);
+    expect(d.all).toBeUndefined();
+  });
+
+  test('several codes: per code and over the union of their cells (ids from the selection mask)', async () => {
+    const f = recorder();
+    const d = await fetchTableData(f.engine, { value: 'V', iso3: ['KEN', 'ETH'], row: 'R', col: 'C' });
+    expect(f.calls).toHaveLength(7);
+    expect(f.calls.filter((c) => c.method === 'getLayerCells').map((c) => c.args)).toEqual([{ var: ['V'], iso3: ['KEN', 'ETH'] }]);
+    const ids = [1000 * 4320 + 2000, 1001 * 4320 + 2000, 1001 * 4320 + 2001];
+    const tables = f.calls.filter((c) => c.method === 'getLayerTable').map((c) => c.args);
+    expect(tables.filter((a) => a.iso3).map((a) => a.by)).toEqual([['R', 'C'], ['R'], ['C']]);
+    expect(tables.filter((a) => a.ids).map((a) => [a.by, a.ids])).toEqual([[['R', 'C'], ids], [['R'], ids], [['C'], ids]]);
+    expect(d.all).toBeDefined();
+  });
+
+  test('several codes and the country as a domain: only the union\'s three summaries', async () => {
+    const f = recorder();
+    const d = await fetchTableData(f.engine, { value: 'V', iso3: ['KEN', 'ETH'], row: 'R', col: 'ISO3' });
+    expect(f.calls.map((c) => c.method)).toEqual(['getLayerCells', 'getLayerTable', 'getLayerTable', 'getLayerTable']);
+    expect(f.calls.slice(1).every((c) => c.args.ids && !c.args.iso3)).toBe(true);
+    expect(d.union).toBe(true);
   });
 });

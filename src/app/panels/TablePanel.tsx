@@ -1,55 +1,30 @@
 /**
  * Table builder (TABLR): rows x columns by two domains (class layers, or continuous layers
- * cut at their catalog breaks), one indicator's values in the cells, row and column totals
- * computed by the engine with the indicator's own aggregation formula (three summaries:
- * by [rows, columns], by [rows], by [columns]; never a sum of means), downloads as CSV and
- * XLSX (exceljs, loaded on first use).
+ * cut at their catalog breaks), one indicator's values in the cells, row, column and overall
+ * totals computed by the engine with the indicator's own aggregation formula (summaries by
+ * [rows, columns], by [rows], by [columns]; never a sum or mean of the cells shown). With
+ * several countries or regions, one block per code and the totals over all of them ("All
+ * selected": the same summaries over the union of their cells), or, when a domain is the
+ * country, one table whose "All selected" column or row is that total. Downloads as CSV and
+ * XLSX (exceljs, loaded on first use), totals included and labelled. Queries: src/ui/pivot.ts.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import Papa from 'papaparse';
-import type { GetLayerArgs } from '../../core/types';
-import type { CallOptions, TableResult } from '../../core/api';
+import type { CallOptions } from '../../core/api';
 import { getEngine, getRaster } from '../services';
 import { useRun } from '../useRun';
 import { ChipSelect } from '../../ui/ChipSelect';
 import { PivotTable } from '../../ui/PivotTable';
 import { Progress } from '../../ui/Progress';
 import { HistogramSection } from './HistogramSection';
-import { pivotGrid, pivotRows, type Pivot } from '../../ui/pivot';
-import { byColumn, colLabel, errText, fmtNum, hasValue, isoOptions, keyOrder, prettyUnit, type PanelCtx } from './common';
+import { ALL_SELECTED, COUNTRY_CODES, fetchTableData, pivotGrid, tablePivot, type TableArgs, type TableData } from '../../ui/pivot';
+import { colLabel, errText, fmtNum, isoOptions, keyOrder, prettyUnit, type PanelCtx } from './common';
 
-/** Country codes as a domain: the table is then one block over the whole selection. */
-const COUNTRY_CODES = ['ISO3', 'ADM0_NAME'];
-
-/** Arguments of one table: indicator, countries/regions, row and column domain codes. */
-export interface TableArgs { value: string; iso3: string[]; row: string; col: string }
-
-/** The three summaries of a table and the key orders of its domains. */
-export interface TableData { cells: TableResult; rows: TableResult; cols: TableResult; rowOrder: string[] | null; colOrder: string[] | null }
-
-/** Runs the three summaries (cells, row totals, column totals) with one progress; key orders from the class tables. */
-export async function fetchTable(a: TableArgs, o: CallOptions): Promise<TableData> {
-  const eng = getEngine();
-  const done = [0, 0, 0], total = [1, 1, 1];
-  const part = (i: number): CallOptions => ({ signal: o.signal, onProgress: (d, t) => { done[i] = d; total[i] = t; o.onProgress?.(done[0] + done[1] + done[2], total[0] + total[1] + total[2]); } });
-  const q = (by: string[], i: number) => eng.getLayerTable({ var: [a.value], iso3: a.iso3, by } as GetLayerArgs, part(i));
-  const [cells, rows, cols] = await Promise.all([q([a.row, a.col], 0), q([a.row], 1), q([a.col], 2)]);
-  const order = async (code: string, t: TableResult): Promise<string[] | null> => {
-    const col = byColumn(t.columns, code);
-    const vals = t.rows.map((x) => x[col]).filter(hasValue).map(String);
+/** Runs the table's summaries on the app's engine; key orders from the class tables (classes) or interval order. */
+export function fetchTable(a: TableArgs, o: CallOptions): Promise<TableData> {
+  return fetchTableData(getEngine(), a, o, async (code, keys) => {
     const cls = !code.startsWith('ADM') ? await getRaster().classTable(code).then((e) => e.map((x) => String(x.label))).catch(() => undefined) : undefined;
-    return keyOrder(vals, cls);
-  };
-  return { cells, rows, cols, rowOrder: await order(a.row, cells), colOrder: await order(a.col, cells) };
-}
-
-/** The pivot of a table's summaries. */
-export function tablePivot(a: TableArgs, d: TableData, single?: string): Pivot {
-  return pivotRows({
-    cells: d.cells.rows, rowTotals: d.rows.rows, colTotals: d.cols.rows,
-    rowKey: byColumn(d.cells.columns, a.row), colKey: byColumn(d.cells.columns, a.col), value: a.value,
-    rowOrder: d.rowOrder, colOrder: d.colOrder,
-    ...(single !== undefined ? { single } : {}),
+    return keyOrder(keys, cls);
   });
 }
 
@@ -89,12 +64,18 @@ export function TablePanel({ ctx }: { ctx: PanelCtx }) {
   const last = r.last;
   const rec = last ? byCode.get(last.args.value) : undefined;
   const dec = rec?.dec ?? 2;
-  const single = last && (COUNTRY_CODES.includes(last.args.row) || COUNTRY_CODES.includes(last.args.col)) ? last.args.iso3.join(', ') : undefined;
+  // one block: a domain is the country (one code), or one region's pool
+  const single = useMemo(() => {
+    if (!last) return undefined;
+    const one = last.args.iso3.length === 1 ? iso.find((e) => e.code === last.args.iso3[0]) : undefined;
+    if (COUNTRY_CODES.includes(last.args.row) || COUNTRY_CODES.includes(last.args.col) || one?.type === 'region') return one?.name ?? last.args.iso3.join(', ');
+    return undefined;
+  }, [last, iso]);
   const pivot = useMemo(() => (last ? tablePivot(last.args, last.data, single) : null), [last, single]);
   const domLabel = (c: string) => { const d = byCode.get(c); return d?.type === 'continuous' ? `${d.varLabel} interval${d.unit ? ` (${prettyUnit(d.unit)})` : ''}` : colLabel(byCode, c); };
   const valueLabel = last ? `${colLabel(byCode, last.args.value)}` : '';
   const fileBase = last ? `table-${last.args.value}-${last.args.row}-${last.args.col}-${last.args.iso3.join('_')}` : 'table';
-  const grid = () => (pivot && last ? pivotGrid(pivot, { row: `${last.args.row}`, country: 'ISO3', total: 'Total' }) : []);
+  const grid = () => (pivot && last ? pivotGrid(pivot, { row: `${last.args.row}`, country: 'ISO3' }) : []);
 
   const downloadCsv = () => {
     if (!last) return;
@@ -121,7 +102,7 @@ export function TablePanel({ ctx }: { ctx: PanelCtx }) {
         ['Rows', `${last.args.row}: ${domLabel(last.args.row)}`],
         ['Columns', `${last.args.col}: ${domLabel(last.args.col)}`],
         ['Countries or regions', last.args.iso3.join(', ')],
-        ['Totals', `computed with the indicator's aggregation formula (${rec?.aggFunR ?? ''}) over the cells of the row, column or selection`],
+        ['Totals', `computed with the indicator's aggregation formula (${rec?.aggFunR ?? ''}) over the cells of the row, column or selection; "${ALL_SELECTED}": over the cells of every selected country or region together; empty: no value`],
         ['Source', rec?.sources ?? ''],
       ]);
       const buf = await wb.xlsx.writeBuffer();
@@ -137,7 +118,7 @@ export function TablePanel({ ctx }: { ctx: PanelCtx }) {
   return (
     <section aria-labelledby="table-h">
       <h2 id="table-h">Table builder</h2>
-      <p className="muted small">Rows × columns by two domains, one indicator in the cells. Totals use the indicator's own formula (a mean stays a mean).</p>
+      <p className="muted small">Rows × columns by two domains, one indicator in the cells. Totals use the indicator's own formula over the cells of the row, column or selection (a mean stays a mean); with several countries, “{ALL_SELECTED}” totals are over all of them together.</p>
       <label className="field"><span>Indicator in the cells</span>
         <select value={value} onChange={(e) => { touched.current = true; setValue(e.target.value); }} data-testid="table-value">{catalog.map((c) => option(c, false))}</select>
       </label>
