@@ -45,12 +45,17 @@ const api = {
     dataBase = base;
     engine = createWorkerEngine(base);
     basemap = fetch(new URL('basemap/countries.geojson', base)).then((r) => (r.ok ? r.json() : undefined)).catch(() => undefined);
-    // Admin-1 outlines are drawn on plots by an admin-1 domain: loaded only then, once.
+    const manifest = fetch(new URL('manifest.json', base)).then((r) => (r.ok ? r.json() : undefined)).catch(() => undefined);
+    // Admin outlines are drawn on plots by an admin-1 / admin-2 domain: loaded only then, once, and only when the manifest lists them (no failed request).
+    const outline = (path: string) => manifest.then((m) => (Array.isArray(m?.files) && !m.files.some((f: { path?: string }) => f.path === path) ? undefined
+      : fetch(new URL(path, base)).then((r) => (r.ok ? r.json() : undefined)))).catch(() => undefined);
     let admin1: Promise<Basemap | undefined> | undefined;
+    let admin2: Promise<Basemap | undefined> | undefined;
     configureGraphics({
-      admin1: () => (admin1 ??= fetch(new URL('basemap/admin1.geojson', base)).then((r) => (r.ok ? r.json() : undefined)).catch(() => undefined)),
+      admin1: () => (admin1 ??= outline('basemap/admin1.geojson')),
+      admin2: () => (admin2 ??= outline('basemap/admin2.geojson')),
     });
-    version = fetch(new URL('manifest.json', base)).then((r) => (r.ok ? r.json() : undefined)).then((j) => j?.version).catch(() => undefined);
+    version = manifest.then((j) => j?.version);
   },
 
   /** Builds the files and the ZIP of a request. */

@@ -51,6 +51,9 @@ export interface CellInfo {
   adm1?: string;
   adm1Code?: string;
   adm1Value?: number;
+  /** ADM2 unit name and raster value (ADM2_NAME_ALT), when the catalog has that layer. */
+  adm2?: string;
+  adm2Value?: number;
 }
 
 async function valueAt(code: string, col: number, row: number): Promise<number> {
@@ -145,6 +148,14 @@ const api = {
       const [names, codes] = await Promise.all([classes('ADM1_NAME_ALT'), classes('ADM1_CODE_ALT').catch(() => [] as ClassEntry[])]);
       info.adm1 = names.find((c) => c.value === v)?.label;
       info.adm1Code = codes.find((c) => c.value === v)?.label ?? (names.find((c) => c.value === v)?.code as string | undefined);
+    })().catch(() => undefined));
+    tasks.push((async () => {
+      await catalogRead;
+      if (!classCodes.has('ADM2_NAME_ALT')) return; // no second-level layer: nothing requested
+      const v = await valueAt('ADM2_NAME_ALT', col, row);
+      if (Number.isNaN(v)) return;
+      info.adm2Value = v;
+      info.adm2 = (await classes('ADM2_NAME_ALT')).find((c) => c.value === v)?.label;
     })().catch(() => undefined));
     if (code) {
       tasks.push((async () => {

@@ -91,6 +91,13 @@ configureGraphics({
     const r = await dataFetch((await bundle()).dataBase + 'basemap/admin1.geojson').catch(() => undefined);
     return r?.ok ? r.json() : undefined;
   },
+  // admin-2 outlines (ingested bundles with ADM2 units): only when the manifest lists them
+  admin2: async () => {
+    const b = await bundle();
+    if (!(await b.manifest())?.files.some((f) => f.path === 'basemap/admin2.geojson')) return undefined;
+    const r = await dataFetch(b.dataBase + 'basemap/admin2.geojson').catch(() => undefined);
+    return r?.ok ? r.json() : undefined;
+  },
 });
 
 const handle = createHandler({

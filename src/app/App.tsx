@@ -14,7 +14,8 @@ import { Legend } from '../ui/Legend';
 import type { DrawMode } from '../ui/MapView';
 import type { Map as MlMap } from 'maplibre-gl';
 import type { Palette } from '../ui/raster/palette';
-import { buildChoropleth } from '../ui/choropleth';
+import { adminLevel, buildChoropleth } from '../ui/choropleth';
+import { bundleFiles } from '../ui/bundle-files';
 import { appendWkt, wktToFeatures } from '../ui/wkt';
 import type { LegendEntry } from '../ui/raster/palette';
 import type { CellInfo } from '../../workers/raster.worker';
@@ -38,7 +39,6 @@ const TablePanel = lazy(() => import('./panels/TablePanel').then((m) => ({ defau
 const PlaceSearch = lazy(() => import('../ui/PlaceSearch').then((m) => ({ default: m.PlaceSearch })));
 
 const PANELS: Array<[PanelId, string]> = [['summary', 'Summaries'], ['table', 'Table'], ['areas', 'Areas'], ['compare', 'Compare'], ['download', 'Download'], ['api', 'API']];
-const ADM1_CODES = ['ADM1_NAME_ALT', 'ADM1_CODE_ALT'];
 
 /** Tile loader handed to the map: draws in the raster worker. */
 const loadTile = (key: string, z: number, x: number, y: number) => getRaster().tile(key, z, x, y);
@@ -64,7 +64,7 @@ function usePhone(): boolean {
 }
 
 /** A choropleth on the map: colours per admin1 raster value, legend, and the value drawn per unit. */
-interface Choro { pairs: Array<[number, string]>; legend: LegendEntry[]; title: string; code: string; values: Map<number, number>; dec: number; unit: string }
+interface Choro { pairs: Array<[number, string]>; legend: LegendEntry[]; title: string; code: string; values: Map<number, number>; dec: number; unit: string; level?: 1 | 2 }
 
 /** The app. */
 export function App() {
@@ -182,16 +182,25 @@ export function App() {
     setFit([Math.min(...es.map((e) => e.bboxDeg[0])), Math.min(...es.map((e) => e.bboxDeg[1])), Math.max(...es.map((e) => e.bboxDeg[2])), Math.max(...es.map((e) => e.bboxDeg[3]))]);
   }, [iso, state.iso.join(',')]);
 
-  // Choropleth from summaries by ADM1.
+  // Choropleth from summaries by ADM2 (when the manifest lists basemap/admin2.geojson) or ADM1, on the
+  // outlines whose `value` is the ADM<l>_NAME_ALT raster value (a summary by code joins on its `code`).
   const onSummaryRows = useCallback((r: SummaryRows | null) => {
-    const b = r?.by.find((x) => ADM1_CODES.includes(x));
-    if (!r || !b) { setChoro(null); return; }
-    const v = r.value;
-    void getRaster().classTable(b).then((t) => {
-      const c = buildChoropleth(r.rows.filter((row) => r.by.every((k) => k === b || row[k] === undefined)), b, v, t, byCode.get(v)?.dec ?? 2);
-      setChoro({ pairs: c.pairs, legend: c.legend, title: `${colLabel(byCode, v)} by province`, code: `${v} by ${b}`, values: c.values, dec: byCode.get(v)?.dec ?? 2, unit: prettyUnit(byCode.get(v)?.unit ?? '') });
+    if (!r || !r.by.some((x) => adminLevel(x))) { setChoro(null); return; }
+    void bundleFiles(DATA_BASE).then((files) => {
+      const has = (l: 1 | 2) => (files ? files.has(`basemap/admin${l}.geojson`) : l === 1);
+      const b = r.by.find((x) => adminLevel(x) === 2 && has(2)) ?? r.by.find((x) => adminLevel(x) === 1 && has(1));
+      if (!b) { setChoro(null); return; }
+      const level = adminLevel(b)!;
+      const key = `ADM${level}_NAME_ALT`;
+      const v = r.value;
+      return getRaster().classTable(key).then((t) => {
+        const c = buildChoropleth(r.rows.filter((row) => r.by.every((k) => k === b || row[k] === undefined)), b, v, t, byCode.get(v)?.dec ?? 2, undefined, b === key ? 'label' : 'code');
+        setChoro({ pairs: c.pairs, legend: c.legend, title: `${colLabel(byCode, v)} by ${level === 2 ? 'district' : 'province'}`, code: `${v} by ${b}`, values: c.values, dec: byCode.get(v)?.dec ?? 2, unit: prettyUnit(byCode.get(v)?.unit ?? ''), level });
+      });
     }).catch(() => setChoro(null));
   }, [byCode]);
+  // The raster value under the pointer of the choropleth's key layer (ADM1_NAME_ALT / ADM2_NAME_ALT).
+  const hoverUnit = choro && hover ? (choro.level === 2 ? hover.adm2Value : hover.adm1Value) : undefined;
 
   // Compare results on the map: ADM1 ranks as a choropleth, cells as a raster.
   const onCompare = useCallback((r: { rows: Row[]; by: number } | null) => {
@@ -261,7 +270,7 @@ export function App() {
       <main className="centre" aria-label="Map" onDragOver={(e) => { if (e.dataTransfer.types.includes('Files')) e.preventDefault(); }}
         onDrop={(e) => { const f = e.dataTransfer.files[0]; if (!f) return; e.preventDefault(); update({ panel: 'areas' }); setTimeout(() => window.dispatchEvent(new CustomEvent(UPLOAD_EVENT, { detail: f })), 0); }}>
         <Suspense fallback={<div className="map placeholder">Loading map…</div>}>
-          <MapView dataBase={DATA_BASE} rasterKey={rasterKey} opacity={state.op} loadTile={loadTile} choropleth={choro?.pairs ?? null} areas={areas}
+          <MapView dataBase={DATA_BASE} rasterKey={rasterKey} opacity={state.op} loadTile={loadTile} choropleth={choro?.pairs ?? null} choroplethLevel={choro?.level ?? 1} areas={areas}
             marker={picked ? [picked.lon, picked.lat] : null} fit={fit} drawMode={drawMode} onDrawn={onDrawn} onHover={onHover} onClick={onClick} view={state.map} onView={onView} onMap={setMlMap}
             onRendered={() => { (window as any).__indapiFirstRender ??= performance.now(); document.body.dataset.mapRendered = '1'; }} />
         </Suspense>
@@ -273,13 +282,14 @@ export function App() {
         <div className="overlay tl-info" aria-live="polite" data-testid="hover-info">
           {hover ? (
             <dl className="info">
-              {choro && hover.adm1Value !== undefined ? (<>
-                <div title={choro.code}><dt>Unit</dt><dd data-testid="hover-value">{choro.values.has(hover.adm1Value) ? `${fmtNum(choro.values.get(hover.adm1Value)!, choro.dec)}${choro.unit ? ` ${choro.unit}` : ''}` : 'not in the result'}</dd></div>
+              {choro && hoverUnit !== undefined ? (<>
+                <div title={choro.code}><dt>Unit</dt><dd data-testid="hover-value">{choro.values.has(hoverUnit) ? `${fmtNum(choro.values.get(hoverUnit)!, choro.dec)}${choro.unit ? ` ${choro.unit}` : ''}` : 'not in the result'}</dd></div>
                 <div><dt>Cell</dt><dd>{fmtValue(hover, rec)}</dd></div>
               </>) : <div><dt>Value</dt><dd data-testid="hover-value">{fmtValue(hover, rec)}</dd></div>}
               <div><dt>CELL5M</dt><dd>{hover.cell5m}</dd></div>
               <div><dt>Country</dt><dd>{hover.country ? `${hover.country} (${hover.iso3})` : '—'}</dd></div>
               <div><dt>ADM1</dt><dd>{hover.adm1 ?? '—'}</dd></div>
+              {choro?.level === 2 && <div><dt>ADM2</dt><dd>{hover.adm2 ?? '—'}</dd></div>}
               <div><dt>Centre</dt><dd>{hover.lon.toFixed(4)}, {hover.lat.toFixed(4)}</dd></div>
             </dl>
           ) : <p className="muted small">Hover the map for values; click to pick a place.</p>}

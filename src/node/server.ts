@@ -155,7 +155,7 @@ export async function createBundleEngine(dataDir: string, cacheBytes = 256 * 102
   return createEngine({ ...io, cacheBytes, inflate: (d) => inflateSync(d) });
 }
 
-/** The file writers in Node: PNG rendering with resvg-wasm and DejaVu Sans, country outlines from the bundle. */
+/** The file writers in Node: PNG rendering with resvg-wasm and DejaVu Sans, country and admin-1/admin-2 outlines from the bundle. */
 function nodeGenFile(dataDir: string): GenFile {
   const require = createRequire(import.meta.url);
   configureGraphics({
@@ -172,6 +172,10 @@ function nodeGenFile(dataDir: string): GenFile {
         .catch(() => undefined),
     admin1: () =>
       readBundleText(dataDir, 'basemap/admin1.geojson')
+        .then((t) => JSON.parse(t))
+        .catch(() => undefined),
+    admin2: () =>
+      readBundleText(dataDir, 'basemap/admin2.geojson')
         .then((t) => JSON.parse(t))
         .catch(() => undefined),
   });

@@ -68,6 +68,10 @@ export interface MapViewProps {
   onView?: (v: [number, number, number]) => void;
   /** The MapLibre map, once created (place labels and search, map export). */
   onMap?: (map: MlMap) => void;
+  /** A second map beside the main one (layer comparison): not exposed as `window.__indapiMap` but as `__indapiMap2`. */
+  secondary?: boolean;
+  /** Accessible name of the map region (default: the main map's). */
+  label?: string;
 }
 
 const EMPTY: FeatureCollection = { type: 'FeatureCollection', features: [] };
@@ -171,7 +175,7 @@ export function MapView(p: MapViewProps) {
     map.addControl(new maplibregl.NavigationControl({ showCompass: false }), 'top-left');
     map.addControl(new maplibregl.ScaleControl({ unit: 'metric' }), 'bottom-right');
     mapRef.current = map;
-    (window as any).__indapiMap = map; // for end-to-end tests
+    (window as any)[p.secondary ? '__indapiMap2' : '__indapiMap'] = map; // for end-to-end tests
     cb.current.onMap?.(map);
     map.on('load', () => {
       // the attribution starts folded (its "i" button opens it), never over the legends
@@ -294,5 +298,5 @@ export function MapView(p: MapViewProps) {
     if (mapRef.current) mapRef.current.getCanvas().style.cursor = p.drawMode === 'off' ? '' : 'crosshair';
   }, [p.drawMode, ready]);
 
-  return <div ref={el} className="map" role="region" aria-label="Map of the selected indicator. Focus it to pan with the arrow keys, zoom with + and -, and press Enter to read the cell at the centre." data-ready={ready ? '1' : '0'} />;
+  return <div ref={el} className="map" role="region" aria-label={p.label ?? 'Map of the selected indicator. Focus it to pan with the arrow keys, zoom with + and -, and press Enter to read the cell at the centre.'} data-ready={ready ? '1' : '0'} />;
 }

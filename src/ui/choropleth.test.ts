@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { buildChoropleth, quantileBreaks } from './choropleth';
+import { adminLevel, buildChoropleth, quantileBreaks } from './choropleth';
 import type { Row } from '../core/types';
 
 test('quantile breaks are increasing and cover the values', () => {
@@ -24,4 +24,31 @@ test('rows join on unit labels, disambiguated by ISO3', () => {
   expect(c.pairs.map((p) => p[0])).toEqual([10, 12]);
   expect(c.pairs[0][1]).not.toBe(c.pairs[1][1]);
   expect(c.unmatched).toBe(1);
+});
+
+test('ADM2 rows join on the district and its first-level unit; a summary by code joins on the key table\'s code', () => {
+  // FIXTURE class table of ADM2_NAME_ALT: "Centre" in three ADM1 units of two countries
+  const table = [
+    { value: 1, label: 'Centre', iso3: 'CIV', adm1: 'Lagunes', code: 'CI.01.01' },
+    { value: 2, label: 'Centre', iso3: 'CIV', adm1: 'Nord', code: 'CI.02.01' },
+    { value: 3, label: 'Centre', iso3: 'STP', adm1: 'Nord', code: 'ST.01.01' },
+    { value: 4, label: 'Korhogo', iso3: 'CIV', adm1: 'Nord', code: 'CI.02.02' },
+  ];
+  const rows: Row[] = [
+    { ISO3: 'CIV', ADM1_NAME_ALT: 'Lagunes', ADM2_NAME_ALT: 'Centre', X: 1 },
+    { ISO3: 'CIV', ADM1_NAME_ALT: 'Nord', ADM2_NAME_ALT: 'Centre', X: 2 },
+    { ISO3: 'STP', ADM1_NAME_ALT: 'Nord', ADM2_NAME_ALT: 'Centre', X: 3 },
+    { ISO3: 'CIV', ADM1_NAME_ALT: 'Nord', ADM2_NAME_ALT: 'Korhogo', X: 4 },
+  ];
+  const c = buildChoropleth(rows, 'ADM2_NAME_ALT', 'X', table);
+  expect([...c.values]).toEqual([[1, 1], [2, 2], [3, 3], [4, 4]]);
+  expect(c.unmatched).toBe(0);
+  // a summary by ADM2_CODE_ALT (its own values differ): joined on `code`, drawn with the key layer's values
+  const byCode: Row[] = [{ ISO3: 'CIV', ADM2_CODE_ALT: 'CI.02.01', X: 7 }, { ISO3: 'STP', ADM2_CODE_ALT: 'ST.01.01', X: 8 }, { ISO3: 'STP', ADM2_CODE_ALT: 'XX', X: 9 }];
+  const k = buildChoropleth(byCode, 'ADM2_CODE_ALT', 'X', table, 2, undefined, 'code');
+  expect([...k.values]).toEqual([[2, 7], [3, 8]]);
+  expect(k.unmatched).toBe(1);
+  expect(adminLevel('ADM2_CODE_ALT')).toBe(2);
+  expect(adminLevel('ADM1_NAME_ALT')).toBe(1);
+  expect(adminLevel('ISO3')).toBe(null);
 });

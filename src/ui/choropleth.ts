@@ -1,20 +1,24 @@
 /**
- * ADM1 choropleth from summary rows: joins rows on the ADM1 class table (label, with
- * ISO3 when rows carry it) to the raster value used as `value` in basemap/admin1.geojson,
- * and colours the units by quantile classes of one value column.
+ * ADM1 / ADM2 choropleth from summary rows: joins rows on the class table of the outline key
+ * layer (ADM1_NAME_ALT / ADM2_NAME_ALT, whose raster value is `value` in
+ * basemap/admin1.geojson / admin2.geojson) by the unit's label (a summary by name) or its
+ * `code` extra (a summary by ADM1_CODE_ALT / ADM2_CODE_ALT, whose own values may differ in an
+ * ingested bundle), with ISO3 and, for second-level units, the first-level name
+ * (ADM1_NAME_ALT, which the engine adds to ADM2 rows) when a label is not unique, and
+ * colours the units by quantile classes of one value column.
  */
 import type { ClassEntry, Row } from '../core/types';
 import { FALLBACK_RAMP, rampColors, type LegendEntry } from './raster/palette';
 
 const fmtBreak = (x: number, dec: number) => x.toLocaleString('en', { maximumFractionDigits: Math.max(0, Math.min(6, dec)) });
 
-/** Choropleth colours per admin1 value and its legend. */
+/** Choropleth colours per outline `value` (admin1 or admin2) and its legend. */
 export interface Choropleth {
   pairs: Array<[number, string]>;
   legend: LegendEntry[];
   /** Rows that found no unit. */
   unmatched: number;
-  /** The value drawn per admin1 raster value (for reading a unit's value under the pointer). */
+  /** The value drawn per outline `value` (the key layer's raster value, for reading a unit's value under the pointer). */
   values: Map<number, number>;
 }
 
@@ -33,17 +37,27 @@ export function quantileBreaks(values: number[], n: number): number[] {
   return out;
 }
 
+/** Administrative level of a by code with outlines (ADM1_* 1, ADM2_* 2), else null. */
+export function adminLevel(code: string): 1 | 2 | null {
+  return /^ADM1_(NAME|CODE)_ALT$/.test(code) ? 1 : /^ADM2_(NAME|CODE)_ALT$/.test(code) ? 2 : null;
+}
+
 /**
  * Builds the choropleth.
  * @param rows summary rows with a `byCode` column (unit label) and a numeric `valueCol`
- * @param byCode ADM1_NAME_ALT or ADM1_CODE_ALT
- * @param table class table of `byCode` (value, label, extras iso3)
+ * @param byCode ADM1_NAME_ALT, ADM1_CODE_ALT, ADM2_NAME_ALT or ADM2_CODE_ALT
+ * @param table class table of the outline key layer (value, label, extras iso3, adm1, code);
+ *   `byCode`'s own table when `match` is 'label'
  * @param dec decimals for legend labels
+ * @param ramp colours of the classes
+ * @param match the table field the rows' `byCode` text is matched on: 'label' (a summary by
+ *   the key layer itself) or 'code' (a summary by the *_CODE_ALT layer, joined on the key
+ *   layer's `code` extra)
  */
-export function buildChoropleth(rows: Row[], byCode: string, valueCol: string, table: ClassEntry[], dec = 2, ramp: string[] = FALLBACK_RAMP): Choropleth {
+export function buildChoropleth(rows: Row[], byCode: string, valueCol: string, table: ClassEntry[], dec = 2, ramp: string[] = FALLBACK_RAMP, match: 'label' | 'code' = 'label'): Choropleth {
   const byLabel = new Map<string, ClassEntry[]>();
   for (const e of table) {
-    const l = String(e.label);
+    const l = String(e[match] ?? '');
     if (!byLabel.has(l)) byLabel.set(l, []);
     byLabel.get(l)!.push(e);
   }
@@ -52,9 +66,11 @@ export function buildChoropleth(rows: Row[], byCode: string, valueCol: string, t
   for (const r of rows) {
     const lab = r[byCode];
     const v = r[valueCol];
-    if (lab === undefined || typeof v !== 'number') continue;
+    if (lab === undefined || lab === null || typeof v !== 'number') continue;
     let cands = byLabel.get(String(lab)) ?? [];
     if (cands.length > 1 && r.ISO3) cands = cands.filter((e) => e.iso3 === r.ISO3);
+    // second-level units: same-named districts of different first-level units
+    if (cands.length > 1 && r.ADM1_NAME_ALT !== undefined) cands = cands.filter((e) => e.adm1 === undefined || String(e.adm1) === String(r.ADM1_NAME_ALT));
     if (cands.length !== 1) { unmatched++; continue; }
     matched.push([cands[0].value, v]);
   }

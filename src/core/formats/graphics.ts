@@ -256,6 +256,8 @@ export interface PlotInput {
   basemap?: Basemap;
   /** Admin-1 outlines, drawn when a `by` code is an admin-1 layer (`ADM1_…`). */
   admin1?: Basemap;
+  /** Admin-2 outlines (basemap/admin2.geojson of an ingested bundle), drawn when a `by` code is an admin-2 layer (`ADM2_…`). */
+  admin2?: Basemap;
   /** ColorBrewer palette name. */
   pal?: string;
   /**
@@ -275,6 +277,11 @@ function formulaName(rec: VarRecord | undefined): string {
 /** True for a by code that is an admin-1 layer (ADM1_NAME_ALT, ADM1_CODE_ALT, ...). */
 export function isAdmin1Code(code: string): boolean {
   return /^ADM1_/i.test(code);
+}
+
+/** True for a by code that is an admin-2 layer (ADM2_NAME_ALT, ADM2_CODE_ALT, ...). */
+export function isAdmin2Code(code: string): boolean {
+  return /^ADM2_/i.test(code);
 }
 
 /**
@@ -327,6 +334,7 @@ export function renderPlot(p: PlotInput): string {
   const bbox: [number, number, number, number] = [geo.xmin - 1, geo.ymin - 1, geo.xmax + 1, geo.ymax + 1];
   const outline = outlinePath(p.basemap, bbox, tx, ty);
   const adm1 = (p.by ?? []).some((b) => isAdmin1Code(b.code)) ? outlinePath(p.admin1, bbox, tx, ty) : '';
+  const adm2 = (p.by ?? []).some((b) => isAdmin2Code(b.code)) ? outlinePath(p.admin2, bbox, tx, ty) : '';
 
   const e = xmlEscape;
   const byText = zonal ? ` by ${(p.by ?? []).map((b) => b.rec?.varLabel || b.code).join(', ')}` : '';
@@ -337,6 +345,7 @@ export function renderPlot(p: PlotInput): string {
     rec?.sourceMini || rec?.sources ? `Source: ${rec?.sourceMini || rec?.sources}` : '',
     p.basemap ? (p.basemap.attribution ?? 'Country outlines: Natural Earth') : '',
     adm1 ? (p.admin1?.attribution ?? 'Admin-1 outlines: Natural Earth') : '',
+    adm2 ? (p.admin2?.attribution ?? 'Admin-2 outlines: the bundle') : '',
     col.paletteUsed ? COLORBREWER_ATTRIBUTION : '',
     `indapi3, ${p.now.toISOString().slice(0, 10)}`,
   ].filter((s) => s).join(' · ');
@@ -370,7 +379,7 @@ export function renderPlot(p: PlotInput): string {
 <rect x="${left}" y="${top}" width="${mapW.toFixed(1)}" height="${mapH.toFixed(1)}" fill="#f2f2f2"/>
 <g clip-path="url(#map)">
 <image x="${left}" y="${top}" width="${mapW.toFixed(1)}" height="${mapH.toFixed(1)}" preserveAspectRatio="none" image-rendering="optimizeSpeed" style="image-rendering:pixelated" xlink:href="data:image/png;base64,${toBase64(png)}"/>
-${adm1 ? `<path d="${adm1}" fill="none" stroke="#666666" stroke-width="0.5" stroke-linejoin="round"/>\n` : ''}${outline ? `<path d="${outline}" fill="none" stroke="#333333" stroke-width="0.8" stroke-linejoin="round"/>` : ''}
+${adm2 ? `<path d="${adm2}" fill="none" stroke="#8a8a8a" stroke-width="0.35" stroke-linejoin="round"/>\n` : ''}${adm1 ? `<path d="${adm1}" fill="none" stroke="#666666" stroke-width="0.5" stroke-linejoin="round"/>\n` : ''}${outline ? `<path d="${outline}" fill="none" stroke="#333333" stroke-width="0.8" stroke-linejoin="round"/>` : ''}
 </g>
 <rect x="${left}" y="${top}" width="${mapW.toFixed(1)}" height="${mapH.toFixed(1)}" fill="none" stroke="#333"/>
 ${ticks.join('\n')}

@@ -44,7 +44,7 @@ import { dataPackageJson, descriptionText, metaCsv, PRODUCER, readmeText, termsH
 import { classColors, classIndices, countSelected, maskedValues, windowGeo } from './raster';
 import { rObjectName, writeRda, writeRds } from './rds';
 import { worldFile, writeGeoTiff } from './tiff';
-import { isAdmin1Code, renderHist, renderPlot, type Basemap, type Rasterizer } from './graphics';
+import { isAdmin1Code, isAdmin2Code, renderHist, renderPlot, type Basemap, type Rasterizer } from './graphics';
 
 export { writeCsv, csvText } from './csv';
 export { writeDta, dtaTimeStamp } from './dta';
@@ -67,6 +67,8 @@ export interface GraphicsDefaults {
   basemap?: Basemap | (() => Promise<Basemap | undefined>);
   /** Admin-1 outlines (e.g. `basemap/admin1.geojson`), or a loader of them: drawn on plots by an admin-1 `by`; loaded only then. */
   admin1?: Basemap | (() => Promise<Basemap | undefined>);
+  /** Admin-2 outlines (`basemap/admin2.geojson` of an ingested bundle), or a loader of them: drawn on plots by an admin-2 `by`; loaded only then. */
+  admin2?: Basemap | (() => Promise<Basemap | undefined>);
 }
 
 let defaultGraphics: GraphicsDefaults = {};
@@ -75,7 +77,7 @@ let defaultGraphics: GraphicsDefaults = {};
  * Sets the rasterizer and basemaps that plot and hist use when a {@link genFile} call does
  * not pass its own (configure once per realm: in the Node server and in the worker).
  * @param g `rasterize` (see {@link createResvgRasterizer}); `basemap` (countries) and
- *   `admin1` (admin-1 units), each as a value or a loader
+ *   `admin1` and `admin2` (admin-1 and admin-2 units), each as a value or a loader
  */
 export function configureGraphics(g: GraphicsDefaults): void {
   defaultGraphics = { ...defaultGraphics, ...g };
@@ -210,6 +212,8 @@ export interface GenFileInput {
   basemap?: Basemap;
   /** Admin-1 outlines for plot (e.g. `basemap/admin1.geojson`), drawn when a `by` code is an admin-1 layer; skipped when absent. */
   admin1?: Basemap;
+  /** Admin-2 outlines for plot (`basemap/admin2.geojson`), drawn when a `by` code is an admin-2 layer; skipped when absent. */
+  admin2?: Basemap;
   /** SVG-to-PNG renderer for plot and hist (see {@link createResvgRasterizer}). */
   rasterize?: Rasterizer;
   /** Size limit in bytes (default {@link MAX_PACKAGE_BYTES}). */
@@ -394,12 +398,17 @@ export async function genFile(input: GenFileInput, opts: CallOptions = {}): Prom
       const a1 = input.admin1 ?? defaultGraphics.admin1;
       admin1 = typeof a1 === 'function' ? await a1().catch(() => undefined) : a1;
     }
+    let admin2: Basemap | undefined;
+    if (by.some((b) => isAdmin2Code(b.code))) {
+      const a2 = input.admin2 ?? defaultGraphics.admin2;
+      admin2 = typeof a2 === 'function' ? await a2().catch(() => undefined) : a2;
+    }
     for (const [k, layer] of cells.layers.entries()) {
       throwIfAborted(signal);
       const rec = recordOf(meta, layer.code);
       const svg =
         format === 'plot'
-          ? renderPlot({ cells, layer, rec, basemap, admin1, by, pal: typeof input.args.pal === 'string' ? input.args.pal : undefined, now })
+          ? renderPlot({ cells, layer, rec, basemap, admin1, admin2, by, pal: typeof input.args.pal === 'string' ? input.args.pal : undefined, now })
           : await renderHist({ cells, layer, rec, now });
       const png = await rasterize(svg, signal);
       graphics.push({ svg, png });

@@ -51,12 +51,13 @@ describe('writeOutlines', () => {
     { value: 4, label: 'Centre', color: '', iso3: 'CIV', adm1: 'Sud' },
     { value: 5, label: 'Vide', color: '', iso3: 'CIV', adm1: 'Sud' },
   ];
-  const text = writeOutlines(GRID, layer(), outlineUnits(table, 2), { noData: ND, description: 'fixture' });
-  const fc = JSON.parse(text) as { type: string; description: string; features: Array<{ type: string; properties: Record<string, unknown>; geometry: Geometry }> };
+  const text = writeOutlines(GRID, layer(), outlineUnits(table, 2), { noData: ND, description: 'fixture', attribution: 'Admin-2 outlines: fixture' });
+  const fc = JSON.parse(text) as { type: string; description: string; attribution: string; features: Array<{ type: string; properties: Record<string, unknown>; geometry: Geometry }> };
 
   it('one feature per unit with cells, in table order, with value, code, name, iso3 and adm1', () => {
     expect(fc.type).toBe('FeatureCollection');
     expect(fc.description).toBe('fixture');
+    expect(fc.attribution).toBe('Admin-2 outlines: fixture');
     expect(fc.features.map((f) => f.properties)).toEqual([
       { value: 1, code: 'CI.01', name: 'Centre', iso3: 'CIV', adm1: 'Nord' },
       { value: 2, name: 'Est', iso3: 'CIV', adm1: 'Nord' },

@@ -63,6 +63,8 @@ export interface OutlineOptions {
   noData?: number;
   /** The FeatureCollection's `description` (RFC 7946 foreign member); omitted when empty. */
   description?: string;
+  /** The FeatureCollection's `attribution` (foreign member; plots credit the outlines with it); omitted when empty. */
+  attribution?: string;
   /** Aborts between units. */
   signal?: AbortSignal;
 }
@@ -73,7 +75,7 @@ export interface OutlineOptions {
  * @param grid the window the values lie on (its xmin/ymax are multiples of the cell size)
  * @param values key-layer raster values, row-major `grid.width * grid.height`
  * @param units the units (value and properties)
- * @param opts no-data, description, abort signal
+ * @param opts no-data, description, attribution, abort signal
  * @returns the GeoJSON text (ends with a newline)
  * @throws IndapiError ABORTED; INTERNAL when `values` does not fit the grid
  */
@@ -95,8 +97,8 @@ export function writeOutlines(grid: GridDef, values: ArrayLike<number>, units: O
   const polys = traceGroups(group, width, height, units.length);
   const ring = (pts: Array<[number, number]>) => `[${pts.map(([c, r]) => `[${deg(x0 + c, perDeg)},${deg(y0 - r, perDeg)}]`).join(',')}]`;
   const poly = (p: LatticePolygon) => `[${[ring(p.exterior), ...p.holes.map(ring)].join(',')}]`;
-  const head = opts.description ? `{"type":"FeatureCollection","description":${JSON.stringify(opts.description)},"features":[` : '{"type":"FeatureCollection","features":[';
-  const parts: string[] = [head];
+  const members = [['description', opts.description], ['attribution', opts.attribution]].filter(([, v]) => v).map(([k, v]) => `"${k}":${JSON.stringify(v)},`).join('');
+  const parts: string[] = [`{"type":"FeatureCollection",${members}"features":[`];
   let first = true;
   units.forEach((u, g) => {
     if (g % 64 === 0) throwIfAborted(opts.signal);
@@ -108,6 +110,15 @@ export function writeOutlines(grid: GridDef, values: ArrayLike<number>, units: O
   });
   parts.push('\n]}\n');
   return parts.join('');
+}
+
+/**
+ * The `attribution` of a traced outline file (credited on plots drawn with it).
+ * @param level 1 or 2
+ * @param source where the key layer came from
+ */
+export function outlineAttribution(level: 1 | 2, source: string): string {
+  return `Admin-${level} outlines: traced from the cells of ${source}`;
 }
 
 /**

@@ -27,7 +27,7 @@ import { inflateSync } from 'node:zlib';
 import { CogStore } from '../../core/cog/store';
 import { parseClassTable } from '../../core/catalog';
 import { IndapiError } from '../../core/errors';
-import { OUTLINE_FILES, outlineDescription, outlineUnits, writeOutlines } from '../../core/formats/outlines';
+import { OUTLINE_FILES, outlineAttribution, outlineDescription, outlineUnits, writeOutlines } from '../../core/formats/outlines';
 import type { ClassEntry } from '../../core/types';
 import { fileSourceFactory } from '../file-source';
 import { addLayersToBundle, bundleGrid, CLASS_COLORS, type AddedLayer } from './gdal-bundle';
@@ -229,7 +229,7 @@ export async function ingestBoundaries(opts: IngestBoundariesOptions): Promise<I
     // Outlines of the units as the bundle has them (traced from the cells, so the app's choropleth matches the layer).
     const outline = OUTLINE_FILES[L];
     await mkdir(join(opts.out, 'basemap'), { recursive: true });
-    await writeFile(join(opts.out, outline), writeOutlines(grid, values, outlineUnits(nameClasses, L), { noData: -1, description: outlineDescription(nameCode, src), signal: opts.signal }));
+    await writeFile(join(opts.out, outline), writeOutlines(grid, values, outlineUnits(nameClasses, L), { noData: -1, description: outlineDescription(nameCode, src), attribution: outlineAttribution(L, src), signal: opts.signal }));
     await addLayersToBundle(opts.out, layers, [outline]);
     return { codes: layers.map((l) => l.record.varCode), units: order.length, cells, empty };
   } finally {

@@ -35,7 +35,7 @@ import { writeCogAsync } from '../../core/formats/cog';
 import { SSA_GRID, type GridDef } from '../../core/grid';
 import { KEY_SEP, classTableCsv, isoCsv, numericClasses, textClasses, type CountryCells } from '../../core/ingest/classes';
 import { Findings, type Finding } from '../../core/ingest/findings';
-import { OUTLINE_FILES, OUTLINE_KEY, outlineDescription, outlineUnits, writeOutlines } from '../../core/formats/outlines';
+import { OUTLINE_FILES, OUTLINE_KEY, outlineAttribution, outlineDescription, outlineUnits, writeOutlines } from '../../core/formats/outlines';
 import { checkCell, checkHeader, formulaColumns, planColumns, type ColumnPlan } from '../../core/ingest/plan';
 import type { ClassEntry } from '../../core/types';
 import { InputDecoder, decodeWhole } from './text';
@@ -545,7 +545,7 @@ export async function ingestTable(opts: IngestOptions, signal?: AbortSignal): Pr
         // Admin outlines of the first- and second-level key layers (basemap/admin1.geojson, admin2.geojson).
         const level = l.plan.code === OUTLINE_KEY[1] ? 1 : l.plan.code === OUTLINE_KEY[2] ? 2 : 0;
         if (level && l.classes?.table.length) {
-          const text = writeOutlines(grid, data, outlineUnits(l.classes.table, level), { noData: nd, description: outlineDescription(l.plan.code, basename(opts.table)), signal });
+          const text = writeOutlines(grid, data, outlineUnits(l.classes.table, level), { noData: nd, description: outlineDescription(l.plan.code, basename(opts.table)), attribution: outlineAttribution(level, basename(opts.table)), signal });
           await addFile(OUTLINE_FILES[level], text);
         }
         // Tiles compress on zlib's thread pool while the next layer is prepared (both cores busy).
