@@ -13,6 +13,7 @@ import 'maplibre-gl/dist/maplibre-gl.css';
 import { TerraDraw, TerraDrawPointMode, TerraDrawPolygonMode } from 'terra-draw';
 import { TerraDrawMapLibreGLAdapter } from 'terra-draw-maplibre-gl-adapter';
 import type { FeatureCollection, Feature, Geometry, Position } from 'geojson';
+import { bundleFiles } from './bundle-files';
 
 maplibregl.setWorkerUrl(maplibreWorkerUrl);
 
@@ -46,6 +47,8 @@ export interface MapViewProps {
   loadTile: TileLoader;
   /** ADM1 choropleth: [admin1 raster value, colour] pairs; null: none. */
   choropleth: Array<[number, string]> | null;
+  /** Units of the choropleth: 1 (basemap/admin1.geojson, the default) or 2 (basemap/admin2.geojson); `value` is the key layer's raster value. */
+  choroplethLevel?: 1 | 2;
   /** Drawn or pasted areas to show; each is numbered on the map by its `id` property (its `feature` number). */
   areas: FeatureCollection | null;
   /** A marked point [lon, lat]. */
@@ -155,7 +158,9 @@ export function MapView(p: MapViewProps) {
         version: 8,
         sources: {
           countries: { type: 'geojson', data: abs('basemap/countries.geojson') },
-          admin1: { type: 'geojson', data: abs('basemap/admin1.geojson'), promoteId: 'value' },
+          // admin outlines: set on load when the manifest lists them (src/ui/bundle-files.ts)
+          admin1: { type: 'geojson', data: EMPTY, promoteId: 'value' },
+          admin2: { type: 'geojson', data: EMPTY, promoteId: 'value' },
           areas: { type: 'geojson', data: EMPTY },
           marker: { type: 'geojson', data: EMPTY },
         },
@@ -163,6 +168,7 @@ export function MapView(p: MapViewProps) {
           { id: 'ocean', type: 'background', paint: { 'background-color': '#d7e6f0' } },
           { id: 'countries-fill', type: 'fill', source: 'countries', paint: { 'fill-color': '#f4f2ec' } },
           { id: 'choropleth', type: 'fill', source: 'admin1', paint: { 'fill-color': '#888888', 'fill-opacity': 0 } },
+          { id: 'admin2-line', type: 'line', source: 'admin2', minzoom: 5, paint: { 'line-color': '#8a8a8a', 'line-width': 0.3, 'line-opacity': 0.6 } },
           { id: 'admin1-line', type: 'line', source: 'admin1', minzoom: 2.5, paint: { 'line-color': '#6b6b6b', 'line-width': 0.4, 'line-opacity': 0.6 } },
           { id: 'countries-line', type: 'line', source: 'countries', paint: { 'line-color': '#3c3c3c', 'line-width': 0.9 } },
           { id: 'areas-fill', type: 'fill', source: 'areas', filter: ['==', ['geometry-type'], 'Polygon'], paint: { 'fill-color': '#ff6a00', 'fill-opacity': 0.15 } },
@@ -192,6 +198,13 @@ export function MapView(p: MapViewProps) {
         draw.clear();
       });
       drawRef.current = draw;
+      // Admin outlines the manifest lists (none that the bundle lacks: no failed request); no manifest list: admin-1 as before.
+      void bundleFiles(p.dataBase).then((files) => {
+        if (mapRef.current !== map) return;
+        for (const [src, path] of [['admin1', 'basemap/admin1.geojson'], ['admin2', 'basemap/admin2.geojson']]) {
+          if (files ? files.has(path) : src === 'admin1') (map.getSource(src) as GeoJSONSource).setData(abs(path));
+        }
+      });
       setReady(true);
     });
     let raf = 0;
@@ -234,6 +247,11 @@ export function MapView(p: MapViewProps) {
   useEffect(() => {
     const map = mapRef.current;
     if (!map || !ready) return;
+    const src = p.choroplethLevel === 2 ? 'admin2' : 'admin1';
+    if (map.getLayer('choropleth')?.source !== src) { // the fill moves onto the outlines of the level
+      map.removeLayer('choropleth');
+      map.addLayer({ id: 'choropleth', type: 'fill', source: src, paint: { 'fill-color': '#888888', 'fill-opacity': 0 } }, 'admin2-line');
+    }
     if (!p.choropleth || p.choropleth.length === 0) {
       map.setPaintProperty('choropleth', 'fill-opacity', 0);
       return;
@@ -244,7 +262,7 @@ export function MapView(p: MapViewProps) {
     expr.push('rgba(0,0,0,0)');
     map.setPaintProperty('choropleth', 'fill-color', expr as any);
     map.setPaintProperty('choropleth', 'fill-opacity', 1); // opaque: the colours are the legend's, not mixed with the raster
-  }, [p.choropleth, ready]);
+  }, [p.choropleth, p.choroplethLevel, ready]);
 
   useEffect(() => {
     const map = mapRef.current;
