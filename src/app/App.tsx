@@ -33,9 +33,12 @@ import { ApiPanel } from './panels/ApiPanel';
 import { UpdateBanner } from './UpdateBanner';
 import { MapExportControl } from './map-export-control';
 import type { MapExportFormat } from './map-export-svg';
+import { CompareBar, compareSide } from '../ui/CompareBar';
+import { varOptions } from './panels/common';
 
 const MapView = lazy(() => import('../ui/MapView').then((m) => ({ default: m.MapView })));
 const TablePanel = lazy(() => import('./panels/TablePanel').then((m) => ({ default: m.TablePanel })));
+const CompareMaps = lazy(() => import('../ui/CompareMaps').then((m) => ({ default: m.CompareMaps })));
 const PlaceSearch = lazy(() => import('../ui/PlaceSearch').then((m) => ({ default: m.PlaceSearch })));
 
 const PANELS: Array<[PanelId, string]> = [['summary', 'Summaries'], ['table', 'Table'], ['areas', 'Areas'], ['compare', 'Compare'], ['download', 'Download'], ['api', 'API']];
@@ -92,15 +95,15 @@ export function App() {
   // Bad codes in a pasted URL: message in place, ignored.
   const badCodes = useMemo(() => {
     if (!catalog.length) return [];
-    const codes = [...(state.v ? [state.v] : []), ...state.vars, ...state.by];
+    const codes = [...(state.v ? [state.v] : []), ...(state.v2 ? [state.v2] : []), ...state.vars, ...state.by];
     const bad = codes.filter((c) => !byCode.has(c));
     if (iso.length) bad.push(...state.iso.filter((c) => !iso.some((e) => e.code === c)));
     return [...new Set(bad)];
-  }, [catalog, iso, state.v, state.vars, state.by, state.iso, byCode]);
+  }, [catalog, iso, state.v, state.v2, state.vars, state.by, state.iso, byCode]);
   useEffect(() => {
     if (!badCodes.length) return;
     const fallback = byCode.has('ELEVATION') ? 'ELEVATION' : catalog[0]?.varCode ?? null;
-    update({ v: state.v && byCode.has(state.v) ? state.v : fallback, vars: state.vars.filter((c) => byCode.has(c)), by: state.by.filter((c) => byCode.has(c)), iso: iso.length ? state.iso.filter((c) => iso.some((e) => e.code === c)) : state.iso }, { replace: true });
+    update({ v: state.v && byCode.has(state.v) ? state.v : fallback, v2: state.v2 && byCode.has(state.v2) ? state.v2 : null, vars: state.vars.filter((c) => byCode.has(c)), by: state.by.filter((c) => byCode.has(c)), iso: iso.length ? state.iso.filter((c) => iso.some((e) => e.code === c)) : state.iso }, { replace: true });
     // keep the message: computed from the original URL below
   }, [badCodes]);
   // The message stays until the user changes the inputs (the clean-up above is not a change).
@@ -246,6 +249,10 @@ export function App() {
   }, [state]);
   const current = query ?? stateQuery;
   const loading = catalogQ.isLoading;
+  // Layer comparison (CompareBar, CompareMaps): the second layer's record and the side names.
+  const rec2 = state.cmp && state.v2 ? byCode.get(state.v2) : undefined;
+  const cmpOn = !!(rec2 && rec);
+  const varOpts = useMemo(() => varOptions(catalog), [catalog]);
 
   return (
     <div className={`app${wide ? ' wide' : ''}${drawer ? ' drawer-open' : ''}`}>
@@ -267,18 +274,22 @@ export function App() {
  <CatalogBrowser loading={loading} records={catalog} selected={state.v} onSelect={(c) => { update({ v: c }); setChoro(null); setDrawer(false); }} />
         {rec && <IndicatorCard rec={rec} />}
       </aside>
-      <main className="centre" aria-label="Map" onDragOver={(e) => { if (e.dataTransfer.types.includes('Files')) e.preventDefault(); }}
+      <main className={`centre${cmpOn ? ` cmp cmp-${state.cmp}` : ''}`} aria-label="Map" onDragOver={(e) => { if (e.dataTransfer.types.includes('Files')) e.preventDefault(); }}
         onDrop={(e) => { const f = e.dataTransfer.files[0]; if (!f) return; e.preventDefault(); update({ panel: 'areas' }); setTimeout(() => window.dispatchEvent(new CustomEvent(UPLOAD_EVENT, { detail: f })), 0); }}>
         <Suspense fallback={<div className="map placeholder">Loading map…</div>}>
           <MapView dataBase={DATA_BASE} rasterKey={rasterKey} opacity={state.op} loadTile={loadTile} choropleth={choro?.pairs ?? null} choroplethLevel={choro?.level ?? 1} areas={areas}
             marker={picked ? [picked.lon, picked.lat] : null} fit={fit} drawMode={drawMode} onDrawn={onDrawn} onHover={onHover} onClick={onClick} view={state.map} onView={onView} onMap={setMlMap}
             onRendered={() => { (window as any).__indapiFirstRender ??= performance.now(); document.body.dataset.mapRendered = '1'; }} />
         </Suspense>
+        {cmpOn && <Suspense fallback={null}><CompareMaps dataBase={DATA_BASE} loadTile={loadTile} rec={rec2!} labelA={rec!.varLabel} sideA={compareSide(state.cmp, state.v2, phone, 'a')} sideB={compareSide(state.cmp, state.v2, phone, 'b')}
+          mode={state.cmp!} sw={state.sw} onSw={(sw) => update({ sw }, { replace: true })} map={mlMap} opacity={state.op} onOpacity={(op) => update({ op })} areas={areas} marker={picked ? [picked.lon, picked.lat] : null}
+          onHover={onHover} onClick={onClick} phone={phone} styleLayer={(r) => getRaster().styleCog(`cog:${r.varCode}`, r).then((palette) => ({ key: `cog:${r.varCode}`, palette }))} /></Suspense>}
         <div className="overlay-stack">
         <div className="overlay map-tools" role="group" aria-label="Place search and map export">
           <Suspense fallback={null}><PlaceSearch map={mlMap} dataBase={DATA_BASE} maxLabels={phone ? 12 : 30} /></Suspense>
           <MapExportControl disabled={!mlMap} onSave={(f) => (mlMap ? saveMap(mlMap, f) : Promise.resolve())} />
         </div>
+        <CompareBar options={varOpts} byCode={byCode} v={state.v} v2={state.v2} cmp={state.cmp} phone={phone} onChange={(c, o) => update(c, o)} cellInfo={(c, lo, la) => getRaster().cellInfo(c, lo, la)} fmt={fmtValue} />
         <div className="overlay tl-info" aria-live="polite" data-testid="hover-info">
           {hover ? (
             <dl className="info">
@@ -303,7 +314,7 @@ export function App() {
         </div>
         <div className="overlay bl">
           {mapErr && <p className="msg error" role="alert">{mapErr}</p>}
-          {rec && <Legend key={phone ? 'phone' : 'wide'} collapsed={!!choro || phone} title={rasterKey?.startsWith('cells:') ? 'Similarity' : rec.varLabel} unit={rasterKey?.startsWith('cells:') ? '' : rec.unit} palette={palette} opacity={state.op} onOpacity={(op) => update({ op })}>
+          {rec && <Legend key={phone ? 'phone' : 'wide'} collapsed={!!choro || phone} title={`${cmpOn ? `${compareSide(state.cmp, state.v2, phone, 'a')}: ` : ''}${rasterKey?.startsWith('cells:') ? 'Similarity' : rec.varLabel}`} unit={rasterKey?.startsWith('cells:') ? '' : rec.unit} palette={palette} opacity={state.op} onOpacity={(op) => update({ op })}>
             {rasterKey?.startsWith('cells:') && <button type="button" className="ghost small" onClick={() => setRestyle((k) => k + 1)}>Back to {rec.varCode}</button>}
           </Legend>}
           {choro && (
