@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startServer, type Started } from './helpers';
-import { launch, waitMap } from './app-helpers';
+import { launch, shot, waitMap } from './app-helpers';
 import { decodePng } from './png';
 
 let srv: Started;
@@ -80,7 +80,11 @@ const LEGEND = ['< 0 m', '0 - 200 m', '200 - 500 m', '500 - 1000 m', '1000 - 150
 
 describe('map export: SVG and PDF', () => {
   test('SVG (1440x900): well-formed, title/legend/scale/attribution as text, the map as an embedded PNG with real pixels, outlines as paths', async () => {
-    const { ctx, page, errors } = await open('#v=ELEVATION&map=37.5,0.3,5', { width: 1440, height: 900 });
+    const wkt = 'POLYGON ((36.6 -1.45, 37 -1.45, 37 -1.15, 36.6 -1.15, 36.6 -1.45))';
+    const { ctx, page, errors } = await open(`#v=ELEVATION&map=37.5,0.3,5&wkt=${encodeURIComponent(wkt)}`, { width: 1440, height: 900 });
+    await page.waitForFunction(() => { const m = (window as any).__indapiMap; return m.getSource('areas') && m.querySourceFeatures('areas').length > 0; }, undefined, { timeout: 20_000 });
+    await page.getByRole('combobox', { name: 'Map export format' }).selectOption({ label: 'SVG' });
+    await shot(page, 'map-export-control-1440');
     const { name } = await save(page, 'SVG', 'map-1440.svg');
     expect(name).toBe('map-ELEVATION.svg');
     const svg = readSvg(join(OUT, 'map-1440.svg'));
@@ -115,8 +119,15 @@ describe('map export: SVG and PDF', () => {
       if (c !== 0xd7e6f0 && c !== 0xf4f2ec && img.data[i + 3] === 255) layer++;
     }
     expect(layer / (img.width * img.height)).toBeGreaterThan(0.5);
-    // country and province outlines are vector paths
-    expect(svg.vectorPaths).toBeGreaterThanOrEqual(2);
+    // country and province outlines and the drawn shape are vector paths; the shape at its place on the map
+    expect(svg.vectorPaths).toBeGreaterThanOrEqual(4);
+    const raw = readFileSync(join(OUT, 'map-1440.svg'), 'utf8');
+    const shape = /<path d="M([\d.]+) ([\d.]+)L[^"]*" fill="#ff6a00" fill-opacity="0.15"/.exec(raw);
+    expect(shape).not.toBeNull();
+    const corner = await page.evaluate(() => (window as any).__indapiMap.project([36.6, -1.45]));
+    expect(Math.abs(Number(shape![1]) - corner.x)).toBeLessThan(1);
+    expect(Math.abs(Number(shape![2]) - corner.y)).toBeLessThan(1);
+    expect(raw).toMatch(/stroke="#d94f00" stroke-width="2"/);
     // a render of the SVG file (Chromium) for the screenshots folder
     const view = await ctx.newPage();
     await view.setViewportSize({ width: 1440, height: 900 });
@@ -129,6 +140,8 @@ describe('map export: SVG and PDF', () => {
   for (const [vp, viewport] of [['1440', { width: 1440, height: 900 }], ['390', { width: 390, height: 844 }]] as const) {
     test(`PDF (${vp}): one A4 page oriented as the map with the title, legend labels and attribution as text and the map as an image`, async () => {
       const { ctx, page, errors } = await open('#v=ELEVATION&map=37.5,0.3,5', viewport);
+      await page.getByRole('combobox', { name: 'Map export format' }).selectOption({ label: 'PDF' });
+      await shot(page, `map-export-control-${vp}`);
       const { name } = await save(page, 'PDF', `map-${vp}.pdf`);
       expect(name).toBe('map-ELEVATION.pdf');
       const file = join(OUT, `map-${vp}.pdf`);
