@@ -1,12 +1,13 @@
 /**
- * Table ingest (issue 9 items 1, 4, 6): a CELL5M table (CSV or TSV, UTF-8 or Latin-1) and its
+ * Table ingest (issue 9 items 1, 4, 6): a CELL5M table (CSV or TSV, UTF-8 or Latin-1; Stata .dta;
+ * R .rds, read by ./table-source.ts) and its
  * catalog (`vi.csv` with the original's 40+ fields) become a bundle folder in the layout the
  * app and server read (cog/, classes/, vi.csv, iso.csv, manifest.json, README.md).
  *
  * Design (memory bound, one pass over the table):
  * 1. The header is read and checked first (fails within a second on any file size), then the
  *    catalog is planned against it (formulas, records, helper columns, colliding codes).
- * 2. One streaming pass (papaparse over a Node stream) checks every row's cell (CELL5M vs X/Y,
+ * 2. One streaming pass (papaparse over a Node stream, or the rows of a .dta / spilled .rds) checks every row's cell (CELL5M vs X/Y,
  *    off grid, outside the window, duplicates) and column types, and spills the values of the
  *    layer columns to a temporary file in blocks of {@link BLOCK_ROWS} rows, column-major
  *    inside each block (Float32; text classes as dictionary ids).
@@ -22,15 +23,14 @@
  * batch (rows x batch x 4 bytes) plus dictionaries; peak well under 1.5 GB at 303,000 x 750.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, createReadStream, openSync, readSync, writeSync } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { closeSync, openSync, readSync, writeSync } from 'node:fs';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { Transform } from 'node:stream';
 import { deflate } from 'node:zlib';
 import { promisify } from 'node:util';
 import Papa from 'papaparse';
 import { VI_FIELDS } from '../../core/catalog';
-import { IndapiError, throwIfAborted } from '../../core/errors';
+import { IndapiError, isIndapiError, throwIfAborted } from '../../core/errors';
 import { writeCogAsync } from '../../core/formats/cog';
 import { SSA_GRID, type GridDef } from '../../core/grid';
 import { KEY_SEP, classTableCsv, isoCsv, numericClasses, textClasses, type CountryCells } from '../../core/ingest/classes';
@@ -38,7 +38,8 @@ import { Findings, type Finding } from '../../core/ingest/findings';
 import { OUTLINE_FILES, OUTLINE_KEY, outlineAttribution, outlineDescription, outlineUnits, writeOutlines } from '../../core/formats/outlines';
 import { checkCell, checkHeader, formulaColumns, planColumns, type ColumnPlan } from '../../core/ingest/plan';
 import type { ClassEntry } from '../../core/types';
-import { InputDecoder, decodeWhole } from './text';
+import { openTable, type TableSource } from './table-source';
+import { decodeWhole } from './text';
 
 export type { Finding } from '../../core/ingest/findings';
 
@@ -69,7 +70,7 @@ export interface IngestProgress {
 
 /** Options of {@link ingestTable}. */
 export interface IngestOptions {
-  /** CSV or TSV table path (delimiter taken from the header line). */
+  /** Table path: CSV or TSV (delimiter taken from the header line), Stata .dta or R .rds (format from the first bytes). */
   table: string;
   /** Catalog (vi.csv) path. */
   catalog: string;
@@ -125,32 +126,6 @@ interface Layer {
   noData?: number;
 }
 
-async function readHeaderLine(path: string): Promise<{ line: string; bytes: number }> {
-  const fh = await open(path, 'r');
-  try {
-    const chunks: Buffer[] = [];
-    let pos = 0;
-    const max = 16 * 1024 * 1024;
-    while (pos < max) {
-      const buf = Buffer.alloc(65536);
-      const { bytesRead } = await fh.read(buf, 0, buf.length, pos);
-      if (bytesRead === 0) break;
-      const b = buf.subarray(0, bytesRead);
-      const nl = b.indexOf(0x0a);
-      if (nl >= 0) {
-        chunks.push(b.subarray(0, nl));
-        pos += nl + 1;
-        return { line: decodeWhole(Buffer.concat(chunks)).text.replace(/\r$/, ''), bytes: pos };
-      }
-      chunks.push(b);
-      pos += bytesRead;
-    }
-    return { line: decodeWhole(Buffer.concat(chunks)).text.replace(/\r$/, ''), bytes: pos };
-  } finally {
-    await fh.close();
-  }
-}
-
 function fail(findings: Finding[], out: string, rows: number, t0: number): IngestResult {
   return { ok: false, out, rows, layers: [], findings, dropped: [], seconds: (Date.now() - t0) / 1000 };
 }
@@ -199,13 +174,23 @@ export async function ingestTable(opts: IngestOptions, signal?: AbortSignal): Pr
   }
   const found = new Findings();
 
-  // 1. Header (before any row), then the catalog.
-  const { line } = await readHeaderLine(opts.table);
-  const delimiter = (line.match(/\t/g)?.length ?? 0) > (line.match(/,/g)?.length ?? 0) ? '\t' : line.includes(';') && !line.includes(',') ? ';' : ',';
-  const hp = Papa.parse<string[]>(line, { delimiter });
-  const header = (hp.data[0] ?? []).map((h) => h.trim());
+  // 1. Header (before any row; an .rds is spilled column by column first, its names come last), then the catalog.
+  let table: TableSource;
+  try {
+    table = await openTable(opts.table, {
+      spillParent: dirname(out), signal,
+      onProgress: (bytes) => opts.onProgress?.({ phase: 'read', rows: 0, bytes, totalBytes: tableSize, columnsDone: 0, columnsTotal: 0, seconds: (Date.now() - t0) / 1000 }),
+    });
+  } catch (e) {
+    if (!isIndapiError(e) || e.code !== 'UNPARSABLE') throw e;
+    return fail([{ kind: 'unreadable', severity: 'fatal', message: e.message }], out, 0, t0);
+  }
+  const header = table.header;
   const hf = checkHeader(header);
-  if (hf.length) return fail(hf, out, 0, t0);
+  if (hf.length) {
+    await table.close();
+    return fail(hf, out, 0, t0);
+  }
 
   let records: Record<string, string>[];
   let catFields: string[];
@@ -218,6 +203,7 @@ export async function ingestTable(opts: IngestOptions, signal?: AbortSignal): Pr
     const bad = res.errors.find((e) => e.type !== 'Delimiter');
     catFields = (res.meta.fields ?? []).map((f) => f.trim());
     if (bad || !catFields.includes('varCode') || !catFields.includes('aggFunR')) {
+      await table.close();
       found.add({ kind: 'unreadable', severity: 'fatal', field: bad ? undefined : 'varCode', row: bad ? (bad.row ?? 0) + 1 : undefined, message: bad ? `Cannot parse the catalog ${basename(opts.catalog)}: ${bad.message} (record ${(bad.row ?? 0) + 1}).` : `The catalog ${basename(opts.catalog)} lacks the varCode or aggFunR field.` });
       return fail(found.list, out, 0, t0);
     }
@@ -230,7 +216,10 @@ export async function ingestTable(opts: IngestOptions, signal?: AbortSignal): Pr
   }
   const planned = planColumns(header, records);
   for (const f of planned.findings) found.add(f);
-  if (found.has('fatal') || (!opts.dropInvalid && found.has('droppable'))) return fail(found.list, out, 0, t0);
+  if (found.has('fatal') || (!opts.dropInvalid && found.has('droppable'))) {
+    await table.close();
+    return fail(found.list, out, 0, t0);
+  }
 
   const col = (name: string) => header.indexOf(name);
   const iCell = col('CELL5M');
@@ -271,34 +260,10 @@ export async function ingestTable(opts: IngestOptions, signal?: AbortSignal): Pr
     const countries = new Map<string, CountryCells>();
     let r = 0; // data rows
     let lastReport = 0;
-    const decoder = new InputDecoder();
-    let decodeError: string | null = null;
-    const rs = createReadStream(opts.table, { highWaterMark: 4 << 20 });
-    const decode = new Transform({
-      transform(chunk: Buffer, _enc, cb) {
-        try {
-          cb(null, decoder.write(chunk));
-        } catch (e) {
-          decodeError = (e as Error).message;
-          cb(e as Error);
-        }
-      },
-      flush(cb) {
-        try {
-          cb(null, decoder.end());
-        } catch (e) {
-          decodeError = (e as Error).message;
-          cb(e as Error);
-        }
-      },
-    });
-    const parser = Papa.parse(Papa.NODE_STREAM_INPUT, { delimiter }) as unknown as NodeJS.ReadWriteStream;
-    rs.pipe(decode).pipe(parser);
-    rs.on('error', (e) => parser.emit('error', e));
-    decode.on('error', (e) => parser.emit('error', e));
-    const onAbort = () => rs.destroy(new IndapiError('ABORTED', 'The ingest was aborted.'));
-    signal?.addEventListener('abort', onAbort);
-    let first = true;
+    // Key and coordinate columns as text; a .dta class column whose record has no labels takes its value labels as text.
+    const textColumns = [iCell, iX, iY, iIso, iAdm0, iAdm1, iAdm2, iAdm1c, iAdm2c].filter((i) => i >= 0);
+    const labelColumns = new Set(layers.filter((l) => l.plan.role === 'indicator' && l.plan.type === 'class' && table.valueLabels.has(l.plan.index) && numericClasses(l.plan.record ?? {}, []).table.length === 0).map((l) => l.plan.index));
+    const rowsOf = table.rows({ textColumns, labelColumns }, signal);
     const flush = () => {
       writeSync(spillFd, new Uint8Array(block.buffer));
       nBlocks++;
@@ -306,12 +271,8 @@ export async function ingestTable(opts: IngestOptions, signal?: AbortSignal): Pr
     };
     block.fill(NaN);
     try {
-      for await (const rowAny of parser as AsyncIterable<string[]>) {
-        const row = rowAny;
-        if (first) {
-          first = false;
-          continue; // the header, checked above
-        }
+      for await (const cells of rowsOf) {
+        const row = cells as string[]; // key and coordinate columns come as text (textColumns); layer values may be numbers
         if (row.length === 1 && row[0] === '') continue;
         const rn = r + 1;
         if (r >= cellOf.length) {
@@ -353,7 +314,7 @@ export async function ingestTable(opts: IngestOptions, signal?: AbortSignal): Pr
         cellOf[rn - 1] = win;
         for (let j = 0; j < L; j++) {
           const l = layers[j];
-          const v = row[l.plan.index];
+          const v = cells[l.plan.index];
           let x = NaN;
           if (l.plan.role === 'key') {
             const key = keyOf(l.plan.code, row, iIso, iAdm0, iAdm1, iAdm2, iAdm1c, iAdm2c);
@@ -369,9 +330,9 @@ export async function ingestTable(opts: IngestOptions, signal?: AbortSignal): Pr
               }
               x = id;
             }
-          } else if (v !== '' && v !== 'NA') {
+          } else if (typeof v === 'number' ? v === v : v !== '' && v !== 'NA') {
             x = +v;
-            if (x !== x || v.trim() === '') {
+            if (typeof v === 'string' && (x !== x || v.trim() === '')) {
               if (l.textN++ === 0) l.firstText = rn;
               if (l.dict) {
                 let id = l.dict.get(v);
@@ -401,24 +362,30 @@ export async function ingestTable(opts: IngestOptions, signal?: AbortSignal): Pr
           const now = Date.now();
           if (now - lastReport > 1000) {
             lastReport = now;
-            opts.onProgress({ phase: 'read', rows: r, bytes: rs.bytesRead, totalBytes: tableSize, columnsDone: 0, columnsTotal: L, seconds: (now - t0) / 1000 });
+            opts.onProgress({ phase: 'read', rows: r, bytes: table.bytesRead(), totalBytes: tableSize, columnsDone: 0, columnsTotal: L, seconds: (now - t0) / 1000 });
           }
         }
       }
     } catch (e) {
       throwIfAborted(signal);
-      if (decodeError) {
-        found.add({ kind: 'encoding', severity: 'fatal', message: `The table ${basename(opts.table)} mixes encodings (${decodeError}).` });
+      await table.close();
+      if (table.decodeError()) {
+        found.add({ kind: 'encoding', severity: 'fatal', message: `The table ${basename(opts.table)} mixes encodings (${table.decodeError()}).` });
+        await cleanup();
+        return fail(found.list, out, r, t0);
+      }
+      if (isIndapiError(e) && e.code === 'UNPARSABLE') {
+        found.add({ kind: 'unreadable', severity: 'fatal', row: r, message: e.message });
         await cleanup();
         return fail(found.list, out, r, t0);
       }
       throw new IndapiError('IO', `Cannot read the table ${opts.table}: ${(e as Error).message}`);
-    } finally {
-      signal?.removeEventListener('abort', onAbort);
     }
+    await table.close();
     throwIfAborted(signal);
     if (r % BLOCK_ROWS !== 0) flush();
     const nRows = r;
+    const decoder = table.encoding();
     if (decoder.mode === 'latin1') {
       found.add({ kind: 'encoding', severity: 'info', message: `The table ${basename(opts.table)} is not valid UTF-8 (from byte ${decoder.switchedAt}); it was read as Latin-1.` });
     }

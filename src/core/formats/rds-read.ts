@@ -1,0 +1,411 @@
+/**
+ * Reader of R's serialization format (`saveRDS`, and the first object of a `save()` file)
+ * for a data.frame or data.table, column by column, so a caller can spill each column before
+ * the next is read (a 303,000 x 750 table is 1.8 GB of doubles; one column is 2.4 MB).
+ *
+ * Spec: "R Internals", section 1.8 "Serialization Formats"
+ * (https://cran.r-project.org/doc/manuals/r-release/R-ints.html#Serialization-Formats);
+ * the writer src/core/formats/rds.ts encodes the same facts. Read here (the input is already
+ * decompressed; the caller removes gzip):
+ *
+ * - header `X\n` (XDR, big-endian) or `B\n` (native, little-endian; `A\n` ASCII is refused),
+ *   optionally preceded by `RDX2\n`/`RDX3\n` (a `save()` file: a pairlist of named objects,
+ *   the first is taken); int format version 2 or 3, int writer version, int minimal reader
+ *   version; version 3 adds int length + the native encoding name;
+ * - items: int flags = type (bits 0-7) | object (bit 8) | attributes (bit 9) | tag (bit 10) |
+ *   gp levels (bits 12-27), then the payload; attributes (a pairlist) follow the payload;
+ * - vectors: int length (-1: two further ints give a long length), elements; NA_integer_ is
+ *   INT_MIN, NA_real_ a NaN; CHARSXP length -1 is NA_character_, gp bit 3 UTF-8, bit 2
+ *   Latin-1, bit 1 bytes, bit 6 ASCII (none: the header's native encoding);
+ * - the reference table: SYMSXP, ENVSXP, EXTPTRSXP, WEAKREFSXP, PACKAGESXP, NAMESPACESXP and
+ *   PERSISTSXP items are numbered in order of appearance; REFSXP (255) gives the 1-based
+ *   number in flags bits 8-31 (0: in the next int);
+ * - ALTREP_SXP (238): info pairlist (class symbol, package symbol, type), state, attributes.
+ *   Classes read: `compact_intseq` / `compact_realseq` (state: double n, start, step),
+ *   `wrap_integer`, `wrap_real`, `wrap_logical`, `wrap_string`, ... (state: pairlist whose
+ *   CAR is the wrapped vector) and `deferred_string` (state: pairlist whose CAR is the integer
+ *   or double vector to be turned into text). Other classes are refused by name.
+ *
+ * A data.table is a data.frame with class `c("data.table", "data.frame")` and an
+ * `.internal.selfref` external pointer attribute (EXTPTRSXP: references, protected value,
+ * tag, attributes), read and ignored like any other attribute.
+ */
+import { IndapiError } from '../errors';
+import { ChunkReader } from './chunks';
+
+const NA_INTEGER = -2147483648;
+
+/** A column of the data frame as serialized. */
+export type RColumn =
+  /** REALSXP; NA as NaN (R's NA_real_ is a NaN). */
+  | { kind: 'double'; values: Float64Array }
+  /** INTSXP; NA_integer_ as INT_MIN. */
+  | { kind: 'integer'; values: Int32Array }
+  /** LGLSXP: 1 TRUE, 0 FALSE, INT_MIN NA. */
+  | { kind: 'logical'; values: Int32Array }
+  /** STRSXP; null for NA_character_. */
+  | { kind: 'string'; values: Array<string | null> }
+  /** A factor: 1-based codes (INT_MIN NA) into `levels`. */
+  | { kind: 'factor'; codes: Int32Array; levels: string[] };
+
+/** What {@link readRdsTable} found. */
+export interface RdsTable {
+  /** Column names (the `names` attribute). */
+  names: string[];
+  /** Rows (from `row.names`, compact `c(NA, -n)` or a full vector). */
+  rows: number;
+  /** The `class` attribute, e.g. ["data.table", "data.frame"]. */
+  classes: string[];
+  /** Serialization format version (2 or 3). */
+  version: number;
+}
+
+/** Options of {@link readRdsTable}. */
+export interface RdsReadOptions {
+  /** Name of the input for messages (the file name). */
+  what: string;
+  /** Receives each column as soon as it is read (index 0-based; names come at the end). */
+  onColumn: (index: number, column: RColumn) => void | Promise<void>;
+  /** Aborts between columns. */
+  signal?: AbortSignal;
+}
+
+/** A value of the serialization stream (the parts this reader needs). */
+type RObj =
+  | { t: 'nil' }
+  | { t: 'sym'; name: string }
+  | { t: 'real'; v: Float64Array; attr?: Map<string, RObj> }
+  | { t: 'int'; v: Int32Array; attr?: Map<string, RObj>; lgl?: boolean }
+  | { t: 'str'; v: Array<string | null>; attr?: Map<string, RObj> }
+  | { t: 'list'; v: RObj[]; attr?: Map<string, RObj> }
+  | { t: 'pair'; items: Array<{ tag?: string; value: RObj }>; attr?: Map<string, RObj> }
+  | { t: 'char'; v: string | null }
+  | { t: 'other'; sxp: number; attr?: Map<string, RObj> };
+
+const NIL: RObj = { t: 'nil' };
+
+const fail = (what: string, msg: string): never => {
+  throw new IndapiError('UNPARSABLE', `${what} is not a readable R data file: ${msg}`);
+};
+
+function latin1(b: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < b.length; i += 8192) s += String.fromCharCode(...b.subarray(i, i + 8192));
+  return s;
+}
+
+function ascii(b: Uint8Array): string | null {
+  for (let i = 0; i < b.length; i++) if (b[i] >= 0x80) return null;
+  return b.length < 64 ? String.fromCharCode(...b) : latin1(b);
+}
+
+/**
+ * Reads a serialized data.frame / data.table from decompressed bytes, handing each column to
+ * `onColumn` as it is read, and returns the names and row count found after the columns.
+ * @param chunks the decompressed stream (`X\n...`, `B\n...` or `RDX3\nX\n...`)
+ * @param opts column callback, input name, abort signal
+ * @returns names, rows, class and format version
+ * @throws IndapiError UNPARSABLE when the stream is not R serialization, is truncated, is not
+ *   a data.frame, holds a column type other than double/integer/logical/character/factor or an
+ *   unsupported ALTREP class; ABORTED when aborted
+ */
+export async function readRdsTable(chunks: AsyncIterable<Uint8Array>, opts: RdsReadOptions): Promise<RdsTable> {
+  const what = opts.what;
+  const r = new ChunkReader(chunks, what);
+  await r.need(2);
+  let magic = r.bytes(2);
+  if (magic[0] === 0x52 && magic[1] === 0x44) {
+    // RDX2\n / RDX3\n (save())
+    await r.need(3);
+    const rest = r.bytes(3);
+    if (rest[0] !== 0x58 || (rest[1] !== 0x32 && rest[1] !== 0x33) || rest[2] !== 0x0a) fail(what, 'unknown RData header');
+    await r.need(2);
+    magic = r.bytes(2);
+  }
+  if (magic[1] !== 0x0a) fail(what, 'no serialization header (expected X, B or A and a newline)');
+  if (magic[0] === 0x41) fail(what, 'ASCII serialization (saveRDS(ascii = TRUE)) is not read; re-save with saveRDS(x, file) (binary, gzip).');
+  if (magic[0] === 0x42) r.littleEndian = true;
+  else if (magic[0] !== 0x58) fail(what, 'no serialization header (expected X, B or A and a newline)');
+  const version = await r.int();
+  if (version !== 2 && version !== 3) fail(what, `serialization format version ${version} (2 and 3 are read)`);
+  await r.int(); // writer R version
+  await r.int(); // minimal reader version
+  let nativeEnc = '';
+  if (version === 3) {
+    const n = await r.int();
+    if (n < 0 || n > 1000) fail(what, 'bad native encoding length');
+    await r.need(n);
+    nativeEnc = latin1(r.bytes(n));
+  }
+  const nativeUtf8 = /^utf-?8$/i.test(nativeEnc);
+  const nativeLatin1 = /^(latin-?1|iso[-_]?8859-?1)$/i.test(nativeEnc);
+  const utf8 = new TextDecoder('utf-8', { fatal: true });
+  const utf8lax = new TextDecoder('utf-8');
+  const refs: RObj[] = [];
+
+  const length = async (): Promise<number> => {
+    const n = await r.int();
+    if (n >= 0) return n;
+    if (n !== -1) fail(what, `negative vector length at byte ${r.offset}`);
+    const hi = await r.int();
+    const lo = await r.int();
+    return hi * 4294967296 + (lo >>> 0);
+  };
+
+  const charsxp = async (levels: number): Promise<string | null> => {
+    const n = await r.int();
+    if (n === -1) return null;
+    if (n < 0) fail(what, `bad string length at byte ${r.offset}`);
+    if (r.available < n) await r.need(n);
+    const b = r.bytes(n);
+    const a = ascii(b);
+    if (a !== null) return a;
+    if (levels & 8) return utf8lax.decode(b);
+    if (levels & 4 || levels & 2) return latin1(b);
+    if (nativeUtf8) return utf8lax.decode(b);
+    if (nativeLatin1) return latin1(b);
+    try {
+      return utf8.decode(b);
+    } catch {
+      return latin1(b);
+    }
+  };
+
+  const attrsOf = (o: RObj): Map<string, RObj> | undefined => {
+    if (o.t !== 'pair') return undefined;
+    const m = new Map<string, RObj>();
+    for (const it of o.items) if (it.tag !== undefined) m.set(it.tag, it.value);
+    return m;
+  };
+
+  const item = async (): Promise<RObj> => itemF(await r.int());
+
+  const stringVec = async (): Promise<string[]> => {
+    if ((await r.int()) !== 0) fail(what, 'bad persistent string vector');
+    const n = await length();
+    const out: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const o = await item();
+      out.push(o.t === 'char' ? (o.v ?? '') : '');
+    }
+    return out;
+  };
+
+  const pairlist = async (flags: number): Promise<RObj> => {
+    const out: RObj & { t: 'pair' } = { t: 'pair', items: [] };
+    let f = flags;
+    for (;;) {
+      const type = f & 0xff;
+      const hasAttr = (f & 512) !== 0 || type === 239 || type === 240;
+      const attr = hasAttr ? attrsOf(await item()) : undefined;
+      if (out.items.length === 0 && attr) out.attr = attr;
+      let tag: string | undefined;
+      if (f & 1024) {
+        const t = await item();
+        tag = t.t === 'sym' ? t.name : t.t === 'char' ? (t.v ?? '') : undefined;
+      }
+      out.items.push({ tag, value: await item() });
+      f = await r.int();
+      const nt = f & 0xff;
+      if (nt === 254) return out;
+      if (nt !== 2 && nt !== 239) {
+        out.items.push({ value: await itemF(f) }); // a dotted pair's CDR (ALTREP wrapper metadata)
+        return out;
+      }
+    }
+  };
+
+  const altrep = async (): Promise<RObj> => {
+    const info = await item();
+    const state = await item();
+    const attr = attrsOf(await item());
+    const cls = info.t === 'pair' && info.items[0]?.value.t === 'sym' ? (info.items[0].value as { name: string }).name : '?';
+    let o: RObj;
+    if (cls === 'compact_intseq' || cls === 'compact_realseq') {
+      const s = state.t === 'real' ? state.v : state.t === 'int' ? Float64Array.from(state.v) : fail(what, `bad ${cls} state`);
+      const [n, start, step] = [s[0], s[1], s[2]];
+      if (cls === 'compact_intseq') {
+        const v = new Int32Array(n);
+        for (let i = 0; i < n; i++) v[i] = start + i * step;
+        o = { t: 'int', v };
+      } else {
+        const v = new Float64Array(n);
+        for (let i = 0; i < n; i++) v[i] = start + i * step;
+        o = { t: 'real', v };
+      }
+    } else if (cls.startsWith('wrap_')) {
+      const inner = state.t === 'pair' ? state.items[0]?.value : state.t === 'list' ? state.v[0] : undefined;
+      if (!inner) fail(what, `bad ${cls} state`);
+      o = { ...(inner as RObj) } as RObj;
+    } else if (cls === 'deferred_string') {
+      const arg = state.t === 'pair' ? state.items[0]?.value : undefined;
+      if (arg?.t === 'int') o = { t: 'str', v: Array.from(arg.v, (x) => (x === NA_INTEGER ? null : String(x))) };
+      else if (arg?.t === 'real') o = { t: 'str', v: Array.from(arg.v, (x) => (x !== x ? null : formatR15(x))) };
+      else if (arg?.t === 'str') o = { t: 'str', v: arg.v };
+      else o = fail(what, 'bad deferred_string state');
+    } else {
+      o = fail(what, `ALTREP class ${cls} is not read; in R, materialise it (e.g. x[] <- x) and save again`);
+    }
+    if (attr) (o as { attr?: Map<string, RObj> }).attr = attr;
+    return o;
+  };
+
+  async function itemF(flags: number): Promise<RObj> {
+    const type = flags & 0xff;
+    const levels = flags >>> 12;
+    const hasAttr = (flags & 512) !== 0;
+    let o: RObj;
+    switch (type) {
+      case 254: case 253: case 252: case 251: case 250: case 242: case 241:
+        return NIL;
+      case 255: {
+        let i = flags >>> 8;
+        if (i === 0) i = await r.int();
+        const ref = refs[i - 1];
+        if (!ref) fail(what, `bad reference ${i} at byte ${r.offset}`);
+        return ref;
+      }
+      case 247: case 248: case 249: {
+        const obj: RObj = { t: 'other', sxp: type };
+        await stringVec();
+        refs.push(obj);
+        return obj;
+      }
+      case 1: {
+        const c = await item();
+        const obj: RObj = { t: 'sym', name: c.t === 'char' ? (c.v ?? 'NA') : '' };
+        refs.push(obj);
+        return obj;
+      }
+      case 4: {
+        const obj: RObj = { t: 'other', sxp: 4 };
+        refs.push(obj);
+        await r.int(); // locked
+        await item(); // enclosure
+        await item(); // frame
+        await item(); // hash table
+        await item(); // attributes
+        return obj;
+      }
+      case 2: case 3: case 5: case 6: case 17: case 239: case 240:
+        return pairlist(flags);
+      case 22: {
+        o = { t: 'other', sxp: 22 };
+        refs.push(o);
+        await item(); // protected value
+        await item(); // tag
+        break;
+      }
+      case 23:
+        o = { t: 'other', sxp: 23 };
+        refs.push(o);
+        break;
+      case 7: case 8: {
+        const n = await r.int();
+        await r.raw(n);
+        o = { t: 'other', sxp: type };
+        break;
+      }
+      case 9:
+        o = { t: 'char', v: await charsxp(levels) };
+        break;
+      case 10: case 13:
+        o = { t: 'int', v: await r.ints(await length()), lgl: type === 10 };
+        break;
+      case 14:
+        o = { t: 'real', v: await r.doubles(await length()) };
+        break;
+      case 15:
+        await r.doubles(2 * (await length()));
+        o = { t: 'other', sxp: 15 };
+        break;
+      case 16: {
+        const n = await length();
+        const v: Array<string | null> = new Array(n);
+        for (let i = 0; i < n; i++) {
+          const f = r.available >= 4 ? r.i32() : await r.int();
+          if ((f & 0xff) !== 9) fail(what, `a character vector holds a non-string item (type ${f & 0xff}) at byte ${r.offset}`);
+          v[i] = await charsxp(f >>> 12);
+        }
+        o = { t: 'str', v };
+        break;
+      }
+      case 19: case 20: {
+        const n = await length();
+        const v: RObj[] = [];
+        for (let i = 0; i < n; i++) v.push(await item());
+        o = { t: 'list', v };
+        break;
+      }
+      case 24:
+        await r.raw(await length());
+        o = { t: 'other', sxp: 24 };
+        break;
+      case 25:
+        o = { t: 'other', sxp: 25 };
+        break;
+      case 238:
+        return altrep();
+      default:
+        return fail(what, `unsupported item type ${type} at byte ${r.offset} (bytecode, environments of closures or a corrupt file)`);
+    }
+    if (hasAttr) (o as { attr?: Map<string, RObj> }).attr = attrsOf(await item());
+    return o;
+  }
+
+  // The table: a VECSXP (or the first object of a save() pairlist) with class data.frame.
+  let flags = await r.int();
+  if ((flags & 0xff) === 2) {
+    if (flags & 512) await item();
+    if (flags & 1024) await item(); // the object's name
+    flags = await r.int();
+  }
+  if ((flags & 0xff) !== 19) fail(what, `the object is not a data.frame (R type ${flags & 0xff})`);
+  const ncol = await length();
+  const kinds: string[] = [];
+  let nrow = -1;
+  for (let i = 0; i < ncol; i++) {
+    if (opts.signal?.aborted) throw new IndapiError('ABORTED', 'The ingest was aborted.');
+    const o = await item();
+    const col = toColumn(o, i, what);
+    const n = col.kind === 'factor' ? col.codes.length : col.values.length;
+    if (nrow < 0) nrow = n;
+    else if (n !== nrow) fail(what, `column ${i + 1} has ${n} values, column 1 has ${nrow}`);
+    kinds.push(col.kind);
+    await opts.onColumn(i, col);
+  }
+  if (!(flags & 512)) fail(what, 'the list has no attributes (names, class): not a data.frame');
+  const attr = attrsOf(await item()) ?? new Map<string, RObj>();
+  const cls = attr.get('class');
+  const classes = cls?.t === 'str' ? cls.v.map((s) => s ?? '') : [];
+  if (!classes.includes('data.frame')) fail(what, `the object's class is ${classes.length ? classes.join(', ') : 'none'}, not data.frame`);
+  const nm = attr.get('names');
+  const names = nm?.t === 'str' ? nm.v.map((s) => s ?? 'NA') : [];
+  if (names.length !== ncol) fail(what, 'the column names are missing');
+  const rn = attr.get('row.names');
+  let rows = nrow < 0 ? 0 : nrow;
+  if (rn?.t === 'int' && rn.v.length === 2 && rn.v[0] === NA_INTEGER) rows = Math.abs(rn.v[1]);
+  else if (rn && (rn.t === 'int' || rn.t === 'real' || rn.t === 'str')) rows = rn.v.length;
+  if (nrow >= 0 && rows !== nrow) fail(what, `row.names give ${rows} rows, the columns ${nrow}`);
+  return { names, rows, classes, version };
+}
+
+function toColumn(o: RObj, i: number, what: string): RColumn {
+  const cls = o.t !== 'nil' && o.t !== 'sym' && o.t !== 'char' && 'attr' in o ? o.attr?.get('class') : undefined;
+  const isFactor = cls?.t === 'str' && cls.v.includes('factor');
+  if (o.t === 'int' && isFactor) {
+    const lv = o.attr?.get('levels');
+    const levels = lv?.t === 'str' ? lv.v.map((s) => s ?? 'NA') : [];
+    return { kind: 'factor', codes: o.v, levels };
+  }
+  if (o.t === 'real') return { kind: 'double', values: o.v };
+  if (o.t === 'int') return o.lgl ? { kind: 'logical', values: o.v } : { kind: 'integer', values: o.v };
+  if (o.t === 'str') return { kind: 'string', values: o.v };
+  return fail(what, `column ${i + 1} is of R type ${o.t === 'list' ? 'list' : o.t === 'other' ? o.sxp : o.t}; columns must be numeric, integer, logical, character or factor`);
+}
+
+/** R's as.character of a double (15 significant digits, as `deferred_string` would give). */
+function formatR15(x: number): string {
+  if (!isFinite(x)) return x > 0 ? 'Inf' : x < 0 ? '-Inf' : 'NaN';
+  return String(Number(x.toPrecision(15)));
+}
