@@ -41,3 +41,11 @@ fac$X <- .Internal(wrap_meta(fac$X, 0L, 0L))
 saveRDS(fac, f("factor-wrap3.rds"))
 saveRDS(df, f("df3.bz2.rds"), compress = "bzip2")
 saveRDS(df, f("df3.xz.rds"), compress = "xz")
+# Not tables: a vector, and a list that is no data.frame.
+saveRDS(1:10, f("vector.rds"))
+saveRDS(list(a = 1, b = "x"), f("list.rds"))
+# ALTREP forms in columns: a compact integer sequence, a deferred string, native little-endian bytes.
+alt <- structure(list(id = 1:5, s = as.character(11:15), d = c(1.5, NA, 3, 4, 5), s2 = as.character(c(0.1, 2, NA, 1e6, 1/3))),
+  class = "data.frame", row.names = c(NA, -5L))
+saveRDS(alt, f("altrep3.rds"))
+con <- file(f("altrep3-native.rds"), "wb"); serialize(alt, con, xdr = FALSE); close(con)

@@ -404,8 +404,19 @@ function toColumn(o: RObj, i: number, what: string): RColumn {
   return fail(what, `column ${i + 1} is of R type ${o.t === 'list' ? 'list' : o.t === 'other' ? o.sxp : o.t}; columns must be numeric, integer, logical, character or factor`);
 }
 
-/** R's as.character of a double (15 significant digits, as `deferred_string` would give). */
+/**
+ * R's as.character of a double, as a `deferred_string` would give: at most 15 significant
+ * digits, fixed notation unless scientific is shorter (R's rule with scipen = 0).
+ */
 function formatR15(x: number): string {
   if (!isFinite(x)) return x > 0 ? 'Inf' : x < 0 ? '-Inf' : 'NaN';
-  return String(Number(x.toPrecision(15)));
+  if (x === 0) return '0';
+  const p = Number(x.toPrecision(15));
+  let d = 1;
+  while (d < 15 && Number(p.toPrecision(d)) !== p) d++;
+  const [m, e] = p.toExponential(d - 1).split('e');
+  const ex = Number(e);
+  const sci = `${m}e${ex < 0 ? '-' : '+'}${String(Math.abs(ex)).padStart(2, '0')}`;
+  const fixed = Math.abs(ex) < 21 ? p.toFixed(Math.max(0, d - 1 - ex)) : sci;
+  return fixed.length <= sci.length ? fixed : sci;
 }

@@ -133,7 +133,7 @@ export async function openTable(path: string, opts: OpenTableOptions = {}): Prom
   }
   if (format === 'zip') unreadable(`The table ${name} is a zip archive; unzip it and pass the table inside.`);
   if (format === 'text' && ['dta', 'rds', 'rda', 'rdata'].includes(ext)) {
-    unreadable(`The table ${name} has the extension .${ext} but is not a ${ext === 'dta' ? 'Stata .dta file (it does not start with <stata_dta> or a format byte 113-115)' : 'R data file (it does not start with gzip or R serialization bytes)'}.`);
+    unreadable(`The table ${name} has the extension .${ext} but is not a${ext === 'dta' ? ' Stata .dta file (it does not start with <stata_dta> or a format byte 113-115)' : 'n R data file (it does not start with gzip or R serialization bytes)'}.`);
   }
   if (format === 'dta') return openDtaTable(path, name, size, opts.signal);
   if (format === 'rds' || format === 'rds-gzip') return openRdsTable(path, name, size, format === 'rds-gzip', opts);
