@@ -13,6 +13,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createReadStream } from 'node:fs';
+import { createGunzip } from 'node:zlib';
+import { readRdsTable, type RColumn } from '../../src/core/formats/rds-read';
 import { ingestTable, type IngestResult } from '../../src/node/ingest';
 import { main } from '../../src/node/ingest/cli';
 
@@ -101,6 +104,21 @@ describe('ingest of .dta and .rds copies of the fixture table', () => {
   it('leaves no spill folder behind', () => {
     expect(readdirSync(dir).filter((f) => f.includes('.rds-') || f.includes('.tmp-'))).toEqual([]);
   });
+});
+
+describe('R-written ALTREP columns and native (little-endian) serialization', () => {
+  for (const [file, gz] of [['altrep3.rds', true], ['altrep3-native.rds', false]] as const) {
+    it(`${file}: compact_intseq, deferred_string (integers and doubles as R prints them)`, async () => {
+      const cols: RColumn[] = [];
+      const s = createReadStream(join(src, file));
+      const t = await readRdsTable((gz ? s.pipe(createGunzip()) : s) as AsyncIterable<Uint8Array>, { what: file, onColumn: (i, c) => void (cols[i] = c) });
+      expect(t.names).toEqual(['id', 's', 'd', 's2']);
+      expect(cols[0]).toEqual({ kind: 'integer', values: new Int32Array([1, 2, 3, 4, 5]) });
+      expect(cols[1]).toEqual({ kind: 'string', values: ['11', '12', '13', '14', '15'] });
+      expect(cols[2]).toEqual({ kind: 'double', values: new Float64Array([1.5, NaN, 3, 4, 5]) });
+      expect(cols[3]).toEqual({ kind: 'string', values: ['0.1', '2', null, '1e+06', '0.333333333333333'] });
+    });
+  }
 });
 
 describe('unreadable .dta and .rds tables: a fatal finding naming the file, nothing written', () => {

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { serializeR, serializeRData, type RValue } from './rds';
+import { readRdsTable, type RColumn } from './rds-read';
+
+/** A FIXTURE data.frame (made-up values): double, integer, character, factor columns with NA. */
+const DF: RValue = {
+  type: 'list',
+  values: [
+    { type: 'double', values: [1.5, null, -3] },
+    { type: 'integer', values: [7, null, 9] },
+    { type: 'character', values: ['Côte d’Ivoire', null, 'São Tomé'] },
+    { type: 'integer', values: [2, 1, null], attrs: [['levels', { type: 'character', values: ['Humid', 'Arid'] }], ['class', { type: 'character', values: ['factor'] }]] },
+  ],
+  attrs: [
+    ['names', { type: 'character', values: ['d', 'i', 's', 'f'] }],
+    ['class', { type: 'character', values: ['data.frame'] }],
+    ['row.names', { type: 'integer', values: [null, -3] }],
+  ],
+};
+
+async function* pieces(b: Uint8Array, size: number): AsyncGenerator<Uint8Array> {
+  for (let i = 0; i < b.length; i += size) yield b.slice(i, i + size);
+}
+
+async function read(b: Uint8Array, size = 1 << 16) {
+  const cols: RColumn[] = [];
+  const t = await readRdsTable(pieces(b, size), { what: 'fixture.rds', onColumn: (i, c) => void (cols[i] = c) });
+  return { t, cols };
+}
+
+describe('R serialization reader', () => {
+  for (const size of [1, 3, 7, 1 << 16]) {
+    it(`reads a data.frame's columns and names (input in pieces of ${size} bytes)`, async () => {
+      const { t, cols } = await read(serializeR(DF), size);
+      expect(t).toEqual({ names: ['d', 'i', 's', 'f'], rows: 3, classes: ['data.frame'], version: 3 });
+      expect(cols[0]).toEqual({ kind: 'double', values: new Float64Array([1.5, NaN, -3]) });
+      expect(cols[1]).toEqual({ kind: 'integer', values: new Int32Array([7, -2147483648, 9]) });
+      expect(cols[2]).toEqual({ kind: 'string', values: ['Côte d’Ivoire', null, 'São Tomé'] });
+      expect(cols[3]).toEqual({ kind: 'factor', codes: new Int32Array([2, 1, -2147483648]), levels: ['Humid', 'Arid'] });
+    });
+  }
+
+  it('reads the first object of an RData (save()) stream', async () => {
+    const { t } = await read(serializeRData([['cells', DF]]));
+    expect(t.names).toEqual(['d', 'i', 's', 'f']);
+  });
+
+  it('refuses truncated streams, other objects and ASCII serialization with UNPARSABLE', async () => {
+    const b = serializeR(DF);
+    await expect(read(b.subarray(0, b.length - 20))).rejects.toMatchObject({ code: 'UNPARSABLE', message: expect.stringMatching(/fixture\.rds.*ends early/) });
+    await expect(read(serializeR({ type: 'integer', values: [1, 2] }))).rejects.toMatchObject({ code: 'UNPARSABLE', message: expect.stringContaining('not a data.frame') });
+    const list: RValue = { type: 'list', values: [{ type: 'double', values: [1] }], attrs: [['names', { type: 'character', values: ['a'] }]] };
+    await expect(read(serializeR(list))).rejects.toMatchObject({ code: 'UNPARSABLE', message: expect.stringContaining('not data.frame') });
+    await expect(read(new TextEncoder().encode('A\n3\n'))).rejects.toMatchObject({ code: 'UNPARSABLE', message: expect.stringContaining('ASCII') });
+    await expect(read(new TextEncoder().encode('CELL5M,X\n'))).rejects.toMatchObject({ code: 'UNPARSABLE' });
+  });
+});
