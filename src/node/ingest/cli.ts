@@ -15,12 +15,14 @@ export const EXIT = { OK: 0, FINDINGS: 1, USAGE: 2, IO: 3 } as const;
 export const HELP = `Usage: npm run ingest -- --table <file> --catalog <vi.csv> --out <folder> [--drop-invalid] [--force]
        indapi3-ingest --table <file> --catalog <vi.csv> --out <folder> [options]
 
-Turns a CELL5M table (CSV or TSV; UTF-8 or Latin-1; header "CELL5M","ISO3","ADM0_NAME",
+Turns a CELL5M table (CSV or TSV, UTF-8 or Latin-1; Stata .dta 113-119; R .rds from saveRDS,
+gzip or uncompressed, of a data.frame or data.table; the format is taken from the first bytes;
+header "CELL5M","ISO3","ADM0_NAME",
 "ADM1_NAME_ALT","ADM2_NAME_ALT","X","Y",<codes...>) and its catalog (vi.csv) into a bundle
 folder the server (DATA_DIR=<folder> npm run serve) and the app read.
 
 Options:
-  --table <file>     the cell table (.csv, .tsv)
+  --table <file>     the cell table (.csv, .tsv, .dta, .rds)
   --catalog <file>   the catalog, vi.csv with the original's fields (varCode, aggFunR, type, ...)
   --out <folder>     the bundle folder to create (written to a temporary folder, renamed at the end)
   --drop-invalid     write the valid rest when rows, columns or records are invalid; list what was dropped
