@@ -145,9 +145,16 @@ const api = {
       const v = await valueAt('ADM1_NAME_ALT', col, row);
       if (Number.isNaN(v)) return;
       info.adm1Value = v;
-      const [names, codes] = await Promise.all([classes('ADM1_NAME_ALT'), classes('ADM1_CODE_ALT').catch(() => [] as ClassEntry[])]);
-      info.adm1 = names.find((c) => c.value === v)?.label;
-      info.adm1Code = codes.find((c) => c.value === v)?.label ?? (names.find((c) => c.value === v)?.code as string | undefined);
+      const names = await classes('ADM1_NAME_ALT');
+      const e = names.find((c) => c.value === v);
+      info.adm1 = e?.label;
+      // the code: the name table's `code` extra (an ingested ADM1_CODE_ALT numbers its units apart), else the
+      // ADM1_CODE_ALT label of the same value (read only when the catalog has that layer: no failed request)
+      if (e?.code !== undefined && e.code !== '') info.adm1Code = String(e.code);
+      else {
+        await catalogRead;
+        if (classCodes.has('ADM1_CODE_ALT')) info.adm1Code = (await classes('ADM1_CODE_ALT').catch(() => [] as ClassEntry[])).find((c) => c.value === v)?.label;
+      }
     })().catch(() => undefined));
     tasks.push((async () => {
       await catalogRead;

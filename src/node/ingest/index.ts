@@ -578,12 +578,14 @@ export async function ingestTable(opts: IngestOptions, signal?: AbortSignal): Pr
         }, l));
       }
     }
-    // Country outlines for the map (Natural Earth, keyed by ISO3; independent of the table), when this package has them.
-    try {
-      const countries = await readFile(new URL('../../../public/data/basemap/countries.geojson', import.meta.url));
-      await addFile('basemap/countries.geojson', countries);
-    } catch {
-      // not shipped with this installation: the map draws without outlines
+    // Country outlines and place names for the map (Natural Earth, keyed by ISO3; GeoNames places of the
+    // 49 countries; independent of the table), when this package has them.
+    for (const f of ['basemap/countries.geojson', 'basemap/places.csv']) {
+      try {
+        await addFile(f, await readFile(new URL(`../../../public/data/${f}`, import.meta.url)));
+      } catch {
+        // not shipped with this installation: the map draws without outlines / place search
+      }
     }
     const viCsv = Papa.unparse({ fields, data: outRecs.map((rec) => fields.map((f) => rec[f] ?? '')) }, { newline: '\n' }) + '\n';
     await addFile('vi.csv', viCsv);
@@ -663,7 +665,7 @@ function bundleReadme(o: { source: string; catalog: string; today: string; rows:
     '- `classes/<code>.csv`: class tables `value,label,color` and extras. Text classes are numbered 1..n in sorted label order; numeric class codes keep their value. Key layers identify a unit by its whole key: ADM1 by (ISO3, ADM1 name), ADM2 by (ISO3, ADM1, ADM2).',
     '- `vi.csv`: every field of the input catalog, then the bundle fields (dataType, noData, classTable, ...). Helper columns named by formulas but without a record carry `published` FALSE and are not listed by category().',
     '- `iso.csv`: countries of the ISO3 column (names from ADM0_NAME), regions SSA, EAF, MAF, SAF, WAF limited to the countries present.',
-    '- `basemap/admin1.geojson` (and `basemap/admin2.geojson` when the table has ADM2 units): one (Multi)Polygon per unit of ADM1_NAME_ALT (ADM2_NAME_ALT), the union of its cells traced along the cell edges (vertices on the 1/12-degree lattice, 6 decimals), properties `value` (the unit\'s raster value), `code` (when the table has codes), `name`, `iso3` (and `adm1`); `basemap/countries.geojson`: Natural Earth country outlines copied from this package.',
+    '- `basemap/admin1.geojson` (and `basemap/admin2.geojson` when the table has ADM2 units): one (Multi)Polygon per unit of ADM1_NAME_ALT (ADM2_NAME_ALT), the union of its cells traced along the cell edges (vertices on the 1/12-degree lattice, 6 decimals), properties `value` (the unit\'s raster value), `code` (when the table has codes), `name`, `iso3` (and `adm1`); `basemap/countries.geojson` and `basemap/places.csv`: Natural Earth country outlines and GeoNames places (CC BY 4.0) copied from this package.',
     '- `manifest.json`: grid, every file with size and sha256.',
     '',
     `## Dropped (${o.dropped.length})`,
