@@ -251,7 +251,7 @@ export function composeMapSvg(c: MapComposition, measure: Measure = approxMeasur
   o.push(`<title>${xmlEscape(c.subtitle ? `${c.title} (${c.subtitle})` : c.title)}</title>`);
   o.push(`<defs><clipPath id="map-clip"><rect x="0" y="0" width="${W}" height="${H}"/></clipPath></defs>`);
   o.push(`<rect x="0" y="0" width="${W}" height="${H}" fill="#d7e6f0"/>`);
-  o.push(`<image id="map-raster" x="0" y="0" width="${W}" height="${H}" preserveAspectRatio="none" xlink:href="${c.mapImage}" href="${c.mapImage}"/>`);
+  o.push(`<image id="map-raster" x="0" y="0" width="${W}" height="${H}" preserveAspectRatio="none" xlink:href="${c.mapImage}"/>`);
   if (c.paths.length) {
     o.push(`<g id="map-vectors" clip-path="url(#map-clip)" stroke-linejoin="round" stroke-linecap="round">`);
     for (const p of c.paths) {
