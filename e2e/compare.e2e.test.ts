@@ -80,7 +80,9 @@ const intersects = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.widt
 async function overlayBoxes(page: Page): Promise<{ map: Box; boxes: Array<[string, Box]> }> {
   return page.evaluate(() => {
     const b = (e: Element) => { const r = e.getBoundingClientRect(); return { x: r.x, y: r.y, width: r.width, height: r.height }; };
-    const sel: Array<[string, string]> = [['legend-a', '.bl .legend'], ['legend-b', '[data-testid="compare-legend"] .legend'], ['compare-bar', '[data-testid="compare-bar"]'], ['read-out', '[data-testid="hover-info"]'], ['map-tools', '.map-tools'], ['grip', '.cmp-grip'], ['attrib-a', 'main.centre > .map .maplibregl-ctrl-attrib'], ['attrib-b', '[data-testid="compare-second"] .maplibregl-ctrl-attrib']];
+    const sel: Array<[string, string]> = [['legend-a', '.bl .legend'], ['legend-b', '[data-testid="compare-legend"] .legend'], ['compare-bar', '[data-testid="compare-bar"]'], ['read-out', '[data-testid="hover-info"]'], ['map-tools', '.map-tools'], ['grip', '.cmp-grip'], ['attrib-a', 'main.centre > .map .maplibregl-ctrl-attrib'], ['attrib-b', '[data-testid="compare-second"] .maplibregl-ctrl-attrib'], ['scale-b', '[data-testid="compare-second"] .maplibregl-ctrl-scale']];
+    // the main map's scale bar shows in split view (in swipe the second map lies over it)
+    if (document.querySelector('main.centre.cmp-split')) sel.push(['scale-a', 'main.centre > .map .maplibregl-ctrl-scale']);
     const boxes: Array<[string, { x: number; y: number; width: number; height: number }]> = [];
     for (const [n, s] of sel) for (const e of document.querySelectorAll(s)) { const r = b(e); if (r.width && r.height) boxes.push([n, r]); }
     return { map: b(document.querySelector('main.centre')!), boxes };
@@ -156,7 +158,7 @@ describe('compare two layers', () => {
     expect(Math.abs(num(await page.locator('[data-testid="compare-value-b"]').textContent()) - cell[1])).toBeLessThan(1);
     expect(errors).toEqual([]);
     await ctx.close();
-  });
+  }, 240_000);
 
   test('split view: two maps side by side, a pan of either keeps both on the same centre and zoom; the link restores it', async () => {
     const { ctx, page, errors } = await open(SWIPE);
@@ -200,7 +202,7 @@ describe('compare two layers', () => {
     expect(a[0]).toBeCloseTo(b[0], 6);
     expect(a[1]).toBeCloseTo(b[1], 6);
     // the link holds the view; opened anew it restores the split, the second layer and the place
-    await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/map=[\d.-]+,[\d.-]+,7(&|$)/);
+    await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/map=[\d.-]+(,|%2C)[\d.-]+(,|%2C)7(&|$)/);
     const link = await page.evaluate(() => location.href);
     const p2 = await ctx.newPage();
     await p2.goto(link);
@@ -219,7 +221,7 @@ describe('compare two layers', () => {
     await expect.poll(() => p2.getByRole('slider', { name: /swipe divider/i }).getAttribute('aria-valuenow')).toBe('30');
     expect(errors).toEqual([]);
     await ctx.close();
-  });
+  }, 240_000);
 
   test('choosing a second layer with the keyboard, switching views and Back: Back leaves the comparison', async () => {
     const { ctx, page, errors } = await open(`#v=ELEVATION${KENYA}`);
@@ -262,7 +264,7 @@ describe('compare two layers', () => {
     await expect.poll(() => page.getByRole('button', { name: 'Compare layers' }).evaluate((e) => e === document.activeElement)).toBe(true);
     expect(errors).toEqual([]);
     await ctx.close();
-  });
+  }, 240_000);
 
   test('an unknown second code in a link is reported and dropped', async () => {
     const { ctx, page } = await open(`#v=ELEVATION&cmp=swipe&v2=NOPE_XYZ${KENYA}`);
@@ -270,7 +272,7 @@ describe('compare two layers', () => {
     await expect.poll(() => page.evaluate(() => location.hash)).not.toContain('NOPE_XYZ');
     expect(await page.locator('[data-testid="compare-second"]').count()).toBe(0);
     await ctx.close();
-  });
+  }, 120_000);
 
   for (const [name, opts] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
     test(`axe and layout in compare mode (${name}): no serious or critical violations; overlays clear of one another`, async () => {
@@ -285,7 +287,7 @@ describe('compare two layers', () => {
         const clash: string[] = [];
         for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
           const [na, a] = boxes[i], [nb, b] = boxes[j];
-          if (na.startsWith('attrib') && nb.startsWith('attrib')) continue; // the two maps' own, one above the other in swipe
+          if (/^(attrib|scale)/.test(na) && /^(attrib|scale)/.test(nb)) continue; // MapLibre's own controls, stacked by MapLibre
           if (intersects(a, b)) clash.push(`${na} x ${nb}`);
         }
         expect(clash, `${mode}`).toEqual([]);
@@ -307,6 +309,6 @@ describe('compare two layers', () => {
         await ctx.close();
       }
       expect(found).toEqual({ swipe: [], split: [] });
-    });
+    }, 240_000);
   }
 });

@@ -84,8 +84,10 @@ export function CompareBar(p: CompareBarProps) {
   }, [on]);
   // On a phone the picker folds once a layer is chosen: focus goes to its summary, not the page.
   const pick = useRef<HTMLElement>(null);
+  const picked = useRef(false);
   useEffect(() => {
-    if (p.phone && p.v2 && (document.activeElement === document.body || document.activeElement?.id === 'cmp-v2-input')) pick.current?.focus();
+    if (picked.current && p.phone && p.v2) pick.current?.focus();
+    picked.current = false;
   }, [p.v2]);
 
   useEffect(() => {
@@ -126,7 +128,7 @@ export function CompareBar(p: CompareBarProps) {
       <details className="cmp-pick" open={!p.v2 || !p.phone} key={p.phone ? 'phone' : 'wide'}>
         <summary className="small" ref={pick}>{sideB} layer{recB ? <>: <span className="cmp-pick-name">{recB.varLabel}</span></> : null}</summary>
         <ChipSelect label={`${sideB} layer`} options={options} values={p.v2 ? [p.v2] : []} inputId="cmp-v2-input"
-          onChange={(vs) => p.onChange({ v2: vs.length ? vs[vs.length - 1] : null }, { replace: !p.v2 && vs.length > 0 })}
+          onChange={(vs) => { picked.current = true; p.onChange({ v2: vs.length ? vs[vs.length - 1] : null }, { replace: !p.v2 && vs.length > 0 }); }}
           placeholder={p.v2 ? 'Replace with…' : 'Choose an indicator…'} emptyText="Choose the layer to compare with" />
       </details>
       {p.v2 && (!p.phone || vals) && (
