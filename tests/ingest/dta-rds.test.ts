@@ -12,7 +12,7 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSyn
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createReadStream } from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import { readRdsTable, type RColumn } from '../../src/core/formats/rds-read';
@@ -88,6 +88,7 @@ describe('ingest of .dta and .rds copies of the fixture table', () => {
       expect([...a.keys()]).toEqual([...b.keys()]);
       for (const [k, v] of b) expect(a.get(k), k).toBe(v);
       expect(readFileSync(join(res.folder, 'README.md'), 'utf8')).toContain(`\`${file}\``);
+      expect(readdirSync(dir).filter((f) => f.includes('.rds-') || f.includes('.tmp-'))).toEqual([]); // no spill folder left
     });
   }
 
@@ -99,10 +100,6 @@ describe('ingest of .dta and .rds copies of the fixture table', () => {
       expect(res.ok, JSON.stringify(res.findings)).toBe(true);
       expect(bundleFiles(res.folder, f).get('cog/RAIN_FIX.tif')).toBe(bundleFiles(ref.folder, 'cells.csv').get('cog/RAIN_FIX.tif'));
     }
-  });
-
-  it('leaves no spill folder behind', () => {
-    expect(readdirSync(dir).filter((f) => f.includes('.rds-') || f.includes('.tmp-'))).toEqual([]);
   });
 });
 
@@ -161,9 +158,17 @@ describe('unreadable .dta and .rds tables: a fatal finding naming the file, noth
     writeFileSync(join(src, 'junk.rds'), Buffer.from([1, 2, 3, 4, 5, 6, 7, 8]));
     await bad('junk.rds', /not an R data file/);
   });
-  it('the CLI exits with 1 (findings) on an unreadable table', async () => {
-    const code = await main(['--table', join(src, 'df3.xz.rds'), '--catalog', VI, '--out', join(dir, 'cli-out'), '--quiet']);
+  it('the CLI exits with 1 (findings) on an unreadable table and says why on stderr', async () => {
+    const err: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => (err.push(String(s)), true));
+    let code: number;
+    try {
+      code = await main(['--table', join(src, 'df3.xz.rds'), '--catalog', VI, '--out', join(dir, 'cli-out'), '--quiet']);
+    } finally {
+      spy.mockRestore();
+    }
     expect(code).toBe(1);
+    expect(err.join('')).toMatch(/fatal +unreadable: The table df3\.xz\.rds is xz-compressed/);
     expect(existsSync(join(dir, 'cli-out'))).toBe(false);
   });
 });
