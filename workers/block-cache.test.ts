@@ -109,6 +109,35 @@ describe('block cache', () => {
     expect(b.store.m.size).toBe(0);
   });
 
+  test('a quota eviction cannot satisfy: one block is given up, then nothing more is evicted, what is cached answers offline, reported once', async () => {
+    const limits: { quotaBytes?: number } = { quotaBytes: 300 };
+    const store = memStore(limits);
+    const quota: unknown[] = [];
+    let online = true;
+    let t = 0;
+    const cache = new BlockCache({
+      store, blockSize: 100, budgetBytes: 10_000, now: () => ++t, onQuota: (e) => quota.push(e),
+      fetchRange: async (_f, s, e) => { if (!online) throw new TypeError('Failed to fetch'); return BODY.slice(s, e + 1).buffer; },
+    });
+    await cache.read(FILE, 0, 299);
+    expect(cache.bytes).toBe(300);
+    limits.quotaBytes = 150; // other data now fills the origin: no block fits, even after evicting one
+    const r = await cache.read(FILE, 300, 699);
+    expect(r.data).toEqual(BODY.slice(300, 700));
+    expect(quota).toHaveLength(1);
+    expect(cache.bytes).toBe(200); // the least recently used block was tried, the rest stays
+    expect([...store.m.keys()].sort()).toEqual(['aa/1', 'aa/2']);
+    online = false;
+    expect((await cache.read(FILE, 100, 299)).data).toEqual(BODY.slice(100, 300));
+    // space freed (a budget change): blocks are stored again
+    online = true;
+    limits.quotaBytes = undefined;
+    await cache.setBudget(10_000);
+    await cache.read(FILE, 300, 399);
+    expect(await cache.covers(FILE, 300, 399)).toBe(true);
+    expect(quota).toHaveLength(1);
+  });
+
   test('a file whose sha256 changed is fetched anew; retain drops blocks of files no longer in the manifest', async () => {
     const { cache, calls } = setup();
     await cache.read(FILE, 0, 99);

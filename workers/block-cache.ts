@@ -143,6 +143,8 @@ export class BlockCache {
   private total = 0;
   private budget: number;
   private ready: Promise<void> | null = null;
+  /** True after evicting did not make room for a block: store nothing more until space is freed. */
+  private full = false;
   private saveTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(o: BlockCacheOptions) {
@@ -182,6 +184,7 @@ export class BlockCache {
   /** Sets the budget (bytes) and evicts down to it. */
   async setBudget(bytes: number): Promise<void> {
     await this.init();
+    this.full = false;
     this.budget = Math.max(0, bytes);
     await this.evictTo(this.budget);
   }
@@ -225,7 +228,12 @@ export class BlockCache {
     this.saveSoon();
   }
 
-  /** Stores a block; on a full quota evicts the older half of the cache and retries once, else reports it and keeps going uncached. */
+  /**
+   * Stores a block. On a full quota it evicts the least recently used blocks worth this block
+   * (LRU replacement) and retries once; when that fails too, the failure is reported once and
+   * later blocks are not stored and evict nothing (what is cached stays) until space is freed
+   * (a budget change, a file evicted, a clear) or a store succeeds.
+   */
   private async putBlock(key: string, path: string, data: ArrayBuffer): Promise<void> {
     if (data.byteLength > this.budget) return;
     await this.evictTo(this.budget - data.byteLength);
@@ -233,15 +241,18 @@ export class BlockCache {
       await this.store.put(key, data);
     } catch (e) {
       if (!isQuotaError(e)) throw e;
-      await this.evictTo(Math.floor(this.total / 2));
+      if (this.full) return;
+      await this.evictTo(this.total - data.byteLength);
       try {
         await this.store.put(key, data);
       } catch (e2) {
         if (!isQuotaError(e2)) throw e2;
+        this.full = true;
         this.onQuota(e2);
         return;
       }
     }
+    this.full = false;
     const old = this.lru.get(key);
     if (old) this.total -= old.bytes;
     this.lru.set(key, { path, bytes: data.byteLength, used: this.now() });
@@ -336,6 +347,7 @@ export class BlockCache {
   async evictFile(sha256: string): Promise<number> {
     await this.init();
     const before = this.total;
+    this.full = false;
     for (const k of [...this.lru.keys()]) if (k.startsWith(sha256 + '/')) await this.drop(k);
     await this.flush();
     return before - this.total;
@@ -345,6 +357,7 @@ export class BlockCache {
   async retain(keep: Set<string>): Promise<number> {
     await this.init();
     const before = this.total;
+    this.full = false;
     for (const k of [...this.lru.keys()]) if (!keep.has(k.slice(0, k.indexOf('/')))) await this.drop(k);
     if (before !== this.total) await this.flush();
     return before - this.total;

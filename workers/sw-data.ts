@@ -415,7 +415,7 @@ export class BundleCache {
         try {
           if (!(await cache.match(key))) {
             const buf = await this.fetchWhole(f);
-            await this.putWithEviction(cache, key, new Response(buf, { headers: { 'Content-Type': contentType(f.path), 'Content-Length': String(buf.byteLength) } }));
+            await this.putWithEviction(cache, key, new Response(buf, { headers: { 'Content-Type': contentType(f.path), 'Content-Length': String(buf.byteLength) } }), buf.byteLength);
           }
           p.bytes += f.bytes || 0;
         } catch (e) {
@@ -450,25 +450,37 @@ export class BundleCache {
     return buf;
   }
 
-  /** Cache.put; on QuotaExceededError evicts the older half of the COG blocks and retries once. @throws Error "Storage is full" */
-  private async putWithEviction(cache: Cache, key: string, res: Response): Promise<void> {
+  /**
+   * Cache.put of a whole file (`bytes` long). On QuotaExceededError, room can only come from
+   * the cache of viewed data: when the browser's estimate says dropping blocks could make room,
+   * the least recently used blocks worth the file are dropped (no more) and the put is tried
+   * once more. Otherwise nothing is dropped: what is cached stays.
+   * @throws Error "Storage is full: ..." when the file does not fit
+   */
+  private async putWithEviction(cache: Cache, key: string, res: Response, bytes: number): Promise<void> {
     const copy = res.clone();
     try {
       await cache.put(key, res);
+      return;
     } catch (e) {
       if (!isQuotaError(e)) throw e;
+    }
+    const est = await self.navigator.storage?.estimate?.().catch(() => undefined);
+    const free = est?.quota !== undefined && est.usage !== undefined ? Math.max(0, est.quota - est.usage) : Infinity;
+    if (free + this.blocks.bytes >= bytes && this.blocks.bytes > 0) {
       const budget = this.blocks.budgetBytes;
-      await this.blocks.setBudget(Math.floor(this.blocks.bytes / 2));
+      await this.blocks.setBudget(Math.max(0, this.blocks.bytes - bytes));
       await this.blocks.setBudget(budget);
       try {
         await cache.put(key, copy);
+        return;
       } catch (e2) {
         if (!isQuotaError(e2)) throw e2;
-        this.quotaError = 'Storage is full: free space in the Storage panel (or in the browser settings) and try again.';
-        this.broadcast({ type: 'storage-full', message: this.quotaError });
-        throw new Error(this.quotaError, { cause: e2 });
       }
     }
+    this.quotaError = 'Storage is full: free space in the Storage panel (or in the browser settings) and try again.';
+    this.broadcast({ type: 'storage-full', message: this.quotaError });
+    throw new Error(this.quotaError);
   }
 
   private async pins(): Promise<Pin[]> {
@@ -515,12 +527,13 @@ export class BundleCache {
         try {
           if (!(await cache.match(key))) {
             const buf = await this.fetchWhole(f, ac.signal);
-            await this.putWithEviction(cache, key, new Response(buf, { headers: { 'Content-Type': 'image/tiff', 'Content-Length': String(buf.byteLength), ETag: `"${f.sha256.slice(0, 16)}"` } }));
-            // Two downloads run at once: read-modify-write the list in one IndexedDB transaction
-            // (idb-keyval `update`), or one download's entry can overwrite the other's.
-            await this.updatePins((pins) => [...pins.filter((x) => x.path !== f.path), { path: f.path, sha256: f.sha256, bytes: f.bytes, at: Date.now() }]);
+            await this.putWithEviction(cache, key, new Response(buf, { headers: { 'Content-Type': 'image/tiff', 'Content-Length': String(buf.byteLength), ETag: `"${f.sha256.slice(0, 16)}"` } }), buf.byteLength);
             await this.blocks.evictFile(f.sha256);
           }
+          // Listed also when a file of the same content is already stored (e.g. ISO3 and ADM0_NAME):
+          // they share the stored copy. Two downloads run at once: read-modify-write the list in one
+          // IndexedDB transaction (idb-keyval `update`), or one download's entry can overwrite the other's.
+          await this.updatePins((pins) => [...pins.filter((x) => x.path !== f.path), { path: f.path, sha256: f.sha256, bytes: f.bytes, at: Date.now() }]);
           p.bytes += f.bytes;
         } catch (e) {
           if (ac.signal.aborted) break;
@@ -553,7 +566,9 @@ export class BundleCache {
     const cache = await caches.open(CACHES.pinned);
     let freed = 0;
     const set1 = new Set(paths);
+    const others = new Set(pins.filter((x) => !set1.has(x.path)).map((x) => x.sha256));
     for (const p of pins.filter((x) => set1.has(x.path))) {
+      if (others.has(p.sha256)) continue; // the stored copy is shared with a file still kept
       if (await cache.delete(keyUrl(this.keyBase, 'pin', p.sha256))) freed += p.bytes;
     }
     await this.updatePins((cur) => cur.filter((x) => !set1.has(x.path)));
