@@ -368,7 +368,8 @@ async function openRdsTable(path: string, name: string, size: number, gzip: bool
       const K = cols.length;
       const B = Math.max(64, Math.min(8192, Math.floor((32 << 20) / Math.max(1, K * 8))));
       const bufs = cols.map((c) => (c.kind === 'double' ? new Float64Array(B) : new Int32Array(B)));
-      const text = new Set(opts2.textColumns);
+      const text = new Uint8Array(K);
+      for (const i of opts2.textColumns) text[i] = 1;
       try {
         for (let r0 = 0; r0 < nrow; r0 += B) {
           throwIfAborted(signal);
@@ -394,7 +395,7 @@ async function openRdsTable(path: string, name: string, size: number, gzip: bool
               else if (c.kind === 'string') v = c.dict![x];
               else if (c.kind === 'factor') v = x === NA_INT ? '' : (c.dict![x - 1] ?? '');
               else v = x === NA_INT ? NaN : x;
-              row[j] = text.has(j) ? textOf(v) : v;
+              row[j] = text[j] ? textOf(v) : v;
             }
             emitted++;
             yield row;
