@@ -13,6 +13,9 @@
  * `--bundle` only writes the bundle (default bench-out/bundle750): 750 COGs of made-up values on
  * the real grid, for the app's e2e and bench against a large catalog.
  * Options: --rows, --cols (default 303000, 750), --out, --no-fread, --no-parse.
+ * `--rds` also ingests the same table saved by R (`fread` then `saveRDS`, gzip; cached next to
+ * the CSV) and prints its wall time and peak RSS beside the CSV ingest's (the .rds columns are
+ * spilled while decompressed, src/node/ingest/table-source.ts).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -104,7 +107,7 @@ async function parseOnly(file: string): Promise<void> {
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: {
     rows: { type: 'string', default: '303000' }, cols: { type: 'string', default: '750' }, out: { type: 'string' },
-    bundle: { type: 'boolean' }, 'no-fread': { type: 'boolean' }, 'no-parse': { type: 'boolean' }, 'parse-only': { type: 'string' },
+    bundle: { type: 'boolean' }, rds: { type: 'boolean' }, 'no-fread': { type: 'boolean' }, 'no-parse': { type: 'boolean' }, 'parse-only': { type: 'string' },
     'ingest-child': { type: 'string' }, table: { type: 'string' }, catalog: { type: 'string' },
   } });
   if (values['parse-only']) return parseOnly(values['parse-only']);
@@ -127,11 +130,23 @@ async function main(): Promise<void> {
   const fread = values['no-fread'] ? null : measure('Rscript', ['-e', `suppressMessages(library(data.table)); d <- fread("${t.table}", na.strings = ""); cat(nrow(d), ncol(d), "\\n")`]);
   const ing = ingest(t, out);
   if (!ing.ok) console.error(`ingest FAILED:\n${ing.stderr.split('\n').slice(-25).join('\n')}`);
+  let rds: Measured | null = null;
+  if (values.rds) {
+    const file = t.table.replace(/\.csv$/, '.rds');
+    if (!existsSync(file) || statSync(file).mtimeMs < statSync(t.table).mtimeMs) {
+      console.log(`saving the table as ${file} with R (fread, saveRDS; cached) ...`);
+      execFileSync('Rscript', ['-e', `suppressMessages(library(data.table)); saveRDS(fread("${t.table}", na.strings = ""), "${file}.part")`], { stdio: 'inherit' });
+      execFileSync('mv', [`${file}.part`, file]);
+    }
+    rds = ingest({ table: file, catalog: t.catalog }, `${out}-rds`);
+    if (!rds.ok) console.error(`ingest of the .rds FAILED:\n${rds.stderr.split('\n').slice(-25).join('\n')}`);
+  }
   const pad = (s: string, n: number) => s.padEnd(n);
   const f = (x: number | undefined, d = 1) => (x === undefined || Number.isNaN(x) ? '-' : x.toFixed(d)).padStart(9);
   console.log(`${pad('run', 44)}${'wall s'.padStart(9)}${'CPU s'.padStart(9)}${'peak MB'.padStart(9)}`);
   const line = (name: string, x: Measured) => console.log(`${pad(name, 44)}${f(x.seconds)}${f(x.cpu)}${f(x.peakMB, 0)}`);
   line('ingest (child process)', ing);
+  if (rds) line(`ingest of the same table as .rds (${(statSync(t.table.replace(/\.csv$/, '.rds')).size / 2 ** 20).toFixed(0)} MB)`, rds);
   line('reference: wc -l', wc);
   if (parse) line('reference: papaparse stream, parse only', parse);
   if (fread) line('reference: R data.table::fread', fread);
@@ -142,7 +157,7 @@ async function main(): Promise<void> {
   if (parse) rel.push(`parse only ${(ing.seconds / parse.seconds).toFixed(2)}x wall, ${(ing.cpu / parse.cpu).toFixed(2)}x CPU`);
   if (fread) rel.push(`fread ${(ing.seconds / fread.seconds).toFixed(2)}x wall, ${(ing.cpu / fread.cpu).toFixed(2)}x CPU, ${(ing.peakMB / fread.peakMB).toFixed(2)}x memory`);
   console.log(`ingest vs references in this run: ${rel.join('; ')}; throughput ${(mb / ing.seconds).toFixed(1)} MB/s`);
-  if (!ing.ok) process.exitCode = 1;
+  if (!ing.ok || (rds && !rds.ok)) process.exitCode = 1;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
