@@ -161,7 +161,7 @@ describe('an ingested ADM2 bundle', () => {
     await ctx.close();
   });
 
-  test('a bundle ingested without ADM2 units: the ADM1 choropleth on its traced admin1.geojson, no request for admin2.geojson', async () => {
+  test('without admin-2 outlines (a bundle ingested without ADM2 units; the embedded bundle): the ADM1 choropleth on admin1.geojson, no request for admin2.geojson, no failed request', async () => {
     const srv = await serve(join(dir, 'no-adm2'));
     const { ctx, page, errors, requested } = await open(srv, '#v=RAIN_FIX&vars=RAIN_FIX&iso=CIV&by=ADM1_NAME_ALT&run=summary&map=-4.7,7.17,8.5');
     const rows = await tableRows(page, 3);
@@ -169,25 +169,21 @@ describe('an ingested ADM2 bundle', () => {
     await waitChoropleth(page);
     expect(await page.evaluate(() => (window as any).__indapiMap.getLayer('choropleth').source)).toBe('admin1');
     const drawn = await page.evaluate(() => (window as any).__indapiMap.queryRenderedFeatures({ layers: ['choropleth'] }).map((f: any) => f.properties.name));
-    expect([...new Set(drawn)].sort()).toEqual(['Lagunes', 'Nord']);
+    expect([...new Set(drawn)].sort()).toEqual(['Lagunes', 'Nord']); // the traced admin1.geojson
     expect(requested.filter((u) => u.includes('admin2'))).toEqual([]);
     expect(requested.some((u) => u.endsWith('basemap/admin1.geojson'))).toBe(true);
     expect(errors).toEqual([]);
     await ctx.close();
-  });
-});
 
-describe('the embedded bundle', () => {
-  test('the ADM1 choropleth as before; no request for admin2.geojson, no failed request', async () => {
-    const srv = await serve();
-    const { ctx, page, errors, requested } = await open(srv, '#v=ELEVATION&vars=ELEVATION&iso=RWA&by=ADM1_CODE_ALT&run=summary&map=29.9,-2,7.5');
-    await tableRows(page);
-    await waitChoropleth(page);
-    // a summary by code joins on the ADM1_NAME_ALT table's code: the five provinces are drawn
-    const drawn = await page.evaluate(() => { const m = (window as any).__indapiMap; const e = m.getPaintProperty('choropleth', 'fill-color'); return { source: m.getLayer('choropleth').source, n: (e.length - 3) / 2 }; });
-    expect(drawn).toEqual({ source: 'admin1', n: 5 });
-    expect(requested.filter((u) => u.includes('admin2') || u.includes('ADM2'))).toEqual([]);
-    expect(errors).toEqual([]);
-    await ctx.close();
+    // the embedded bundle: as before; a summary by ADM1_CODE_ALT joins on the ADM1_NAME_ALT table's code (its five provinces)
+    const emb = await serve();
+    const e = await open(emb, '#v=ELEVATION&vars=ELEVATION&iso=RWA&by=ADM1_CODE_ALT&run=summary&map=29.9,-2,7.5');
+    await tableRows(e.page);
+    await waitChoropleth(e.page);
+    const styled = await e.page.evaluate(() => { const m = (window as any).__indapiMap; const x = m.getPaintProperty('choropleth', 'fill-color'); return { source: m.getLayer('choropleth').source, n: (x.length - 3) / 2 }; });
+    expect(styled).toEqual({ source: 'admin1', n: 5 });
+    expect(e.requested.filter((u) => u.includes('admin2') || u.includes('ADM2'))).toEqual([]);
+    expect(e.errors).toEqual([]);
+    await e.ctx.close();
   });
 });
