@@ -80,7 +80,7 @@ const intersects = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.widt
 async function overlayBoxes(page: Page): Promise<{ map: Box; boxes: Array<[string, Box]> }> {
   return page.evaluate(() => {
     const b = (e: Element) => { const r = e.getBoundingClientRect(); return { x: r.x, y: r.y, width: r.width, height: r.height }; };
-    const sel: Array<[string, string]> = [['legend-a', '.bl .legend'], ['legend-b', '[data-testid="compare-legend"] .legend'], ['compare-bar', '[data-testid="compare-bar"]'], ['read-out', '[data-testid="hover-info"]'], ['map-tools', '.map-tools'], ['grip', '.cmp-grip'], ['attrib-a', 'main.centre > .map .maplibregl-ctrl-attrib'], ['attrib-b', '[data-testid="compare-second"] .maplibregl-ctrl-attrib'], ['scale-b', '[data-testid="compare-second"] .maplibregl-ctrl-scale']];
+    const sel: Array<[string, string]> = [['legend-a', '.bl .legend'], ['legend-b', '[data-testid="compare-legend"] .legend'], ['compare-bar', '[data-testid="compare-bar"]'], ['read-out', '[data-testid="hover-info"]'], ['picked', '[data-testid="picked"]'], ['map-tools', '.map-tools'], ['grip', '.cmp-grip'], ['attrib-a', 'main.centre > .map .maplibregl-ctrl-attrib'], ['attrib-b', '[data-testid="compare-second"] .maplibregl-ctrl-attrib'], ['scale-b', '[data-testid="compare-second"] .maplibregl-ctrl-scale']];
     // the main map's scale bar shows in split view (in swipe the second map lies over it)
     if (document.querySelector('main.centre.cmp-split')) sel.push(['scale-a', 'main.centre > .map .maplibregl-ctrl-scale']);
     const boxes: Array<[string, { x: number; y: number; width: number; height: number }]> = [];
@@ -174,6 +174,10 @@ describe('compare two layers', () => {
       return a[1] <= b[0] + 1 && b[1] - b[0] > 300 && a[1] - a[0] > 300;
     }).toBe(true);
     await waitBoth(page);
+    const rr = (await page.locator('[data-testid="compare-second"]').boundingBox())!;
+    await page.mouse.move(rr.x + rr.width * 0.5, rr.y + rr.height * 0.5);
+    await page.mouse.move(rr.x + rr.width * 0.5 + 3, rr.y + rr.height * 0.5 + 3);
+    await expect.poll(() => page.locator('[data-testid="compare-values"] .here dt').textContent(), { timeout: 15_000 }).toMatch(/^Right:/);
     await shot(page, 'compare-desktop-split');
     const centres = () => page.evaluate(() => ['__indapiMap', '__indapiMap2'].map((k) => { const m = (window as any)[k]; const c = m.getCenter(); return [c.lng, c.lat, m.getZoom()]; }));
     // pan the left map by mouse
@@ -280,6 +284,12 @@ describe('compare two layers', () => {
       for (const mode of ['swipe', 'split'] as const) {
         const { ctx, page, errors } = await open(`#v=ELEVATION&op=1&cmp=${mode}&v2=DIST_PLACE50K${KENYA}`, opts);
         await waitBoth(page);
+        // a place picked on the second map: the read-out and the picked place join the overlays
+        const r = (await page.locator('[data-testid="compare-second"]').boundingBox())!;
+        const at = { x: r.x + r.width * 0.8, y: r.y + r.height * 0.6 };
+        if (name === 'phone') await page.touchscreen.tap(at.x, at.y); else await page.mouse.click(at.x, at.y);
+        await page.locator('[data-testid="picked"]').waitFor({ timeout: 20_000 });
+        await expect.poll(() => page.locator('[data-testid="compare-value-b"]').textContent(), { timeout: 20_000 }).toMatch(/km/);
         await page.waitForTimeout(300);
         found[mode] = await axe(page);
         await shot(page, `compare-${name}-${mode}-axe`);

@@ -137,7 +137,7 @@ export function CompareBar(p: CompareBarProps) {
             <div className={vals?.side === 'a' ? 'here' : undefined}><dt>{sideA}: {recA?.varLabel ?? p.v}</dt><dd data-testid="compare-value-a">{vals ? vals.a : '—'}</dd></div>
             <div className={vals?.side === 'b' ? 'here' : undefined}><dt>{sideB}: {recB?.varLabel ?? p.v2}</dt><dd data-testid="compare-value-b">{vals ? vals.b : '—'}</dd></div>
           </dl>
-          <p className="muted">{vals ? <>At {vals.where}; {p.phone ? 'tapped' : 'pointer'} on the {(vals.side === 'a' ? sideA : sideB).toLowerCase()} side</> : 'Hover either side for both values.'}</p>
+          {!p.phone && <p className="muted">{vals ? <>At {vals.where}; pointer on the {(vals.side === 'a' ? sideA : sideB).toLowerCase()} side</> : 'Hover either side for both values.'}</p>}
         </div>
       )}
     </section>

@@ -6,7 +6,8 @@
  *   Up/Down, Home/End) that can also be dragged. Pointer events left of it reach the main map.
  * - `split`: the two maps side by side (stacked top/bottom on a phone), centre and zoom kept in
  *   step both ways ({@link syncMaps}).
- * The second layer has its own legend (collapsed on a phone) naming it and its side; the place
+ * The second layer has its own legend (collapsed on a phone) naming it and its side, and place
+ * labels as on the main map; the place
  * under the pointer on either map goes to the comparison read-out ({@link setCompareHover}).
  *
  * `@maplibre/maplibre-gl-compare` was not used: it has no keyboard or ARIA support (a mouse/touch
@@ -19,6 +20,7 @@ import type { Feature, FeatureCollection } from 'geojson';
 import type { VarRecord } from '../core/types';
 import { MapView, type TileLoader } from './MapView';
 import { Legend } from './Legend';
+import { loadPlaces, usePlaceLabels, type Place } from './PlaceSearch';
 import type { Palette } from './raster/palette';
 import { setCompareHover, type CompareMode } from './CompareBar';
 import { SWIPE_MAX, SWIPE_MIN, swipeKey, syncMaps } from './compare-sync';
@@ -76,6 +78,10 @@ export function CompareMaps(p: CompareMapsProps) {
     return [c.lng, c.lat, p.map.getZoom()];
   });
   useEffect(() => { if (!drag.current) setPos(p.sw); }, [p.sw]);
+  // Place labels on the second map too (the main map's come with its place search).
+  const [places, setPlaces] = useState<Place[] | null>(null);
+  useEffect(() => { loadPlaces(p.dataBase).then(setPlaces).catch(() => undefined); }, [p.dataBase]);
+  usePlaceLabels(map2, places, p.phone ? 12 : 30);
 
   useEffect(() => {
     let cancel = false;
@@ -87,7 +93,7 @@ export function CompareMaps(p: CompareMapsProps) {
 
   useEffect(() => (p.map && map2 ? syncMaps(p.map, map2) : undefined), [p.map, map2]);
 
-  // The main map's pointer and Enter key feed the comparison read-out too.
+  // The main map's pointer, taps and Enter key feed the comparison read-out too.
   useEffect(() => {
     const m = p.map;
     if (!m) return;
@@ -97,11 +103,13 @@ export function CompareMaps(p: CompareMapsProps) {
       raf = requestAnimationFrame(() => setCompareHover({ ll: [e.lngLat.lng, e.lngLat.lat], side: 'a' }));
     };
     const out = () => { cancelAnimationFrame(raf); setCompareHover(null); };
+    const click = (e: { lngLat: { lng: number; lat: number } }) => setCompareHover({ ll: [e.lngLat.lng, e.lngLat.lat], side: 'a' }); // a tap on a phone
     const key = (e: KeyboardEvent) => { if (e.key === 'Enter') { const c = m.getCenter(); setCompareHover({ ll: [c.lng, c.lat], side: 'a' }); } };
     m.on('mousemove', move);
     m.on('mouseout', out);
+    m.on('click', click);
     m.getCanvas().addEventListener('keydown', key);
-    return () => { cancelAnimationFrame(raf); m.off('mousemove', move); m.off('mouseout', out); m.getCanvas().removeEventListener('keydown', key); setCompareHover(null); };
+    return () => { cancelAnimationFrame(raf); m.off('mousemove', move); m.off('mouseout', out); m.off('click', click); m.getCanvas().removeEventListener('keydown', key); setCompareHover(null); };
   }, [p.map]);
 
   const fracAt = (el: HTMLElement, clientX: number) => {
@@ -117,7 +125,7 @@ export function CompareMaps(p: CompareMapsProps) {
           areas={p.areas} marker={p.marker} fit={null} drawMode="off" onDrawn={noDraw} view={view0} onMap={setMap2}
           label={`${p.sideB} map: ${p.rec.varLabel}. Moves with the ${p.sideA.toLowerCase()} map.`}
           onHover={(ll) => { setCompareHover(ll ? { ll, side: 'b' } : null); cb.current.onHover(ll); }}
-          onClick={(ll) => cb.current.onClick(ll)} />
+          onClick={(ll) => { setCompareHover({ ll, side: 'b' }); cb.current.onClick(ll); }} />
       </div>
       {swipe && (
         <div className="cmp-divider" role="slider" tabIndex={0} aria-label="Swipe divider between the two layers" aria-orientation="horizontal"
