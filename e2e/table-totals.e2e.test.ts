@@ -12,6 +12,17 @@ import Papa from 'papaparse';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startServer, type Started } from './helpers';
 import { launch, shot } from './app-helpers';
+import { createRequire } from 'node:module';
+
+const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+/** Serious and critical axe-core violations of the page, as "rule: target" lines. */
+async function axe(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => !!(window as any).axe))) await page.addScriptTag({ path: axePath });
+  const r = await page.evaluate(async () => (window as any).axe.run(document, { resultTypes: ['violations'] }));
+  return (r.violations as Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }>)
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 4).map((n) => n.target.join(' ')).join(', ')}`);
+}
 
 let srv: Started;
 let browser: Browser;
@@ -127,6 +138,7 @@ describe('table builder totals over several countries', () => {
     await panel.getByRole('radio', { name: 'Cells' }).check();
     await expect.poll(() => hist.textContent()).toMatch(/cells per interval/);
     await expect.poll(async () => (await hist.locator('.chart svg').first().textContent()) ?? '').toContain('Cells');
+    expect(await axe(page)).toEqual([]);
     expect(errors).toEqual([]);
     await ctx.close();
   });
@@ -157,6 +169,7 @@ describe('table builder totals over several countries', () => {
       expect(g.some((r) => r[1] === 'Kenya total' && Number(r.at(-1)) === val(per.find((x) => x.ISO3 === 'KEN'), 'PN14_LIFEEXP'))).toBe(true);
       await page.locator('[data-testid="pivot-table"] tbody[data-all="1"]').scrollIntoViewIfNeeded();
       await shot(page, `table-totals-blocks-${viewport.width}`);
+      expect(await axe(page)).toEqual([]);
       expect(errors).toEqual([]);
       await ctx.close();
     }
