@@ -214,7 +214,7 @@ def records(src: dict, ctx: dict) -> list[dict]:
         varDesc=('Exact area in km2 of the cell quadrangle on the WGS84 ellipsoid (a = 6378137 m, '
                  'f = 1/298.257223563), from the authalic latitude: A = (a^2 / 2) dlon (q(lat_n) - q(lat_s)) '
                  'with q from Snyder (1987) Map Projections: A Working Manual, eqs. 3-11 and 3-12. It depends '
-                 'on latitude only (about 85.8 km2 at the equator, 70.4 km2 at 35S). Includes land, lakes and '
+                 'on latitude only (about 85.5 km2 at the equator, 70.4 km2 at 35S). Includes land, lakes and '
                  'sea. Rounded to 0.001 km2. ' + grid_note),
         dec='2', aggFunR='sum(AREA_TOTAL, na.rm=TRUE)',
         cat1='Land and water', cat2='Area', cat3='Total area',
