@@ -5,7 +5,8 @@
  * Nord and São Tomé in São Tomé and Príncipe): a summary by ADM2_NAME_ALT lists the four
  * "Centre" districts apart, the choropleth draws the districts of basemap/admin2.geojson
  * (rendered features and pixels), hovering a district reads that district's value, and no
- * request fails (no 404 console error). Also: a bundle ingested without ADM2 units and the
+ * request fails (no 404 console error); the server's plot by ADM2 draws the district outlines.
+ * Also: a bundle ingested without ADM2 units and the
  * embedded bundle request no admin2.geojson. Screenshots at 1440x900 and 390x844.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -159,6 +160,17 @@ describe('an ingested ADM2 bundle', () => {
     await shot(page, 'adm2-02-districts-390');
     expect(errors).toEqual([]);
     await ctx.close();
+  });
+
+  test('the server\'s plot by ADM2_NAME_ALT draws the traced district outlines and credits them', async () => {
+    const srv = servers[0] ?? (await serve(join(dir, 'adm2')));
+    const r = await fetch(`${srv.url}ocpu/library/indapi3/R/indapi`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ var: 'RAIN_FIX', iso3: ['CIV', 'STP'], by: ['ADM2_NAME_ALT'], format: 'plot' }) });
+    expect(r.status).toBe(201);
+    const key = r.headers.get('x-ocpu-session');
+    const svg = await (await fetch(`${srv.url}ocpu/tmp/${key}/graphics/1/svg`)).text();
+    expect(svg).toContain('<svg');
+    expect(svg).toMatch(/<path d="M[^"]+" fill="none" stroke="#8a8a8a"/);
+    expect(svg).toContain('Admin-2 outlines: traced from the cells of cells.fixture.csv');
   });
 
   test('without admin-2 outlines (a bundle ingested without ADM2 units; the embedded bundle): the ADM1 choropleth on admin1.geojson, no request for admin2.geojson, no failed request', async () => {
