@@ -39,6 +39,8 @@ test('a new manifest drops only the cached blocks of the changed COG and tells t
   const page = await ctx.newPage();
   await page.goto(`${srv.url}#v=ELEVATION`);
   await page.waitForFunction(() => !!navigator.serviceWorker?.controller, undefined, { timeout: 60_000 });
+  // The map's raster worker is swapped for a controlled one, which reads ELEVATION again through the cache: let it finish first.
+  await page.waitForFunction(() => (window as any).__indapiRaster?.generation >= 1, undefined, { timeout: 60_000 });
   // Read ranges of two COGs through the service worker.
   for (const f of ['ELEVATION', 'ADM1_NAME_ALT']) {
     expect(await page.evaluate(async (u) => (await fetch(u, { headers: { Range: 'bytes=0-200000' } })).status, `./data/cog/${f}.tif`)).toBe(206);
