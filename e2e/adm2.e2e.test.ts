@@ -6,8 +6,8 @@
  * "Centre" districts apart, the choropleth draws the districts of basemap/admin2.geojson
  * (rendered features and pixels), hovering a district reads that district's value, and no
  * request fails (no 404 console error); the server's plot by ADM2 draws the district outlines.
- * Also: a bundle ingested without ADM2 units and the
- * embedded bundle request no admin2.geojson. Screenshots at 1440x900 and 390x844.
+ * Also: a bundle ingested without ADM2 units and the embedded bundle request no
+ * admin2.geojson. Screenshots at 1440x900 and 390x844.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
