@@ -41,6 +41,7 @@ interface VectorLayer { layer: string; source: string; kind: 'line' | 'fill' | '
  * stay in the map image.
  */
 const VECTOR_LAYERS: VectorLayer[] = [
+  { layer: 'admin2-line', source: 'admin2', kind: 'line', stroke: '#8a8a8a', width: 0.3, opacity: 0.6 },
   { layer: 'admin1-line', source: 'admin1', kind: 'line', stroke: '#6b6b6b', width: 0.4, opacity: 0.6 },
   { layer: 'countries-line', source: 'countries', kind: 'line', stroke: '#3c3c3c', width: 0.9 },
   { layer: 'areas-fill', source: 'areas', kind: 'fill', stroke: 'none', width: 0, fill: '#ff6a00', fillOpacity: 0.15 },

@@ -172,7 +172,10 @@ export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: Summa
   const decimals = useMemo(() => Object.fromEntries((shown?.args.var ?? []).map((v) => [v, byCode.get(v)?.dec ?? 2])), [shown, byCode]);
   // Units by name (admin-1 and the like, no key order) over several countries: bars say whose unit ("Central (KEN)").
   const unitBars = multiCountry && !orders[xKey] && shownBy.includes(xKey);
-  const barLabel = useCallback((row: Row) => (unitBars ? `${String(row[xKey])} (${String(row.ISO3)})` : prettyInterval(String(row[xKey] ?? 'all'))), [xKey, unitBars]);
+  // Districts repeat names across provinces of one country: an ADM2 bar names its ADM1 unit too.
+  const barLabel = useCallback((row: Row) => (unitBars
+    ? `${String(row[xKey])} (${/^ADM2_/.test(xKey) && row.ADM1_NAME_ALT ? `${String(row.ADM1_NAME_ALT)}, ` : ''}${String(row.ISO3)})`
+    : prettyInterval(String(row[xKey] ?? 'all'))), [xKey, unitBars]);
   const barOrder = useMemo(() => orders[xKey]?.map(prettyInterval), [orders, xKey]);
   const naRows = rows.filter((x) => isNaRow(x, shownBy));
   const units = rows.filter((x) => !isTotalRow(x, shownBy)).length;
