@@ -109,8 +109,10 @@ function suite(name: string, env: () => Record<string, string>, dataDir: string,
       await shot(page, `offline-ondemand-${name}-storage`);
       const st2 = await storageStatus(page);
       expect(st2.pins.map((p: any) => p.path)).toContain(`cog/${pinCode}.tif`);
-      // Every file of the category is in the pin list (two downloads run at once and both record their pin).
-      expect(st2.pins.length).toBe(Number(/(\d+) indicators/.exec(optText!)![1]));
+      // Every file of the category is in the pin list (two downloads run at once and both record their pin),
+      // with the key layers its summaries read.
+      expect(st2.pins.length).toBeGreaterThanOrEqual(Number(/(\d+) indicators/.exec(optText!)![1]));
+      expect(st2.pins.map((p: any) => p.path)).toEqual(expect.arrayContaining(['cog/ISO3.tif', 'cog/ADM1_NAME_ALT.tif']));
       await dialog.getByRole('button', { name: 'Close' }).click();
 
       await ctx.setOffline(true);
@@ -127,6 +129,32 @@ function suite(name: string, env: () => Record<string, string>, dataDir: string,
       await page.reload();
       await expect.poll(() => page.locator('h1').first().textContent(), { timeout: 30_000 }).toContain('indapi3');
       expect(await summarise(page, `#v=${pinCode}&iso=RWA&by=ADM1_NAME_ALT`)).toMatch(/^ERROR .*not stored on this device/);
+      await ctx.setOffline(false);
+      await ctx.close();
+    });
+
+    test('an indicator kept offline on a first visit is summarised by province offline (its weights and key layers are kept with it)', async () => {
+      const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+      const page = await ctx.newPage();
+      await page.goto(`${srv.url}#v=${first}`);
+      await waitSynced(page);
+      await page.getByTestId('storage-open').click();
+      const dialog = page.getByTestId('storage-dialog');
+      await dialog.getByTestId('storage-panel').waitFor({ timeout: 30_000 });
+      const select = dialog.getByTestId('keep-indicator');
+      await expect.poll(() => select.locator('option').count(), { timeout: 30_000 }).toBeGreaterThan(1);
+      await select.selectOption(notViewed);
+      await dialog.getByRole('button', { name: 'Keep offline', exact: true }).click();
+      await dialog.locator('[data-testid="pin-progress"][data-complete="1"]').waitFor({ timeout: 120_000 });
+      const st = await storageStatus(page);
+      const kept = st.pins.map((p: any) => p.path);
+      expect(kept).toEqual(expect.arrayContaining([`cog/${notViewed}.tif`, 'cog/ISO3.tif', 'cog/ADM1_NAME_ALT.tif']));
+      await dialog.getByRole('button', { name: 'Close' }).click();
+      await ctx.setOffline(true);
+      await page.reload();
+      await expect.poll(() => page.locator('h1').first().textContent(), { timeout: 30_000 }).toContain('indapi3');
+      const offline = await summarise(page, `#v=${notViewed}&iso=RWA&by=ADM1_NAME_ALT`);
+      expect(offline).not.toMatch(/^ERROR/);
       await ctx.setOffline(false);
       await ctx.close();
     });

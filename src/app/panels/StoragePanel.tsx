@@ -11,6 +11,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { PinProgress, StorageStatus } from '../../../workers/sw-data';
 import { DATA_BASE } from '../bundle';
 import { getEngine } from '../services';
+import { pinSet } from './pin-set';
 
 /** Bytes as "12.3 MB" (SI units, as browsers' storage settings show them). */
 export function fmtBytes(n: number | undefined): string {
@@ -63,6 +64,9 @@ export function StoragePanel() {
     return [...by].sort((a, b) => a[0].localeCompare(b[0]));
   }, [catalog, sizes]);
   const sizeOf = (codes: string[]) => codes.reduce((s, c) => s + (sizes?.get(cogPath(c)) ?? 0), 0);
+  // Kept indicators are summarised offline only with their formula columns and the key layers.
+  const expand = (codes: string[]) => pinSet(codes, catalog, (c) => !!sizes?.has(cogPath(c)));
+  const sizeWithNeeded = (codes: string[]) => { const s = expand(codes); return sizeOf([...s.codes, ...s.needed]); };
 
   useEffect(() => {
     if (!navigator.serviceWorker) return;
@@ -85,8 +89,10 @@ export function StoragePanel() {
     setPersisted(!!ok);
     setFull(null);
     const id = `pin-${Date.now()}`;
-    setJob({ id, done: 0, total: codes.length, bytes: 0, totalBytes: sizeOf(codes), complete: false });
-    post({ type: 'PIN', id, paths: codes.map(cogPath) });
+    const set = expand(codes);
+    const all = [...set.codes, ...set.needed];
+    setJob({ id, done: 0, total: all.length, bytes: 0, totalBytes: sizeOf(all), complete: false });
+    post({ type: 'PIN', id, paths: all.map(cogPath) });
   };
   const running = job && !job.complete && !job.cancelled && !job.error && job.done < job.total;
   const catCodes = cats.find(([c]) => c === cat)?.[1] ?? [];
@@ -104,21 +110,21 @@ export function StoragePanel() {
       {(full || status?.quotaError) && <p className="msg error" role="alert">{full ?? status?.quotaError}</p>}
 
       <h3>Keep offline</h3>
-      <p className="small muted">Indicators you view are cached as you go (least recently used are dropped past the budget). Kept indicators are downloaded whole, checked, and never dropped.</p>
+      <p className="small muted">Indicators you view are cached as you go (least recently used are dropped past the budget). Kept indicators are downloaded whole, checked, and never dropped; the layers their summaries read (country and province keys, formula weights) are kept with them and counted in the sizes shown.</p>
       <div className="row">
         <label className="field inline"><span>Category</span>
           <select value={cat} onChange={(e) => setCat(e.target.value)} data-testid="keep-category">
             <option value="">Choose…</option>
-            {cats.map(([c, codes]) => <option key={c} value={c}>{c} — {codes.length} indicators, {fmtBytes(sizeOf(codes))}</option>)}
+            {cats.map(([c, codes]) => <option key={c} value={c}>{c} — {codes.length} indicators, {fmtBytes(sizeWithNeeded(codes))}</option>)}
           </select>
         </label>
-        <button type="button" disabled={!catCodes.length || !!running} onClick={() => void keep(catCodes)}>Keep category offline{catCodes.length ? ` (${fmtBytes(sizeOf(catCodes))})` : ''}</button>
+        <button type="button" disabled={!catCodes.length || !!running} onClick={() => void keep(catCodes)}>Keep category offline{catCodes.length ? ` (${fmtBytes(sizeWithNeeded(catCodes))})` : ''}</button>
       </div>
       <div className="row">
         <label className="field inline"><span>Indicator</span>
           <select value={code} onChange={(e) => setCode(e.target.value)} data-testid="keep-indicator">
             <option value="">Choose…</option>
-            {catalog.filter((r) => sizes?.has(cogPath(r.varCode))).map((r) => <option key={r.varCode} value={r.varCode}>{r.varLabel} ({r.varCode}) — {fmtBytes(sizes?.get(cogPath(r.varCode)))}</option>)}
+            {catalog.filter((r) => sizes?.has(cogPath(r.varCode))).map((r) => <option key={r.varCode} value={r.varCode}>{r.varLabel} ({r.varCode}) — {fmtBytes(sizeWithNeeded([r.varCode]))}</option>)}
           </select>
         </label>
         <button type="button" disabled={!code || !!running} onClick={() => void keep([code])}>Keep offline</button>
