@@ -219,7 +219,8 @@ describe('map tiles and a full quota offline', () => {
       await page.goto(`${srv.url}#v=ELEVATION`);
       await waitControlledAndSynced(page);
       // With the browser's quota: keep Economy and Administrative (the country and province layers) offline.
-      const kept0 = manifestCodes(['PN14_GDPPC', 'INCOME_GRP', 'ECONOMY', 'SUBREGION', 'ISO3', 'ADM0_NAME', 'ADM1_CODE_ALT', 'ADM1_NAME_ALT']);
+      // (PN14_POP: the weight of PN14_GDPPC's formula, kept with it.)
+      const kept0 = manifestCodes(['PN14_GDPPC', 'INCOME_GRP', 'ECONOMY', 'PN14_POP', 'SUBREGION', 'ISO3', 'ADM0_NAME', 'ADM1_CODE_ALT', 'ADM1_NAME_ALT']);
       for (const cat of ['Economy', 'Administrative']) {
         const d = await keepCategory(page, cat);
         expect(await d.getByTestId('pin-progress').getAttribute('data-complete')).toBe('1');
@@ -244,7 +245,8 @@ describe('map tiles and a full quota offline', () => {
       // Nothing half-stored, nothing lost: the kept files are exactly the listed ones, each with its sha256, Economy still whole.
       const after = await checkKept(page);
       for (const p of kept0) expect(after).toContain(p);
-      expect(after.filter((p) => !kept0.includes(p)).every((p) => /DIST_/.test(p))).toBe(true);
+      // (AREA_LAND: the weight of the distance layers' formulas, kept with them.)
+      expect(after.filter((p) => !kept0.includes(p)).every((p) => /DIST_|AREA_LAND/.test(p))).toBe(true);
 
       // Online the app keeps answering, with an indicator of the category that did not fit.
       const notKept = await summarise(page, '#v=DIST_PLACE20K&iso=RWA&by=ADM1_NAME_ALT');
