@@ -1,6 +1,6 @@
 /** Helpers of the app's end-to-end tests: browser launch, screenshots, map coordinates. */
 import { mkdirSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 /** Launches Debian Chromium headless (WebGL through SwiftShader for MapLibre). */
 export function launch(): Promise<Browser> {
@@ -8,6 +8,19 @@ export function launch(): Promise<Browser> {
     executablePath: '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'],
   });
+}
+
+/** An app page opened in a new context, with the page errors it raises collected. */
+export interface OpenedApp { ctx: BrowserContext; page: Page; errors: string[] }
+
+/** Opens `url` in a new browser context (`ctxOpts`, e.g. viewport) and collects its page errors. */
+export async function openApp(browser: Browser, url: string, ctxOpts: Parameters<Browser['newContext']>[0] = {}): Promise<OpenedApp> {
+  const ctx = await browser.newContext(ctxOpts);
+  const page = await ctx.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(url);
+  return { ctx, page, errors };
 }
 
 /** Saves a screenshot to test-results/screenshots/<name>.png. */

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startServer, type Started } from './helpers';
-import { addChip, jumpTo, launch, mapPoint, settle, shot, waitChoropleth, waitMap } from './app-helpers';
+import { addChip, jumpTo, launch, mapPoint, settle, shot, waitChoropleth, waitMap, openApp } from './app-helpers';
 
 let srv: Started;
 let browser: Browser;
@@ -19,12 +19,7 @@ beforeAll(async () => {
 afterAll(async () => { await browser?.close(); await srv?.stop(); });
 
 async function open(hash = '', ctxOpts: Parameters<Browser['newContext']>[0] = {}): Promise<{ ctx: BrowserContext; page: Page; errors: string[] }> {
-  const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, ...ctxOpts });
-  const page = await ctx.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(srv.url + hash);
-  return { ctx, page, errors };
+  return openApp(browser, srv.url + hash, { viewport: { width: 1440, height: 900 }, ...ctxOpts });
 }
 
 type Box = { x: number; y: number; width: number; height: number };

@@ -9,7 +9,7 @@ import JSZip from 'jszip';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startServer, type Started } from './helpers';
 import { mkdirSync } from 'node:fs';
-import { addChip, jumpTo, launch, mapPoint, settle, shot, waitChoropleth, waitMap } from './app-helpers';
+import { addChip, jumpTo, launch, mapPoint, settle, shot, waitChoropleth, waitMap, openApp } from './app-helpers';
 import { decodePng } from './png';
 import { cellId, pointToColRow, SSA_GRID } from '../src/core/grid';
 
@@ -23,12 +23,7 @@ beforeAll(async () => {
 afterAll(async () => { await browser?.close(); await srv?.stop(); });
 
 async function open(hash = '', ctxOpts: Parameters<Browser['newContext']>[0] = {}): Promise<{ ctx: BrowserContext; page: Page; errors: string[] }> {
-  const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, acceptDownloads: true, ...ctxOpts });
-  const page = await ctx.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(srv.url + hash);
-  return { ctx, page, errors };
+  return openApp(browser, srv.url + hash, { viewport: { width: 1440, height: 900 }, acceptDownloads: true, ...ctxOpts });
 }
 
 describe('the map app on the bundle', () => {

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startServer, type Started } from './helpers';
-import { launch, shot, waitMap } from './app-helpers';
+import { launch, shot, waitMap, openApp } from './app-helpers';
 import { decodePng } from './png';
 
 let srv: Started;
@@ -29,12 +29,7 @@ const DESKTOP = { viewport: { width: 1440, height: 900 } };
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
 
 async function open(hash: string, ctxOpts: Parameters<Browser['newContext']>[0] = DESKTOP): Promise<{ ctx: BrowserContext; page: Page; errors: string[] }> {
-  const ctx = await browser.newContext(ctxOpts);
-  const page = await ctx.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(srv.url + hash);
-  return { ctx, page, errors };
+  return openApp(browser, srv.url + hash, ctxOpts);
 }
 
 /** Waits until both maps have drawn their raster layer and settled. */

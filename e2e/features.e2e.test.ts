@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import Papa from 'papaparse';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startServer, type Started } from './helpers';
-import { launch, settle, shot, waitMap } from './app-helpers';
+import { launch, settle, shot, waitMap, openApp } from './app-helpers';
 import { decodePng } from './png';
 import { createRequire } from 'node:module';
 
@@ -39,12 +39,7 @@ beforeAll(async () => {
 afterAll(async () => { await browser?.close(); await srv?.stop(); });
 
 async function open(hash = '', viewport = { width: 1440, height: 900 }): Promise<{ ctx: BrowserContext; page: Page; errors: string[] }> {
-  const ctx = await browser.newContext({ viewport, acceptDownloads: true });
-  const page = await ctx.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(srv.url + hash);
-  return { ctx, page, errors };
+  return openApp(browser, srv.url + hash, { viewport, acceptDownloads: true });
 }
 
 /** Kenya's AREA_TOTAL from the HTTP API (getLayer, no domain). */

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startServer, type Started } from './helpers';
-import { launch, shot, waitMap } from './app-helpers';
+import { launch, shot, waitMap, openApp } from './app-helpers';
 import { decodePng } from './png';
 
 let srv: Started;
@@ -28,11 +28,7 @@ beforeAll(async () => {
 afterAll(async () => { await browser?.close(); await srv?.stop(); });
 
 async function open(hash: string, viewport: { width: number; height: number }): Promise<{ ctx: BrowserContext; page: Page; errors: string[] }> {
-  const ctx = await browser.newContext({ viewport, acceptDownloads: true });
-  const page = await ctx.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(srv.url + hash);
+  const { ctx, page, errors } = await openApp(browser, srv.url + hash, { viewport, acceptDownloads: true });
   await waitMap(page);
   await page.locator('.place-label').first().waitFor({ timeout: 20_000 });
   return { ctx, page, errors };

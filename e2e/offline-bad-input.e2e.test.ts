@@ -14,6 +14,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startServer, type Started } from './helpers';
+import { storageStatus } from './offline-helpers';
 import { launch } from './app-helpers';
 
 let tmp: string;
@@ -50,14 +51,6 @@ function rangeRead(page: Page, url: string) {
     const r = await fetch(u, { headers: { Range: 'bytes=0-99' } });
     return { status: r.status, code: r.headers.get('x-indapi3-error'), text: r.status >= 400 ? await r.text() : '' };
   }, url);
-}
-
-function storageStatus(page: Page): Promise<any> {
-  return page.evaluate(() => new Promise((resolve) => {
-    const on = (e: MessageEvent) => { if (e.data?.type === 'storage-status') { navigator.serviceWorker.removeEventListener('message', on); resolve(e.data); } };
-    navigator.serviceWorker.addEventListener('message', on);
-    navigator.serviceWorker.controller!.postMessage({ type: 'STORAGE_STATUS' });
-  }));
 }
 
 beforeAll(async () => {

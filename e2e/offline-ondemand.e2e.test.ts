@@ -10,47 +10,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import Papa from 'papaparse';
 import { startServer, type Started } from './helpers';
+import { storageStatus, summarise, waitSynced } from './offline-helpers';
 import { launch, shot } from './app-helpers';
 
 interface Manifest { files: Array<{ path: string; bytes: number; sha256: string }> }
-
-/** Waits until the service worker controls the page and has precached the small files of the manifest. */
-async function waitSynced(page: Page): Promise<void> {
-  await page.waitForFunction(() => !!navigator.serviceWorker?.controller, undefined, { timeout: 60_000 });
-  await page.waitForFunction(async () => {
-    const m = await (await fetch('./data/manifest.json')).json();
-    const want = (m.files as Array<{ path: string; sha256: string }>).filter((f) => !f.path.endsWith('.tif')).map((f) => f.sha256);
-    const keys = (await (await caches.open('indapi3-files')).keys()).map((r) => r.url.split('/').pop());
-    return want.every((s) => keys.includes(s));
-  }, undefined, { timeout: 120_000, polling: 1000 });
-}
-
-/** Asks the service worker what it stores. */
-function storageStatus(page: Page): Promise<any> {
-  return page.evaluate(() => new Promise((resolve) => {
-    const on = (e: MessageEvent) => { if (e.data?.type === 'storage-status') { navigator.serviceWorker.removeEventListener('message', on); resolve(e.data); } };
-    navigator.serviceWorker.addEventListener('message', on);
-    navigator.serviceWorker.controller!.postMessage({ type: 'STORAGE_STATUS' });
-  }));
-}
-
-async function summarise(page: Page, hash: string): Promise<string> {
-  await page.evaluate((h) => { location.hash = h; }, hash);
-  const btn = page.getByRole('button', { name: 'Summarise', exact: true });
-  await expect.poll(() => btn.isEnabled(), { timeout: 60_000 }).toBe(true);
-  const body = page.locator('[data-testid="summary-result"] tbody');
-  const prev = (await body.count()) ? await body.textContent() : '';
-  await btn.click();
-  const panel = page.locator('#panel-summary');
-  // a new table (not the previous one) or an error
-  await expect.poll(async () => ((await page.locator('[data-testid="summary-result"] tbody tr').count()) > 2 && (await body.textContent()) !== prev) || (await panel.locator('.msg.error').count()) > 0, { timeout: 90_000 }).toBe(true);
-  const err = panel.locator('.msg.error');
-  if (await err.count()) return `ERROR ${await err.first().textContent()}`;
-  return (await page.locator('[data-testid="summary-result"] tbody').textContent()) ?? '';
-}
 
 function suite(name: string, env: () => Record<string, string>, dataDir: string, first: string, pinCategory: string, pinCode: string, notViewed: string) {
   describe(name, () => {

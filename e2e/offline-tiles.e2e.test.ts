@@ -14,33 +14,13 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startServer, type Started } from './helpers';
+import { storageStatus, summarise, waitSynced } from './offline-helpers';
 import { launch, settle, shot, waitMap } from './app-helpers';
 import { decodePng } from './png';
-
-
-/** What the service worker stores (its `storage-status` answer). */
-function storageStatus(page: Page): Promise<any> {
-  return page.evaluate(() => new Promise((resolve) => {
-    const on = (e: MessageEvent) => { if (e.data?.type === 'storage-status') { navigator.serviceWorker.removeEventListener('message', on); resolve(e.data); } };
-    navigator.serviceWorker.addEventListener('message', on);
-    navigator.serviceWorker.controller!.postMessage({ type: 'STORAGE_STATUS' });
-  }));
-}
 
 /** Paths of the COGs the storage status lists as recently used (cached because they were read). */
 async function recentCogs(page: Page): Promise<string[]> {
   return ((await storageStatus(page)).recent as Array<{ path: string }>).map((r) => r.path);
-}
-
-/** Waits until the service worker controls the page and holds the bundle's small files. */
-async function waitControlledAndSynced(page: Page): Promise<void> {
-  await page.waitForFunction(() => !!navigator.serviceWorker?.controller, undefined, { timeout: 60_000 });
-  await page.waitForFunction(async () => {
-    const m = await (await fetch('./data/manifest.json')).json();
-    const want = (m.files as Array<{ path: string; sha256: string }>).filter((f) => !f.path.endsWith('.tif')).map((f) => f.sha256);
-    const keys = new Set((await (await caches.open('indapi3-files')).keys()).map((r) => r.url.split('/').pop()));
-    return want.every((s) => keys.has(s));
-  }, undefined, { timeout: 120_000, polling: 1000 });
 }
 
 /** Reloads (maybe offline) and waits for the app's title and the map's first raster render. */
@@ -93,19 +73,6 @@ async function pan(page: Page, dx: number, dy: number): Promise<void> {
     m.panBy([c.width * fx, c.height * fy], { animate: false });
   }), [dx, dy]);
   await settle(page);
-}
-
-/** Runs a summary from a link's inputs; returns the result table's text, or "ERROR <message>". */
-async function summarise(page: Page, hash: string): Promise<string> {
-  await page.evaluate((h) => { location.hash = h; }, hash);
-  const btn = page.getByRole('button', { name: 'Summarise', exact: true });
-  await expect.poll(() => btn.isEnabled(), { timeout: 60_000 }).toBe(true);
-  const body = page.locator('[data-testid="summary-result"] tbody');
-  const prev = (await body.count()) ? await body.textContent() : '';
-  await btn.click();
-  const err = page.locator('#panel-summary .msg.error');
-  await expect.poll(async () => ((await body.locator('tr').count()) > 2 && (await body.textContent()) !== prev) || (await err.count()) > 0, { timeout: 90_000 }).toBe(true);
-  return (await err.count()) ? `ERROR ${await err.first().textContent()}` : ((await body.textContent()) ?? '');
 }
 
 /** Keeps a category offline from the storage dialog; returns the dialog (left open) once the job has ended. */
@@ -185,7 +152,7 @@ describe('map tiles and a full quota offline', () => {
         }));
         await settle(page);
         // The person waits a moment (the app finishes setting up offline storage), then loses the network.
-        await waitControlledAndSynced(page);
+        await waitSynced(page);
         await expect.poll(() => recentCogs(page), { timeout: 60_000, interval: 1000 }).toContain(`cog/${code}.tif`);
         // What a person sees: the map with the layer, and (to know which pixels are the layer's) without it.
         const pts = await mapPoints(page);
@@ -217,7 +184,7 @@ describe('map tiles and a full quota offline', () => {
     const cdp = await ctx.newCDPSession(page);
     try {
       await page.goto(`${srv.url}#v=ELEVATION`);
-      await waitControlledAndSynced(page);
+      await waitSynced(page);
       // With the browser's quota: keep Economy and Administrative (the country and province layers) offline.
       // (PN14_POP: the weight of PN14_GDPPC's formula, kept with it.)
       const kept0 = manifestCodes(['PN14_GDPPC', 'INCOME_GRP', 'ECONOMY', 'PN14_POP', 'SUBREGION', 'ISO3', 'ADM0_NAME', 'ADM1_CODE_ALT', 'ADM1_NAME_ALT']);

@@ -10,21 +10,14 @@ import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { startServer, type Started } from './helpers';
+import { storageStatus } from './offline-helpers';
 import { launch } from './app-helpers';
 
 let tmp: string;
 let srv: Started;
 let browser: Browser;
-
-function storageStatus(page: Page): Promise<any> {
-  return page.evaluate(() => new Promise((resolve) => {
-    const on = (e: MessageEvent) => { if (e.data?.type === 'storage-status') { navigator.serviceWorker.removeEventListener('message', on); resolve(e.data); } };
-    navigator.serviceWorker.addEventListener('message', on);
-    navigator.serviceWorker.controller!.postMessage({ type: 'STORAGE_STATUS' });
-  }));
-}
 
 beforeAll(async () => {
   tmp = mkdtempSync(path.join(os.tmpdir(), 'indapi3-upd-'));

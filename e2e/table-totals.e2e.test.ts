@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import Papa from 'papaparse';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startServer, type Started } from './helpers';
-import { launch, shot } from './app-helpers';
+import { launch, shot, openApp } from './app-helpers';
 import { createRequire } from 'node:module';
 
 const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -35,12 +35,7 @@ beforeAll(async () => {
 afterAll(async () => { await browser?.close(); await srv?.stop(); });
 
 async function open(hash: string, viewport = { width: 1440, height: 900 }): Promise<{ ctx: BrowserContext; page: Page; errors: string[] }> {
-  const ctx = await browser.newContext({ viewport, acceptDownloads: true });
-  const page = await ctx.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(srv.url + hash);
-  return { ctx, page, errors };
+  return openApp(browser, srv.url + hash, { viewport, acceptDownloads: true });
 }
 
 type ApiRow = Record<string, unknown>;

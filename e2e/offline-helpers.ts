@@ -1,0 +1,37 @@
+/** Helpers of the offline end-to-end tests: the service worker's storage status, precache sync, summaries, keep offline. */
+import { expect } from 'vitest';
+import type { Page } from 'playwright-core';
+
+/** What the service worker stores (its `storage-status` answer to STORAGE_STATUS). */
+export function storageStatus(page: Page): Promise<any> {
+  return page.evaluate(() => new Promise((resolve) => {
+    const on = (e: MessageEvent) => { if (e.data?.type === 'storage-status') { navigator.serviceWorker.removeEventListener('message', on); resolve(e.data); } };
+    navigator.serviceWorker.addEventListener('message', on);
+    navigator.serviceWorker.controller!.postMessage({ type: 'STORAGE_STATUS' });
+  }));
+}
+
+/** Waits until the service worker controls the page and has precached the small files of the manifest. */
+export async function waitSynced(page: Page): Promise<void> {
+  await page.waitForFunction(() => !!navigator.serviceWorker?.controller, undefined, { timeout: 60_000 });
+  await page.waitForFunction(async () => {
+    const m = await (await fetch('./data/manifest.json')).json();
+    const want = (m.files as Array<{ path: string; sha256: string }>).filter((f) => !f.path.endsWith('.tif')).map((f) => f.sha256);
+    const keys = new Set((await (await caches.open('indapi3-files')).keys()).map((r) => r.url.split('/').pop()));
+    return want.every((s) => keys.has(s));
+  }, undefined, { timeout: 120_000, polling: 1000 });
+}
+
+/** Runs a summary from a link's inputs; returns the result table's text, or "ERROR <message>". */
+export async function summarise(page: Page, hash: string): Promise<string> {
+  await page.evaluate((h) => { location.hash = h; }, hash);
+  const btn = page.getByRole('button', { name: 'Summarise', exact: true });
+  await expect.poll(() => btn.isEnabled(), { timeout: 60_000 }).toBe(true);
+  const body = page.locator('[data-testid="summary-result"] tbody');
+  const prev = (await body.count()) ? await body.textContent() : '';
+  await btn.click();
+  const err = page.locator('#panel-summary .msg.error');
+  // a new table (not the previous one) or an error
+  await expect.poll(async () => ((await body.locator('tr').count()) > 2 && (await body.textContent()) !== prev) || (await err.count()) > 0, { timeout: 90_000 }).toBe(true);
+  return (await err.count()) ? `ERROR ${await err.first().textContent()}` : ((await body.textContent()) ?? '');
+}
