@@ -42,6 +42,11 @@ async function waitBoth(page: Page): Promise<void> {
   await page.evaluate(() => Promise.all(['__indapiMap', '__indapiMap2'].map((k) => new Promise<void>((res) => { const m = (window as any)[k]; m.once('idle', () => res()); m.triggerRepaint(); }))));
 }
 
+/** Waits until neither map moves (drag handlers, inertia and animations have ended). */
+async function stopped(page: Page): Promise<void> {
+  await page.waitForFunction(() => ['__indapiMap', '__indapiMap2'].every((k) => !(window as any)[k].isMoving()), undefined, { timeout: 15_000, polling: 100 });
+}
+
 /** Screen points over the maps (not under a panel), with the map canvas hit there: 'a' main, 'b' second. */
 async function mapSamples(page: Page): Promise<Array<{ x: number; y: number; fx: number; hit: 'a' | 'b' }>> {
   return page.evaluate(() => {
@@ -182,6 +187,7 @@ describe('compare two layers', () => {
     await page.mouse.down();
     await page.mouse.move(ra.x - 120, ra.y + 60, { steps: 8 });
     await page.mouse.up();
+    await stopped(page);
     await page.waitForTimeout(600);
     let [a, b] = await centres();
     expect(Math.abs(a[0] - c0[0])).toBeGreaterThan(0.5);
@@ -194,6 +200,9 @@ describe('compare two layers', () => {
     await page.mouse.down();
     await page.mouse.move(rb.x + 80, rb.y - 40, { steps: 8 });
     await page.mouse.up();
+    // the drag's last frame and its inertia run after mouse up: zoom once both maps have stopped
+    // (a zoom set while the drag handler still runs is overwritten by it, on a slow machine)
+    await stopped(page);
     await page.evaluate(() => (window as any).__indapiMap2.zoomTo(7, { duration: 0 }));
     await page.waitForTimeout(600);
     [a, b] = await centres();

@@ -18,7 +18,11 @@ export function useUrlState(): [UrlState, (patch: Partial<UrlState>, opts?: { re
     return () => { window.removeEventListener('hashchange', on); window.removeEventListener('popstate', on); };
   }, []);
   const update = useCallback((patch: Partial<UrlState>, opts: { replace?: boolean } = {}) => {
-    setState((s) => {
+    setState((prev) => {
+      // The URL is the source of truth: after Back/Forward whose popstate has not been applied yet,
+      // `prev` is stale, and merging into it would write the state left behind over the entry
+      // navigated to (a map resize's view update after Back used to restore the previous step).
+      const s = toHash(prev) === location.hash ? prev : parseHash(location.hash);
       const n = { ...s, ...patch };
       const h = toHash(n);
       if (h !== location.hash && !(h === '' && location.hash === '')) {
