@@ -7,15 +7,14 @@
 import { expose } from 'comlink';
 import type { CallOptions, Engine } from '../src/core/api';
 import { isIndapiError } from '../src/core/errors';
-import { createWorkerEngine } from '../src/app/engine-factory';
+import { createWorkerEngine } from './engine-factory';
+import type { CallOutcome, EngineWorkerApi } from './protocol/engine';
 
-/** Outcome of a call: value or typed error. */
-export type CallOutcome<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string; detail?: Record<string, unknown> } };
 
 let engine: Engine | null = null;
 const ctrls = new Map<number, AbortController>();
 
-const api = {
+const api: EngineWorkerApi = {
   /** Creates the engine over the bundle at `dataBase` (URL ending in "/"). */
   init(dataBase: string) { engine = createWorkerEngine(dataBase); },
   /** Calls `engine[method](args, { signal, onProgress })` under id `id`. */
@@ -40,6 +39,4 @@ const api = {
   cancel(id: number) { ctrls.get(id)?.abort(); },
 };
 
-/** The worker's Comlink API. */
-export type EngineWorkerApi = typeof api;
 expose(api);

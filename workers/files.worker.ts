@@ -8,7 +8,8 @@ import { expose, transfer } from 'comlink';
 import type { CellResult, Engine, TableResult } from '../src/core/api';
 import { IndapiError, isIndapiError } from '../src/core/errors';
 import { cellQueryArgs, configureGraphics, genFile, needsCells, normalizeFormat, zipFiles, type Basemap } from '../src/core/formats';
-import { createWorkerEngine } from '../src/app/engine-factory';
+import { createWorkerEngine } from './engine-factory';
+import type { BuildOutcome, BuildRequest, BuildResult, FilesWorkerApi } from './protocol/files';
 
 let engine: Engine | null = null;
 let dataBase = '';
@@ -16,30 +17,7 @@ let basemap: Promise<Basemap | undefined> | null = null;
 let version: Promise<string | undefined> | null = null;
 const ctrls = new Map<number, AbortController>();
 
-/** What to build. */
-export interface BuildRequest {
-  /** Contract method of the query: indapi (getLayer / areas) or similar. */
-  method: 'indapi' | 'similar';
-  /** Query arguments (var, iso3, by, wkt, exact, x, ...). */
-  args: Record<string, unknown>;
-  /** File format (any alias). */
-  format: string;
-  /** URL the same request would be sent to, for the README. */
-  requestUrl?: string;
-}
-
-/** A built package. */
-export interface BuildResult {
-  zip: Uint8Array;
-  zipName: string;
-  files: Array<{ name: string; mediaType: string; bytes: number }>;
-  graphics: Array<{ svg: string; png: Uint8Array }>;
-}
-
-/** Outcome: value or typed error. */
-export type BuildOutcome = { ok: true; value: BuildResult } | { ok: false; error: { code: string; message: string } };
-
-const api = {
+const api: FilesWorkerApi = {
   /** Sets the bundle root URL (ending in "/"). */
   init(base: string) {
     dataBase = base;
@@ -115,6 +93,4 @@ const api = {
   base() { return dataBase; },
 };
 
-/** The worker's Comlink API. */
-export type FilesWorkerApi = typeof api;
 expose(api);

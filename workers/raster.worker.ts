@@ -1,15 +1,16 @@
 /**
  * Map raster worker (Comlink): draws bundle COGs and per-cell results as Web Mercator
- * tiles (exact per-pixel reprojection, see src/ui/raster/mercator.ts) and answers
+ * tiles (exact per-pixel reprojection, see src/core/map/mercator.ts) and answers
  * hover/click look-ups (value, CELL5M, country, ADM1) from the full-resolution arrays.
  */
 import { expose, transfer } from 'comlink';
 import { cellCentre, cellId, pointToColRow, SSA_GRID, type GridDef } from '../src/core/grid';
 import type { ClassEntry, VarRecord } from '../src/core/types';
-import { levelForZoom, renderTile, type RasterLevel } from '../src/ui/raster/mercator';
-import { makeColorizer, paletteFor, quantileBreaks, type Palette } from '../src/ui/raster/palette';
-import { loadClassTable, openCog, type CogLayer } from '../src/ui/raster/layers';
+import { levelForZoom, renderTile, type RasterLevel } from '../src/core/map/mercator';
+import { makeColorizer, paletteFor, quantileBreaks, type Palette } from '../src/core/map/palette';
+import { loadClassTable, openCog, type CogLayer } from './raster/layers';
 import { parseVi } from '../src/core/catalog';
+import type { CellInfo, RasterWorkerApi } from './protocol/raster';
 
 let dataBase = '';
 const cogs = new Map<string, Promise<CogLayer>>();
@@ -33,29 +34,6 @@ function classes(code: string): Promise<ClassEntry[]> {
   return p;
 }
 
-/** Result of a look-up at a point. */
-export interface CellInfo {
-  /** CELL5M id. */
-  cell5m: number;
-  /** Cell centre, degrees. */
-  lon: number;
-  lat: number;
-  /** Value of the mapped layer (NaN = no data). */
-  value: number;
-  /** Class label for class layers. */
-  valueLabel?: string;
-  /** ISO3 and country name. */
-  iso3?: string;
-  country?: string;
-  /** ADM1 unit name, code (ADM1_CODE_ALT label) and raster value. */
-  adm1?: string;
-  adm1Code?: string;
-  adm1Value?: number;
-  /** ADM2 unit name and raster value (ADM2_NAME_ALT), when the catalog has that layer. */
-  adm2?: string;
-  adm2Value?: number;
-}
-
 async function valueAt(code: string, col: number, row: number): Promise<number> {
   const layer = await cog(code);
   const full = await layer.level(0);
@@ -64,7 +42,7 @@ async function valueAt(code: string, col: number, row: number): Promise<number> 
   return typeof v === 'number' ? v : NaN;
 }
 
-const api = {
+const api: RasterWorkerApi = {
   /** Sets the bundle root URL (ending in "/"). */
   init(base: string) {
     dataBase = base;
@@ -211,6 +189,4 @@ const api = {
   classTable(code: string): Promise<ClassEntry[]> { return classes(code); },
 };
 
-/** The worker's Comlink API. */
-export type RasterWorkerApi = typeof api;
 expose(api);

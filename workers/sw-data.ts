@@ -19,6 +19,10 @@ import { createPartialResponse } from 'workbox-range-requests';
 import { createStore, del, get, set, update, type UseStore } from 'idb-keyval';
 import { BlockCache, checkRangeResponse, DEFAULT_BUDGET_BYTES, isQuotaError, RangeResponseError, type FileRef, type IndexEntry } from './block-cache';
 
+import type { Pin, PinProgress, PrecacheProgress, StorageStatus } from './protocol/storage';
+
+export type { Pin, PinProgress, PrecacheProgress, StorageStatus };
+
 declare const self: ServiceWorkerGlobalScope;
 
 /** Manifest of the bundle (the fields used here). */
@@ -26,56 +30,6 @@ export interface BundleManifest {
   name: string;
   version: string;
   files: FileRef[];
-}
-
-/** Progress of precaching the small files, posted as `{ type: 'bundle-progress', ... }`. */
-export interface PrecacheProgress {
-  version: string;
-  done: number;
-  total: number;
-  bytes: number;
-  totalBytes: number;
-  complete: boolean;
-  error?: string;
-}
-
-/** A pinned ("keep offline") file. */
-export interface Pin {
-  path: string;
-  sha256: string;
-  bytes: number;
-  /** When it was stored, ms since epoch. */
-  at: number;
-}
-
-/** Progress of a pin job, posted as `{ type: 'pin-progress', ... }`. */
-export interface PinProgress {
-  id: string;
-  done: number;
-  total: number;
-  bytes: number;
-  totalBytes: number;
-  complete: boolean;
-  cancelled?: boolean;
-  error?: string;
-}
-
-/** What is stored, posted as `{ type: 'storage-status', ... }` for the storage panel. */
-export interface StorageStatus {
-  version: string;
-  pins: Pin[];
-  /** COGs with cached blocks, most recently used first. */
-  recent: Array<{ path: string; sha256: string; bytes: number; used: number }>;
-  /** Bytes of cached COG blocks, of pinned files, of precached small files. */
-  blockBytes: number;
-  pinnedBytes: number;
-  filesBytes: number;
-  budgetBytes: number;
-  /** navigator.storage.estimate() of the origin, when available. */
-  usage?: number;
-  quota?: number;
-  /** The last storage-full failure, if any. */
-  quotaError?: string;
 }
 
 /** Cache names (Cache Storage). */

@@ -6,7 +6,7 @@
 import { proxy, wrap, type Remote } from 'comlink';
 import type { CallOptions, Engine } from '../core/api';
 import { IndapiError, type ErrorCode } from '../core/errors';
-import type { EngineWorkerApi } from '../../workers/engine.worker';
+import type { EngineWorkerApi } from '../../workers/protocol/engine';
 
 let nextId = 1;
 

@@ -6,7 +6,7 @@
  * formats show the same composition. Pure: no DOM (text widths come from an injected
  * {@link Measure}).
  */
-import { fmtBreak, intervalLabels, legendOf, type LegendEntry, type Palette } from '../ui/raster/palette';
+import { fmtBreak, intervalLabels, legendOf, type LegendEntry, type Palette } from '../core/map/palette';
 
 /** The formats the map export writes. */
 export type MapExportFormat = 'png' | 'svg' | 'pdf';

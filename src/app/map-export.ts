@@ -13,7 +13,7 @@
 import type { GeoJSONSource, Map as MlMap } from 'maplibre-gl';
 import type { Geometry, Position } from 'geojson';
 import type { VarRecord } from '../core/types';
-import type { LegendEntry, Palette } from '../ui/raster/palette';
+import type { LegendEntry, Palette } from '../core/map/palette';
 import { prettyUnit } from './panels/common';
 import { composeMapSvg, circlePath, exportLegend, toWinAnsi, type MapComposition, type MapExportFormat, type MapLabel, type MapLegend, type MapPath, type Measure } from './map-export-svg';
 import { svgToPng } from './svg-to-png';

@@ -7,7 +7,7 @@
  */
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { VarRecord } from '../core/types';
-import type { CellInfo } from '../../workers/raster.worker';
+import type { CellInfo } from '../../workers/protocol/raster';
 import { ChipSelect, type ChipOption } from './ChipSelect';
 
 /** Layer comparison mode: one map with a divider, or two synchronised maps. */

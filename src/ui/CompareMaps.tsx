@@ -21,7 +21,7 @@ import type { VarRecord } from '../core/types';
 import { MapView, type TileLoader } from './MapView';
 import { Legend } from './Legend';
 import { loadPlaces, usePlaceLabels, type Place } from './PlaceSearch';
-import type { Palette } from './raster/palette';
+import type { Palette } from '../core/map/palette';
 import { setCompareHover, type CompareMode } from './CompareBar';
 import { SWIPE_MAX, SWIPE_MIN, swipeKey, syncMaps } from './compare-sync';
 

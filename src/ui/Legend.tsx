@@ -1,6 +1,6 @@
 /** Map legend and opacity control. */
 import type { ReactNode } from 'react';
-import { legendOf, type Palette } from './raster/palette';
+import { legendOf, type Palette } from '../core/map/palette';
 
 /** Props of {@link Legend}. */
 export interface LegendProps {

@@ -8,7 +8,7 @@
  * colours the units by quantile classes of one value column.
  */
 import type { ClassEntry, Row } from '../core/types';
-import { FALLBACK_RAMP, rampColors, type LegendEntry } from './raster/palette';
+import { FALLBACK_RAMP, rampColors, type LegendEntry } from '../core/map/palette';
 
 const fmtBreak = (x: number, dec: number) => x.toLocaleString('en', { maximumFractionDigits: Math.max(0, Math.min(6, dec)) });
 

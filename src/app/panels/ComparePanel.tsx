@@ -6,7 +6,7 @@ import { getEngine } from '../services';
 import { useRun } from '../useRun';
 import { ResultTable } from '../../ui/ResultTable';
 import { Progress } from '../../ui/Progress';
-import type { CellInfo } from '../../../workers/raster.worker';
+import type { CellInfo } from '../../../workers/protocol/raster';
 import { colLabel, errText, summaryVars, tableColumns, type PanelCtx } from './common';
 
 /** Arguments of similar. */

@@ -1,7 +1,7 @@
 /** Downloads: every file format of the API for the current query, built in a worker, saved as the spec's ZIP. */
 import { useEffect, useRef, useState } from 'react';
 import { proxy, wrap, type Remote } from 'comlink';
-import type { FilesWorkerApi, BuildResult } from '../../../workers/files.worker';
+import type { FilesWorkerApi, BuildResult } from '../../../workers/protocol/files';
 import { DATA_BASE } from '../bundle';
 import { svgToPng } from '../svg-to-png';
 import { Progress } from '../../ui/Progress';

@@ -8,7 +8,7 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import type { PinProgress, StorageStatus } from '../../../workers/sw-data';
+import type { PinProgress, StorageStatus } from '../../../workers/protocol/storage';
 import { DATA_BASE } from '../bundle';
 import { getEngine } from '../services';
 import { pinSet } from './pin-set';

@@ -18,7 +18,7 @@
  * needs no redraw and nothing in flight is lost.
  */
 import { wrap, type Remote } from 'comlink';
-import type { RasterWorkerApi } from '../../../workers/raster.worker';
+import type { RasterWorkerApi } from '../../../workers/protocol/raster';
 
 /** The raster worker API as the page calls it (every method returns a Promise). */
 export type RasterClient = Remote<RasterWorkerApi> & {

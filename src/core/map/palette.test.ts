@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { intervalIndex, intervalLabels, makeColorizer, paletteFor, quantileBreaks } from './palette';
-import type { VarRecord } from '../../core/types';
+import type { VarRecord } from '../types';
 
 const rec = (o: Partial<VarRecord>): VarRecord => ({
   varCode: 'X', varLabel: 'X', varTitle: '', varDesc: '', unit: 'm', type: 'continuous', dec: 0, aggFunR: 'mean(X, na.rm=TRUE)',

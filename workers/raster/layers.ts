@@ -6,10 +6,10 @@
  */
 import { fromUrl, type GeoTIFF } from 'geotiff';
 import Papa from 'papaparse';
-import { IndapiError } from '../../core/errors';
-import { SSA_GRID, type GridDef } from '../../core/grid';
-import type { ClassEntry } from '../../core/types';
-import type { RasterLevel } from './mercator';
+import { IndapiError } from '../../src/core/errors';
+import { SSA_GRID, type GridDef } from '../../src/core/grid';
+import type { ClassEntry } from '../../src/core/types';
+import type { RasterLevel } from '../../src/core/map/mercator';
 
 /** One COG opened for mapping: level sizes known, pixels loaded on demand per level. */
 export interface CogLayer {

@@ -2,9 +2,9 @@
  * Builds the engine the app's workers use over the bundle at a URL: the core engine over
  * fetch range requests (answered by the service worker's cache when offline).
  */
-import type { Engine } from '../core/api';
-import { createEngine } from '../core/engine';
-import { fetchSourceFactory, fetchTextLoader } from '../core/io/fetch-source';
+import type { Engine } from '../src/core/api';
+import { createEngine } from '../src/core/engine';
+import { fetchSourceFactory, fetchTextLoader } from '../src/core/io/fetch-source';
 
 /** Creates an {@link Engine} reading the bundle under `dataBase` (URL ending in "/"). */
 export function createWorkerEngine(dataBase: string): Engine {

@@ -3,7 +3,7 @@
  * `classBreaks`/`classColors`, R `cut()` right-closed intervals) or the classes of a class
  * layer (catalog lists or the class table). Pure: no DOM.
  */
-import type { ClassEntry, VarRecord } from '../../core/types';
+import type { ClassEntry, VarRecord } from '../types';
 
 /** One legend entry. */
 export interface LegendEntry {

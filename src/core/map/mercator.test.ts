@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { levelForZoom, pixelLat, pixelLon, renderTile, tileBounds, type RasterLevel } from './mercator';
-import { SSA_GRID, pointToColRow } from '../../core/grid';
+import { SSA_GRID, pointToColRow } from '../grid';
 
 describe('web mercator tile sampling', () => {
   test('tile 0/0/0 covers the world and the equator is its middle row edge', () => {

@@ -1,0 +1,46 @@
+/**
+ * Messages of the files worker (workers/files.worker.ts), shared by the worker and the
+ * download panel (src/app/panels/DownloadPanel.tsx). Types only.
+ */
+
+/** What to build. */
+export interface BuildRequest {
+  /** Contract method of the query: indapi (getLayer / areas) or similar. */
+  method: 'indapi' | 'similar';
+  /** Query arguments (var, iso3, by, wkt, exact, x, ...). */
+  args: Record<string, unknown>;
+  /** File format (any alias). */
+  format: string;
+  /** URL the same request would be sent to, for the README. */
+  requestUrl?: string;
+}
+
+/** A built package. */
+export interface BuildResult {
+  /** The ZIP archive. */
+  zip: Uint8Array;
+  /** Its file name. */
+  zipName: string;
+  /** The files inside it, with size in bytes. */
+  files: Array<{ name: string; mediaType: string; bytes: number }>;
+  /** Graphics drawn (SVG text and the PNG rendered from it). */
+  graphics: Array<{ svg: string; png: Uint8Array }>;
+}
+
+/** Outcome: value or typed error. */
+export type BuildOutcome = { ok: true; value: BuildResult } | { ok: false; error: { code: string; message: string } };
+
+/** The files worker's Comlink API. */
+export interface FilesWorkerApi {
+  /** Sets the bundle root URL (ending in "/"). */
+  init(base: string): void;
+  /**
+   * Builds the files and the ZIP of a request, reporting progress in percent; `rasterize`
+   * turns an SVG into PNG bytes (done by the page, which has the fonts).
+   */
+  build(id: number, req: BuildRequest, rasterize: (svg: string) => Promise<Uint8Array>, onProgress?: (done: number, total: number) => void): Promise<BuildOutcome>;
+  /** Aborts build `id`. */
+  cancel(id: number): void;
+  /** Bundle root in use. */
+  base(): string;
+}

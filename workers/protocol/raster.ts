@@ -1,0 +1,62 @@
+/**
+ * Messages of the map raster worker (workers/raster.worker.ts), shared by the worker and
+ * the page (src/ui/raster/client.ts, the compare and hover panels). Types only.
+ */
+import type { GridDef } from '../../src/core/grid';
+import type { Palette } from '../../src/core/map/palette';
+import type { ClassEntry, VarRecord } from '../../src/core/types';
+
+/** Result of a look-up at a point. */
+export interface CellInfo {
+  /** CELL5M id. */
+  cell5m: number;
+  /** Cell centre longitude, degrees. */
+  lon: number;
+  /** Cell centre latitude, degrees. */
+  lat: number;
+  /** Value of the mapped layer (NaN = no data). */
+  value: number;
+  /** Class label for class layers. */
+  valueLabel?: string;
+  /** ISO 3166-1 alpha-3 code of the country. */
+  iso3?: string;
+  /** Country name. */
+  country?: string;
+  /** ADM1 unit name. */
+  adm1?: string;
+  /** ADM1 code (ADM1_CODE_ALT label). */
+  adm1Code?: string;
+  /** ADM1 raster value. */
+  adm1Value?: number;
+  /** ADM2 unit name (ADM2_NAME_ALT), when the catalog has that layer. */
+  adm2?: string;
+  /** ADM2 raster value. */
+  adm2Value?: number;
+}
+
+/** The raster worker's Comlink API. */
+export interface RasterWorkerApi {
+  /** Sets the bundle root URL (ending in "/"). */
+  init(base: string): void;
+  /**
+   * Registers a style for a bundle layer and returns its palette (for the legend).
+   * @param key style key used in tile URLs
+   */
+  styleCog(key: string, rec: VarRecord, breaks?: number[], colors?: string[]): Promise<Palette>;
+  /** Registers a per-cell result (values row-major on `grid`, NaN = none) drawn with `palette`. */
+  styleCells(key: string, grid: GridDef, values: Float64Array | Float32Array, palette: Palette): void;
+  /** Opens a layer's COG and reads the level a zoom needs, ahead of styling (first paint). */
+  prefetch(code: string, zoom: number): Promise<void>;
+  /** Draws tile z/x/y (Web Mercator, 256 px) of style `key`; null when empty. */
+  tile(key: string, z: number, x: number, y: number): Promise<ImageBitmap | null>;
+  /** Look-up at a point (degrees) for the hover/click panel; null outside the grid. */
+  cellInfo(code: string | null, lon: number, lat: number): Promise<CellInfo | null>;
+  /** Colour (packed RGBA, 0 = transparent) that style `key` gives the cell containing a point. */
+  colorAt(key: string, lon: number, lat: number): Promise<number>;
+  /** The COG levels read so far, as [code, level index] pairs. */
+  loadedLevels(): Promise<Array<[string, number]>>;
+  /** Opens the COGs and reads the levels given as [code, level index] pairs; failures are skipped. */
+  warm(levels: Array<[string, number]>): Promise<void>;
+  /** Class table of a class layer (value, label, color, extras). */
+  classTable(code: string): Promise<ClassEntry[]>;
+}
