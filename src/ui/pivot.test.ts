@@ -106,7 +106,7 @@ describe('totals over every selected country ("All selected")', () => {
 });
 
 // ---- the queries, with a recording fixture engine (made-up rows); with the real engine and R:
-// tests/engine/table-totals.test.ts
+// tests/engine/table-totals.interop.test.ts
 
 function recorder() {
   const calls: Array<{ method: string; args: any }> = [];

@@ -1,4 +1,4 @@
-# Writes .dta and .rds copies of a CELL5M fixture table (tests/ingest/dta-rds.test.ts).
+# Writes .dta and .rds copies of a CELL5M fixture table (tests/ingest/dta-rds.interop.test.ts).
 # Usage: Rscript make-dta-rds.R <table.csv> <out-folder>
 # Made-up fixture values, as in the input table.
 suppressPackageStartupMessages({ library(data.table); library(haven) })
