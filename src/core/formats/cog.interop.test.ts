@@ -48,4 +48,3 @@ describe('writeCog read by GDAL', () => {
     expect(info.bands[0].maximum).toBeCloseTo(max, 4);
   });
 });
-});
