@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { startServer, type Started } from './helpers';
-import { launch, shot, waitMap } from './app-helpers';
+import { launch, shot, still, waitMap } from './app-helpers';
 
 let srv: Started;
 let browser: Browser;
@@ -46,7 +46,7 @@ for (const [name, viewport] of [['desktop', { width: 1440, height: 900 }], ['pho
     for (const [id, label] of tabs) {
       await page.getByRole('tab', { name: label, exact: true }).click();
       await page.locator(`#panel-${id}`).waitFor({ state: 'visible' });
-      await page.waitForTimeout(300);
+      await still(page);
       found[id] = await axe(page);
       await shot(page, `a11y-${name}-${id}`);
     }

@@ -56,6 +56,15 @@ export async function settle(page: Page): Promise<void> {
   await page.evaluate(() => new Promise<void>((res) => { const m = (window as any).__indapiMap; m.once('idle', () => res()); m.triggerRepaint(); }));
 }
 
+/**
+ * Waits until the page is still: no CSS animation or transition running, then two frames
+ * painted (React has committed and the browser has laid out). A wait on state, not a sleep.
+ */
+export async function still(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'), undefined, { timeout: 30_000, polling: 'raf' });
+  await page.evaluate(() => new Promise<void>((res) => requestAnimationFrame(() => requestAnimationFrame(() => res()))));
+}
+
 /** Adds a chip to a picker ("Countries or regions", "Indicators", "Summarise by"): types `text`, takes the first match with Enter. */
 export async function addChip(page: Page, picker: string, text: string): Promise<void> {
   const input = page.getByRole('combobox', { name: `Add to ${picker}` });

@@ -9,7 +9,7 @@ import JSZip from 'jszip';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startServer, type Started } from './helpers';
 import { mkdirSync } from 'node:fs';
-import { addChip, jumpTo, launch, mapPoint, settle, shot, waitChoropleth, waitMap, openApp } from './app-helpers';
+import { addChip, jumpTo, launch, mapPoint, settle, shot, still, waitChoropleth, waitMap, openApp } from './app-helpers';
 import { decodePng } from './png';
 import { cellId, pointToColRow, SSA_GRID } from '../src/core/grid';
 
@@ -338,7 +338,8 @@ describe('the map app on the bundle', () => {
     await page.waitForFunction(() => { const m = (window as any).__indapiMap; return !!m && m.loaded() && !!m.querySourceFeatures('countries').length; }, undefined, { timeout: 30_000 });
     await shot(page, '04-bad-url-code');
     // the message stays through the clean-up of the URL, and goes once the user changes the inputs
-    await page.waitForTimeout(500);
+    await expect.poll(() => page.evaluate(() => location.hash)).not.toContain('NOT_A_CODE');
+    await still(page);
     expect(await page.locator('.banner[role="alert"]').count()).toBe(1);
     await addChip(page, 'Countries or regions', 'TZA');
     await expect.poll(() => page.locator('.banner[role="alert"]').count()).toBe(0);
@@ -479,10 +480,9 @@ describe('the map app on the bundle', () => {
     await page.getByRole('button', { name: 'Summarise', exact: true }).click();
     const prog = page.locator('#panel-summary .progress');
     await prog.waitFor({ timeout: 5_000 });
-    // the main thread is free while the query runs: typing in the search box works at once
-    const t0 = Date.now();
+    // the main thread is free while the query runs: the search box answers typing (its speed: bench/app.ts)
     await page.getByLabel('Search indicators').fill('slope');
-    expect(Date.now() - t0).toBeLessThan(1_000);
+    expect(await page.getByLabel('Search indicators').inputValue()).toBe('slope');
     // cancel at once (a screenshot first would give a fast machine time to finish the query)
     await prog.getByRole('button', { name: 'Cancel' }).click({ timeout: 5_000 });
     await prog.waitFor({ state: 'detached', timeout: 5_000 });

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startServer, type Started } from './helpers';
-import { launch, shot, waitMap, openApp } from './app-helpers';
+import { launch, shot, still, waitMap, openApp } from './app-helpers';
 import { decodePng } from './png';
 
 let srv: Started;
@@ -188,7 +188,8 @@ describe('compare two layers', () => {
     await page.mouse.move(ra.x - 120, ra.y + 60, { steps: 8 });
     await page.mouse.up();
     await stopped(page);
-    await page.waitForTimeout(600);
+    // the second map follows the first (sync runs on the first's move events): wait until it has
+    await expect.poll(async () => { const [p, q] = await centres(); return Math.abs(p[0] - q[0]) + Math.abs(p[1] - q[1]) + Math.abs(p[2] - q[2]); }, { timeout: 15_000 }).toBeLessThan(1e-6);
     let [a, b] = await centres();
     expect(Math.abs(a[0] - c0[0])).toBeGreaterThan(0.5);
     expect(b[0]).toBeCloseTo(a[0], 6);
@@ -204,7 +205,8 @@ describe('compare two layers', () => {
     // (a zoom set while the drag handler still runs is overwritten by it, on a slow machine)
     await stopped(page);
     await page.evaluate(() => (window as any).__indapiMap2.zoomTo(7, { duration: 0 }));
-    await page.waitForTimeout(600);
+    await stopped(page);
+    await expect.poll(async () => { const [p, q] = await centres(); return Math.abs(p[2] - 7) + Math.abs(p[0] - q[0]) + Math.abs(p[1] - q[1]); }, { timeout: 15_000 }).toBeLessThan(1e-6);
     [a, b] = await centres();
     expect(a[2]).toBeCloseTo(7, 6);
     expect(a[0]).toBeCloseTo(b[0], 6);
@@ -294,7 +296,7 @@ describe('compare two layers', () => {
         if (name === 'phone') await page.touchscreen.tap(at.x, at.y); else await page.mouse.click(at.x, at.y);
         await page.locator('[data-testid="picked"]').waitFor({ timeout: 20_000 });
         await expect.poll(() => page.locator('[data-testid="compare-value-b"]').textContent(), { timeout: 20_000 }).toMatch(/km/);
-        await page.waitForTimeout(300);
+        await still(page);
         found[mode] = await axe(page);
         await shot(page, `compare-${name}-${mode}-axe`);
         const { map, boxes } = await overlayBoxes(page);

@@ -242,7 +242,8 @@ describe('upload shapes', () => {
     const kml = `<?xml version="1.0" encoding="UTF-8"?><kml xmlns="http://www.opengis.net/kml/2.2"><Document><Placemark><name>Fixture KML square</name><Polygon><outerBoundaryIs><LinearRing><coordinates>36.6,-1.45 37.0,-1.45 37.0,-1.15 36.6,-1.15 36.6,-1.45</coordinates></LinearRing></outerBoundaryIs></Polygon></Placemark></Document></kml>`;
     await input.setInputFiles({ name: 'fixture.kml', mimeType: 'application/vnd.google-earth.kml+xml', buffer: Buffer.from(kml) });
     await expect.poll(() => panel.locator('[data-testid="upload-msg"]').textContent(), { timeout: 20_000 }).toContain('Added 1 shape from fixture.kml');
-    expect(await panel.locator('textarea').inputValue()).toBe('POLYGON ((36.6 -1.45, 37 -1.45, 37 -1.15, 36.6 -1.15, 36.6 -1.45))');
+    // the message and the text area are two state updates: wait on the text area itself
+    await expect.poll(() => panel.locator('textarea').inputValue(), { timeout: 20_000 }).toBe('POLYGON ((36.6 -1.45, 37 -1.45, 37 -1.15, 36.6 -1.15, 36.6 -1.45))');
     await panel.locator('[data-testid="upload"]').scrollIntoViewIfNeeded();
     await shot(page, 'features-upload-kml-390');
     const err = panel.locator('[data-testid="upload-error"]');

@@ -26,12 +26,15 @@ export async function waitSynced(page: Page): Promise<void> {
 export async function summarise(page: Page, hash: string): Promise<string> {
   await page.evaluate((h) => { location.hash = h; }, hash);
   const btn = page.getByRole('button', { name: 'Summarise', exact: true });
-  await expect.poll(() => btn.isEnabled(), { timeout: 60_000 }).toBe(true);
-  const body = page.locator('[data-testid="summary-result"] tbody');
-  const prev = (await body.count()) ? await body.textContent() : '';
+  // the panel has taken the link's indicators (the hash is applied), and no run is under way
+  const want = (new URLSearchParams(hash.replace(/^#/, '')).get('vars') ?? new URLSearchParams(hash.replace(/^#/, '')).get('v') ?? '').split(',')[0];
+  await expect.poll(async () => (await btn.getAttribute('data-running')) === '0' && ((await btn.getAttribute('data-vars')) ?? '').split(',').includes(want), { timeout: 120_000 }).toBe(true);
+  const before = Number(await btn.getAttribute('data-runs'));
   await btn.click();
+  // this run has settled: the count grew and nothing runs
+  await expect.poll(async () => Number(await btn.getAttribute('data-runs')) > before && (await btn.getAttribute('data-running')) === '0', { timeout: 180_000 }).toBe(true);
+  const body = page.locator('[data-testid="summary-result"] tbody');
   const err = page.locator('#panel-summary .msg.error');
-  // a new table (not the previous one) or an error
-  await expect.poll(async () => ((await body.locator('tr').count()) > 2 && (await body.textContent()) !== prev) || (await err.count()) > 0, { timeout: 90_000 }).toBe(true);
+  await expect.poll(async () => (await body.locator('tr').count()) > 2 || (await err.count()) > 0, { timeout: 30_000 }).toBe(true);
   return (await err.count()) ? `ERROR ${await err.first().textContent()}` : ((await body.textContent()) ?? '');
 }

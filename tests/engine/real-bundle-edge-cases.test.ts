@@ -1,5 +1,5 @@
 /**
- * Review fixes on the real bundle (public/data): per-cell no-data outside custom breaks,
+ * Edge cases of the engine on the real bundle (public/data): per-cell no-data outside custom breaks,
  * linear-time user patterns, unit rows with their country over a region, WKT ignoring iso3,
  * and `similar` with an unknown unit as a bad argument.
  */
@@ -23,7 +23,7 @@ async function errorOf(p: Promise<unknown>): Promise<{ code: string; message: st
   throw new Error('expected an error');
 }
 
-describe('review fixes on the real bundle', () => {
+describe('engine edge cases on the real bundle', () => {
   const partial = { var: ['ELEVATION'], iso3: ['KEN'], by: { DIST_PLACE500K: [0, 50, 100] } } as never;
 
   it("cells outside every interval of a continuous by form R's NA group: key null, the NA row's summary per cell", async () => {
