@@ -32,6 +32,8 @@ export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   OFFLINE: 503,
   // The data host (a folder or URL set by DATA_DIR / config.json) serves a broken bundle: an upstream failure.
   BAD_BUNDLE: 502,
+  // A bundle file was republished under a running read (ETag changed): the read is refused, the file re-opened; try again.
+  BUNDLE_CHANGED: 503,
   INTERNAL: 500,
 };
 

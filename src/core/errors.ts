@@ -25,6 +25,7 @@ export type ErrorCode =
   | 'IO' // a read failed
   | 'OFFLINE' // a bundle file is needed but the device is offline and it is not stored on it
   | 'BAD_BUNDLE' // the data bundle at the configured location is missing, partial, fails sha256, or its host lacks range requests / CORS
+  | 'BUNDLE_CHANGED' // a bundle file changed while being read (its ETag differs from the one its cached header came with): retry
   | 'INTERNAL';
 
 /** A failure with a stable code and a message meant for the person who sent the request. */

@@ -133,6 +133,7 @@ function guardPartial(where: string, source: SourceFactory, text: TextLoader): {
         key: s.key,
         getBytes: (o, n, signal) => s.getBytes(o, n, signal).catch((e) => { throw isMissing(e) ? partial(rel) : e; }),
         size: s.size ? (signal) => s.size!(signal).catch((e) => { throw isMissing(e) ? partial(rel) : e; }) : undefined,
+        reset: s.reset ? () => s.reset!() : undefined,
       };
     },
     text: (rel, signal) => text(rel, signal).catch((e) => { throw isMissing(e) ? partial(rel) : e; }),
@@ -150,7 +151,7 @@ export async function createBundleEngine(dataDir: string, cacheBytes = 256 * 102
     throw new IndapiError('BAD_BUNDLE', `There is no data bundle at ${dataDir} (manifest.json: ${(e as Error).message}). Set DATA_DIR to a bundle folder or URL.`);
   }
   const io = isDataUrl(dataDir)
-    ? guardPartial(dataDir, fetchSourceFactory(dataDir), fetchTextLoader(dataDir))
+    ? guardPartial(dataDir, fetchSourceFactory(dataDir, { checkEtag: true }), fetchTextLoader(dataDir))
     : guardPartial(dataDir, fileSourceFactory(dataDir), fileTextLoader(dataDir));
   return createEngine({ ...io, cacheBytes, inflate: (d) => inflateSync(d) });
 }

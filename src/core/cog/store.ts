@@ -7,6 +7,9 @@
  *   window are fetched in one range request.
  * - Every read is abortable. A shared read is only cancelled when every caller waiting on
  *   it has aborted; an aborted or failed read is never cached.
+ * - A file whose source reports BUNDLE_CHANGED (republished under a read: its ETag changed)
+ *   is forgotten, header, blocks and windows, and its source reset: the failing read throws
+ *   BUNDLE_CHANGED and the next one re-opens the new file (old headers never meet new blocks).
  */
 import { LRUCache } from 'lru-cache';
 import { IndapiError, throwIfAborted } from '../errors';
@@ -112,6 +115,15 @@ export class CogStore {
     return withAbort(p, signal);
   }
 
+  /** Forgets everything cached of `path` (header, blocks, windows, shared reads) and resets its source. */
+  forget(path: string): void {
+    this.infos.delete(path);
+    for (const k of [...this.cache.keys()]) if (k.startsWith(`${path}#`)) this.cache.delete(k);
+    for (const k of [...this.windows.keys()]) if (k.startsWith(`${path}|`)) this.windows.delete(k);
+    for (const k of [...this.pending.keys()]) if (k.startsWith(`${path}#`)) this.pending.delete(k);
+    this.sources.get(path)?.reset?.();
+  }
+
   private async fetch(src: RangeSource, offset: number, length: number, signal?: AbortSignal): Promise<ArrayBuffer> {
     this.stats.requests++;
     try {
@@ -120,6 +132,10 @@ export class CogStore {
       return b;
     } catch (e) {
       if (signal?.aborted) throw new IndapiError('ABORTED', 'The request was aborted.');
+      if (e instanceof IndapiError && e.code === 'BUNDLE_CHANGED') {
+        for (const [path, s] of this.sources) if (s === src) this.forget(path);
+        throw e;
+      }
       if (e instanceof IndapiError) throw e;
       throw new IndapiError('IO', `Cannot read ${src.key}: ${(e as Error).message}`);
     }

@@ -12,6 +12,14 @@ export interface FetchSourceOptions {
   fetch?: typeof fetch;
   /** Extra request headers. */
   headers?: Record<string, string>;
+  /**
+   * Check that every range comes from the same version of the file: the first answer's
+   * `ETag` is kept, later requests send it as `If-Match` (strong ETags; RFC 9110 section
+   * 13.1.1) and an answer with another ETag, or 412, fails with BUNDLE_CHANGED (as PMTiles'
+   * `EtagMismatch`). Default false: in a browser `If-Match` makes a cross-origin request
+   * preflighted, and the service worker checks the bundle by the manifest's sha256 instead.
+   */
+  checkEtag?: boolean;
 }
 
 /** Byte ranges of one URL, read with `Range: bytes=a-b` requests. */
@@ -19,12 +27,44 @@ export class FetchSource implements RangeSource {
   readonly key: string;
   private readonly doFetch: typeof fetch;
   private readonly headers: Record<string, string>;
+  private readonly checkEtag: boolean;
+  /** ETag of the first answer (the version of the file this source reads), when checked. */
+  private etag: string | null = null;
 
   /** @param url absolute URL of the file */
   constructor(readonly url: string, opts: FetchSourceOptions = {}) {
     this.key = url;
     this.doFetch = opts.fetch ?? ((...a) => globalThis.fetch(...a));
     this.headers = opts.headers ?? {};
+    this.checkEtag = opts.checkEtag ?? false;
+  }
+
+  /** Forgets the file's ETag: the next read takes the version it finds. */
+  reset(): void {
+    this.etag = null;
+  }
+
+  /** Request headers of a range read: the range, and `If-Match` with a strong ETag seen before. */
+  private rangeHeaders(offset: number, length: number): Record<string, string> {
+    const h: Record<string, string> = { ...this.headers, Range: `bytes=${offset}-${offset + length - 1}` };
+    if (this.checkEtag && this.etag && !this.etag.startsWith('W/')) h['If-Match'] = this.etag;
+    return h;
+  }
+
+  /**
+   * Compares an answer's ETag with the one seen first (kept when none was).
+   * @throws IndapiError BUNDLE_CHANGED when they differ or the answer is 412
+   */
+  private checkVersion(res: Response): void {
+    if (!this.checkEtag) return;
+    const got = res.headers.get('etag');
+    const changed = (seen: string | null) => new IndapiError('BUNDLE_CHANGED',
+      `${this.url} changed while it was being read (ETag ${seen ?? '?'} before, ${got ?? 'none'} now): it was republished; try again.`,
+      { url: this.url, expected: seen, got });
+    if (res.status === 412) { void res.body?.cancel().catch(() => undefined); throw changed(this.etag); }
+    if (!got) return;
+    if (this.etag === null) { this.etag = got; return; }
+    if (got.replace(/^W\//, '') !== this.etag.replace(/^W\//, '')) { void res.body?.cancel().catch(() => undefined); throw changed(this.etag); }
   }
 
   /**
@@ -32,19 +72,20 @@ export class FetchSource implements RangeSource {
    * whole file is refused (BAD_BUNDLE): a bundle of hundreds of COGs cannot be read whole.
    * @throws IndapiError IO on network or HTTP failure, BAD_BUNDLE when the host ignores ranges,
    *   OFFLINE / BAD_BUNDLE when the service worker says so (header `X-Indapi3-Error`),
-   *   ABORTED when `signal` aborts
+   *   BUNDLE_CHANGED when `checkEtag` is set and the file's ETag changed, ABORTED when `signal` aborts
    */
   async getBytes(offset: number, length: number, signal?: AbortSignal): Promise<ArrayBuffer> {
     let res: Response;
     try {
       res = await this.doFetch(this.url, {
-        headers: { ...this.headers, Range: `bytes=${offset}-${offset + length - 1}` },
+        headers: this.rangeHeaders(offset, length),
         signal,
       });
     } catch (e) {
       if (signal?.aborted) throw new IndapiError('ABORTED', 'The request was aborted.');
       throw new IndapiError('IO', `Cannot fetch ${this.url}: ${(e as Error).message}`);
     }
+    this.checkVersion(res);
     if (res.status === 416) return new ArrayBuffer(0);
     if (!res.ok) throw await httpError(this.url, res);
     if (res.status === 200) {

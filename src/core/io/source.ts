@@ -15,6 +15,11 @@ export interface RangeSource {
   getBytes(offset: number, length: number, signal?: AbortSignal): Promise<ArrayBuffer>;
   /** Total size in bytes, when known without a read. */
   size?(signal?: AbortSignal): Promise<number>;
+  /**
+   * Forgets what the source remembers of the file's version (its ETag), so that the next
+   * read opens the file afresh. Called by the COG store after a BUNDLE_CHANGED failure.
+   */
+  reset?(): void;
 }
 
 /** Opens a {@link RangeSource} for a path relative to the bundle root (`public/data/`). */
