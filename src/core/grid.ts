@@ -79,14 +79,18 @@ export function cellToColRow(grid: GridDef, id: number): [col: number, row: numb
   return [col, row];
 }
 
+/** Half-cells per degree: cell centres are odd multiples of 1 / HALF_CELLS_PER_DEG degree. */
+export const HALF_CELLS_PER_DEG = 24;
+
 /**
  * Centre of a window cell in degrees: [longitude, latitude].
- * Computed from the global lattice so centres are exact odd multiples of 1/24 degree.
+ * Computed from the global lattice as one correctly rounded division, so centres are the
+ * nearest doubles to the odd multiples of 1/24 degree.
  */
 export function cellCentre(grid: GridDef, col: number, row: number): [lonDeg: number, latDeg: number] {
   const gc = col + grid.colOffset;
   const gr = row + grid.rowOffset;
-  return [(gc * 2 + 1) / 24 - 180, 90 - (gr * 2 + 1) / 24];
+  return [(gc * 2 + 1 - GLOBAL_WIDTH) / HALF_CELLS_PER_DEG, (GLOBAL_HEIGHT - (gr * 2 + 1)) / HALF_CELLS_PER_DEG];
 }
 
 /**

@@ -1,0 +1,148 @@
+/**
+ * Reading and accumulating a query: the layers a query names, read over its selection's
+ * window, each cell given its group, the groups counted and each variable accumulated
+ * (`accumulate.ts`).
+ */
+import type { CallOptions } from '../api';
+import type { CogStore } from '../cog/store';
+import { IndapiError, throwIfAborted } from '../errors';
+import type { VarRecord } from '../types';
+import { countGroups, VarAgg, type Frame } from './accumulate';
+import { readLayer, type Ctx } from './context';
+import { intervalIndex } from './labels';
+import type { BySpec, VarSpec } from './plan';
+import type { Selection } from './select';
+
+/** Everything a query computed, for rows, cells and tables. */
+export interface Computed {
+  /** The selection used. */
+  sel: Selection;
+  /** The variables. */
+  vars: VarSpec[];
+  /** The by dimensions. */
+  bys: BySpec[];
+  /** Group index per cell and group sizes. */
+  frame: Frame;
+  /** One accumulator per variable, or null when not aggregated. */
+  aggs: VarAgg[] | null;
+  /** Per window cell data of each variable, in `vars` order. */
+  varData: Array<Float32Array | Int32Array>;
+  /** Per window cell data of each `by` code, in `bys` order. */
+  byData: Array<Float32Array | Int32Array>;
+  /** Per window cell ISO3 raster value. */
+  iso: Int32Array;
+  /** Slots per block: product of (n + 1) over the by dimensions. */
+  P: number;
+}
+
+/**
+ * Reads the layers of a query over a selection and accumulates them per group (block x
+ * by-combination; each by dimension has its n groups plus its NA group, index n).
+ * @param aggregate false: only group the cells (per-cell output without by)
+ * @throws IndapiError TOO_LARGE over 16,000,000 groups, IO, ABORTED
+ */
+export async function compute(store: CogStore, c: Ctx, sel: Selection, vars: VarSpec[], bys: BySpec[], aggregate: boolean, signal?: AbortSignal, onProgress?: CallOptions['onProgress']): Promise<Computed> {
+  const win = sel.win;
+  const N = Math.max(0, win[2] - win[0]) * Math.max(0, win[3] - win[1]);
+  const isoRec = c.cat.need('ISO3');
+  // other columns the formulas name (weights, areas, helper columns), read as the vars are
+  const colRecs = new Map<string, VarRecord>();
+  if (aggregate) for (const v of vars) for (const r of v.columnRecs) colRecs.set(r.varCode, r);
+  const total = new Set([isoRec.varCode, ...bys.map((b) => b.code), ...vars.map((v) => v.code), ...colRecs.keys()]).size;
+  let done = 0;
+  const tick = <T>(p: Promise<T>) => p.then((x) => { onProgress?.(++done, total); return x; });
+  const empty = N === 0;
+  const reads = new Map<string, Promise<Float32Array | Int32Array>>();
+  const read = (rec: VarRecord) => {
+    let p = reads.get(rec.varCode);
+    if (!p) {
+      p = empty ? Promise.resolve(rec.type === 'class' ? new Int32Array(0) : new Float32Array(0)) : tick(readLayer(store, c, rec, win, signal));
+      reads.set(rec.varCode, p);
+    }
+    return p;
+  };
+  const [iso, byData, varData, wData] = await Promise.all([
+    read(isoRec) as Promise<Int32Array>,
+    Promise.all(bys.map((b) => read(b.rec))),
+    Promise.all(vars.map((v) => read(v.rec))),
+    Promise.all([...colRecs.values()].map((r) => read(r).then((d) => [r.varCode, d] as const))),
+  ]);
+  throwIfAborted(signal);
+  // group index per cell
+  // each by dimension has n groups plus its NA group (index n: no key), as R's cut()/by give
+  const P = bys.reduce((p, b) => p * (b.n + 1), 1);
+  const S = P;
+  const C = sel.blocks.length;
+  if (C * S > 16_000_000) throw new IndapiError('TOO_LARGE', `The 'by' variables make ${C * S} groups; at most 16,000,000 are supported.`);
+  const g = new Int32Array(N);
+  const { isoBlock, weight, mask } = sel;
+  const base = blockIndex(iso, isoBlock, weight, mask, S);
+  if (bys.length === 0) g.set(base);
+  else if (bys.length === 1 && bys[0].kind === 'class') groupClass(base, byData[0] as Int32Array, bys[0].lut!, !!bys[0].filtered, bys[0].n, g);
+  else {
+    for (let i = 0; i < N; i++) {
+      const b = base[i];
+      if (b < 0) { g[i] = -1; continue; }
+      let combo = 0;
+      let drop = false;
+      for (let k = 0; k < bys.length; k++) {
+        const d = bys[k];
+        let idx: number;
+        if (d.kind === 'class') {
+          const cv = (byData[k] as Int32Array)[i];
+          idx = cv >= 0 && cv < d.lut!.length ? d.lut![cv] : -1;
+        } else idx = intervalIndex(d.breaks!, (byData[k] as Float32Array)[i]);
+        if (idx < 0) {
+          if (d.filtered) { drop = true; break; }
+          idx = d.n; // the NA group of this dimension
+        }
+        combo = combo * (d.n + 1) + idx;
+      }
+      g[i] = drop ? -1 : b + combo;
+    }
+  }
+  const frame = countGroups(g, weight, C, S);
+  let aggs: VarAgg[] | null = null;
+  if (aggregate) {
+    const colData = new Map(wData);
+    aggs = vars.map((v, k) => {
+      let lut: Int32Array | undefined;
+      if (v.rec.type === 'class') {
+        const maxV = v.classes!.reduce((m, e) => Math.max(m, e.value), 0);
+        lut = new Int32Array(maxV + 1).fill(-1);
+        v.classes!.forEach((e, i) => { if (e.value >= 0) lut![e.value] = i; });
+      }
+      const cols = new Map<string, Float32Array | Int32Array>([[v.code, varData[k]]]);
+      for (const r of v.columnRecs) cols.set(r.varCode, colData.get(r.varCode)!);
+      return new VarAgg(v, frame, varData[k], cols, lut);
+    });
+  }
+  return { sel, vars, bys, frame, aggs, varData, byData, iso, P };
+}
+
+/** Per cell: summary block times slots (b * S), or -1 when the cell is not selected. */
+export function blockIndex(iso: Int32Array, isoBlock: Int32Array, weight: Float32Array | null, mask: Uint8Array | null, S: number): Int32Array {
+  const N = iso.length;
+  const out = new Int32Array(N);
+  const nIso = isoBlock.length;
+  for (let i = 0; i < N; i++) {
+    const v = iso[i];
+    const b = v >= 0 && v < nIso ? isoBlock[v] : -1;
+    out[i] = b < 0 ? -1 : b * S;
+  }
+  if (weight) for (let i = 0; i < N; i++) if (!(weight[i] > 0)) out[i] = -1;
+  if (mask) for (let i = 0; i < N; i++) if (!mask[i]) out[i] = -1;
+  return out;
+}
+
+/** Group index for a single class `by` dimension of `n` classes (index n: the NA group). */
+export function groupClass(base: Int32Array, cls: Int32Array, lut: Int32Array, filtered: boolean, n: number, g: Int32Array): void {
+  const N = base.length, L = lut.length;
+  for (let i = 0; i < N; i++) {
+    const b = base[i];
+    if (b < 0) { g[i] = -1; continue; }
+    const cv = cls[i];
+    const idx = cv >= 0 && cv < L ? lut[cv] : -1;
+    g[i] = idx >= 0 ? b + idx : filtered ? -1 : b + n;
+  }
+}

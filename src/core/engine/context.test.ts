@@ -1,0 +1,26 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { TextLoader } from '../io/source';
+import { cogPath, loadContext } from './context';
+
+const DIR = join(__dirname, '../../../tests/engine/fixtures/bundle');
+const files: TextLoader = async (rel) => readFileSync(join(DIR, rel), 'utf8');
+
+describe('loadContext', () => {
+  it('takes the grid from manifest.json and sorts the ISO3 classes by label', async () => {
+    const c = await loadContext(files);
+    expect(c.grid).toMatchObject({ width: 60, height: 48, colOffset: 2520, rowOffset: 1056, xmin: 30, ymax: 2 });
+    const labels = c.isoClasses.map((e) => e.label);
+    expect(labels).toEqual([...labels].sort());
+    for (const [i, e] of c.isoClasses.entries()) expect(c.isoIndex[e.value]).toBe(i);
+    expect(c.viText).toBe(readFileSync(join(DIR, 'vi.csv'), 'utf8'));
+  });
+
+  it('a manifest that is not JSON is an IO error', async () => {
+    const bad: TextLoader = async (rel, s) => (rel === 'manifest.json' ? '{not json' : files(rel, s));
+    await expect(loadContext(bad)).rejects.toMatchObject({ code: 'IO' });
+  });
+
+  it('cogPath names the layer file', () => expect(cogPath('ELEVATION')).toBe('cog/ELEVATION.tif'));
+});

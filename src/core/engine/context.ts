@@ -1,0 +1,69 @@
+/**
+ * The engine's bundle context: the catalog (vi.csv, iso.csv, class tables), the grid
+ * (manifest.json, else SSA_GRID) and the ISO3 classes in label order; and reading one layer's
+ * window from its COG, checked against the grid.
+ */
+import { Catalog, parseIso, parseVi } from '../catalog';
+import type { CogStore, PixelWindow } from '../cog/store';
+import { IndapiError } from '../errors';
+import { SSA_GRID, type GridDef } from '../grid';
+import type { TextLoader } from '../io/source';
+import type { ClassEntry, VarRecord } from '../types';
+
+/** What every query of a bundle needs, loaded once. */
+export interface Ctx {
+  /** The catalog (records, countries and regions, class tables on demand). */
+  cat: Catalog;
+  /** The bundle grid (manifest.json's, else SSA_GRID). */
+  grid: GridDef;
+  /** vi.csv as read (the `catalogCsv` answer). */
+  viText: string;
+  /** ISO3 classes sorted by label. */
+  isoClasses: ClassEntry[];
+  /** ISO3 raster value -> position in `isoClasses` (-1: none). */
+  isoIndex: Int32Array;
+}
+
+/**
+ * Loads the context of the bundle `text` reads.
+ * @throws IndapiError IO when manifest.json is not JSON or the catalog has no ISO3 layer
+ */
+export async function loadContext(text: TextLoader): Promise<Ctx> {
+  const [viText, isoText, manifest] = await Promise.all([
+    text('vi.csv'),
+    text('iso.csv'),
+    text('manifest.json').catch(() => null),
+  ]);
+  const cat = new Catalog(parseVi(viText), parseIso(isoText), text);
+  let grid = SSA_GRID;
+  if (manifest) {
+    try {
+      const m = JSON.parse(manifest);
+      if (m?.grid && Number.isFinite(m.grid.width) && Number.isFinite(m.grid.cellSizeDeg)) grid = { ...SSA_GRID, ...m.grid };
+    } catch {
+      throw new IndapiError('IO', 'manifest.json is not valid JSON.');
+    }
+  }
+  if (!cat.get('ISO3')) throw new IndapiError('IO', 'The catalog has no ISO3 layer (the country mask).');
+  const isoClasses = [...(await cat.classes('ISO3'))].sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
+  const maxV = isoClasses.reduce((m, c) => Math.max(m, c.value), 0);
+  const isoIndex = new Int32Array(maxV + 1).fill(-1);
+  isoClasses.forEach((c, i) => { if (c.value >= 0) isoIndex[c.value] = i; });
+  return { cat, grid, viText, isoClasses, isoIndex };
+}
+
+/** Path of a layer's COG relative to the bundle root. */
+export const cogPath = (code: string): string => `cog/${code}.tif`;
+
+/**
+ * Reads a window of a layer: class values (Int32, no-data -1) for class layers, else Float32
+ * (no-data NaN).
+ * @throws IndapiError IO when the COG is not on the bundle grid or cannot be read, ABORTED
+ */
+export async function readLayer(store: CogStore, c: Ctx, rec: VarRecord, win: PixelWindow, signal?: AbortSignal): Promise<Float32Array | Int32Array> {
+  const info = await store.info(cogPath(rec.varCode), signal);
+  if (info.width !== c.grid.width || info.height !== c.grid.height) {
+    throw new IndapiError('IO', `cog/${rec.varCode}.tif is ${info.width} x ${info.height} cells, not the bundle grid's ${c.grid.width} x ${c.grid.height}.`);
+  }
+  return rec.type === 'class' ? store.readInt(cogPath(rec.varCode), win, signal) : store.readFloat(cogPath(rec.varCode), win, signal);
+}
