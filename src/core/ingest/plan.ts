@@ -10,6 +10,7 @@
  */
 import { CELL_SIZE_DEG, GLOBAL_HEIGHT, GLOBAL_WIDTH, cellToColRow, type GridDef } from '../grid';
 import type { Finding } from './findings';
+import { parseAggFun } from '../engine/expr';
 
 /** Columns every table must have. */
 export const REQUIRED_COLUMNS = ['CELL5M', 'ISO3', 'ADM0_NAME', 'ADM1_NAME_ALT', 'X', 'Y'] as const;
@@ -44,6 +45,24 @@ export function formulaColumns(aggFunR: string): string[] {
     if (!out.includes(word)) out.push(word);
   }
   return out;
+}
+
+/**
+ * Parses a record's formula with the engine's own parser (src/core/engine/expr.ts), as a query
+ * would: class records are the dominant class of their own cells whatever their formula, so
+ * only other records are parsed; an empty formula is the engine's default `mean(<code>)`.
+ * @param r the catalog record (text fields)
+ * @returns the parser's message, or null when the formula parses
+ */
+export function formulaParseError(r: Record<string, string>): string | null {
+  const f = (r.aggFunR ?? '').trim();
+  if (!f || f === 'NA' || (r.type ?? '').trim().toLowerCase() === 'class') return null;
+  try {
+    parseAggFun(f);
+    return null;
+  } catch (e) {
+    return (e as Error).message;
+  }
 }
 
 /** Role of a table column. */
@@ -125,6 +144,12 @@ export function planColumns(header: string[], records: Record<string, string>[])
   for (const [code, r] of recByCode) {
     if (!inTable.has(code) || (COORD_COLUMNS as readonly string[]).includes(code)) continue;
     const f = r.aggFunR ?? '';
+    const unparsable = formulaParseError(r);
+    if (unparsable) {
+      findings.push({ kind: 'formula-unparsable', severity: 'droppable', code, field: 'aggFunR', message: `The formula of ${code} does not parse as the engine reads it (every query of ${code} would fail): ${unparsable}` });
+      recByCode.delete(code);
+      continue;
+    }
     const cols = formulaColumns(f);
     if (cols.length === 0 && !(KEY_LAYERS as readonly string[]).includes(code)) {
       findings.push({ kind: 'formula', severity: 'droppable', code, field: 'aggFunR', message: `The formula of ${code} ('${f}') names no column; the record is dropped.` });

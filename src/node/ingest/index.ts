@@ -33,7 +33,7 @@ import { VI_FIELDS } from '../../core/catalog';
 import { IndapiError, isIndapiError, throwIfAborted } from '../../core/errors';
 import { writeCogAsync } from '../../core/formats/cog';
 import { SSA_GRID, type GridDef } from '../../core/grid';
-import { KEY_SEP, classTableCsv, isoCsv, numericClasses, textClasses, type CountryCells } from '../../core/ingest/classes';
+import { CLASS_RULE_TEXT, KEY_SEP, classListMismatch, classTableCsv, colourTextClasses, isoCsv, numericClasses, textClasses, type ClassRule, type CountryCells } from '../../core/ingest/classes';
 import { Findings, type Finding } from '../../core/ingest/findings';
 import { OUTLINE_FILES, OUTLINE_KEY, outlineAttribution, outlineDescription, outlineUnits, writeOutlines } from '../../core/formats/outlines';
 import { checkCell, checkHeader, formulaColumns, planColumns, type ColumnPlan } from '../../core/ingest/plan';
@@ -123,6 +123,8 @@ interface Layer {
   // decided after the read pass
   classes?: { table: ClassEntry[]; extras: string[]; remap?: Int32Array };
   sampleType?: 'Float32' | 'Byte' | 'UInt16';
+  /** How class values were matched to the record (README). */
+  rule?: ClassRule;
   noData?: number;
 }
 
@@ -400,6 +402,8 @@ export async function ingestTable(opts: IngestOptions, signal?: AbortSignal): Pr
     };
     for (const l of layers) {
       const code = l.plan.code;
+      const mismatch = l.plan.role === 'indicator' && l.plan.type === 'class' && l.plan.record ? classListMismatch(l.plan.record) : null;
+      if (mismatch) found.add({ kind: 'class-lists', severity: 'info', column: code, code, field: 'classColors', message: `Column ${code}: ${mismatch}` });
       if (l.plan.role === 'key') {
         const k = textClasses(code, l.keys!, codeOf.get(code));
         l.classes = k;
@@ -411,6 +415,7 @@ export async function ingestTable(opts: IngestOptions, signal?: AbortSignal): Pr
         continue;
       } else if (l.plan.type === 'class' && l.textN > 0) {
         l.classes = textClasses(code, l.keys!);
+        l.rule = colourTextClasses(l.classes.table, l.plan.record);
       } else if (l.plan.type === 'class') {
         if (l.firstBad) {
           dropCol(l, { kind: 'class-not-integer', severity: 'droppable', column: code, row: l.firstBad, message: `Column ${code} is a class layer but holds a value that is not an integer 0..65534 (row ${l.firstBad}).` });
@@ -422,6 +427,7 @@ export async function ingestTable(opts: IngestOptions, signal?: AbortSignal): Pr
           continue;
         }
         l.classes = { table: nc.table, extras: [] };
+        l.rule = nc.rule;
         for (const e of nc.table) if (e.value > l.maxValue) l.maxValue = e.value;
       }
       if (l.classes) {
@@ -591,7 +597,7 @@ export async function ingestTable(opts: IngestOptions, signal?: AbortSignal): Pr
     await addFile('vi.csv', viCsv);
     await addFile('iso.csv', isoCsv(grid, countries));
     const droppedFindings = found.list.filter((f) => f.severity === 'droppable');
-    await addFile('README.md', bundleReadme({ source, catalog: basename(opts.catalog), today, rows: nRows, validRows, layers: kept.length, records: outRecs.length, dropped: droppedFindings, encoding: decoder.mode }));
+    await addFile('README.md', bundleReadme({ source, catalog: basename(opts.catalog), today, rows: nRows, validRows, layers: kept.length, records: outRecs.length, dropped: droppedFindings, encoding: decoder.mode, classRules: kept.filter((l) => l.rule).map((l) => [l.plan.code, l.rule!] as [string, ClassRule]) }));
     files.sort((a, b) => (a.path < b.path ? -1 : 1));
     const manifest = { name: 'indapi3-bundle', version: `${today.slice(0, 4)}.${today.slice(5, 7)}.1`, created: today, source: { table: source, catalog: basename(opts.catalog), ingested: new Date().toISOString() }, grid: { ...grid }, files };
     await writeFile(join(tmp, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
@@ -653,7 +659,7 @@ function keyExtra(code: string, row: string[], iAdm0: number, iAdm1: number, iAd
   }
 }
 
-function bundleReadme(o: { source: string; catalog: string; today: string; rows: number; validRows: number; layers: number; records: number; dropped: Finding[]; encoding: string }): string {
+function bundleReadme(o: { source: string; catalog: string; today: string; rows: number; validRows: number; layers: number; records: number; dropped: Finding[]; encoding: string; classRules: Array<[string, ClassRule]> }): string {
   const lines = [
     `# indapi3 data bundle (ingested)`,
     '',
@@ -667,6 +673,10 @@ function bundleReadme(o: { source: string; catalog: string; today: string; rows:
     '- `iso.csv`: countries of the ISO3 column (names from ADM0_NAME), regions SSA, EAF, MAF, SAF, WAF limited to the countries present.',
     '- `basemap/admin1.geojson` (and `basemap/admin2.geojson` when the table has ADM2 units): one (Multi)Polygon per unit of ADM1_NAME_ALT (ADM2_NAME_ALT), the union of its cells traced along the cell edges (vertices on the 1/12-degree lattice, 6 decimals), properties `value` (the unit\'s raster value), `code` (when the table has codes), `name`, `iso3` (and `adm1`); `basemap/countries.geojson` and `basemap/places.csv`: Natural Earth country outlines and GeoNames places (CC BY 4.0) copied from this package.',
     '- `manifest.json`: grid, every file with size and sha256.',
+    '',
+    '## Class columns: how values were matched to the catalog',
+    '',
+    ...(o.classRules.length ? o.classRules.map(([c, r]) => `- \`${c}\`: ${CLASS_RULE_TEXT[r]}.`) : ['No class indicator columns.']),
     '',
     `## Dropped (${o.dropped.length})`,
     '',
