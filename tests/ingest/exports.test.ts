@@ -83,3 +83,97 @@ describe('formulas the engine cannot parse (item 5)', () => {
     });
   }
 });
+
+describe('several tables joined on CELL5M (item 3)', () => {
+  const all = ['YLD_MU', 'AREA_MU', 'TIE_MU', 'FS_MU', 'FS_MU_TX'];
+  it('joins the region exports given as repeated tables or as a folder', async () => {
+    const cat = catalog(all);
+    const r = await ingest({ table: gen.region, catalog: cat });
+    expect(serious(r), JSON.stringify(serious(r).slice(0, 3))).toEqual([]);
+    expect(r.ok).toBe(true);
+    expect(r.rows).toBe(gen.rows);
+    expect(r.layers).toEqual(expect.arrayContaining(all));
+    const folder = join(dir, 'folder-set');
+    mkdirSync(folder);
+    for (const p of gen.region) writeFileSync(join(folder, p.split('/').pop()!), readFileSync(p));
+    const f = await ingest({ table: folder, catalog: cat });
+    expect(f.ok).toBe(true);
+    expect(f.rows).toBe(gen.rows);
+  });
+
+  it('a cell missing from one table is NA there, and cells only a later table gives are kept', async () => {
+    const lines = readFileSync(gen.region[1], 'utf8').trimEnd().split('\n');
+    const tie = join(dir, 'TIE_MU-part..SSA.csv');
+    writeFileSync(tie, [lines[0], ...lines.slice(1, 101)].join('\n') + '\n'); // the first 100 cells only
+    const yl = readFileSync(gen.narrow, 'utf8').trimEnd().split('\n');
+    const yld = join(dir, 'YLD_MU-part..SSA.csv');
+    writeFileSync(yld, [yl[0], ...yl.slice(51)].join('\n') + '\n'); // all but the first 50 cells
+    const r = await ingest({ table: [yld, tie], catalog: catalog(['YLD_MU', 'AREA_MU', 'TIE_MU']) });
+    expect(serious(r)).toEqual([]);
+    expect(r.rows).toBe(gen.rows);
+  });
+
+  it('key columns that disagree are findings naming file, row and column', async () => {
+    const lines = readFileSync(gen.region[1], 'utf8').trimEnd().split('\n');
+    const f = lines[7].split(',');
+    f[5] = '"Somewhere else"'; // ADM1_NAME_ALT
+    lines[7] = f.join(',');
+    const tie = join(dir, 'TIE_MU-bad..SSA.csv');
+    writeFileSync(tie, lines.join('\n') + '\n');
+    const cat = catalog(['YLD_MU', 'AREA_MU', 'TIE_MU']);
+    const r = await ingest({ table: [gen.narrow, tie], catalog: cat });
+    expect(r.ok).toBe(false);
+    const k = r.findings.find((x) => x.kind === 'key-mismatch');
+    expect(k).toMatchObject({ file: 'TIE_MU-bad..SSA.csv', row: 7, column: 'ADM1_NAME_ALT', severity: 'droppable' });
+    const d = await ingest({ table: [gen.narrow, tie], catalog: cat, dropInvalid: true });
+    expect(d.ok).toBe(true);
+  });
+});
+
+describe('leftovers and clear messages (item 7)', () => {
+  it('removes the temporary and .old folders of dead runs, keeps those of live ones', async () => {
+    const parent = join(dir, 'kills');
+    mkdirSync(parent);
+    const out = join(parent, 'bundle');
+    const dead = join(parent, `.bundle.tmp-999999999-abcd1234`);
+    const deadOld = join(parent, `.bundle.tmp-999999998-abcd1234.old`);
+    const live = join(parent, `.bundle.tmp-${process.pid}-abcd1234`);
+    for (const p of [dead, deadOld, live]) {
+      mkdirSync(p);
+      writeFileSync(join(p, 'x'), 'left over');
+    }
+    const r = await ingestTable({ table: gen.narrow, catalog: catalog(['YLD_MU', 'AREA_MU']), out });
+    expect(r.ok).toBe(true);
+    const { readdirSync } = await import('node:fs');
+    expect(readdirSync(parent).sort()).toEqual(['.bundle.tmp-' + process.pid + '-abcd1234', 'bundle'].sort());
+    expect(r.findings.find((f) => f.kind === 'cleanup')?.message).toMatch(/Removed 2 leftover folder/);
+  });
+
+  it('says UTF-16 and asks for UTF-8', async () => {
+    const t = join(dir, 'utf16.csv');
+    writeFileSync(t, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(readFileSync(gen.narrow, 'utf8').slice(0, 5000), 'utf16le')]));
+    const r = await ingest({ table: t, catalog: catalog(['YLD_MU', 'AREA_MU']) });
+    expect(r.ok).toBe(false);
+    expect(r.findings[0].message).toMatch(/is UTF-16LE text; re-save it as UTF-8/);
+    const nobom = join(dir, 'utf16-nobom.csv');
+    writeFileSync(nobom, Buffer.from(readFileSync(gen.narrow, 'utf8').slice(0, 5000), 'utf16le'));
+    expect((await ingest({ table: nobom, catalog: catalog(['YLD_MU', 'AREA_MU']) })).findings[0].message).toMatch(/UTF-16LE/);
+  });
+
+  it('escapes garbage header bytes and refuses a 300-character code with a finding', async () => {
+    const head = readFileSync(gen.narrow, 'utf8').split('\n').slice(0, 3);
+    const t = join(dir, 'garbage.csv');
+    writeFileSync(t, Buffer.concat([Buffer.from(head[0] + ',"\u001b[31mX\u0007\u0000"\n'), Buffer.from(head[1] + ',1\n')]));
+    const r = await ingest({ table: t, catalog: catalog(['YLD_MU', 'AREA_MU']) });
+    expect(r.ok).toBe(false);
+    const msg = r.findings.map((f) => f.message).join('\n');
+    expect(msg).not.toMatch(/[\u0000-\u0008\u001b]/);
+    expect(msg).toMatch(/\\x1b\[31mX\\x07\\x00/);
+    const code = 'V' + 'x'.repeat(299);
+    const long = join(dir, 'long.csv');
+    writeFileSync(long, `${head[0]},"${code}"\n${head[1]},1\n`);
+    const r2 = await ingest({ table: long, catalog: catalog(['YLD_MU', 'AREA_MU'], (rec) => { if (rec.varCode === 'AREA_MU') rec.varCode = code; }) });
+    expect(r2.ok).toBe(false);
+    expect(r2.findings.find((f) => f.kind === 'bad-code')?.message).toMatch(/has 300 characters; a code has at most 100/);
+  });
+});

@@ -42,6 +42,8 @@ export type Severity = 'fatal' | 'droppable' | 'info';
 export interface Finding {
   /** What it is about. */
   kind: FindingKind;
+  /** The table file it concerns, when an ingest reads several. */
+  file?: string;
   /** How bad. */
   severity: Severity;
   /** Human-readable text naming the place. */

@@ -84,6 +84,21 @@ export interface ColumnPlan {
   dropped?: boolean;
 }
 
+/** Longest code (column name) an ingest accepts: it names files (cog/<code>.tif), within every file system's 255-byte name limit. */
+export const MAX_CODE_LENGTH = 100;
+
+/**
+ * A header name as shown in a finding: control and other non-printable characters escaped
+ * (`\xNN`, `\uNNNN`), cut to 60 characters, so a garbage header never reaches a terminal raw.
+ */
+export function shown(name: string): string {
+  const esc = name.replace(/[^\u0020-\u007e\u00a0-\ud7ff\ue000-\ufffc]/g, (c) => {
+    const n = c.charCodeAt(0);
+    return n < 256 ? `\\x${n.toString(16).padStart(2, '0')}` : `\\u${n.toString(16).padStart(4, '0')}`;
+  });
+  return esc.length > 60 ? `${esc.slice(0, 57)}...` : esc;
+}
+
 /**
  * Checks the header line before any row is read: the required key columns, empty names,
  * repeated names (also case-insensitively).
@@ -100,7 +115,8 @@ export function checkHeader(header: string[]): Finding[] {
   const seen = new Map<string, string>();
   header.forEach((h, i) => {
     if (h.trim() === '') out.push({ kind: 'header', severity: 'fatal', message: `Column ${i + 1} of the header has no name.` });
-    else if (!/^[A-Za-z.][A-Za-z0-9._]*$/.test(h)) out.push({ kind: 'header', severity: 'fatal', column: h, message: `Column name '${h}' (column ${i + 1}) is not a code (letters, digits, '.', '_').` });
+    else if (!/^[A-Za-z.][A-Za-z0-9._]*$/.test(h)) out.push({ kind: 'header', severity: 'fatal', column: shown(h), message: `Column name '${shown(h)}' (column ${i + 1}) is not a code (letters, digits, '.', '_').` });
+    else if (h.length > MAX_CODE_LENGTH) out.push({ kind: 'bad-code', severity: 'fatal', column: shown(h), message: `Column name '${shown(h)}' (column ${i + 1}) has ${h.length} characters; a code has at most ${MAX_CODE_LENGTH} (it names the file cog/<code>.tif).` });
     const k = h.toUpperCase();
     const prev = seen.get(k);
     if (prev !== undefined) out.push({ kind: 'code-collision', severity: 'fatal', column: h, message: prev === h ? `Column ${h} occurs twice in the header.` : `Columns ${prev} and ${h} differ only in case.` });

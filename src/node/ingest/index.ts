@@ -38,8 +38,10 @@ import { Findings, type Finding } from '../../core/ingest/findings';
 import { OUTLINE_FILES, OUTLINE_KEY, outlineAttribution, outlineDescription, outlineUnits, writeOutlines } from '../../core/formats/outlines';
 import { checkCell, checkHeader, formulaColumns, planColumns, type ColumnPlan } from '../../core/ingest/plan';
 import type { ClassEntry } from '../../core/types';
-import { openTable, type TableSource } from './table-source';
-import { decodeWhole } from './text';
+import type { TableSource } from './table-source';
+import { expandTablePaths, openTables } from './joined-source';
+import { removeStaleTemps } from './housekeeping';
+import { decodeWhole, utf16Of } from './text';
 
 export type { Finding } from '../../core/ingest/findings';
 
@@ -70,8 +72,12 @@ export interface IngestProgress {
 
 /** Options of {@link ingestTable}. */
 export interface IngestOptions {
-  /** Table path: CSV or TSV (delimiter taken from the header line), Stata .dta or R .rds (format from the first bytes). */
-  table: string;
+  /**
+   * Table path(s): CSV or TSV (delimiter taken from the header line), Stata .dta or R .rds
+   * (format from the first bytes). Several paths, or a folder, are joined on CELL5M
+   * (./joined-source.ts).
+   */
+  table: string | string[];
   /** Catalog (vi.csv) path. */
   catalog: string;
   /** Bundle folder to create. */
@@ -167,22 +173,26 @@ export async function ingestTable(opts: IngestOptions, signal?: AbortSignal): Pr
   if (!opts.force && (await isNonEmptyDir(out))) {
     throw new IndapiError('BAD_ARGUMENT', `The output folder ${out} is not empty; pass --force to replace it.`, { argument: 'out' });
   }
-  let tableSize: number;
+  const tables = await expandTablePaths(Array.isArray(opts.table) ? opts.table : [opts.table]);
+  const tableName = tables.map((t) => basename(t)).join(', ');
+  let tableSize = 0;
   try {
-    tableSize = (await stat(opts.table)).size;
+    for (const t of tables) tableSize += (await stat(t)).size;
     await stat(opts.catalog);
   } catch (e) {
     throw new IndapiError('IO', `Cannot read input: ${(e as Error).message}`);
   }
   const found = new Findings();
+  const removed = await removeStaleTemps(out);
+  if (removed.length) found.add({ kind: 'cleanup', severity: 'info', message: `Removed ${removed.length} leftover folder(s) of killed ingest runs: ${removed.map((r) => basename(r)).join(', ')}.` });
 
   // 1. Header (before any row; an .rds is spilled column by column first, its names come last), then the catalog.
   let table: TableSource;
   try {
-    table = await openTable(opts.table, {
+    table = await openTables(tables, {
       spillParent: dirname(out), signal,
       onProgress: (bytes) => opts.onProgress?.({ phase: 'read', rows: 0, bytes, totalBytes: tableSize, columnsDone: 0, columnsTotal: 0, seconds: (Date.now() - t0) / 1000 }),
-    });
+    }, (f) => found.addRow(f));
   } catch (e) {
     if (!isIndapiError(e) || e.code !== 'UNPARSABLE') throw e;
     return fail([{ kind: 'unreadable', severity: 'fatal', message: e.message }], out, 0, t0);
@@ -197,9 +207,15 @@ export async function ingestTable(opts: IngestOptions, signal?: AbortSignal): Pr
   let records: Record<string, string>[];
   let catFields: string[];
   {
-    const { text, encoding } = decodeWhole(await readFile(opts.catalog).catch((e) => {
+    const bytes = await readFile(opts.catalog).catch((e) => {
       throw new IndapiError('IO', `Cannot read the catalog ${opts.catalog}: ${(e as Error).message}`);
-    }));
+    });
+    const utf16 = utf16Of(bytes);
+    if (utf16) {
+      await table.close();
+      return fail([{ kind: 'unreadable', severity: 'fatal', field: 'catalog', message: `The catalog ${basename(opts.catalog)} is ${utf16} text; re-save it as UTF-8.` }], out, 0, t0);
+    }
+    const { text, encoding } = decodeWhole(bytes);
     if (encoding === 'latin1') found.add({ kind: 'encoding', severity: 'info', field: 'catalog', message: `The catalog ${basename(opts.catalog)} is not valid UTF-8; it was read as Latin-1.` });
     const res = Papa.parse<Record<string, string>>(text, { header: true, skipEmptyLines: true });
     const bad = res.errors.find((e) => e.type !== 'Delimiter');
@@ -372,7 +388,7 @@ export async function ingestTable(opts: IngestOptions, signal?: AbortSignal): Pr
       throwIfAborted(signal);
       await table.close();
       if (table.decodeError()) {
-        found.add({ kind: 'encoding', severity: 'fatal', message: `The table ${basename(opts.table)} mixes encodings (${table.decodeError()}).` });
+        found.add({ kind: 'encoding', severity: 'fatal', message: `The table ${tableName} mixes encodings (${table.decodeError()}).` });
         await cleanup();
         return fail(found.list, out, r, t0);
       }
@@ -381,7 +397,7 @@ export async function ingestTable(opts: IngestOptions, signal?: AbortSignal): Pr
         await cleanup();
         return fail(found.list, out, r, t0);
       }
-      throw new IndapiError('IO', `Cannot read the table ${opts.table}: ${(e as Error).message}`);
+      throw new IndapiError('IO', `Cannot read the table ${tableName}: ${(e as Error).message}`);
     }
     await table.close();
     throwIfAborted(signal);
@@ -389,7 +405,7 @@ export async function ingestTable(opts: IngestOptions, signal?: AbortSignal): Pr
     const nRows = r;
     const decoder = table.encoding();
     if (decoder.mode === 'latin1') {
-      found.add({ kind: 'encoding', severity: 'info', message: `The table ${basename(opts.table)} is not valid UTF-8 (from byte ${decoder.switchedAt}); it was read as Latin-1.` });
+      found.add({ kind: 'encoding', severity: 'info', message: `The table ${tableName} is not valid UTF-8 (from byte ${decoder.switchedAt}); it was read as Latin-1.` });
     }
     opts.onProgress?.({ phase: 'read', rows: nRows, bytes: tableSize, totalBytes: tableSize, columnsDone: 0, columnsTotal: L, seconds: (Date.now() - t0) / 1000 });
 
@@ -458,7 +474,7 @@ export async function ingestTable(opts: IngestOptions, signal?: AbortSignal): Pr
     }
     for (const f of found.summaries()) found.add(f);
     const validRows = Array.from(cellOf.subarray(0, nRows)).filter((c) => c >= 0).length;
-    if (validRows === 0) found.add({ kind: 'no-rows', severity: 'fatal', message: `The table ${basename(opts.table)} has no valid row.` });
+    if (validRows === 0) found.add({ kind: 'no-rows', severity: 'fatal', message: `The table ${tableName} has no valid row.` });
     if (found.has('fatal') || (!opts.dropInvalid && found.has('droppable'))) {
       closeSync(spillFd);
       spillFd = -1;
@@ -518,7 +534,7 @@ export async function ingestTable(opts: IngestOptions, signal?: AbortSignal): Pr
         // Admin outlines of the first- and second-level key layers (basemap/admin1.geojson, admin2.geojson).
         const level = l.plan.code === OUTLINE_KEY[1] ? 1 : l.plan.code === OUTLINE_KEY[2] ? 2 : 0;
         if (level && l.classes?.table.length) {
-          const text = writeOutlines(grid, data, outlineUnits(l.classes.table, level), { noData: nd, description: outlineDescription(l.plan.code, basename(opts.table)), attribution: outlineAttribution(level, basename(opts.table)), signal });
+          const text = writeOutlines(grid, data, outlineUnits(l.classes.table, level), { noData: nd, description: outlineDescription(l.plan.code, tableName), attribution: outlineAttribution(level, tableName), signal });
           await addFile(OUTLINE_FILES[level], text);
         }
         // Tiles compress on zlib's thread pool while the next layer is prepared (both cores busy).
@@ -549,7 +565,7 @@ export async function ingestTable(opts: IngestOptions, signal?: AbortSignal): Pr
     // 4. Catalog, iso.csv, README, manifest.
     const fields = [...catFields];
     for (const f of VI_FIELDS) if (!fields.includes(f)) fields.push(f);
-    const source = basename(opts.table);
+    const source = tableName;
     const today = new Date().toISOString().slice(0, 10);
     const outRecs: Record<string, string>[] = [];
     const keptByCode = new Map(kept.map((l) => [l.plan.code, l]));

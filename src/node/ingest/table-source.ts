@@ -31,7 +31,7 @@ import { IndapiError, throwIfAborted } from '../../core/errors';
 import { openDta, type DtaFile } from '../../core/formats/dta-read';
 import { readRdsTable, type RColumn } from '../../core/formats/rds-read';
 import { FileSource } from '../file-source';
-import { InputDecoder, decodeWhole } from './text';
+import { InputDecoder, decodeWhole, utf16Of } from './text';
 
 /** A cell of a table row: text, or a number (NaN: missing) from a binary table. */
 export type TableCell = string | number;
@@ -127,6 +127,8 @@ export async function openTable(path: string, opts: OpenTableOptions = {}): Prom
   } catch (e) {
     throw new IndapiError('IO', `Cannot read input: ${(e as Error).message}`);
   }
+  const utf16 = utf16Of(first);
+  if (utf16) unreadable(`The table ${name} is ${utf16} text; re-save it as UTF-8 (in Excel: "CSV UTF-8"; in R: data.table::fwrite).`);
   const format = sniffTableFormat(first);
   const ext = (/\.([A-Za-z]+)$/.exec(name)?.[1] ?? '').toLowerCase();
   const resave = 'In R: saveRDS(readRDS("<file>"), "<file>") re-saves it with gzip (the default), or data.table::fwrite(readRDS("<file>"), "<file>.csv") writes a CSV.';
