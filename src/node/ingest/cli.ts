@@ -48,7 +48,7 @@ Exit codes:
  * `\xNN`, so bytes of a garbage header never reach the terminal raw (issue 15 item 7).
  */
 export function printable(s: string): string {
-  return s.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  return s.replace(/[^\t\n\u0020-\u007e\u00a0-\uffff]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
 function fmtFinding(f: Finding): string {
