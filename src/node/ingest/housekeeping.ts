@@ -4,7 +4,7 @@
  * `.<out>.tmp-<pid>-<hex>.old`; a run killed before its end leaves them behind. The next run
  * for the same `out` removes those whose process is no longer alive.
  */
-import { readdir, rm } from 'node:fs/promises';
+import { readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 /**
@@ -47,4 +47,25 @@ export async function removeStaleTemps(out: string): Promise<string[]> {
     removed.push(p);
   }
   return removed;
+}
+
+/**
+ * Moves a finished temporary bundle folder into place: an existing non-empty `out` is first
+ * renamed to `<tmp>.old` and removed after the swap (a run killed in between leaves the
+ * `.old` folder, which {@link removeStaleTemps} removes at the next run).
+ * @param tmp the finished temporary folder (next to `out`)
+ * @param out the bundle folder
+ * @throws Error from the file system
+ */
+export async function moveIntoPlace(tmp: string, out: string): Promise<void> {
+  const nonEmpty = await stat(out).then(async (st) => !st.isDirectory() || (await readdir(out)).length > 0, () => false);
+  if (nonEmpty) {
+    const old = `${tmp}.old`;
+    await rename(out, old);
+    await rename(tmp, out);
+    await rm(old, { recursive: true, force: true });
+  } else {
+    await rm(out, { recursive: true, force: true });
+    await rename(tmp, out);
+  }
 }
