@@ -1,7 +1,13 @@
 /**
  * Ingest benchmark (issue 9 item 6) and the 750-layer bundle (issue 10 item 4).
  *
- *   npx tsx bench/ingest-bench.ts            (also run by `npm run bench`, unless BENCH_INGEST=0)
+ *   npx tsx bench/ingest-bench.ts            (also run by `npm run bench`; BENCH_INGEST=0 skips the 750 case)
+ *   npx tsx bench/ingest-bench.ts --narrow-only
+ *
+ * Narrow case (issue 15 item 2): a 303,000 x 9 single-indicator export of MADE-UP values
+ * (bench/gen-exports.ts, `YLD_MU..SSA.csv`): the ingest end to end (target 15 s) and the read
+ * throughput of the ingest's table reader against `Papa.parse` on the same file held as a
+ * string, in the same run (target ratio >= 0.5).
  *   npm run bench:bundle [-- --out bench-out/bundle750]
  *
  * Generates (or reuses, cached under .cache/ingest-bench/ and keyed by the generator's sha256)
@@ -25,6 +31,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import Papa from 'papaparse';
 import { generateTable } from './gen-table';
+import { catalogRecords, generateExports } from './gen-exports';
+import { ORIGINAL_VI_FIELDS } from '../src/node/export/format';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '..');
@@ -104,13 +112,72 @@ async function parseOnly(file: string): Promise<void> {
   console.log(JSON.stringify({ rows, fields }));
 }
 
+/**
+ * Child mode: read throughput of the ingest's table reader (openTable, every row) against
+ * `Papa.parse` on the same file already held as a string, alternated 3 times; medians.
+ */
+async function readCompare(file: string): Promise<void> {
+  const { openTable } = await import('../src/node/ingest/table-source');
+  const text = readFileSync(file, 'utf8');
+  const papa: number[] = [], ours: number[] = [];
+  let rows = 0;
+  for (let k = 0; k < 3; k++) {
+    let t = performance.now();
+    const data = Papa.parse<string[]>(text).data;
+    papa.push((performance.now() - t) / 1000);
+    rows = data.filter((r) => r.length > 1 || r[0] !== '').length - 1;
+    t = performance.now();
+    const tab = await openTable(file);
+    let n = 0;
+    for await (const row of tab.rows({ textColumns: [], labelColumns: new Set() })) n += row.length > 0 ? 1 : 0;
+    await tab.close();
+    ours.push((performance.now() - t) / 1000);
+    if (n < rows) throw new Error(`the reader gave ${n} rows, papaparse ${rows}`);
+  }
+  const med = (a: number[]) => [...a].sort((x, y) => x - y)[1];
+  console.log(JSON.stringify({ rows, papaS: med(papa), readS: med(ours) }));
+}
+
+/** The narrow single-indicator case (issue 15 item 2): targets 15 s end to end, read throughput >= 0.5 x Papa.parse on the string. */
+async function narrowBench(): Promise<boolean> {
+  const dir = join(ROOT, '.cache/ingest-bench/exports-303000');
+  const genHash = createHash('sha256').update(readFileSync(join(HERE, 'gen-exports.ts'))).digest('hex').slice(0, 12);
+  const stamp = join(dir, 'stamp');
+  if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== genHash) {
+    console.log(`generating the 303,000-cell single-indicator exports of MADE-UP values into ${dir} (cached) ...`);
+    rmSync(dir, { recursive: true, force: true });
+    await generateExports({ out: dir, rows: 303000 });
+    const recs = catalogRecords().filter((r) => r.varCode === 'YLD_MU' || r.varCode === 'AREA_MU');
+    writeFileSync(join(dir, 'vi-YLD_MU.csv'), Papa.unparse({ fields: [...ORIGINAL_VI_FIELDS], data: recs.map((r) => ORIGINAL_VI_FIELDS.map((f) => r[f])) }, { newline: '\n' }) + '\n');
+    writeFileSync(stamp, genHash);
+  }
+  const file = join(dir, 'YLD_MU..SSA.csv');
+  const mb = statSync(file).size / 1e6;
+  console.log(`\ningest bench, narrow: ${file} (303,000 x 9, quoted strings, MADE-UP values), ${mb.toFixed(1)} MB`);
+  const rc = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--read-compare', file], { encoding: 'utf8', cwd: ROOT });
+  const r = JSON.parse(rc.stdout.trim().split('\n').pop() || '{}') as { papaS: number; readS: number };
+  const ing = ingest({ table: file, catalog: join(dir, 'vi-YLD_MU.csv') }, join(ROOT, 'bench-out/ingest-narrow'));
+  if (!ing.ok) console.error(`narrow ingest FAILED:\n${ing.stderr.split('\n').slice(-25).join('\n')}`);
+  const ratio = r.papaS / r.readS;
+  console.log(`  Papa.parse on the string: ${r.papaS.toFixed(2)} s (${(mb / r.papaS).toFixed(1)} MB/s); ingest reader (openTable rows): ${r.readS.toFixed(2)} s (${(mb / r.readS).toFixed(1)} MB/s)`);
+  console.log(`  read throughput ratio ours / Papa.parse string = ${ratio.toFixed(2)} (target >= 0.5)`);
+  console.log(`  ingest end to end: ${ing.seconds.toFixed(1)} s wall, ${ing.cpu.toFixed(1)} s CPU, peak ${ing.peakMB.toFixed(0)} MB, ${(mb / ing.seconds).toFixed(1)} MB/s (target <= 15 s)`);
+  return ing.ok;
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: {
+    'read-compare': { type: 'string' }, 'narrow-only': { type: 'boolean' }, 'no-narrow': { type: 'boolean' },
     rows: { type: 'string', default: '303000' }, cols: { type: 'string', default: '750' }, out: { type: 'string' },
     bundle: { type: 'boolean' }, rds: { type: 'boolean' }, 'no-fread': { type: 'boolean' }, 'no-parse': { type: 'boolean' }, 'parse-only': { type: 'string' },
     'ingest-child': { type: 'string' }, table: { type: 'string' }, catalog: { type: 'string' },
   } });
   if (values['parse-only']) return parseOnly(values['parse-only']);
+  if (values['read-compare']) return readCompare(values['read-compare']);
+  if (!values.bundle && !values['ingest-child'] && !values['no-narrow']) {
+    if (!(await narrowBench())) process.exitCode = 1;
+    if (values['narrow-only']) return;
+  }
   if (values['ingest-child']) return ingestChild(values['ingest-child'], values.table!, values.catalog!);
   const rows = Number(values.rows), cols = Number(values.cols);
   const t = await table(rows, cols);
@@ -164,8 +231,8 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   main().catch((e) => { console.error((e as Error).message); process.exitCode = 1; });
 }
 
-/** Runs the ingest bench from `npm run bench` (bench/run.ts) unless BENCH_INGEST=0. */
+/** Runs the ingest bench from `npm run bench` (bench/run.ts): the narrow case always, the 303,000 x 750 case unless BENCH_INGEST=0. */
 export function runIngestBench(): void {
-  if (process.env.BENCH_INGEST === '0') return;
-  execFileSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], { stdio: 'inherit', cwd: ROOT });
+  const narrowOnly = process.env.BENCH_INGEST === '0' ? ['--narrow-only'] : [];
+  execFileSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), ...narrowOnly], { stdio: 'inherit', cwd: ROOT });
 }

@@ -105,29 +105,94 @@ export function textClasses(code: string, keys: string[], codeOf?: Map<string, s
   return { table, remap, extras };
 }
 
+/** How the class values of a column were matched to its record (said per column in the bundle's README). */
+export type ClassRule = 'breaks' | 'labels-are-codes' | 'text-labels' | 'text-sorted';
+
+/** Plain-language text of a {@link ClassRule}. */
+export const CLASS_RULE_TEXT: Record<ClassRule, string> = {
+  breaks: 'numeric codes matched to classBreaks (a code is the break value; its label and colour at the same position)',
+  'labels-are-codes': 'numeric codes matched to classLabels (the original catalog\'s convention where classBreaks are positions 0..n-1 and classLabels list the codes themselves; colour at the label\'s position)',
+  'text-labels': 'text values matched to classLabels (colour at the label\'s position; values 1..n in sorted label order)',
+  'text-sorted': 'text values numbered 1..n in sorted order (labels are the text; the record has no matching classLabels)',
+};
+
+const splitList = (s: string | undefined): string[] => ((s ?? '').trim() === '' ? [] : (s ?? '').split('|').map((x) => x.trim()));
+
 /**
- * Class table of a numeric class column from its record: classBreaks are the class values,
- * classLabels their labels, classColors their colours (pipe-separated).
+ * Length mismatches of a record's classBreaks / classLabels / classColors (the original
+ * catalog has records with e.g. 9 labels and 8 colours): a note, the missing colours are
+ * generated (ColorBrewer Set3).
+ * @param record the catalog record (text fields)
+ * @returns the message, or null when the lists agree (an empty list agrees with any)
+ */
+export function classListMismatch(record: Record<string, string>): string | null {
+  const b = splitList(record.classBreaks).length, l = splitList(record.classLabels).length, c = splitList(record.classColors).length;
+  const bad = (l && b && b !== l && b !== l + 1) || (l && c && c !== l) || (!l && b && c && c !== b);
+  if (!bad) return null;
+  return `classBreaks has ${b} entries, classLabels ${l}, classColors ${c}; classes without a colour get generated colours (ColorBrewer Set3).`;
+}
+
+/**
+ * Class table of a numeric class column from its record. Two conventions of the original
+ * catalog (issue 15 item 4): classBreaks are the class values and classLabels their labels
+ * (rule `breaks`), or classBreaks are positions and classLabels the codes themselves
+ * (`labels-are-codes`, e.g. FS_2012: breaks 0|1|..|12, labels 1|2|3|5|..|16). The rule that
+ * labels every value present is taken (`breaks` first); when neither does, the one labelling
+ * more of them, and the rest are returned as unlabelled. Breaks 0..n-1 beside n integer labels
+ * that differ from them are taken as positions whenever the labels cover every value present. Colours from classColors at the same
+ * position, generated (Set3) where the list is short.
  * @param record the catalog record (text fields)
  * @param present class values that occur in the column
- * @returns the table (labelled values that occur or are listed) and the values without a label
+ * @returns the table (labelled values that occur or are listed), the values without a label, the rule used
  */
-export function numericClasses(record: Record<string, string>, present: Iterable<number>): { table: ClassEntry[]; unlabelled: number[] } {
+export function numericClasses(record: Record<string, string>, present: Iterable<number>): { table: ClassEntry[]; unlabelled: number[]; rule: ClassRule } {
   const vals = (record.classBreaks ?? '').split('|').map((s) => s.trim());
-  const labs = (record.classLabels ?? '').split('|');
+  const labs = (record.classLabels ?? '').split('|').map((s) => s.trim());
   const cols = (record.classColors ?? '').split('|');
-  const byValue = new Map<number, ClassEntry>();
-  vals.forEach((v, i) => {
-    const n = Number(v);
-    if (v === '' || !Number.isInteger(n) || byValue.has(n)) return;
-    const label = (labs[i] ?? '').trim();
-    if (!label) return;
-    const e: ClassEntry = { value: n, label, color: (cols[i] ?? '').trim() || SET3[byValue.size % SET3.length] };
-    byValue.set(n, e);
-  });
-  const unlabelled = [...new Set(present)].filter((v) => !byValue.has(v)).sort((a, b) => a - b);
-  const table = [...byValue.values()].sort((a, b) => a.value - b.value);
-  return { table, unlabelled };
+  const colour = (i: number, k: number) => (cols[i] ?? '').trim() || SET3[k % SET3.length];
+  const build = (keys: string[], label: (i: number) => string): Map<number, ClassEntry> => {
+    const m = new Map<number, ClassEntry>();
+    keys.forEach((v, i) => {
+      const n = Number(v);
+      if (v === '' || !Number.isInteger(n) || m.has(n)) return;
+      const lab = label(i);
+      if (!lab) return;
+      m.set(n, { value: n, label: lab, color: colour(i, m.size) });
+    });
+    return m;
+  };
+  const byBreak = build(vals, (i) => labs[i] ?? '');
+  const byLabel = labs.every((l) => l === '' || /^-?\d+$/.test(l)) ? build(labs, (i) => labs[i]) : new Map<number, ClassEntry>();
+  const values = [...new Set(present)];
+  const missing = (m: Map<number, ClassEntry>) => values.filter((v) => !m.has(v)).sort((a, b) => a - b);
+  const mb = missing(byBreak), ml = missing(byLabel);
+  // Breaks 0, 1, .., n-1 beside n integer labels that differ from them: the positions convention.
+  const positions = byLabel.size > 0 && vals.length === labs.length && vals.every((v, i) => v === String(i)) && labs.some((l, i) => l !== vals[i]);
+  const useLabels = byLabel.size > 0 && (ml.length < mb.length || (positions && ml.length === 0));
+  const chosen = useLabels ? byLabel : byBreak;
+  const table = [...chosen.values()].sort((a, b) => a.value - b.value);
+  return { table, unlabelled: useLabels ? ml : mb, rule: useLabels ? 'labels-are-codes' : 'breaks' };
+}
+
+/**
+ * Colours of a text class column from its record: a text value equal to one of the record's
+ * classLabels takes the colour at that position (issue 15 item 4: FS_2012_TX holds the labels
+ * "1. Irrigated", ...).
+ * @param table the class table from {@link textClasses} (colours replaced in place)
+ * @param record the catalog record
+ * @returns the rule used: `text-labels` when at least one value matched, else `text-sorted`
+ */
+export function colourTextClasses(table: ClassEntry[], record: Record<string, string> | undefined): ClassRule {
+  const labs = splitList(record?.classLabels);
+  const cols = splitList(record?.classColors);
+  let hit = 0;
+  for (const e of table) {
+    const i = labs.indexOf(e.label);
+    if (i < 0) continue;
+    hit++;
+    if (cols[i]) e.color = cols[i];
+  }
+  return hit ? 'text-labels' : 'text-sorted';
 }
 
 /**

@@ -12,6 +12,11 @@ export type FindingKind =
   | 'code-collision' // two columns or two records with the same code, also case-insensitively
   | 'formula-column' // a formula names a column that is not in the table
   | 'formula' // a formula names no column at all
+  | 'formula-unparsable' // a formula the engine's parser rejects (every query of it would fail)
+  | 'class-lists' // classBreaks / classLabels / classColors of different lengths (info; colours generated)
+  | 'key-mismatch' // two tables of one ingest give different keys (ISO3, names, codes, X, Y) for a cell
+  | 'bad-code' // a code too long or not safe as a file name
+  | 'cleanup' // leftovers of killed runs removed (info)
   | 'unused-column' // a column with no record that no formula uses: not written (info)
   | 'helper-column' // a column with no record that a formula uses: written, unlisted (info)
   | 'record-without-column' // a catalog record whose column is not in the table
@@ -37,6 +42,8 @@ export type Severity = 'fatal' | 'droppable' | 'info';
 export interface Finding {
   /** What it is about. */
   kind: FindingKind;
+  /** The table file it concerns, when an ingest reads several. */
+  file?: string;
   /** How bad. */
   severity: Severity;
   /** Human-readable text naming the place. */

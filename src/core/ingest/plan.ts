@@ -10,6 +10,7 @@
  */
 import { CELL_SIZE_DEG, GLOBAL_HEIGHT, GLOBAL_WIDTH, cellToColRow, type GridDef } from '../grid';
 import type { Finding } from './findings';
+import { parseAggFun } from '../engine/expr';
 
 /** Columns every table must have. */
 export const REQUIRED_COLUMNS = ['CELL5M', 'ISO3', 'ADM0_NAME', 'ADM1_NAME_ALT', 'X', 'Y'] as const;
@@ -46,6 +47,24 @@ export function formulaColumns(aggFunR: string): string[] {
   return out;
 }
 
+/**
+ * Parses a record's formula with the engine's own parser (src/core/engine/expr.ts), as a query
+ * would: class records are the dominant class of their own cells whatever their formula, so
+ * only other records are parsed; an empty formula is the engine's default `mean(<code>)`.
+ * @param r the catalog record (text fields)
+ * @returns the parser's message, or null when the formula parses
+ */
+export function formulaParseError(r: Record<string, string>): string | null {
+  const f = (r.aggFunR ?? '').trim();
+  if (!f || f === 'NA' || (r.type ?? '').trim().toLowerCase() === 'class') return null;
+  try {
+    parseAggFun(f);
+    return null;
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
+
 /** Role of a table column. */
 export type ColumnRole = 'coord' | 'key' | 'indicator' | 'helper' | 'unused';
 
@@ -65,6 +84,21 @@ export interface ColumnPlan {
   dropped?: boolean;
 }
 
+/** Longest code (column name) an ingest accepts: it names files (cog/<code>.tif), within every file system's 255-byte name limit. */
+export const MAX_CODE_LENGTH = 100;
+
+/**
+ * A header name as shown in a finding: control and other non-printable characters escaped
+ * (`\xNN`, `\uNNNN`), cut to 60 characters, so a garbage header never reaches a terminal raw.
+ */
+export function shown(name: string): string {
+  const esc = name.replace(/[^\u0020-\u007e\u00a0-\ud7ff\ue000-\ufffc]/g, (c) => {
+    const n = c.charCodeAt(0);
+    return n < 256 ? `\\x${n.toString(16).padStart(2, '0')}` : `\\u${n.toString(16).padStart(4, '0')}`;
+  });
+  return esc.length > 60 ? `${esc.slice(0, 57)}...` : esc;
+}
+
 /**
  * Checks the header line before any row is read: the required key columns, empty names,
  * repeated names (also case-insensitively).
@@ -81,7 +115,8 @@ export function checkHeader(header: string[]): Finding[] {
   const seen = new Map<string, string>();
   header.forEach((h, i) => {
     if (h.trim() === '') out.push({ kind: 'header', severity: 'fatal', message: `Column ${i + 1} of the header has no name.` });
-    else if (!/^[A-Za-z.][A-Za-z0-9._]*$/.test(h)) out.push({ kind: 'header', severity: 'fatal', column: h, message: `Column name '${h}' (column ${i + 1}) is not a code (letters, digits, '.', '_').` });
+    else if (!/^[A-Za-z.][A-Za-z0-9._]*$/.test(h)) out.push({ kind: 'header', severity: 'fatal', column: shown(h), message: `Column name '${shown(h)}' (column ${i + 1}) is not a code (letters, digits, '.', '_').` });
+    else if (h.length > MAX_CODE_LENGTH) out.push({ kind: 'bad-code', severity: 'fatal', column: shown(h), message: `Column name '${shown(h)}' (column ${i + 1}) has ${h.length} characters; a code has at most ${MAX_CODE_LENGTH} (it names the file cog/<code>.tif).` });
     const k = h.toUpperCase();
     const prev = seen.get(k);
     if (prev !== undefined) out.push({ kind: 'code-collision', severity: 'fatal', column: h, message: prev === h ? `Column ${h} occurs twice in the header.` : `Columns ${prev} and ${h} differ only in case.` });
@@ -125,6 +160,12 @@ export function planColumns(header: string[], records: Record<string, string>[])
   for (const [code, r] of recByCode) {
     if (!inTable.has(code) || (COORD_COLUMNS as readonly string[]).includes(code)) continue;
     const f = r.aggFunR ?? '';
+    const unparsable = formulaParseError(r);
+    if (unparsable) {
+      findings.push({ kind: 'formula-unparsable', severity: 'droppable', code, field: 'aggFunR', message: `The formula of ${code} does not parse as the engine reads it (every query of ${code} would fail): ${unparsable}` });
+      recByCode.delete(code);
+      continue;
+    }
     const cols = formulaColumns(f);
     if (cols.length === 0 && !(KEY_LAYERS as readonly string[]).includes(code)) {
       findings.push({ kind: 'formula', severity: 'droppable', code, field: 'aggFunR', message: `The formula of ${code} ('${f}') names no column; the record is dropped.` });

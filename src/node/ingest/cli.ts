@@ -12,7 +12,7 @@ import { GDAL_USAGE, runGdalOptions, wantsGdal } from './gdal-cli';
 export const EXIT = { OK: 0, FINDINGS: 1, USAGE: 2, IO: 3 } as const;
 
 /** Text of --help. */
-export const HELP = `Usage: npm run ingest -- --table <file> --catalog <vi.csv> --out <folder> [--drop-invalid] [--force]
+export const HELP = `Usage: npm run ingest -- --table <file> [--table <file> ...] --catalog <vi.csv> --out <folder> [--drop-invalid] [--force]
        indapi3-ingest --table <file> --catalog <vi.csv> --out <folder> [options]
 
 Turns a CELL5M table (CSV or TSV, UTF-8 or Latin-1; Stata .dta 113-119; R .rds from saveRDS,
@@ -22,7 +22,9 @@ header "CELL5M","ISO3","ADM0_NAME",
 folder the server (DATA_DIR=<folder> npm run serve) and the app read.
 
 Options:
-  --table <file>     the cell table (.csv, .tsv, .dta, .rds)
+  --table <file>     the cell table (.csv, .tsv, .dta, .rds); repeat it, or name a folder, to join
+                     several tables on CELL5M (key columns must agree; a cell missing from a
+                     table is NA there)
   --catalog <file>   the catalog, vi.csv with the original's fields (varCode, aggFunR, type, ...)
   --out <folder>     the bundle folder to create (written to a temporary folder, renamed at the end)
   --drop-invalid     write the valid rest when rows, columns or records are invalid; list what was dropped
@@ -41,11 +43,19 @@ Exit codes:
   3  I/O error (a file cannot be read or written)
 `;
 
+/**
+ * Text safe for a terminal: control characters (C0 but tab and line feed, DEL, C1) written as
+ * `\xNN`, so bytes of a garbage header never reach the terminal raw (issue 15 item 7).
+ */
+export function printable(s: string): string {
+  return s.replace(/[^\t\n\u0020-\u007e\u00a0-\uffff]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
 function fmtFinding(f: Finding): string {
-  const at = [f.row !== undefined ? `row ${f.row}` : '', f.column ? `column ${f.column}` : '', f.code && !f.column ? `record ${f.code}` : '', f.field ? `field ${f.field}` : '']
+  const at = [f.file ? `file ${f.file}` : '', f.row !== undefined ? `row ${f.row}` : '', f.column ? `column ${f.column}` : '', f.code && !f.column ? `record ${f.code}` : '', f.field ? `field ${f.field}` : '']
     .filter(Boolean)
     .join(', ');
-  return `${f.severity.padEnd(9)} ${f.kind}${at ? ` (${at})` : ''}: ${f.message}`;
+  return printable(`${f.severity.padEnd(9)} ${f.kind}${at ? ` (${at})` : ''}: ${f.message}`);
 }
 
 let writeStart: number | undefined;
@@ -75,7 +85,7 @@ export async function main(argv: string[]): Promise<number> {
     args = parseArgs({
       args: argv,
       options: {
-        table: { type: 'string' }, catalog: { type: 'string' }, out: { type: 'string' },
+        table: { type: 'string', multiple: true }, catalog: { type: 'string' }, out: { type: 'string' },
         'drop-invalid': { type: 'boolean' }, force: { type: 'boolean' }, quiet: { type: 'boolean' }, json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -89,7 +99,7 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(HELP);
     return EXIT.OK;
   }
-  if (!args.table || !args.catalog || !args.out) {
+  if (!args.table?.length || !args.catalog || !args.out) {
     process.stderr.write(`--table, --catalog and --out are required.\n\n${HELP}`);
     return EXIT.USAGE;
   }
@@ -122,7 +132,7 @@ export async function main(argv: string[]): Promise<number> {
     return EXIT.OK;
   } catch (e) {
     if (tty && !args.quiet) process.stderr.write('\n');
-    process.stderr.write(`${(e as Error).message}\n`);
+    process.stderr.write(`${printable((e as Error).message)}\n`);
     if (isIndapiError(e) && e.code === 'BAD_ARGUMENT') return EXIT.USAGE;
     return EXIT.IO;
   }

@@ -19,36 +19,36 @@
  * 5. Everything is written into a temporary folder next to `out`, renamed into place at the
  *    end; a failed or aborted run removes it.
  *
+ * Files: ./catalog-read.ts (catalog), ./joined-source.ts (several tables joined on CELL5M),
+ * ./layer.ts (layer counters, spill block size), ./columns-decide.ts (column decisions),
+ * ./layers-write.ts (step 3), ./bundle-files.ts (step 4), ./housekeeping.ts (leftovers of
+ * killed runs, step 5).
+ *
  * Memory: block buffer (BLOCK_ROWS x layers x 4 bytes, 24 MB for 750 layers) plus one column
  * batch (rows x batch x 4 bytes) plus dictionaries; peak well under 1.5 GB at 303,000 x 750.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, openSync, readSync, writeSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { closeSync, openSync, writeSync } from 'node:fs';
+import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { deflate } from 'node:zlib';
-import { promisify } from 'node:util';
-import Papa from 'papaparse';
-import { VI_FIELDS } from '../../core/catalog';
 import { IndapiError, isIndapiError, throwIfAborted } from '../../core/errors';
-import { writeCogAsync } from '../../core/formats/cog';
 import { SSA_GRID, type GridDef } from '../../core/grid';
-import { KEY_SEP, classTableCsv, isoCsv, numericClasses, textClasses, type CountryCells } from '../../core/ingest/classes';
+import { KEY_SEP, numericClasses, type CountryCells } from '../../core/ingest/classes';
 import { Findings, type Finding } from '../../core/ingest/findings';
-import { OUTLINE_FILES, OUTLINE_KEY, outlineAttribution, outlineDescription, outlineUnits, writeOutlines } from '../../core/formats/outlines';
-import { checkCell, checkHeader, formulaColumns, planColumns, type ColumnPlan } from '../../core/ingest/plan';
-import type { ClassEntry } from '../../core/types';
-import { openTable, type TableSource } from './table-source';
-import { decodeWhole } from './text';
+import { checkCell, checkHeader, planColumns } from '../../core/ingest/plan';
+import type { TableSource } from './table-source';
+import { BLOCK_ROWS, layerValue, type Layer } from './layer';
+import { decideColumns } from './columns-decide';
+import { writeLayers } from './layers-write';
+import { writeBundleFiles } from './bundle-files';
+import { expandTablePaths, openTables } from './joined-source';
+import { moveIntoPlace, removeStaleTemps } from './housekeeping';
+import { readCatalog } from './catalog-read';
+
+export { BLOCK_ROWS } from './layer';
 
 export type { Finding } from '../../core/ingest/findings';
 
-/** Rows per spill block. */
-export const BLOCK_ROWS = 8192;
-/** Layers being compressed at once (their tiles on zlib's thread pool). */
-const WRITE_CONCURRENCY = 3;
-const deflateP = promisify(deflate);
-const deflateAsync = async (d: Uint8Array): Promise<Uint8Array> => new Uint8Array(await deflateP(d, { level: 6 }));
 
 /** Progress of an ingest, reported through {@link IngestOptions.onProgress}. */
 export interface IngestProgress {
@@ -70,8 +70,12 @@ export interface IngestProgress {
 
 /** Options of {@link ingestTable}. */
 export interface IngestOptions {
-  /** Table path: CSV or TSV (delimiter taken from the header line), Stata .dta or R .rds (format from the first bytes). */
-  table: string;
+  /**
+   * Table path(s): CSV or TSV (delimiter taken from the header line), Stata .dta or R .rds
+   * (format from the first bytes). Several paths, or a folder, are joined on CELL5M
+   * (./joined-source.ts).
+   */
+  table: string | string[];
   /** Catalog (vi.csv) path. */
   catalog: string;
   /** Bundle folder to create. */
@@ -106,26 +110,6 @@ export interface IngestResult {
   seconds: number;
 }
 
-/** One layer column during the read pass. */
-interface Layer {
-  plan: ColumnPlan;
-  /** Position among the layers (column in the spill blocks). */
-  j: number;
-  numN: number;
-  textN: number;
-  firstText: number;
-  firstNum: number;
-  firstBad: number;
-  dict?: Map<string, number>;
-  keys?: string[];
-  present?: Set<number>;
-  maxValue: number;
-  // decided after the read pass
-  classes?: { table: ClassEntry[]; extras: string[]; remap?: Int32Array };
-  sampleType?: 'Float32' | 'Byte' | 'UInt16';
-  noData?: number;
-}
-
 function fail(findings: Finding[], out: string, rows: number, t0: number): IngestResult {
   return { ok: false, out, rows, layers: [], findings, dropped: [], seconds: (Date.now() - t0) / 1000 };
 }
@@ -140,14 +124,6 @@ async function isNonEmptyDir(p: string): Promise<boolean> {
   }
 }
 
-const KEY_LABEL: Record<string, [string, string]> = {
-  ISO3: ['Country code (ISO3)', 'Country'],
-  ADM0_NAME: ['Country name', 'Country'],
-  ADM1_NAME_ALT: ['Admin-1 unit name', 'Admin-1'],
-  ADM1_CODE_ALT: ['Admin-1 unit code', 'Admin-1'],
-  ADM2_NAME_ALT: ['Admin-2 unit name', 'Admin-2'],
-  ADM2_CODE_ALT: ['Admin-2 unit code', 'Admin-2'],
-};
 
 /**
  * Ingests a CELL5M table and its catalog into a bundle folder.
@@ -165,22 +141,26 @@ export async function ingestTable(opts: IngestOptions, signal?: AbortSignal): Pr
   if (!opts.force && (await isNonEmptyDir(out))) {
     throw new IndapiError('BAD_ARGUMENT', `The output folder ${out} is not empty; pass --force to replace it.`, { argument: 'out' });
   }
-  let tableSize: number;
+  const tables = await expandTablePaths(Array.isArray(opts.table) ? opts.table : [opts.table]);
+  const tableName = tables.map((t) => basename(t)).join(', ');
+  let tableSize = 0;
   try {
-    tableSize = (await stat(opts.table)).size;
+    for (const t of tables) tableSize += (await stat(t)).size;
     await stat(opts.catalog);
   } catch (e) {
     throw new IndapiError('IO', `Cannot read input: ${(e as Error).message}`);
   }
   const found = new Findings();
+  const removed = await removeStaleTemps(out);
+  if (removed.length) found.add({ kind: 'cleanup', severity: 'info', message: `Removed ${removed.length} leftover folder(s) of killed ingest runs: ${removed.map((r) => basename(r)).join(', ')}.` });
 
   // 1. Header (before any row; an .rds is spilled column by column first, its names come last), then the catalog.
   let table: TableSource;
   try {
-    table = await openTable(opts.table, {
+    table = await openTables(tables, {
       spillParent: dirname(out), signal,
       onProgress: (bytes) => opts.onProgress?.({ phase: 'read', rows: 0, bytes, totalBytes: tableSize, columnsDone: 0, columnsTotal: 0, seconds: (Date.now() - t0) / 1000 }),
-    });
+    }, (f) => found.addRow(f));
   } catch (e) {
     if (!isIndapiError(e) || e.code !== 'UNPARSABLE') throw e;
     return fail([{ kind: 'unreadable', severity: 'fatal', message: e.message }], out, 0, t0);
@@ -192,28 +172,12 @@ export async function ingestTable(opts: IngestOptions, signal?: AbortSignal): Pr
     return fail(hf, out, 0, t0);
   }
 
-  let records: Record<string, string>[];
-  let catFields: string[];
-  {
-    const { text, encoding } = decodeWhole(await readFile(opts.catalog).catch((e) => {
-      throw new IndapiError('IO', `Cannot read the catalog ${opts.catalog}: ${(e as Error).message}`);
-    }));
-    if (encoding === 'latin1') found.add({ kind: 'encoding', severity: 'info', field: 'catalog', message: `The catalog ${basename(opts.catalog)} is not valid UTF-8; it was read as Latin-1.` });
-    const res = Papa.parse<Record<string, string>>(text, { header: true, skipEmptyLines: true });
-    const bad = res.errors.find((e) => e.type !== 'Delimiter');
-    catFields = (res.meta.fields ?? []).map((f) => f.trim());
-    if (bad || !catFields.includes('varCode') || !catFields.includes('aggFunR')) {
-      await table.close();
-      found.add({ kind: 'unreadable', severity: 'fatal', field: bad ? undefined : 'varCode', row: bad ? (bad.row ?? 0) + 1 : undefined, message: bad ? `Cannot parse the catalog ${basename(opts.catalog)}: ${bad.message} (record ${(bad.row ?? 0) + 1}).` : `The catalog ${basename(opts.catalog)} lacks the varCode or aggFunR field.` });
-      return fail(found.list, out, 0, t0);
-    }
-    records = res.data.map((r) => {
-      const o: Record<string, string> = {};
-      for (const [k, v] of Object.entries(r)) o[k.trim()] = (v ?? '').trim();
-      if (o.aggFunR === 'NA') o.aggFunR = '';
-      return o;
-    });
+  const cat = await readCatalog(opts.catalog, found);
+  if (!cat) {
+    await table.close();
+    return fail(found.list, out, 0, t0);
   }
+  const { records, catFields } = cat;
   const planned = planColumns(header, records);
   for (const f of planned.findings) found.add(f);
   if (found.has('fatal') || (!opts.dropInvalid && found.has('droppable'))) {
@@ -330,31 +294,7 @@ export async function ingestTable(opts: IngestOptions, signal?: AbortSignal): Pr
               }
               x = id;
             }
-          } else if (typeof v === 'number' ? v === v : v !== '' && v !== 'NA') {
-            x = +v;
-            if (typeof v === 'string' && (x !== x || v.trim() === '')) {
-              if (l.textN++ === 0) l.firstText = rn;
-              if (l.dict) {
-                let id = l.dict.get(v);
-                if (id === undefined) {
-                  l.keys!.push(v);
-                  id = l.keys!.length;
-                  l.dict.set(v, id);
-                }
-                x = id;
-              } else x = NaN;
-            } else {
-              if (l.numN++ === 0) l.firstNum = rn;
-              if (l.present) {
-                if (x % 1 !== 0 || x < 0 || x > 65534) {
-                  if (!l.firstBad) l.firstBad = rn;
-                } else {
-                  l.present.add(x);
-                  if (x > l.maxValue) l.maxValue = x;
-                }
-              }
-            }
-          }
+          } else x = layerValue(l, v, rn);
           block[j * BLOCK_ROWS + b] = x;
         }
         if (b === BLOCK_ROWS - 1) flush();
@@ -370,7 +310,7 @@ export async function ingestTable(opts: IngestOptions, signal?: AbortSignal): Pr
       throwIfAborted(signal);
       await table.close();
       if (table.decodeError()) {
-        found.add({ kind: 'encoding', severity: 'fatal', message: `The table ${basename(opts.table)} mixes encodings (${table.decodeError()}).` });
+        found.add({ kind: 'encoding', severity: 'fatal', message: `The table ${tableName} mixes encodings (${table.decodeError()}).` });
         await cleanup();
         return fail(found.list, out, r, t0);
       }
@@ -379,7 +319,7 @@ export async function ingestTable(opts: IngestOptions, signal?: AbortSignal): Pr
         await cleanup();
         return fail(found.list, out, r, t0);
       }
-      throw new IndapiError('IO', `Cannot read the table ${opts.table}: ${(e as Error).message}`);
+      throw new IndapiError('IO', `Cannot read the table ${tableName}: ${(e as Error).message}`);
     }
     await table.close();
     throwIfAborted(signal);
@@ -387,72 +327,15 @@ export async function ingestTable(opts: IngestOptions, signal?: AbortSignal): Pr
     const nRows = r;
     const decoder = table.encoding();
     if (decoder.mode === 'latin1') {
-      found.add({ kind: 'encoding', severity: 'info', message: `The table ${basename(opts.table)} is not valid UTF-8 (from byte ${decoder.switchedAt}); it was read as Latin-1.` });
+      found.add({ kind: 'encoding', severity: 'info', message: `The table ${tableName} is not valid UTF-8 (from byte ${decoder.switchedAt}); it was read as Latin-1.` });
     }
     opts.onProgress?.({ phase: 'read', rows: nRows, bytes: tableSize, totalBytes: tableSize, columnsDone: 0, columnsTotal: L, seconds: (Date.now() - t0) / 1000 });
 
-    // Column decisions.
-    const dropped = new Set<string>();
-    const dropCol = (l: Layer, f: Finding) => {
-      found.add(f);
-      dropped.add(l.plan.code);
-      l.plan.dropped = true;
-    };
-    for (const l of layers) {
-      const code = l.plan.code;
-      if (l.plan.role === 'key') {
-        const k = textClasses(code, l.keys!, codeOf.get(code));
-        l.classes = k;
-      } else if (l.textN > 0 && l.numN > 0) {
-        dropCol(l, { kind: 'mixed-types', severity: 'droppable', column: code, row: l.firstText, message: `Column ${code} mixes numbers (first in row ${l.firstNum}) and text (first in row ${l.firstText}).` });
-        continue;
-      } else if (l.plan.type === 'continuous' && l.textN > 0) {
-        dropCol(l, { kind: 'text-in-continuous', severity: 'droppable', column: code, row: l.firstText, message: `Column ${code} holds text (first in row ${l.firstText}) but its record is continuous.` });
-        continue;
-      } else if (l.plan.type === 'class' && l.textN > 0) {
-        l.classes = textClasses(code, l.keys!);
-      } else if (l.plan.type === 'class') {
-        if (l.firstBad) {
-          dropCol(l, { kind: 'class-not-integer', severity: 'droppable', column: code, row: l.firstBad, message: `Column ${code} is a class layer but holds a value that is not an integer 0..65534 (row ${l.firstBad}).` });
-          continue;
-        }
-        const nc = numericClasses(l.plan.record ?? {}, l.present!);
-        if (nc.unlabelled.length) {
-          dropCol(l, { kind: 'class-without-label', severity: 'droppable', column: code, code, field: 'classLabels', message: `Column ${code}: class value(s) ${nc.unlabelled.slice(0, 10).join(', ')}${nc.unlabelled.length > 10 ? ', ...' : ''} have no label in the record's classBreaks/classLabels.` });
-          continue;
-        }
-        l.classes = { table: nc.table, extras: [] };
-        for (const e of nc.table) if (e.value > l.maxValue) l.maxValue = e.value;
-      }
-      if (l.classes) {
-        if (l.classes.remap) l.maxValue = l.classes.table.length;
-        if (l.maxValue > 65534) {
-          dropCol(l, { kind: 'too-many-classes', severity: 'droppable', column: code, message: `Column ${code} has ${l.maxValue} classes; at most 65,534 fit a UInt16 layer.` });
-          continue;
-        }
-        l.sampleType = l.maxValue <= 254 ? 'Byte' : 'UInt16';
-        l.noData = l.sampleType === 'Byte' ? 255 : 65535;
-      } else {
-        l.sampleType = 'Float32';
-        l.noData = -9999;
-      }
-    }
-    // Records whose formula names a dropped column go too (repeat until stable).
-    let changed = true;
-    while (changed) {
-      changed = false;
-      for (const l of layers) {
-        if (l.plan.dropped || l.plan.role !== 'indicator') continue;
-        const gone = formulaColumns(l.plan.record?.aggFunR ?? '').filter((c) => dropped.has(c));
-        if (gone.length) {
-          dropCol(l, { kind: 'formula-column', severity: 'droppable', code: l.plan.code, field: 'aggFunR', message: `The formula of ${l.plan.code} names ${gone.join(', ')}, dropped above; the record is dropped.` });
-          changed = true;
-        }
-      }
-    }
+    // Column decisions (./columns-decide.ts).
+    decideColumns(layers, codeOf, found);
     for (const f of found.summaries()) found.add(f);
     const validRows = Array.from(cellOf.subarray(0, nRows)).filter((c) => c >= 0).length;
-    if (validRows === 0) found.add({ kind: 'no-rows', severity: 'fatal', message: `The table ${basename(opts.table)} has no valid row.` });
+    if (validRows === 0) found.add({ kind: 'no-rows', severity: 'fatal', message: `The table ${tableName} has no valid row.` });
     if (found.has('fatal') || (!opts.dropInvalid && found.has('droppable'))) {
       closeSync(spillFd);
       spillFd = -1;
@@ -471,142 +354,26 @@ export async function ingestTable(opts: IngestOptions, signal?: AbortSignal): Pr
       await writeFile(join(tmp, rel), buf);
       files.push({ path: rel, bytes: buf.length, sha256: createHash('sha256').update(buf).digest('hex') });
     };
-    const padded = nBlocks * BLOCK_ROWS;
-    const batch = Math.max(1, opts.columnBatch ?? Math.floor((160 * 1024 * 1024) / (4 * padded)));
-    const cells = grid.width * grid.height;
-    let done = 0;
-    lastReport = 0;
-    const inflight: Promise<void>[] = [];
-    for (let k0 = 0; k0 < kept.length; k0 += batch) {
-      throwIfAborted(signal);
-      const group = kept.slice(k0, k0 + batch);
-      // Read the spilled values of the group's layers (contiguous runs of layer indexes).
-      const vals = new Map<Layer, Float32Array>();
-      for (const l of group) vals.set(l, new Float32Array(padded));
-      for (let bi = 0; bi < nBlocks; bi++) {
-        let g = 0;
-        while (g < group.length) {
-          let h = g + 1;
-          while (h < group.length && group[h].j === group[h - 1].j + 1) h++;
-          const run = new Float32Array(BLOCK_ROWS * (h - g));
-          readSync(spillFd, new Uint8Array(run.buffer), 0, run.byteLength, (bi * L + group[g].j) * BLOCK_ROWS * 4);
-          for (let q = g; q < h; q++) vals.get(group[q])!.set(run.subarray((q - g) * BLOCK_ROWS, (q - g + 1) * BLOCK_ROWS), bi * BLOCK_ROWS);
-          g = h;
-        }
-      }
-      for (const l of group) {
-        throwIfAborted(signal);
-        const v = vals.get(l)!;
-        vals.delete(l);
-        const nd = l.noData!;
-        const data = l.sampleType === 'Float32' ? new Float32Array(cells) : l.sampleType === 'UInt16' ? new Uint16Array(cells) : new Uint8Array(cells);
-        data.fill(nd);
-        const remap = l.classes?.remap;
-        for (let i = 0; i < nRows; i++) {
-          const c = cellOf[i];
-          if (c < 0) continue;
-          const x = v[i];
-          if (x !== x) continue;
-          data[c] = remap ? remap[x] : x;
-        }
-        // Admin outlines of the first- and second-level key layers (basemap/admin1.geojson, admin2.geojson).
-        const level = l.plan.code === OUTLINE_KEY[1] ? 1 : l.plan.code === OUTLINE_KEY[2] ? 2 : 0;
-        if (level && l.classes?.table.length) {
-          const text = writeOutlines(grid, data, outlineUnits(l.classes.table, level), { noData: nd, description: outlineDescription(l.plan.code, basename(opts.table)), attribution: outlineAttribution(level, basename(opts.table)), signal });
-          await addFile(OUTLINE_FILES[level], text);
-        }
-        // Tiles compress on zlib's thread pool while the next layer is prepared (both cores busy).
-        const job = writeCogAsync(
-          { width: grid.width, height: grid.height, data, sampleType: l.sampleType!, xmin: grid.xmin, ymax: grid.ymax, cellSize: grid.cellSizeDeg, noData: nd },
-          deflateAsync,
-        ).then(async (tif) => {
-          await addFile(`cog/${l.plan.code}.tif`, tif);
-          if (l.classes) await addFile(`classes/${l.plan.code}.csv`, classTableCsv(l.classes.table, l.classes.extras));
-          done++;
-          const now = Date.now();
-          if (opts.onProgress && now - lastReport > 1000) {
-            lastReport = now;
-            opts.onProgress({ phase: 'write', rows: nRows, bytes: tableSize, totalBytes: tableSize, columnsDone: done, columnsTotal: kept.length, seconds: (now - t0) / 1000 });
-          }
-        });
-        job.catch(() => undefined); // awaited below; this only keeps an early failure from being "unhandled"
-        inflight.push(job);
-        if (inflight.length >= WRITE_CONCURRENCY) await inflight.shift();
-      }
-    }
-    await Promise.all(inflight);
+    const done = await writeLayers({
+      kept, layerCount: L, nBlocks, spillFd, cellOf, rows: nRows, grid, addFile, columnBatch: opts.columnBatch, source: tableName, signal,
+      onLayer: opts.onProgress && ((n) => {
+        const now = Date.now();
+        if (now - lastReport <= 1000) return;
+        lastReport = now;
+        opts.onProgress!({ phase: 'write', rows: nRows, bytes: tableSize, totalBytes: tableSize, columnsDone: n, columnsTotal: kept.length, seconds: (now - t0) / 1000 });
+      }),
+    });
     closeSync(spillFd);
     spillFd = -1;
     await rm(spillPath, { force: true });
     opts.onProgress?.({ phase: 'write', rows: nRows, bytes: tableSize, totalBytes: tableSize, columnsDone: done, columnsTotal: kept.length, seconds: (Date.now() - t0) / 1000 });
 
-    // 4. Catalog, iso.csv, README, manifest.
-    const fields = [...catFields];
-    for (const f of VI_FIELDS) if (!fields.includes(f)) fields.push(f);
-    const source = basename(opts.table);
-    const today = new Date().toISOString().slice(0, 10);
-    const outRecs: Record<string, string>[] = [];
-    const keptByCode = new Map(kept.map((l) => [l.plan.code, l]));
-    const finish = (rec: Record<string, string>, l: Layer) => {
-      rec.dataType = l.sampleType!;
-      rec.noData = String(l.noData);
-      rec.classTable = l.classes ? `classes/${l.plan.code}.csv` : '';
-      if (l.classes) rec.type = 'class';
-      return rec;
-    };
-    for (const rec of records) {
-      const l = keptByCode.get(rec.varCode);
-      if (l && l.plan.record === rec) outRecs.push(finish({ ...rec }, l));
-    }
-    for (const l of kept) {
-      if (l.plan.record) continue;
-      const code = l.plan.code;
-      if (l.plan.role === 'key') {
-        const [label, item] = KEY_LABEL[code] ?? [code, code];
-        outRecs.push(finish({
-          varCode: code, varLabel: label, varTitle: label, varDesc: `Key column ${code} of the ingested table ${source}; one class per unit, identified by its whole key (country, admin-1, admin-2).`,
-          unit: 'class', type: 'class', dec: '0', aggFunR: `dominant(${code})`, cat1: 'Administrative', cat2: 'Boundaries', cat3: item,
-          sources: source, sourceMini: source, version: '', published: '', year: '', yearEnd: '',
-        }, l));
-      } else {
-        const users = records.filter((x) => formulaColumns(x.aggFunR ?? '').includes(code)).map((x) => x.varCode);
-        outRecs.push(finish({
-          varCode: code, varLabel: `${code} (helper column)`, varTitle: `${code} (helper column)`,
-          varDesc: `Helper column ${code} of the ingested table ${source}, without a catalog record; formulas of ${users.join(', ')} use it. Not listed by category().`,
-          unit: '', type: 'continuous', dec: '2', aggFunR: `sum(${code}, na.rm=TRUE)`, cat1: 'Helper columns', cat2: '', cat3: '',
-          sources: source, sourceMini: source, published: 'FALSE',
-        }, l));
-      }
-    }
-    // Country outlines and place names for the map (Natural Earth, keyed by ISO3; GeoNames places of the
-    // 49 countries; independent of the table), when this package has them.
-    for (const f of ['basemap/countries.geojson', 'basemap/places.csv']) {
-      try {
-        await addFile(f, await readFile(new URL(`../../../public/data/${f}`, import.meta.url)));
-      } catch {
-        // not shipped with this installation: the map draws without outlines / place search
-      }
-    }
-    const viCsv = Papa.unparse({ fields, data: outRecs.map((rec) => fields.map((f) => rec[f] ?? '')) }, { newline: '\n' }) + '\n';
-    await addFile('vi.csv', viCsv);
-    await addFile('iso.csv', isoCsv(grid, countries));
-    const droppedFindings = found.list.filter((f) => f.severity === 'droppable');
-    await addFile('README.md', bundleReadme({ source, catalog: basename(opts.catalog), today, rows: nRows, validRows, layers: kept.length, records: outRecs.length, dropped: droppedFindings, encoding: decoder.mode }));
-    files.sort((a, b) => (a.path < b.path ? -1 : 1));
-    const manifest = { name: 'indapi3-bundle', version: `${today.slice(0, 4)}.${today.slice(5, 7)}.1`, created: today, source: { table: source, catalog: basename(opts.catalog), ingested: new Date().toISOString() }, grid: { ...grid }, files };
-    await writeFile(join(tmp, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
+    // 4. Catalog, iso.csv, README, manifest (./bundle-files.ts).
+    const droppedFindings = await writeBundleFiles({ catFields, records, kept, source: tableName, catalog: basename(opts.catalog), rows: nRows, validRows, found, encoding: decoder.mode, grid, countries, addFile, files, tmp });
     throwIfAborted(signal);
 
     // 5. Into place.
-    if (await isNonEmptyDir(out)) {
-      const old = `${tmp}.old`;
-      await rename(out, old);
-      await rename(tmp, out);
-      await rm(old, { recursive: true, force: true });
-    } else {
-      await rm(out, { recursive: true, force: true });
-      await rename(tmp, out);
-    }
+    await moveIntoPlace(tmp, out);
     return { ok: true, out, rows: nRows, layers: kept.map((l) => l.plan.code), findings: found.list, dropped: droppedFindings, seconds: (Date.now() - t0) / 1000 };
   } catch (e) {
     if (spillFd >= 0) closeSync(spillFd);
@@ -651,27 +418,4 @@ function keyExtra(code: string, row: string[], iAdm0: number, iAdm1: number, iAd
     default:
       return null;
   }
-}
-
-function bundleReadme(o: { source: string; catalog: string; today: string; rows: number; validRows: number; layers: number; records: number; dropped: Finding[]; encoding: string }): string {
-  const lines = [
-    `# indapi3 data bundle (ingested)`,
-    '',
-    `Ingested on ${o.today} by \`npm run ingest\` (src/node/ingest) from the table \`${o.source}\` (${o.rows} rows, ${o.validRows} cells written, read as ${o.encoding === 'utf8' ? 'UTF-8' : 'Latin-1'}) and the catalog \`${o.catalog}\` (${o.records} records written).`,
-    '',
-    'The values are those of the input table; this bundle adds nothing. Layout as the embedded bundle (public/data/README.md):',
-    '',
-    '- `cog/<code>.tif`: one Cloud-Optimized GeoTIFF per layer on the 5-arc-minute grid (EPSG:4326, window [-26, -35, 64, 28], 1080 x 756 cells), 256 x 256 tiles, DEFLATE with predictor, internal overviews (average for continuous layers, mode for classes). Continuous: Float32, no-data -9999; classes: Byte (no-data 255) or UInt16 (no-data 65535).',
-    '- `classes/<code>.csv`: class tables `value,label,color` and extras. Text classes are numbered 1..n in sorted label order; numeric class codes keep their value. Key layers identify a unit by its whole key: ADM1 by (ISO3, ADM1 name), ADM2 by (ISO3, ADM1, ADM2).',
-    '- `vi.csv`: every field of the input catalog, then the bundle fields (dataType, noData, classTable, ...). Helper columns named by formulas but without a record carry `published` FALSE and are not listed by category().',
-    '- `iso.csv`: countries of the ISO3 column (names from ADM0_NAME), regions SSA, EAF, MAF, SAF, WAF limited to the countries present.',
-    '- `basemap/admin1.geojson` (and `basemap/admin2.geojson` when the table has ADM2 units): one (Multi)Polygon per unit of ADM1_NAME_ALT (ADM2_NAME_ALT), the union of its cells traced along the cell edges (vertices on the 1/12-degree lattice, 6 decimals), properties `value` (the unit\'s raster value), `code` (when the table has codes), `name`, `iso3` (and `adm1`); `basemap/countries.geojson` and `basemap/places.csv`: Natural Earth country outlines and GeoNames places (CC BY 4.0) copied from this package.',
-    '- `manifest.json`: grid, every file with size and sha256.',
-    '',
-    `## Dropped (${o.dropped.length})`,
-    '',
-    ...(o.dropped.length ? o.dropped.map((f) => `- ${f.kind}: ${f.message}`) : ['Nothing was dropped.']),
-    '',
-  ];
-  return lines.join('\n');
 }

@@ -21,17 +21,17 @@
  * label text instead of the code.
  */
 import { closeSync, createReadStream, openSync, readSync, writeSync } from 'node:fs';
-import { mkdtemp, open, rm, stat } from 'node:fs/promises';
+import { mkdtemp, open, rm, stat, type FileHandle } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { Transform, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import Papa from 'papaparse';
 import { IndapiError, throwIfAborted } from '../../core/errors';
 import { openDta, type DtaFile } from '../../core/formats/dta-read';
 import { readRdsTable, type RColumn } from '../../core/formats/rds-read';
 import { FileSource } from '../file-source';
-import { InputDecoder, decodeWhole } from './text';
+import { InputDecoder, decodeWhole, utf16Of } from './text';
 
 /** A cell of a table row: text, or a number (NaN: missing) from a binary table. */
 export type TableCell = string | number;
@@ -73,6 +73,8 @@ export interface OpenTableOptions {
   signal?: AbortSignal;
   /** Progress while an .rds is decompressed and spilled: compressed bytes read. */
   onProgress?: (bytes: number) => void;
+  /** Longest row of a text table, characters (default {@link MAX_ROW_CHARS}). */
+  maxRowChars?: number;
 }
 
 /**
@@ -125,6 +127,8 @@ export async function openTable(path: string, opts: OpenTableOptions = {}): Prom
   } catch (e) {
     throw new IndapiError('IO', `Cannot read input: ${(e as Error).message}`);
   }
+  const utf16 = utf16Of(first);
+  if (utf16) unreadable(`The table ${name} is ${utf16} text; re-save it as UTF-8 (in Excel: "CSV UTF-8"; in R: data.table::fwrite).`);
   const format = sniffTableFormat(first);
   const ext = (/\.([A-Za-z]+)$/.exec(name)?.[1] ?? '').toLowerCase();
   const resave = 'In R: saveRDS(readRDS("<file>"), "<file>") re-saves it with gzip (the default), or data.table::fwrite(readRDS("<file>"), "<file>.csv") writes a CSV.';
@@ -137,7 +141,7 @@ export async function openTable(path: string, opts: OpenTableOptions = {}): Prom
   }
   if (format === 'dta') return openDtaTable(path, name, size, opts.signal);
   if (format === 'rds' || format === 'rds-gzip') return openRdsTable(path, name, size, format === 'rds-gzip', opts);
-  return openTextTable(path, size);
+  return openTextTable(path, size, opts.maxRowChars);
 }
 
 async function readHeaderLine(path: string): Promise<string> {
@@ -165,60 +169,81 @@ async function readHeaderLine(path: string): Promise<string> {
   }
 }
 
-async function openTextTable(path: string, size: number): Promise<TableSource> {
+/** Bytes read from a text table per step (a string of about this many characters is parsed at once). */
+export const TEXT_CHUNK_BYTES = 1 << 20;
+
+/** Longest row (characters) of a text table before the read stops with a clear message. */
+export const MAX_ROW_CHARS = 64 << 20;
+
+/** Newline of a text table from its first bytes: "\r\n", "\r" (old Mac) or "\n". */
+export function guessNewline(head: string): '\n' | '\r\n' | '\r' {
+  const n = head.indexOf('\n');
+  if (n > 0 && head[n - 1] === '\r') return '\r\n';
+  if (n < 0 && head.includes('\r')) return '\r';
+  return '\n';
+}
+
+async function openTextTable(path: string, size: number, maxRowChars = MAX_ROW_CHARS): Promise<TableSource> {
+  const name = basename(path);
   const line = await readHeaderLine(path);
   const delimiter = (line.match(/\t/g)?.length ?? 0) > (line.match(/,/g)?.length ?? 0) ? '\t' : line.includes(';') && !line.includes(',') ? ';' : ',';
   const hp = Papa.parse<string[]>(line, { delimiter });
   const header = (hp.data[0] ?? []).map((h) => h.trim());
   const decoder = new InputDecoder();
   let decodeError: string | null = null;
-  let rs: Readable | null = null;
+  let done = 0;
+  let fh: FileHandle | null = null;
   return {
     format: 'text', header, totalBytes: size, valueLabels: new Map(),
-    bytesRead: () => (rs as unknown as { bytesRead?: number } | null)?.bytesRead ?? 0,
+    bytesRead: () => done,
     encoding: () => ({ mode: decoder.mode, switchedAt: decoder.switchedAt }),
     decodeError: () => decodeError,
     close: async () => {
-      rs?.destroy();
+      const f = fh;
+      fh = null;
+      await f?.close().catch(() => undefined);
     },
     async *rows(_opts, signal) {
-      const stream = createReadStream(path, { highWaterMark: 4 << 20 });
-      rs = stream;
-      const decode = new Transform({
-        transform(chunk: Buffer, _enc, cb) {
-          try {
-            cb(null, decoder.write(chunk));
-          } catch (e) {
-            decodeError = (e as Error).message;
-            cb(e as Error);
-          }
-        },
-        flush(cb) {
-          try {
-            cb(null, decoder.end());
-          } catch (e) {
-            decodeError = (e as Error).message;
-            cb(e as Error);
-          }
-        },
-      });
-      const parser = Papa.parse(Papa.NODE_STREAM_INPUT, { delimiter }) as unknown as NodeJS.ReadWriteStream;
-      stream.pipe(decode).pipe(parser);
-      stream.on('error', (e) => parser.emit('error', e));
-      decode.on('error', (e) => parser.emit('error', e));
-      const onAbort = () => stream.destroy(new IndapiError('ABORTED', 'The ingest was aborted.'));
-      signal?.addEventListener('abort', onAbort);
+      // Pull-driven: read a chunk, decode it, parse the complete rows of (carry + chunk) with
+      // papaparse's own Parser (which knows whether the text ends inside a quoted field: the
+      // incomplete last row is left out and its start is the returned cursor), carry the rest.
+      // No stream and no back-pressure, so no chunk is ever parsed twice (issue 15 item 2).
+      fh = await open(path, 'r');
+      const buf = Buffer.allocUnsafe(TEXT_CHUNK_BYTES);
+      let parser: Papa.Parser | null = null;
+      let carry = '';
       let first = true;
-      try {
-        for await (const row of parser as AsyncIterable<string[]>) {
+      const decode = (f: () => string): string => {
+        try {
+          return f();
+        } catch (e) {
+          decodeError = (e as Error).message;
+          throw e;
+        }
+      };
+      for (;;) {
+        throwIfAborted(signal);
+        const h = fh;
+        if (!h) return;
+        const { bytesRead } = await h.read(buf, 0, buf.length, done);
+        done += bytesRead;
+        const last = bytesRead === 0;
+        const text = last ? decode(() => decoder.end()) : decode(() => decoder.write(buf.subarray(0, bytesRead)));
+        const input = carry + text;
+        parser ??= new Papa.Parser({ delimiter, newline: guessNewline(input) });
+        const res = parser.parse(input, 0, !last) as { data: string[][]; meta: { cursor: number } };
+        carry = last ? '' : input.slice(res.meta.cursor);
+        if (carry.length > maxRowChars) {
+          unreadable(`The table ${name} has a row longer than ${Math.round(maxRowChars / 2 ** 20)} MB near byte ${done} (an unclosed quote, or no line breaks); it cannot be read as a table.`);
+        }
+        for (const row of res.data) {
           if (first) {
             first = false; // the header, read above
             continue;
           }
           yield row;
         }
-      } finally {
-        signal?.removeEventListener('abort', onAbort);
+        if (last) return;
       }
     },
   };

@@ -104,3 +104,24 @@ export function firstInvalidUtf8(b: Uint8Array): number {
   }
   return i;
 }
+
+/**
+ * Whether bytes are UTF-16 text: a byte-order mark (FF FE, FE FF), or a NUL in every second
+ * byte of the first ASCII characters (UTF-16 without BOM, as Excel's "Unicode text" writes).
+ * @param b the first bytes of a file (64 are enough)
+ * @returns "UTF-16LE" / "UTF-16BE", or null
+ */
+export function utf16Of(b: Uint8Array): 'UTF-16LE' | 'UTF-16BE' | null {
+  if (b[0] === 0xff && b[1] === 0xfe) return 'UTF-16LE';
+  if (b[0] === 0xfe && b[1] === 0xff) return 'UTF-16BE';
+  const n = Math.min(b.length, 64) & ~1;
+  if (n < 8) return null;
+  let le = 0, be = 0;
+  for (let i = 0; i < n; i += 2) {
+    if (b[i] !== 0 && b[i + 1] === 0) le++;
+    if (b[i] === 0 && b[i + 1] !== 0) be++;
+  }
+  if (le === n / 2) return 'UTF-16LE';
+  if (be === n / 2) return 'UTF-16BE';
+  return null;
+}
