@@ -30,17 +30,16 @@ export function geodesicDistanceM(lon1Deg: number, lat1Deg: number, lon2Deg: num
   const U2 = Math.atan((1 - f) * Math.tan(lat2Deg * RAD));
   const sinU1 = Math.sin(U1), cosU1 = Math.cos(U1), sinU2 = Math.sin(U2), cosU2 = Math.cos(U2);
   let lambda = L;
-  let sinSigma = 0, cosSigma = 1, sigma = 0, cos2Alpha = 1, cos2SigmaM = 0;
   for (let it = 0; it < 200; it++) {
     const sinL = Math.sin(lambda), cosL = Math.cos(lambda);
     const t1 = cosU2 * sinL, t2 = cosU1 * sinU2 - sinU1 * cosU2 * cosL;
-    sinSigma = Math.sqrt(t1 * t1 + t2 * t2);
+    const sinSigma = Math.sqrt(t1 * t1 + t2 * t2);
     if (sinSigma === 0) return 0;
-    cosSigma = sinU1 * sinU2 + cosU1 * cosU2 * cosL;
-    sigma = Math.atan2(sinSigma, cosSigma);
+    const cosSigma = sinU1 * sinU2 + cosU1 * cosU2 * cosL;
+    const sigma = Math.atan2(sinSigma, cosSigma);
     const sinAlpha = (cosU1 * cosU2 * sinL) / sinSigma;
-    cos2Alpha = 1 - sinAlpha * sinAlpha;
-    cos2SigmaM = cos2Alpha !== 0 ? cosSigma - (2 * sinU1 * sinU2) / cos2Alpha : 0;
+    const cos2Alpha = 1 - sinAlpha * sinAlpha;
+    const cos2SigmaM = cos2Alpha !== 0 ? cosSigma - (2 * sinU1 * sinU2) / cos2Alpha : 0;
     const C = (f / 16) * cos2Alpha * (4 + f * (4 - 3 * cos2Alpha));
     const prev = lambda;
     lambda = L + (1 - C) * f * sinAlpha * (sigma + C * sinSigma * (cos2SigmaM + C * cosSigma * (-1 + 2 * cos2SigmaM * cos2SigmaM)));
