@@ -74,7 +74,7 @@ export function gridSteps(grid: GridDef): RowSteps {
  */
 export function snapSources(grid: GridDef, points: ReadonlyArray<readonly [number, number]>, friction: Float32Array, argName = 'xy'): number[] {
   if (!points.length) throw new IndapiError('BAD_ARGUMENT', `'${argName}' gives no source point.`, { arg: argName });
-  if (points.length > MAX_SOURCES) throw new IndapiError('TOO_LARGE', `'${argName}' gives ${points.length} source points; at most ${MAX_SOURCES} are allowed.`, { arg: argName });
+  if (points.length > MAX_SOURCES) throw new IndapiError('BAD_ARGUMENT', `'${argName}' gives ${points.length} source points; at most ${MAX_SOURCES} are allowed.`, { arg: argName });
   return points.map(([lon, lat]) => {
     if (!Number.isFinite(lon) || !Number.isFinite(lat)) throw new IndapiError('BAD_ARGUMENT', `'${argName}': coordinates must be finite numbers (longitude, latitude in degrees), got ${lon}, ${lat}.`, { arg: argName });
     const cr = pointToColRow(grid, lon, lat);
@@ -91,7 +91,7 @@ export function snapSources(grid: GridDef, points: ReadonlyArray<readonly [numbe
  * @param surface friction surface (minutes per metre)
  * @param points source points, [longitude, latitude] degrees, snapped to the cell containing them
  * @param opts largest time, abort signal, progress
- * @throws IndapiError BAD_ARGUMENT / OUTSIDE_GRID / TOO_LARGE for bad sources, ABORTED
+ * @throws IndapiError BAD_ARGUMENT (also over MAX_SOURCES) / OUTSIDE_GRID for bad sources, ABORTED
  */
 export function travelTimeMinutes(surface: FrictionSurface, points: ReadonlyArray<readonly [number, number]>, opts: TravelTimeOptions): TravelTime {
   const { grid, minutesPerMetre: fr } = surface;

@@ -17,6 +17,7 @@ import type { SourceFactory, TextLoader } from '../io/source';
 import type { ClassEntry, GetLayerArgs, Row, VarRecord } from '../types';
 import { geometryCells, type CellWeights } from '../wkt/raster';
 import { parseWkt } from '../wkt/parse';
+import { runCatchment } from '../catchment/query';
 import { countGroups, VarAgg, type Frame } from './accumulate';
 import { intervalIndex, roundR } from './labels';
 import { asList, byCodesOf, checkStats, digLabOf, planBy, planVars, type BySpec, type VarSpec } from './plan';
@@ -608,6 +609,8 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
     store,
     async grid(o = {}) { return (await ctx(o.signal)).grid; },
     async loadCatalog(o = {}) { return (await ctx(o.signal)).cat; },
+    // travel-time catchments: src/core/catchment/query.ts, over this engine's public methods
+    catchment(args, o = {}) { return runCatchment(engine, args, o); },
 
     async catalog(o = {}) {
       return (await ctx(o.signal)).cat.records;
