@@ -88,7 +88,8 @@ def main() -> None:
             errs.append(f'{code}: no-data inside the mask differs from that of ELEVATION')
         if code == 'FRICTION_WALK':
             # friction.py: no-data (a barrier) exactly where SLOPE is or the cell is less than half land
-            ls = gdal.Open(os.path.join(root, 'cog', 'LAND_SHARE.tif')).GetRasterBand(1).ReadAsArray()
+            ls_ds = gdal.Open(os.path.join(root, 'cog', 'LAND_SHARE.tif'))  # kept: a band outliving its dataset crashes GDAL
+            ls = ls_ds.GetRasterBand(1).ReadAsArray()
             want = mask & (elev_nd | (ls < friction.MIN_LAND_SHARE_PCT))
             if not (((a == nd) & mask) == want).all():
                 errs.append(f'{code}: no-data inside the mask differs from SLOPE no-data or LAND_SHARE < 50')

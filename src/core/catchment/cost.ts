@@ -63,6 +63,24 @@ export function gridSteps(grid: GridDef): RowSteps {
   return rowSteps(lat, grid.cellSizeDeg);
 }
 
+/** Reusable per-grid-size buffers: dist all Infinity and done all 0 between runs. */
+const workspaces = new Map<number, { dist: Float64Array; done: Uint8Array }>();
+
+/**
+ * Buffers of a run over N cells, kept between runs (one computation at a time per thread:
+ * the run is synchronous) so a small catchment does not pay for allocating and filling
+ * full-grid arrays; the run resets the cells it touched.
+ */
+function workspace(N: number): { dist: Float64Array; done: Uint8Array } {
+  let w = workspaces.get(N);
+  if (!w) {
+    if (workspaces.size > 4) workspaces.clear();
+    w = { dist: new Float64Array(N).fill(Infinity), done: new Uint8Array(N) };
+    workspaces.set(N, w);
+  }
+  return w;
+}
+
 /**
  * Snaps source points to the cells that contain them.
  * @param grid the grid
@@ -102,50 +120,63 @@ export function travelTimeMinutes(surface: FrictionSurface, points: ReadonlyArra
   throwIfAborted(opts.signal);
   const sourceCells = snapSources(grid, points, fr, opts.argName);
   const { ewM, nsM, diagM } = opts.steps ?? gridSteps(grid);
-  const dist = new Float64Array(N).fill(Infinity);
-  const done = new Uint8Array(N);
+  const { dist, done } = workspace(N);
   const heap = new CellHeap(4096);
-  for (const s of sourceCells) {
-    if (dist[s] !== 0) { dist[s] = 0; heap.push(0, s); }
-  }
+  // cells whose dist was lowered (to reset the shared workspace afterwards), grown as needed
+  let touched = new Int32Array(1024);
+  let nTouched = 0;
+  const lower = (j: number, nd: number) => {
+    if (dist[j] === Infinity) {
+      if (nTouched === touched.length) { const t = new Int32Array(nTouched * 2); t.set(touched); touched = t; }
+      touched[nTouched++] = j;
+    }
+    dist[j] = nd;
+    heap.push(nd, j);
+  };
+  for (const s of sourceCells) if (dist[s] !== 0) lower(s, 0);
+  // relax one neighbour j of a cell at time d with friction f over a step of m metres
+  const relax = (j: number, m: number, d: number, f: number) => {
+    if (done[j]) return;
+    const g = fr[j];
+    if (!(g >= 0 && g < Infinity)) return;
+    const nd = d + m * 0.5 * (f + g);
+    if (nd < dist[j] && nd <= maxM) lower(j, nd);
+  };
   let settled = 0;
   let c0 = W, r0 = H, c1 = -1, r1 = -1;
-  while (heap.size) {
-    if (heap.peekKey() > maxM) break;
-    const i = heap.pop();
-    if (done[i]) continue;
-    done[i] = 1;
-    settled++;
-    if ((settled & 0xffff) === 0) { throwIfAborted(opts.signal); opts.onProgress?.(settled, N); }
-    const r = (i / W) | 0, c = i - r * W;
-    if (c < c0) c0 = c; if (c > c1) c1 = c; if (r < r0) r0 = r; if (r > r1) r1 = r;
-    const d = dist[i], f = fr[i];
-    // relax one neighbour: step length m, neighbour index j
-    const relax = (j: number, m: number) => {
-      if (done[j]) return;
-      const g = fr[j];
-      if (!(g >= 0 && g < Infinity)) return;
-      const nd = d + m * 0.5 * (f + g);
-      if (nd < dist[j] && nd <= maxM) { dist[j] = nd; heap.push(nd, j); }
-    };
-    const west = c > 0, east = c < W - 1;
-    if (west) relax(i - 1, ewM[r]);
-    if (east) relax(i + 1, ewM[r]);
-    if (r > 0) {
-      const up = i - W, ns = nsM[r - 1], dg = diagM[r - 1];
-      relax(up, ns);
-      if (west) relax(up - 1, dg);
-      if (east) relax(up + 1, dg);
-    }
-    if (r < H - 1) {
-      const dn = i + W, ns = nsM[r], dg = diagM[r];
-      relax(dn, ns);
-      if (west) relax(dn - 1, dg);
-      if (east) relax(dn + 1, dg);
-    }
-  }
   const minutes = new Float32Array(N).fill(NaN);
-  for (let i = 0; i < N; i++) if (done[i]) minutes[i] = dist[i];
+  try {
+    while (heap.size) {
+      if (heap.peekKey() > maxM) break;
+      const i = heap.pop();
+      if (done[i]) continue;
+      done[i] = 1;
+      settled++;
+      if ((settled & 0xffff) === 0) { throwIfAborted(opts.signal); opts.onProgress?.(settled, N); }
+      const r = (i / W) | 0, c = i - r * W;
+      if (c < c0) c0 = c; if (c > c1) c1 = c; if (r < r0) r0 = r; if (r > r1) r1 = r;
+      const d = dist[i], f = fr[i];
+      minutes[i] = d;
+      const west = c > 0, east = c < W - 1;
+      if (west) relax(i - 1, ewM[r], d, f);
+      if (east) relax(i + 1, ewM[r], d, f);
+      if (r > 0) {
+        const up = i - W, ns = nsM[r - 1], dg = diagM[r - 1];
+        relax(up, ns, d, f);
+        if (west) relax(up - 1, dg, d, f);
+        if (east) relax(up + 1, dg, d, f);
+      }
+      if (r < H - 1) {
+        const dn = i + W, ns = nsM[r], dg = diagM[r];
+        relax(dn, ns, d, f);
+        if (west) relax(dn - 1, dg, d, f);
+        if (east) relax(dn + 1, dg, d, f);
+      }
+    }
+  } finally {
+    // leave the shared workspace clean (also after an abort)
+    for (let k = 0; k < nTouched; k++) { const j = touched[k]; dist[j] = Infinity; done[j] = 0; }
+  }
   opts.onProgress?.(settled, N);
   const window: [number, number, number, number] = c1 < 0 ? [0, 0, 0, 0] : [c0, r0, c1 + 1, r1 + 1];
   return { minutes, sourceCells, settled, window };
