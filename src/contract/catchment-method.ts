@@ -30,7 +30,7 @@ async function files(ctx: MethodContext, a: Record<string, unknown>, r: Catchmen
   if (!ctx.genFile) throw new IndapiError('BAD_FORMAT', `File formats are not available on this server ('${format}').`);
   // loaded on first use, as the other writers are (src/contract/handler.ts loadGenFile)
   const { catchmentFiles } = await import('../core/catchment/files');
-  const out = await catchmentFiles(r, { format, args: { var: a.var as string[] | undefined, iso3: a.iso3 as string[] | undefined }, requestUrl: ctx.requestUrl, now: ctx.now, signal: ctx.signal });
+  const out = await catchmentFiles(r, { format, args: a, requestUrl: ctx.requestUrl, now: ctx.now, signal: ctx.signal });
   return { value: out.files.map((x) => x.name), files: out.files, zipName: out.zipName };
 }
 

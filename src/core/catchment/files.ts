@@ -79,8 +79,8 @@ export { CATCHMENT_FORMATS } from './format-list';
 export interface CatchmentFileOptions {
   /** Requested format (any alias of {@link CATCHMENT_FORMATS}). */
   format: string;
-  /** `var` and `iso3` of the request (file names, README). */
-  args: { var?: string[]; iso3?: string[] };
+  /** The request's arguments as the HTTP contract names them (xy or wkt, minutes, friction, var, iso3): file names and the package README's "reproduce it" call. */
+  args: Record<string, unknown>;
   /** Request URL for the package README. */
   requestUrl?: string;
   /** Creation time. */
@@ -100,8 +100,8 @@ export interface CatchmentFileOptions {
 export async function catchmentFiles(r: CatchmentResult, o: CatchmentFileOptions): Promise<{ files: GeneratedFile[]; zipName: string }> {
   let f: string;
   try { f = normalizeFormat(o.format); } catch { f = ''; }
-  const iso3 = o.args.iso3;
   const fr = r.friction.varCode;
+  const args = Object.fromEntries(Object.entries(o.args).filter(([k, v]) => k !== 'format' && v !== undefined));
   const opts = { signal: o.signal, onProgress: o.onProgress };
   if (f === 'json') {
     const name = `catchment-${fr}-bands.geojson`;
@@ -109,12 +109,11 @@ export async function catchmentFiles(r: CatchmentResult, o: CatchmentFileOptions
     return { files: [{ name, mediaType: 'application/geo+json', bytes }], zipName: `catchment-${fr}.json.zip` };
   }
   if (['csv', 'dta', 'rds', 'rda'].includes(f)) {
-    const args = { var: [fr, ...(o.args.var ?? [])], iso3 };
     const out = await genFile({ format: o.format, method: 'catchment', args, table: r.table, meta: r.table.meta, requestUrl: o.requestUrl, now: o.now, version: o.version }, opts);
     return { files: out.files, zipName: out.zipName };
   }
   if (['tif', 'asc', 'grd'].includes(f)) {
-    const out = await genFile({ format: o.format, method: 'catchment', args: { var: [TRAVEL_TIME_CODE], iso3 }, cells: travelTimeCells(r), meta: [travelTimeRecord(r)], requestUrl: o.requestUrl, now: o.now, version: o.version }, opts);
+    const out = await genFile({ format: o.format, method: 'catchment', args, cells: travelTimeCells(r), meta: [travelTimeRecord(r)], requestUrl: o.requestUrl, now: o.now, version: o.version }, opts);
     return { files: out.files, zipName: out.zipName };
   }
   throw new IndapiError('BAD_FORMAT', `'format': catchment writes csv, dta, rds, rda (the band table), tif, asc, grd (the travel-time raster) or json (GeoJSON bands), not '${o.format}'.`, { arg: 'format' });
