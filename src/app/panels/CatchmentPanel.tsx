@@ -17,6 +17,7 @@ import { ResultTable } from '../../ui/ResultTable';
 import { BarChart } from '../../ui/BarChart';
 import { Progress } from '../../ui/Progress';
 import { colLabel, errText, varOptions, type PanelCtx } from './common';
+import { parseBreaks } from './catchment';
 
 /** Arguments of a catchment run, as the HTTP contract names them. */
 export interface CatchmentRunArgs { xy: Array<[number, number]>; minutes: number[]; var: string[]; friction?: string }
@@ -28,14 +29,6 @@ export interface CatchmentPanelProps {
   source: [number, number] | null;
   /** A result to draw on the map (null: clear). */
   onResult: (r: CatchmentResult | null) => void;
-}
-
-/** Parses "0, 60, 120" into increasing minutes, or an error text. */
-export function parseBreaks(text: string): number[] | string {
-  const xs = text.split(/[\s,;]+/).filter(Boolean).map(Number);
-  if (xs.length < 2 || !xs.every((x) => Number.isFinite(x) && x >= 0)) return 'Give at least two numbers of minutes, e.g. 0, 60, 120, 240.';
-  for (let i = 1; i < xs.length; i++) if (!(xs[i] > xs[i - 1])) return `Breaks must increase: ${xs[i]} follows ${xs[i - 1]}.`;
-  return xs;
 }
 
 /** The panel. */
