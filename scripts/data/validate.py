@@ -23,6 +23,7 @@ from osgeo_utils.samples.validate_cloud_optimized_geotiff import ValidateCloudOp
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import catalog  # noqa: E402
 import compute  # noqa: E402
+import friction  # noqa: E402
 import geo  # noqa: E402
 
 gdal.UseExceptions()
@@ -85,7 +86,16 @@ def main() -> None:
             errs.append(f'{code}: values outside the ISO3 mask')
         if code in follows_elev and not (((a == nd) & mask) == elev_nd).all():
             errs.append(f'{code}: no-data inside the mask differs from that of ELEVATION')
-        if r['type'] == 'continuous' and code not in follows_elev and not code.startswith('PN14_') \
+        if code == 'FRICTION_WALK':
+            # friction.py: no-data (a barrier) exactly where SLOPE is or the cell is less than half land
+            ls_ds = gdal.Open(os.path.join(root, 'cog', 'LAND_SHARE.tif'))  # kept: a band outliving its dataset crashes GDAL
+            ls = ls_ds.GetRasterBand(1).ReadAsArray()
+            want = mask & (elev_nd | (ls < friction.MIN_LAND_SHARE_PCT))
+            if not (((a == nd) & mask) == want).all():
+                errs.append(f'{code}: no-data inside the mask differs from SLOPE no-data or LAND_SHARE < 50')
+            if (a[mask & ~want] <= 0).any():
+                errs.append(f'{code}: friction values <= 0')
+        elif r['type'] == 'continuous' and code not in follows_elev and not code.startswith('PN14_') \
                 and (a[mask] == nd).any():
             errs.append(f'{code}: no-data inside the mask')
         if r['type'] == 'class':

@@ -30,6 +30,8 @@ import { UPLOAD_EVENT } from './panels/UploadShapes';
 import { ComparePanel } from './panels/ComparePanel';
 import { DownloadPanel } from './panels/DownloadPanel';
 import { ApiPanel } from './panels/ApiPanel';
+import { CatchmentPanel } from './panels/CatchmentPanel';
+import type { CatchmentResult } from '../core/catchment/query';
 import { UpdateBanner } from './UpdateBanner';
 import { MapExportControl } from './map-export-control';
 import type { MapExportFormat } from './map-export-svg';
@@ -41,7 +43,7 @@ const TablePanel = lazy(() => import('./panels/TablePanel').then((m) => ({ defau
 const CompareMaps = lazy(() => import('../ui/CompareMaps').then((m) => ({ default: m.CompareMaps })));
 const PlaceSearch = lazy(() => import('../ui/PlaceSearch').then((m) => ({ default: m.PlaceSearch })));
 
-const PANELS: Array<[PanelId, string]> = [['summary', 'Summaries'], ['table', 'Table'], ['areas', 'Areas'], ['compare', 'Compare'], ['download', 'Download'], ['api', 'API']];
+const PANELS: Array<[PanelId, string]> = [['summary', 'Summaries'], ['table', 'Table'], ['areas', 'Areas'], ['compare', 'Compare'], ['catchment', 'Catchment'], ['download', 'Download'], ['api', 'API']];
 
 /** Tile loader handed to the map: draws in the raster worker. */
 const loadTile = (key: string, z: number, x: number, y: number) => getRaster().tile(key, z, x, y);
@@ -234,6 +236,22 @@ export function App() {
     });
   }, []);
 
+  // Catchment bands on the map: band index per cell, nearest band darkest.
+  const onCatchment = useCallback((r: CatchmentResult | null) => {
+    if (!r) return;
+    const vals = new Float64Array(SSA_GRID.width * SSA_GRID.height).fill(NaN);
+    const c0 = r.grid.colOffset - SSA_GRID.colOffset, r0 = r.grid.rowOffset - SSA_GRID.rowOffset;
+    for (let y = 0; y < r.grid.height; y++) for (let x = 0; x < r.grid.width; x++) {
+      const b = r.band[y * r.grid.width + x];
+      if (b >= 0) vals[(y + r0) * SSA_GRID.width + x + c0] = b;
+    }
+    const ramp = ['#49006a', '#7a0177', '#ae017e', '#dd3497', '#f768a1', '#fa9fb5', '#fcc5c0', '#fde0dd'];
+    const n = r.bands.length;
+    const pal: Palette = { kind: 'intervals', breaks: Array.from({ length: n + 1 }, (_, i) => i - 0.5), colors: r.bands.map((_, i) => ramp[Math.round((i * (ramp.length - 1)) / Math.max(1, n - 1))]), labels: r.bands.map((b) => `${b.label} min`) };
+    const key = `cells:catchment:${Date.now()}`;
+    void getRaster().styleCells(key, SSA_GRID, vals, pal).then(() => { setChoro(null); setRasterKey(key); setPalette(pal); });
+  }, []);
+
   // The map view as PNG, SVG or PDF (map-export.ts, loaded on first use): legend of the choropleth or the mapped layer.
   const saveMap = async (m: MlMap, format: MapExportFormat) => {
     const { saveMapView } = await import('./map-export');
@@ -286,7 +304,7 @@ export function App() {
           onHover={onHover} onClick={onClick} phone={phone} styleLayer={(r) => getRaster().styleCog(`cog:${r.varCode}`, r).then((palette) => ({ key: `cog:${r.varCode}`, palette }))} /></Suspense>}
         <div className="overlay-stack">
         <div className="overlay map-tools" role="group" aria-label="Place search and map export">
-          <Suspense fallback={null}><PlaceSearch map={mlMap} dataBase={DATA_BASE} maxLabels={phone ? 12 : 30} /></Suspense>
+          <Suspense fallback={null}><PlaceSearch map={mlMap} dataBase={DATA_BASE} maxLabels={phone ? 12 : 30} onPlace={state.panel === 'catchment' ? (p) => update({ pick: [p.lon, p.lat] }) : undefined} /></Suspense>
           <MapExportControl disabled={!mlMap} onSave={(f) => (mlMap ? saveMap(mlMap, f) : Promise.resolve())} />
         </div>
         <CompareBar options={varOpts} byCode={byCode} v={state.v} v2={state.v2} cmp={state.cmp} phone={phone} onChange={(c, o) => update(c, o)} cellInfo={(c, lo, la) => getRaster().cellInfo(c, lo, la)} fmt={fmtValue} />
@@ -314,7 +332,7 @@ export function App() {
         </div>
         <div className="overlay bl">
           {mapErr && <p className="msg error" role="alert">{mapErr}</p>}
-          {rec && <Legend key={phone ? 'phone' : 'wide'} collapsed={!!choro || phone} title={`${cmpOn ? `${compareSide(state.cmp, state.v2, phone, 'a')}: ` : ''}${rasterKey?.startsWith('cells:') ? 'Similarity' : rec.varLabel}`} unit={rasterKey?.startsWith('cells:') ? '' : rec.unit} palette={palette} opacity={state.op} onOpacity={(op) => update({ op })}>
+          {rec && <Legend key={phone ? 'phone' : 'wide'} collapsed={!!choro || phone} title={`${cmpOn ? `${compareSide(state.cmp, state.v2, phone, 'a')}: ` : ''}${rasterKey?.startsWith('cells:catchment') ? 'Travel time (catchment)' : rasterKey?.startsWith('cells:') ? 'Similarity' : rec.varLabel}`} unit={rasterKey?.startsWith('cells:') ? '' : rec.unit} palette={palette} opacity={state.op} onOpacity={(op) => update({ op })}>
             {rasterKey?.startsWith('cells:') && <button type="button" className="ghost small" onClick={() => setRestyle((k) => k + 1)}>Back to {rec.varCode}</button>}
           </Legend>}
           {choro && (
@@ -347,6 +365,7 @@ export function App() {
             {id === 'table' && <Suspense fallback={<p className="muted small">Loading the table builder…</p>}><TablePanel ctx={ctx} /></Suspense>}
             {id === 'areas' && <AreasPanel ctx={ctx} drawMode={drawMode} setDrawMode={setDrawMode} />}
             {id === 'compare' && <ComparePanel ctx={ctx} picked={picked} onResult={onCompare} />}
+            {id === 'catchment' && state.panel === 'catchment' && <CatchmentPanel ctx={ctx} source={state.pick} onResult={onCatchment} />}
             {id === 'download' && <DownloadPanel query={current} />}
             {id === 'api' && <ApiPanel query={current} />}
           </div>

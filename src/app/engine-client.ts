@@ -31,6 +31,7 @@ export function engineClient(remote: Remote<EngineWorkerApi>): Engine {
     catalogCsv: (o?: CallOptions) => call('catalogCsv', undefined, o),
     category: m('category'), describe: m('describe'), getLayer: m('getLayer'), getLayerTable: m('getLayerTable'),
     getLayerCells: m('getLayerCells'), getLayerWKT: m('getLayerWKT'), classify: m('classify'), similar: m('similar'),
+    catchment: m('catchment'),
   };
 }
 

@@ -12,6 +12,8 @@ let engine: StartedEngine | null = null;
 export function getEngine(): Engine {
   return (engine ??= startEngine(DATA_BASE));
 }
+// The worker-backed engine, for benchmarks and end-to-end tests in the page (bench/catchment-browser.ts).
+if (typeof window !== 'undefined') (window as any).__indapiEngine = getEngine;
 
 let raster: RasterClient | null = null;
 

@@ -7,8 +7,8 @@
  */
 
 /** Panels of the right-hand side. */
-export type PanelId = 'summary' | 'table' | 'areas' | 'compare' | 'download' | 'api';
-const PANELS: PanelId[] = ['summary', 'table', 'areas', 'compare', 'download', 'api'];
+export type PanelId = 'summary' | 'table' | 'areas' | 'compare' | 'catchment' | 'download' | 'api';
+const PANELS: PanelId[] = ['summary', 'table', 'areas', 'compare', 'catchment', 'download', 'api'];
 
 /** The state kept in the URL. */
 export interface UrlState {
@@ -44,6 +44,8 @@ export interface UrlState {
   cmp: CompareMode | null;
   /** Position of the swipe divider as a fraction 0.02..0.98 of the map width from the left (hash `sw=`, default 0.5). */
   sw: number;
+  /** Catchment band breaks, minutes, increasing (hash `cm=0,60,120`); null = the default 0, 60, 120, 240, 480. */
+  cm: number[] | null;
 }
 
 /** How two layers are compared: `swipe` (one map, a draggable divider) or `split` (two maps side by side, or stacked on a phone). */
@@ -51,10 +53,10 @@ export type CompareMode = 'swipe' | 'split';
 const CMP_MODES: CompareMode[] = ['swipe', 'split'];
 
 /** Keys whose change is a step of its own in the browser history (Back returns before it); others replace the entry. */
-export const HISTORY_KEYS: ReadonlyArray<keyof UrlState> = ['v', 'vars', 'noVars', 'iso', 'by', 'panel', 'pick', 'run', 'exact', 'v2', 'cmp'];
+export const HISTORY_KEYS: ReadonlyArray<keyof UrlState> = ['v', 'vars', 'noVars', 'iso', 'by', 'panel', 'pick', 'run', 'exact', 'v2', 'cmp', 'cm'];
 
 /** The state of a fresh visit. */
-export const DEFAULT_STATE: UrlState = { v: null, vars: [], noVars: false, iso: [], by: [], breaks: {}, wkt: '', exact: false, panel: 'summary', op: 0.85, map: null, pick: null, run: null, v2: null, cmp: null, sw: 0.5 };
+export const DEFAULT_STATE: UrlState = { v: null, vars: [], noVars: false, iso: [], by: [], breaks: {}, wkt: '', exact: false, panel: 'summary', op: 0.85, map: null, pick: null, run: null, v2: null, cmp: null, sw: 0.5, cm: null };
 
 const list = (s: string | null) => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : []);
 /** n finite numbers from "a,b,c" (null otherwise). */
@@ -80,6 +82,7 @@ export function parseHash(hash: string): UrlState {
   const run = p.get('run') as UrlState['run'];
   const cmp = p.get('cmp') as CompareMode;
   const sw = Number(p.get('sw'));
+  const cm = list(p.get('cm')).map(Number);
   return {
     v: p.get('v') || null,
     vars: list(p.get('vars')),
@@ -97,6 +100,7 @@ export function parseHash(hash: string): UrlState {
     v2: CMP_MODES.includes(cmp) ? p.get('v2') || null : null,
     cmp: CMP_MODES.includes(cmp) ? cmp : null,
     sw: p.has('sw') && Number.isFinite(sw) && sw >= 0.02 && sw <= 0.98 ? sw : DEFAULT_STATE.sw,
+    cm: cm.length >= 2 && cm.every((x, i) => Number.isFinite(x) && x >= 0 && (i === 0 || x > cm[i - 1])) ? cm : null,
   };
 }
 
@@ -120,6 +124,7 @@ export function toHash(s: UrlState): string {
     if (s.v2) p.set('v2', s.v2);
     if (s.cmp === 'swipe' && s.sw !== DEFAULT_STATE.sw) p.set('sw', String(+s.sw.toFixed(3)));
   }
+  if (s.cm) p.set('cm', s.cm.join(','));
   if (s.map) p.set('map', [+s.map[0].toFixed(4), +s.map[1].toFixed(4), +s.map[2].toFixed(2)].join(','));
   const str = p.toString();
   return str ? `#${str}` : '';

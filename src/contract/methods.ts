@@ -8,6 +8,7 @@ import { IndapiError, isIndapiError } from '../core/errors';
 import { cellId } from '../core/grid';
 import type { GetLayerArgs, VarRecord } from '../core/types';
 import type { ArgSpec } from './args';
+import { CATCHMENT_METHOD } from './catchment-method';
 import { cellQueryArgs, normalizeFormat, type FileFormat } from '../core/formats';
 import type { GenFileInput as CoreGenFileInput, GenFileResult } from '../core/formats';
 
@@ -188,6 +189,7 @@ const E = (s: string) => s;
 
 /** The methods, in the order `R/` lists them (alphabetical, as OpenCPU sorts). */
 export const METHODS: MethodSpec[] = [
+  CATCHMENT_METHOD,
   {
     name: 'category',
     title: 'List indicator categories, codes and labels',

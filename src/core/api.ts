@@ -3,6 +3,7 @@
  * (src/core/formats), the HTTP contract (src/contract) and the app (src/app, workers).
  * Owners implement these; changing a shape needs every user updated in the same change.
  */
+import type { CatchmentArgs, CatchmentResult } from './catchment/query';
 import type { GridDef } from './grid';
 import type { ClassEntry, GetLayerArgs, Row, VarRecord } from './types';
 
@@ -158,4 +159,10 @@ export interface Engine {
   similar(args: { x: string | number; var: string[]; by?: number; iso3?: string[] }, opts?: CallOptions): Promise<TableResult>;
   /** The whole catalog as CSV (E9). */
   catalogCsv(opts?: CallOptions): Promise<string>;
+  /**
+   * Travel-time catchment: bands of travel time from source points over a friction layer,
+   * each summarised like an area (see src/core/catchment/query.ts). Optional: engines that
+   * predate it (and test fakes) lack it, and the contract answers 400 then.
+   */
+  catchment?(args: CatchmentArgs, opts?: CallOptions): Promise<CatchmentResult>;
 }

@@ -105,10 +105,12 @@ export interface PlaceSearchProps {
   labels?: boolean;
   /** Most labels at once. */
   maxLabels?: number;
+  /** Called with the chosen place (after the map flies there), e.g. to use it as a catchment's source. */
+  onPlace?: (p: Place) => void;
 }
 
 /** The search box (combobox: type, arrows, Enter flies to the highlighted or first match) and the map labels. */
-export function PlaceSearch({ map, dataBase, labels = true, maxLabels = MAX_LABELS }: PlaceSearchProps) {
+export function PlaceSearch({ map, dataBase, labels = true, maxLabels = MAX_LABELS, onPlace }: PlaceSearchProps) {
   const [places, setPlaces] = useState<Place[] | null>(null);
   const [err, setErr] = useState<string | null>(null);
   const [text, setText] = useState('');
@@ -137,6 +139,7 @@ export function PlaceSearch({ map, dataBase, labels = true, maxLabels = MAX_LABE
       if ((type === useCombobox.stateChangeTypes.InputKeyDownEnter || type === useCombobox.stateChangeTypes.ItemClick) && selectedItem) {
         setText(selectedItem.name);
         fly(selectedItem);
+        onPlace?.(selectedItem);
       }
     },
   });

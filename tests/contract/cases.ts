@@ -62,7 +62,7 @@ const FORM = { 'Content-Type': 'application/x-www-form-urlencoded' };
 const JSONH = { 'Content-Type': 'application/json' };
 const TEXT_PLAIN = /^text\/plain; charset=utf-8$/;
 const KEY_RE = /^x0[0-9a-f]{32}$/;
-const METHOD_NAMES = ['category', 'classify', 'describe', 'genFile', 'getLayer', 'getLayerWKT', 'indapi', 'similar'];
+const METHOD_NAMES = ['catchment', 'category', 'classify', 'describe', 'genFile', 'getLayer', 'getLayerWKT', 'indapi', 'similar'];
 
 /** Successful-call headers: 201 + session key + absolute Location. */
 const CREATED = { 'x-ocpu-session': KEY_RE, location: /^https?:\/\/[^/]+\/ocpu\/tmp\/x0[0-9a-f]{32}\/$/ };
@@ -96,8 +96,85 @@ const isRows = (v: any) => {
   for (const r of v) expect(typeof r).toBe('object');
 };
 
+/** Catchment sessions (issue 19; the real bundle's FRICTION_WALK): Nairobi, walking. */
+const NAIROBI = [36.82, -1.29];
+const catchmentSession = (extra: Record<string, unknown>): CaseRequest => ({
+  method: 'POST', path: `${R}/catchment`, headers: JSONH, body: JSON.stringify({ xy: NAIROBI, minutes: [0, 60, 120, 240, 480], var: 'PN14_POP', ...extra }),
+});
+const catchmentBad = (name: string, body: string, arg: string, form = true): ContractCase => ({
+  name: `catchment: ${name} is 400 naming ${arg}`,
+  request: { method: 'POST', path: `${R}/catchment/json`, headers: form ? FORM : JSONH, body },
+  status: 400,
+  headers: { 'content-type': TEXT_PLAIN },
+  text: [`'${arg}'`, 'In call:', 'catchment('],
+});
+
+/** Cases of the catchment method (an addition to the original's methods). */
+const CATCHMENT_CASES: ContractCase[] = [
+  {
+    name: 'catchment/json: one row per band, labelled as R cut(include.lowest = TRUE), with cells, area and the var summaries',
+    request: { method: 'POST', path: `${R}/catchment/json`, headers: JSONH, body: JSON.stringify({ xy: NAIROBI, var: ['PN14_POP', 'ELEVATION'] }) },
+    status: 201,
+    headers: CREATED,
+    json: (v) => {
+      expect(v.map((r: any) => r.band)).toEqual(['[0,60]', '(60,120]', '(120,240]', '(240,480]']);
+      expect(v[0]).toMatchObject({ minutes_from: 0, minutes_to: 60 });
+      for (const r of v) {
+        expect(r.cells).toBeGreaterThan(0);
+        expect(r.area_km2).toBeGreaterThan(50 * r.cells);
+        expect(r.PN14_POP).toBeGreaterThan(0);
+        expect(typeof r.ELEVATION).toBe('number');
+      }
+    },
+  },
+  {
+    name: 'catchment/json from R literals: several points (list of pairs), custom breaks',
+    request: { method: 'POST', path: `${R}/catchment/json`, headers: FORM, body: 'xy=list(c(36.82,-1.29),c(32.58,0.35))&minutes=c(0,120,480)' },
+    status: 201,
+    json: (v) => {
+      expect(v.map((r: any) => r.band)).toEqual(['[0,120]', '(120,480]']);
+      expect(v[0].cells).toBeGreaterThanOrEqual(2);
+    },
+  },
+  {
+    name: 'catchment/json from a WKT MULTIPOINT',
+    request: { method: 'POST', path: `${R}/catchment/json`, headers: FORM, body: "wkt='MULTIPOINT((36.82 -1.29), (32.58 0.35))'&minutes=c(0,60)" },
+    status: 201,
+    json: (v) => expect(v).toEqual([expect.objectContaining({ band: '[0,60]' })]),
+  },
+  { name: 'catchment csv: a data package of the band table', session: catchmentSession({ format: 'csv' }), request: { path: `${P}/tmp/{key}/files/{file:.csv}` }, status: 200, headers: { 'content-type': /^text\/csv/ }, text: ['band', '[0,60]', 'area_km2', 'PN14_POP'] },
+  { name: 'catchment csv: with datapackage.json', session: catchmentSession({ format: 'csv' }), request: { path: `${P}/tmp/{key}/files/` }, status: 200, text: [/^datapackage\.json$/m, /^catchment-.+\.csv$/m] },
+  {
+    name: 'catchment tif: the travel-time raster (Float32 GeoTIFF)',
+    session: catchmentSession({ format: 'tif' }),
+    request: { path: `${P}/tmp/{key}/files/{file:.tif}` },
+    status: 200,
+    bytes: (b) => expect([...b.slice(0, 4)]).toEqual([0x49, 0x49, 42, 0]),
+  },
+  {
+    name: 'catchment json: GeoJSON, one MultiPolygon per band',
+    session: catchmentSession({ format: 'json' }),
+    request: { path: `${P}/tmp/{key}/files/{file:.geojson}` },
+    status: 200,
+    json: (v) => {
+      expect(v.type).toBe('FeatureCollection');
+      expect(v.features.map((f: any) => f.properties.band)).toEqual(['[0,60]', '(60,120]', '(120,240]', '(240,480]']);
+      for (const f of v.features) expect(f.geometry.type).toBe('MultiPolygon');
+    },
+  },
+  catchmentBad('a point outside the grid', 'xy=c(100,50)', 'xy'),
+  catchmentBad('a point at sea (a barrier)', 'xy=c(45,-10)', 'xy'),
+  catchmentBad('a WKT point at sea', "wkt='POINT(45 -10)'", 'wkt'),
+  catchmentBad('xy that is not pairs', 'xy=c(1,2,3)', 'xy'),
+  catchmentBad('more than 1000 sources', JSON.stringify({ xy: Array.from({ length: 1001 }, () => NAIROBI) }), 'xy', false),
+  catchmentBad('breaks not increasing', 'xy=c(36.82,-1.29)&minutes=c(0,120,60)', 'minutes'),
+  catchmentBad('an unknown friction layer', "xy=c(36.82,-1.29)&friction='NOPE'", 'friction'),
+  catchmentBad('a layer that is not a friction layer', "xy=c(36.82,-1.29)&friction='ELEVATION'", 'friction'),
+];
+
 /** The cases. */
 export const CASES: ContractCase[] = [
+  ...CATCHMENT_CASES,
   // ---- listings and docs ---------------------------------------------------------------
   { name: 'R without slash redirects to R/', request: { path: R }, status: 302, redirect: `${R}/` },
   {

@@ -6,7 +6,7 @@
 /** What to build. */
 export interface BuildRequest {
   /** Contract method of the query: indapi (getLayer / areas) or similar. */
-  method: 'indapi' | 'similar';
+  method: 'indapi' | 'similar' | 'catchment';
   /** Query arguments (var, iso3, by, wkt, exact, x, ...). */
   args: Record<string, unknown>;
   /** File format (any alias). */

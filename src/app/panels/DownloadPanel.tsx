@@ -8,6 +8,7 @@ import { Progress } from '../../ui/Progress';
 import { endpoint } from './api-snippets';
 import { API_BASE } from './ApiPanel';
 import { errText, type QuerySpec } from './common';
+import { CATCHMENT_FORMATS } from '../../core/catchment/format-list';
 
 /** Formats offered, with what they hold. */
 export const FORMATS: Array<[string, string]> = [
@@ -75,7 +76,7 @@ export function DownloadPanel({ query }: { query: QuerySpec | null }) {
       <p className="small">{q ? <>For: <strong>{q.label}</strong></> : <span className="muted">Map an indicator or run a query first.</span>}</p>
       <fieldset className="radios formats">
         <legend>Format</legend>
-        {FORMATS.map(([f, label]) => (
+        {(q?.method === 'catchment' ? CATCHMENT_FORMATS : FORMATS).map(([f, label]) => (
           <label key={f}><input type="radio" name="dl-format" value={f} checked={format === f} onChange={() => setFormat(f)} /> <code>{f}</code> {label}</label>
         ))}
       </fieldset>

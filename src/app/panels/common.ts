@@ -5,8 +5,8 @@ import type { ChipOption } from '../../ui/ChipSelect';
 
 /** A query the user ran, for downloads and the API panel (arguments as the HTTP contract names them). */
 export interface QuerySpec {
-  /** Contract method: indapi (getLayer / WKT areas) or similar. */
-  method: 'indapi' | 'similar';
+  /** Contract method: indapi (getLayer / WKT areas), similar or catchment. */
+  method: 'indapi' | 'similar' | 'catchment';
   /** Arguments as JSON (var, iso3, by, wkt, exact, x, ...). */
   args: Record<string, unknown>;
   /** Short description. */

@@ -19,6 +19,7 @@ import type { SourceFactory, TextLoader } from '../io/source';
 import type { GetLayerArgs, Row } from '../types';
 import { geometryCells, type CellWeights } from '../wkt/raster';
 import { parseWkt } from '../wkt/parse';
+import { runCatchment } from '../catchment/query';
 import { cellResult } from './cells';
 import { compute, type Computed } from './compute';
 import { loadContext, type Ctx } from './context';
@@ -140,6 +141,8 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
     store,
     async grid(o = {}) { return (await ctx(o.signal)).grid; },
     async loadCatalog(o = {}) { return (await ctx(o.signal)).cat; },
+    // travel-time catchments: src/core/catchment/query.ts, over this engine's public methods
+    catchment(args, o = {}) { return runCatchment(engine, args, o); },
 
     async catalog(o = {}) {
       return (await ctx(o.signal)).cat.records;

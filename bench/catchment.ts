@@ -1,0 +1,89 @@
+/**
+ * Catchment benchmark (issue 19), part of `npm run bench` (alone: `npx tsx bench/catchment.ts`):
+ * - an 8-hour walking catchment from Nairobi, and an SSA-wide run (no time limit) from 10
+ *   market towns of basemap/places.csv, on the bundle's first friction layer;
+ * - ours: the core Dijkstra (`travelTimeMinutes`, friction already read) and the whole
+ *   `catchment` query (friction read from the warm cache, bands, PN14_POP per band);
+ * - reference in the same run: SciPy's `csgraph.dijkstra` (tests/catchment/scipy_dijkstra.py)
+ *   on the same 8-neighbour graph of the whole bundle grid (built untimed), same sources and limit;
+ * - ratio = ours (core) / SciPy: the target is <= 1.
+ * Medians of 7 warm runs (SciPy: mean of 5 runs after building the graph).
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { isFrictionRecord, runCatchment } from '../src/core/catchment/query';
+import { gridSteps, travelTimeMinutes } from '../src/core/catchment';
+import { createNodeEngine } from '../src/node/engine';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = resolve(HERE, '..');
+
+/** Ten market towns spread over the region (names in basemap/places.csv). */
+export const MARKET_TOWNS = ['Nairobi', 'Kampala', 'Addis Ababa', 'Kinshasa', 'Lusaka', 'Bamako', 'Kano', 'Harare', 'Dodoma', 'Ouagadougou'];
+
+function median(a: number[]): number {
+  const s = [...a].sort((x, y) => x - y);
+  return s[Math.floor(s.length / 2)];
+}
+
+/** Places of basemap/places.csv by name (the first of each name). */
+function towns(dir: string): Array<[number, number]> {
+  const rows = readFileSync(join(dir, 'basemap', 'places.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
+  return MARKET_TOWNS.map((n) => {
+    const r = rows.find((x) => x[0] === n);
+    if (!r) throw new Error(`${n} not in basemap/places.csv`);
+    return [Number(r[3]), Number(r[4])] as [number, number];
+  });
+}
+
+/** Runs the catchment benchmark on a bundle folder; prints a table, returns the figures. */
+export async function catchmentBench(dir: string): Promise<Record<string, { oursMs: number; queryMs: number; scipyMs: number; ratio: number; cells: number }>> {
+  const e = createNodeEngine(dir);
+  const cat = await e.loadCatalog();
+  const fr = cat.records.find(isFrictionRecord);
+  if (!fr) { console.log('catchment bench: the bundle has no friction layer, skipped'); return {}; }
+  const grid = await e.grid();
+  const friction = await e.store.readFloat(`cog/${fr.varCode}.tif`, [0, 0, grid.width, grid.height]);
+  const steps = gridSteps(grid);
+  const cases = [
+    { name: 'nairobi_8h', label: 'Nairobi, 8 hours walking', sources: [[36.82, -1.29]] as Array<[number, number]>, limit: 480, breaks: [0, 60, 120, 240, 480] },
+    { name: 'towns_all', label: `${MARKET_TOWNS.length} market towns, whole region`, sources: towns(dir), limit: Infinity, breaks: [0, 1440, 2880, 5760, 1e6] },
+  ];
+  const out: Record<string, { oursMs: number; queryMs: number; scipyMs: number; ratio: number; cells: number }> = {};
+  for (const c of cases) {
+    const core: number[] = [];
+    let cells = 0;
+    for (let i = 0; i < 8; i++) {
+      const t = performance.now();
+      const r = travelTimeMinutes({ grid, minutesPerMetre: friction }, c.sources, { maxMinutes: c.limit, steps });
+      if (i) core.push(performance.now() - t);
+      cells = r.settled;
+    }
+    const query: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const t = performance.now();
+      await runCatchment(e, { xy: c.sources, minutes: c.breaks, var: ['PN14_POP'] });
+      if (i) query.push(performance.now() - t);
+    }
+    const py = execFileSync('/usr/bin/python3', [join(ROOT, 'tests/catchment/scipy_dijkstra.py'), join(dir, 'cog', `${fr.varCode}.tif`), '0', '0', String(grid.width), String(grid.height), String(Number.isFinite(c.limit) ? c.limit : -1), ...c.sources.map((p) => p.join(',')), '--bench', '5'], { encoding: 'utf8', maxBuffer: 1 << 26 });
+    const ref = JSON.parse(py) as { seconds: number; reached: number };
+    const oursMs = median(core), scipyMs = ref.seconds * 1000;
+    out[c.name] = { oursMs, queryMs: median(query), scipyMs, ratio: oursMs / scipyMs, cells };
+    if (ref.reached !== cells) console.log(`  note: ${c.name}: SciPy reached ${ref.reached} cells, ours ${cells}`);
+  }
+  console.log(`\ncatchment (${fr.varCode}, grid ${grid.width} x ${grid.height}; SciPy csgraph.dijkstra on the same graph, built untimed)`);
+  console.log(`${'case'.padEnd(36)}${'cells'.padStart(9)}${'core ms'.padStart(10)}${'query ms'.padStart(10)}${'scipy ms'.padStart(10)}${'ratio'.padStart(8)}`);
+  for (const c of cases) {
+    const r = out[c.name];
+    console.log(`${c.label.padEnd(36)}${String(r.cells).padStart(9)}${r.oursMs.toFixed(1).padStart(10)}${r.queryMs.toFixed(1).padStart(10)}${r.scipyMs.toFixed(1).padStart(10)}${r.ratio.toFixed(2).padStart(8)}`);
+  }
+  console.log('target (issue 19): ratio core / SciPy <= 1; the 8-hour catchment under 1 s in the browser (bench/catchment-browser.ts)');
+  await e.store.close();
+  return out;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  catchmentBench(process.argv[2] ? resolve(process.argv[2]) : join(ROOT, 'public/data')).catch((err) => { console.error(err); process.exit(1); });
+}

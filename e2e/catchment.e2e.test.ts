@@ -1,0 +1,78 @@
+/**
+ * The Catchment tool (issue 19) in Chromium: a link with a picked place and the Catchment panel
+ * computes the walking catchment in the engine worker, lists one row per band (cells, area,
+ * PN14_POP) with charts, draws the bands on the map with a legend, offers the catchment
+ * downloads and API snippet; choosing a place in the place search moves the source; after the
+ * first run it works offline (reload offline, other bands); the phone layout (390 x 844) shows
+ * the same. Screenshots: test-results/screenshots/catchment-*.png.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { startServer, type Started } from './helpers';
+import { launch, openApp, shot, waitMap } from './app-helpers';
+import { waitSynced } from './offline-helpers';
+
+let srv: Started;
+let browser: Browser;
+const NAIROBI = '#v=ELEVATION&panel=catchment&pick=36.82,-1.29&vars=PN14_POP&map=36.8,-1.3,7';
+
+beforeAll(async () => {
+  srv = await startServer();
+  browser = await launch();
+});
+afterAll(async () => { await browser?.close(); await srv?.stop(); });
+
+/** Waits for the band table and returns its body rows' texts. */
+async function bandRows(page: Page, n: number): Promise<string[]> {
+  const rows = page.locator('[data-testid="catchment-result"] tbody tr');
+  await expect.poll(() => rows.count(), { timeout: 90_000 }).toBe(n);
+  return rows.allTextContents();
+}
+
+describe('Catchment panel', () => {
+  test('desktop: a link computes the bands, draws them, offers downloads and the API snippet; a place from the search moves the source; offline afterwards', async () => {
+    const { ctx, page, errors } = await openApp(browser, srv.url + NAIROBI, { viewport: { width: 1440, height: 900 } });
+    await waitMap(page);
+    const rows = await bandRows(page, 4);
+    expect(rows.map((r) => r.split(/\s/)[0])).toEqual(['[0,60]', '(60,120]', '(120,240]', '(240,480]']);
+    await expect.poll(() => page.locator('.legend h3').first().textContent(), { timeout: 30_000 }).toContain('Travel time');
+    await expect.poll(() => page.locator('.legend li').allTextContents()).toEqual(['[0,60] min', '(60,120] min', '(120,240] min', '(240,480] min']);
+    expect(await page.locator('[data-testid="catchment-result"] svg').count()).toBeGreaterThanOrEqual(2);
+    await shot(page, 'catchment-desktop');
+    // downloads and the API snippet follow the run
+    await page.getByRole('tab', { name: 'Download' }).click();
+    await expect.poll(() => page.locator('#panel-download').textContent()).toContain('travel-time raster');
+    await page.getByRole('tab', { name: 'API' }).click();
+    await expect.poll(() => page.locator('#panel-api').textContent()).toContain('R/catchment');
+    // a place from the search becomes the source
+    await page.getByRole('tab', { name: 'Catchment' }).click();
+    const search = page.getByRole('combobox').first();
+    await search.fill('Kampala');
+    await search.press('Enter');
+    await expect.poll(() => page.locator('[data-testid="catchment-source"]').textContent(), { timeout: 30_000 }).toMatch(/^32\.5\d\d, 0\.3\d\d$/);
+    await expect.poll(() => page.url()).toMatch(/pick=32\.5/);
+    await bandRows(page, 4);
+    // offline: reload offline, other bands from the same place
+    await waitSynced(page);
+    await ctx.setOffline(true);
+    await page.goto(srv.url + NAIROBI.replace('&vars=', '&cm=0,120,480&vars='));
+    await page.reload();
+    const off = await bandRows(page, 2);
+    expect(off.map((r) => r.split(/\s/)[0])).toEqual(['[0,120]', '(120,480]']);
+    await shot(page, 'catchment-offline');
+    expect(errors).toEqual([]);
+    await ctx.close();
+  });
+
+  test('phone 390 x 844: the panel, its table and the map legend fit', async () => {
+    const { ctx, page, errors } = await openApp(browser, srv.url + NAIROBI, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    await waitMap(page);
+    await bandRows(page, 4);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await page.locator('[data-testid="catchment-result"]').scrollIntoViewIfNeeded();
+    await shot(page, 'catchment-phone');
+    expect(errors).toEqual([]);
+    await ctx.close();
+  });
+});
