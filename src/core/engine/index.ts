@@ -12,7 +12,7 @@ import { Catalog, describeRecord } from '../catalog';
 import { CogStore, type PixelWindow } from '../cog/store';
 import type { Inflate } from '../cog/tiff';
 import { IndapiError, throwIfAborted } from '../errors';
-import { cellId, SSA_GRID, type GridDef } from '../grid';
+import { cellCentre, cellId, globalColRow, gridFromManifest, gridText, SSA_GRID, type GridDef } from '../grid';
 import type { SourceFactory, TextLoader } from '../io/source';
 import type { ClassEntry, GetLayerArgs, Row, VarRecord } from '../types';
 import { geometryCells, type CellWeights } from '../wkt/raster';
@@ -114,7 +114,7 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
         if (manifest) {
           try {
             const m = JSON.parse(manifest);
-            if (m?.grid && Number.isFinite(m.grid.width) && Number.isFinite(m.grid.cellSizeDeg)) grid = { ...SSA_GRID, ...m.grid };
+            grid = gridFromManifest(m?.grid, SSA_GRID);
           } catch {
             throw new IndapiError('IO', 'manifest.json is not valid JSON.');
           }
@@ -197,7 +197,7 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
       for (const raw of ids) {
         const id = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
         if (typeof id !== 'number' || !Number.isInteger(id)) throw new IndapiError('BAD_ARGUMENT', `'ids' must be integer CELL5M ids, got '${String(raw)}'.`);
-        const col = (id % 4320) - grid.colOffset, row = Math.floor(id / 4320) - grid.rowOffset;
+        const [gc, gr] = globalColRow(id), col = gc - grid.colOffset, row = gr - grid.rowOffset;
         if (id < 0 || col < 0 || row < 0 || col >= grid.width || row >= grid.height) continue;
         cells.push(col, row);
         if (col < x0) x0 = col; if (col > x1) x1 = col;
@@ -494,8 +494,7 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
     const lut = vars.map((v) => (v.classes ? new Map(v.classes.map((e) => [e.value, e.label])) : null));
     return items.map(({ i, g }) => {
       const col = x0 + (i % w), row = y0 + Math.floor(i / w);
-      // centres as one correctly rounded division: odd multiples of 1/24 degree
-      const X = ((col + grid.colOffset) * 2 + 1 - 4320) / 24, Y = (2160 - ((row + grid.rowOffset) * 2 + 1)) / 24;
+      const [X, Y] = cellCentre(grid, col, row); // odd multiples of 1/24 degree
       const r: Row = { CELL5M: cellId(grid, col, row), X, Y };
       const ie = c.isoClasses[c.isoIndex[iso[i]]];
       if (ie) Object.assign(r, countryKeys(c, ie));
@@ -569,10 +568,6 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
   /** Splits a geometry into features (members of a top-level collection). */
   function features(g: Geometry): Geometry[] {
     return g.type === 'GeometryCollection' ? g.geometries : [g];
-  }
-
-  function gridText(grid: GridDef): string {
-    return `[${grid.xmin}, ${grid.ymin}, ${grid.xmax}, ${grid.ymax}]`;
   }
 
   /** Summaries over a list of (key, geometry) domains, rows tagged with the key. */
@@ -802,7 +797,8 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
           if (r.ISO3 !== undefined) keys.ISO3 = r.ISO3;
           if (r.CELL5M === id) refs.push(units.length);
           const cell = Number(r.CELL5M);
-          const i = (Math.floor(cell / 4320) - c.grid.rowOffset - wy0) * ww + ((cell % 4320) - c.grid.colOffset - wx0);
+          const [gc, gr] = globalColRow(cell);
+          const i = (gr - c.grid.rowOffset - wy0) * ww + (gc - c.grid.colOffset - wx0);
           units.push({
             keys,
             vals: cp.vars.map((v, k) => {

@@ -32,7 +32,8 @@ import Papa from 'papaparse';
 import { VI_FIELDS } from '../../core/catalog';
 import { IndapiError, isIndapiError, throwIfAborted } from '../../core/errors';
 import { writeCogAsync } from '../../core/formats/cog';
-import { SSA_GRID, type GridDef } from '../../core/grid';
+import { GLOBAL_GRID, gridText, type GridDef } from '../../core/grid';
+import { windowFromCells } from '../../core/ingest/window';
 import { KEY_SEP, classTableCsv, isoCsv, numericClasses, textClasses, type CountryCells } from '../../core/ingest/classes';
 import { Findings, type Finding } from '../../core/ingest/findings';
 import { OUTLINE_FILES, OUTLINE_KEY, outlineAttribution, outlineDescription, outlineUnits, writeOutlines } from '../../core/formats/outlines';
@@ -84,7 +85,10 @@ export interface IngestOptions {
   onProgress?: (p: IngestProgress) => void;
   /** Layers written per batch (default: chosen so a batch holds about 160 MB of values). */
   columnBatch?: number;
-  /** Bundle window (default SSA_GRID). */
+  /**
+   * A fixed bundle window (e.g. SSA_ALL_GRID); cells outside it are `outside-window` findings.
+   * Default: the bounding box of the table's valid cells on the 5-arc-minute lattice, so no cell is dropped.
+   */
   grid?: GridDef;
 }
 
@@ -160,7 +164,8 @@ const KEY_LABEL: Record<string, [string, string]> = {
  */
 export async function ingestTable(opts: IngestOptions, signal?: AbortSignal): Promise<IngestResult> {
   const t0 = Date.now();
-  const grid = opts.grid ?? SSA_GRID;
+  // cells are checked on the fixed window, else on the global lattice; the window from the data is cut after the read pass
+  let grid = opts.grid ?? GLOBAL_GRID;
   const out = resolve(opts.out);
   if (!opts.force && (await isNonEmptyDir(out))) {
     throw new IndapiError('BAD_ARGUMENT', `The output folder ${out} is not empty; pass --force to replace it.`, { argument: 'out' });
@@ -256,7 +261,7 @@ export async function ingestTable(opts: IngestOptions, signal?: AbortSignal): Pr
     const block = new Float32Array(BLOCK_ROWS * L);
     let nBlocks = 0;
     let cellOf = new Int32Array(1 << 16);
-    const seen = new Int32Array(grid.width * grid.height);
+    const seen = new Int32Array(grid.width * grid.height); // global lattice: 37 MB
     const countries = new Map<string, CountryCells>();
     let r = 0; // data rows
     let lastReport = 0;
@@ -450,6 +455,7 @@ export async function ingestTable(opts: IngestOptions, signal?: AbortSignal): Pr
         }
       }
     }
+    if (!opts.grid) grid = windowFromCells(grid, cellOf.subarray(0, nRows), countries.values());
     for (const f of found.summaries()) found.add(f);
     const validRows = Array.from(cellOf.subarray(0, nRows)).filter((c) => c >= 0).length;
     if (validRows === 0) found.add({ kind: 'no-rows', severity: 'fatal', message: `The table ${basename(opts.table)} has no valid row.` });
@@ -591,7 +597,7 @@ export async function ingestTable(opts: IngestOptions, signal?: AbortSignal): Pr
     await addFile('vi.csv', viCsv);
     await addFile('iso.csv', isoCsv(grid, countries));
     const droppedFindings = found.list.filter((f) => f.severity === 'droppable');
-    await addFile('README.md', bundleReadme({ source, catalog: basename(opts.catalog), today, rows: nRows, validRows, layers: kept.length, records: outRecs.length, dropped: droppedFindings, encoding: decoder.mode }));
+    await addFile('README.md', bundleReadme({ grid, fixed: !!opts.grid, source, catalog: basename(opts.catalog), today, rows: nRows, validRows, layers: kept.length, records: outRecs.length, dropped: droppedFindings, encoding: decoder.mode }));
     files.sort((a, b) => (a.path < b.path ? -1 : 1));
     const manifest = { name: 'indapi3-bundle', version: `${today.slice(0, 4)}.${today.slice(5, 7)}.1`, created: today, source: { table: source, catalog: basename(opts.catalog), ingested: new Date().toISOString() }, grid: { ...grid }, files };
     await writeFile(join(tmp, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
@@ -653,7 +659,7 @@ function keyExtra(code: string, row: string[], iAdm0: number, iAdm1: number, iAd
   }
 }
 
-function bundleReadme(o: { source: string; catalog: string; today: string; rows: number; validRows: number; layers: number; records: number; dropped: Finding[]; encoding: string }): string {
+function bundleReadme(o: { grid: GridDef; fixed: boolean; source: string; catalog: string; today: string; rows: number; validRows: number; layers: number; records: number; dropped: Finding[]; encoding: string }): string {
   const lines = [
     `# indapi3 data bundle (ingested)`,
     '',
@@ -661,7 +667,7 @@ function bundleReadme(o: { source: string; catalog: string; today: string; rows:
     '',
     'The values are those of the input table; this bundle adds nothing. Layout as the embedded bundle (public/data/README.md):',
     '',
-    '- `cog/<code>.tif`: one Cloud-Optimized GeoTIFF per layer on the 5-arc-minute grid (EPSG:4326, window [-26, -35, 64, 28], 1080 x 756 cells), 256 x 256 tiles, DEFLATE with predictor, internal overviews (average for continuous layers, mode for classes). Continuous: Float32, no-data -9999; classes: Byte (no-data 255) or UInt16 (no-data 65535).',
+    `- \`cog/<code>.tif\`: one Cloud-Optimized GeoTIFF per layer on the 5-arc-minute grid (EPSG:4326, cell-registered, window ${gridText(o.grid)} degrees, ${o.grid.width} x ${o.grid.height} cells, global column offset ${o.grid.colOffset} and row offset ${o.grid.rowOffset} of CELL5M's 4320 x 2160 lattice; ${o.fixed ? 'a fixed window given to the ingest' : "the bounding box of the table's cells"}), 256 x 256 tiles, DEFLATE with predictor, internal overviews (average for continuous layers, mode for classes). Continuous: Float32, no-data -9999; classes: Byte (no-data 255) or UInt16 (no-data 65535).`,
     '- `classes/<code>.csv`: class tables `value,label,color` and extras. Text classes are numbered 1..n in sorted label order; numeric class codes keep their value. Key layers identify a unit by its whole key: ADM1 by (ISO3, ADM1 name), ADM2 by (ISO3, ADM1, ADM2).',
     '- `vi.csv`: every field of the input catalog, then the bundle fields (dataType, noData, classTable, ...). Helper columns named by formulas but without a record carry `published` FALSE and are not listed by category().',
     '- `iso.csv`: countries of the ISO3 column (names from ADM0_NAME), regions SSA, EAF, MAF, SAF, WAF limited to the countries present.',
