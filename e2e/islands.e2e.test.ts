@@ -5,6 +5,8 @@
  * bundle's window [-26, -35, 64, 28]): choosing IOT fits the map to the Chagos cells, the
  * raster is drawn there (the layer's pixels differ from the map without it) and hovering
  * Diego Garcia reads its CELL5M and value; no request fails. Screenshot at 1440x900.
+ * The service worker answers the contract on that window (IOT total, WKT point on Tristan da
+ * Cunha, a shape outside the window names it).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -91,4 +93,35 @@ describe('an ingested bundle with outer islands', () => {
     expect(errors).toEqual([]);
     await ctx.close();
   }, 180_000);
+
+  test('the service worker answers the contract on the bundle window: IOT total, a WKT point on Tristan da Cunha, a shape outside the window', async () => {
+    const ctx = await browser.newContext();
+    const page = await ctx.newPage();
+    await page.goto(srv.url);
+    await page.evaluate(async () => {
+      if (!navigator.serviceWorker.controller) {
+        await navigator.serviceWorker.register('./sw.js');
+        await navigator.serviceWorker.ready;
+        if (!navigator.serviceWorker.controller) await new Promise<void>((r) => navigator.serviceWorker.addEventListener('controllerchange', () => r(), { once: true }));
+      }
+    });
+    const call = (method: string, body: string) => page.evaluate(async ([m, b]) => {
+      const r = await fetch(`./ocpu/library/indapi3/R/${m}/json`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: b });
+      const key = r.headers.get('x-ocpu-session');
+      const info = key ? await (await fetch(`./ocpu/tmp/${key}/info`)).text() : '';
+      return { status: r.status, text: await r.text(), info };
+    }, [method, body]);
+    const iot = await call('indapi', JSON.stringify({ var: 'POP_FIX', iso3: 'IOT' }));
+    expect(iot.status, iot.text).toBe(201);
+    expect(iot.info).toContain('Runtime: service worker');
+    expect(JSON.parse(iot.text)[0].POP_FIX).toBe(rows.filter((r) => r.ISO3 === 'IOT').reduce((t, r) => t + Number(r.POP_FIX), 0));
+    const tdc = rows.find((r) => r.ADM2_NAME_ALT === 'Tristan da Cunha')!;
+    const w = await call('getLayerWKT', JSON.stringify({ var: 'POP_FIX', wkt: `POINT (${Number(tdc.X) + 0.01} ${Number(tdc.Y) - 0.01})` }));
+    expect(w.status, w.text).toBe(201);
+    expect(JSON.parse(w.text)[0]).toMatchObject({ ISO3: 'SHN', POP_FIX: Number(tdc.POP_FIX) });
+    const out = await call('getLayerWKT', JSON.stringify({ var: 'POP_FIX', wkt: 'POINT (100 50)' }));
+    expect(out.status).toBe(400);
+    expect(out.text).toMatch(/outside the grid of the bundle \[-12\.33/);
+    await ctx.close();
+  }, 120_000);
 });

@@ -5,8 +5,9 @@
  * Edward Islands, all outside the embedded bundle's window [-26, -35, 64, 28]. It ingests
  * without --drop-invalid into a bundle whose grid holds every cell; the engine answers by ISO3
  * for IOT, the SSA total counts the island cells, a WKT point on Tristan da Cunha selects its
- * cell, a WKT outside the grid names the bundle's window; GDAL reads the COG and a tif export
- * at the right place; `--window ssa` gives the documented fixed window.
+ * cell, a WKT outside the grid names the bundle's window; GDAL reads the COG and tif, asc and
+ * grd exports at the right place; the admin outlines lie on the islands' cells; `--window ssa`
+ * gives the documented fixed window.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -98,20 +99,35 @@ describe('ingest of a table with outer islands: the window from the data', () =>
     expect(Number(v)).toBe(Number(dg.POP_FIX));
   });
 
-  it('a tif export of IOT (OpenCPU contract) is georeferenced where the islands are', async () => {
+  it('tif, asc and grd exports of IOT (OpenCPU contract) are georeferenced where the islands are', async () => {
     server = await startServer({ port: 0, host: '127.0.0.1', dataDir: bundle(), distDir: join(dir, 'dist'), sessionDir: join(dir, 'sessions'), log: false });
-    const r = await fetch(`${server.url}ocpu/library/indapi3/R/indapi`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'var=%22POP_FIX%22&iso3=%22IOT%22&format=%22tif%22' });
-    expect(r.status, await r.clone().text()).toBe(201);
-    const tifPath = (await r.text()).split('\n').find((l) => /\/files\/.*\.tif$/.test(l))!;
-    const tif = Buffer.from(await (await fetch(new URL(tifPath, server.url))).arrayBuffer());
-    writeFileSync(join(dir, 'iot.tif'), tif);
-    const info = JSON.parse(execFileSync('gdalinfo', ['-json', join(dir, 'iot.tif')], { encoding: 'utf8', env: { ...process.env, GDAL_PAM_ENABLED: 'NO' } }));
-    const [x0, , , y0] = info.geoTransform as number[];
     const iotRows = rows.filter((r) => r.ISO3 === 'IOT');
-    expect(x0).toBeCloseTo(Math.min(...iotRows.map((r) => Number(r.X))) - 1 / 24, 4);
-    expect(y0).toBeCloseTo(Math.max(...iotRows.map((r) => Number(r.Y))) + 1 / 24, 4);
     const dg = iotRows.find((r) => r.ADM2_NAME_ALT === 'Diego Garcia')!;
-    expect(Number(execFileSync('gdallocationinfo', ['-valonly', '-wgs84', join(dir, 'iot.tif'), dg.X, dg.Y], { encoding: 'utf8' }).trim())).toBe(Number(dg.POP_FIX));
+    for (const format of ['tif', 'asc', 'grd']) {
+      const r = await fetch(`${server.url}ocpu/library/indapi3/R/indapi`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: `var=%22POP_FIX%22&iso3=%22IOT%22&format=%22${format}%22` });
+      const listing = await r.text();
+      expect(r.status, listing).toBe(201);
+      const files = listing.split('\n').filter((l) => /\/files\//.test(l));
+      for (const f of files) writeFileSync(join(dir, `iot-${format}-${f.split('/').pop()}`), Buffer.from(await (await fetch(new URL(f, server.url))).arrayBuffer()));
+      const main = files.find((l) => l.endsWith(`.${format}`))!;
+      const path = join(dir, `iot-${format}-${main.split('/').pop()}`);
+      const info = JSON.parse(execFileSync('gdalinfo', ['-json', path], { encoding: 'utf8', env: { ...process.env, GDAL_PAM_ENABLED: 'NO' } }));
+      const [x0, , , y0] = info.geoTransform as number[];
+      expect(x0, format).toBeCloseTo(Math.min(...iotRows.map((q) => Number(q.X))) - 1 / 24, 4);
+      expect(y0, format).toBeCloseTo(Math.max(...iotRows.map((q) => Number(q.Y))) + 1 / 24, 4);
+      expect(Number(execFileSync('gdallocationinfo', ['-valonly', '-wgs84', path, dg.X, dg.Y], { encoding: 'utf8' }).trim()), format).toBe(Number(dg.POP_FIX));
+    }
+  });
+
+  it('admin outlines are traced on the bundle window: Diego Garcia where its cells are', () => {
+    const gj = JSON.parse(readFileSync(join(bundle(), 'basemap', 'admin2.geojson'), 'utf8'));
+    const f = gj.features.find((x: { properties: { name: string } }) => x.properties.name === 'Diego Garcia');
+    const xs = JSON.stringify(f.geometry.coordinates).match(/-?\d+(\.\d+)?/g)!.map(Number);
+    const lons = xs.filter((_, k) => k % 2 === 0), lats = xs.filter((_, k) => k % 2 === 1);
+    const cells = rows.filter((r) => r.ADM2_NAME_ALT === 'Diego Garcia');
+    expect(Math.min(...lons)).toBeCloseTo(Math.min(...cells.map((r) => Number(r.X))) - 1 / 24, 4);
+    expect(Math.max(...lons)).toBeCloseTo(Math.max(...cells.map((r) => Number(r.X))) + 1 / 24, 4);
+    expect(Math.min(...lats)).toBeCloseTo(Math.min(...cells.map((r) => Number(r.Y))) - 1 / 24, 4);
   });
 
   it('--window ssa: the documented fixed window [-26, -48, 73, 28] holds every territory; a bad --window is a usage error', async () => {
