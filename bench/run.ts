@@ -19,6 +19,7 @@ import type { GetLayerArgs } from '../src/core/types';
 import { runIngestBench } from './ingest-bench';
 import { catalogBench } from './catalog';
 import { catchmentBench } from './catchment';
+import { ksumBench } from './ksum';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '..');
@@ -109,6 +110,8 @@ async function main() {
   }
   console.log(`\npeak memory, whole-region query cold in a fresh process: maxRSS ${memJson.maxRssMB?.toFixed(0)} MB, heap used after ${memJson.heapMB?.toFixed(0)} MB, block cache ${memJson.cacheMB?.toFixed(0)} MB`);
   console.log('targets (issue 3): warm under the target; ratio ours/terra warm <= 0.5, cold <= 1; peak memory < 300 MB');
+  const ks = ksumBench();
+  console.log(`compensated per-group sums (issue 15 item 6, bench/ksum.ts): plain ${ks.plainMs.toFixed(1)} ms, compensated ${ks.compensatedMs.toFixed(1)} ms, ratio ${ks.ratio.toFixed(2)} (816,480 cells, sum(A*W) and sum(W))`);
   await e.store.close();
   runIngestBench(); // 303,000 x 750 made-up table (issue 9); BENCH_INGEST=0 skips it
   catalogBench(dir); // catalog search per keystroke (bench/catalog.ts)

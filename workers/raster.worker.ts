@@ -4,7 +4,7 @@
  * hover/click look-ups (value, CELL5M, country, ADM1) from the full-resolution arrays.
  */
 import { expose, transfer } from 'comlink';
-import { cellCentre, cellId, pointToColRow, SSA_GRID, type GridDef } from '../src/core/grid';
+import { cellCentre, cellId, gridFromManifest, pointToColRow, SSA_GRID, type GridDef } from '../src/core/grid';
 import type { ClassEntry, VarRecord } from '../src/core/types';
 import { levelForZoom, renderTile, type RasterLevel } from '../src/core/map/mercator';
 import { makeColorizer, paletteFor, quantileBreaks, type Palette } from '../src/core/map/palette';
@@ -22,6 +22,9 @@ const custom = new Map<string, RasterLevel>();
 /** Codes of class layers (their hover shows the class label): the catalog's `type`, read at init. */
 const classCodes = new Set<string>();
 let catalogRead: Promise<void> = Promise.resolve();
+/** The bundle's window (manifest.json `grid`; SSA_GRID until read or when absent). */
+let grid: GridDef = SSA_GRID;
+let gridRead: Promise<void> = Promise.resolve();
 
 function cog(code: string): Promise<CogLayer> {
   let p = cogs.get(code);
@@ -37,7 +40,7 @@ function classes(code: string): Promise<ClassEntry[]> {
 async function valueAt(code: string, col: number, row: number): Promise<number> {
   const layer = await cog(code);
   const full = await layer.level(0);
-  if (full.width !== SSA_GRID.width || full.height !== SSA_GRID.height) return NaN;
+  if (full.width !== grid.width || full.height !== grid.height) return NaN;
   const v = full.values[row * full.width + col];
   return typeof v === 'number' ? v : NaN;
 }
@@ -46,6 +49,11 @@ const api: RasterWorkerApi = {
   /** Sets the bundle root URL (ending in "/"). */
   init(base: string) {
     dataBase = base;
+    grid = SSA_GRID;
+    gridRead = fetch(`${base}manifest.json`)
+      .then((r) => (r.ok ? r.json() : null))
+      .then((m) => { grid = gridFromManifest(m?.grid, SSA_GRID); })
+      .catch(() => undefined);
     catalogRead = fetch(`${base}vi.csv`)
       .then((r) => (r.ok ? r.text() : ''))
       .then((t) => { if (t) for (const rec of parseVi(t)) if (rec.type === 'class') classCodes.add(rec.varCode); })
@@ -106,11 +114,12 @@ const api: RasterWorkerApi = {
 
   /** Look-up at a point for the hover/click panel; null outside the grid. */
   async cellInfo(code: string | null, lon: number, lat: number): Promise<CellInfo | null> {
-    const cr = pointToColRow(SSA_GRID, lon, lat);
+    await gridRead;
+    const cr = pointToColRow(grid, lon, lat);
     if (!cr) return null;
     const [col, row] = cr;
-    const [clon, clat] = cellCentre(SSA_GRID, col, row);
-    const info: CellInfo = { cell5m: cellId(SSA_GRID, col, row), lon: clon, lat: clat, value: NaN };
+    const [clon, clat] = cellCentre(grid, col, row);
+    const info: CellInfo = { cell5m: cellId(grid, col, row), lon: clon, lat: clat, value: NaN };
     const tasks: Promise<void>[] = [];
     tasks.push((async () => {
       const v = await valueAt('ISO3', col, row);
@@ -162,7 +171,8 @@ const api: RasterWorkerApi = {
    */
   async colorAt(key: string, lon: number, lat: number): Promise<number> {
     const st = styles.get(key);
-    const cr = pointToColRow(SSA_GRID, lon, lat);
+    await gridRead;
+    const cr = pointToColRow(grid, lon, lat);
     if (!st || !cr || st.source.startsWith('custom:')) return 0;
     return st.colorOf(await valueAt(st.source, cr[0], cr[1]));
   },

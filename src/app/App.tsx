@@ -19,7 +19,7 @@ import { bundleFiles } from '../ui/bundle-files';
 import { appendWkt, wktToFeatures } from '../ui/wkt';
 import type { LegendEntry } from '../core/map/palette';
 import type { CellInfo } from '../../workers/protocol/raster';
-import { DATA_BASE, loadIso } from './bundle';
+import { DATA_BASE, loadGrid, loadIso } from './bundle';
 import { getEngine, getRaster } from './services';
 import { useUrlState } from './useUrlState';
 import type { PanelId } from './url-state';
@@ -76,6 +76,10 @@ export function App() {
   const [state, update] = useUrlState();
   const catalogQ = useQuery({ queryKey: ['catalog'], queryFn: ({ signal }) => getEngine().catalog({ signal }), staleTime: Infinity, retry: 1 });
   const isoQ = useQuery({ queryKey: ['iso'], queryFn: ({ signal }) => loadIso(signal), staleTime: Infinity, retry: 1 });
+  // the bundle's window (an ingested bundle's comes from its table): map bounds and per-cell result layers
+  const gridQ = useQuery({ queryKey: ['grid', DATA_BASE], queryFn: ({ signal }) => loadGrid(signal), staleTime: Infinity, retry: 1 });
+  const grid = gridQ.data ?? SSA_GRID;
+  const gridBounds = useMemo((): [number, number, number, number] => [grid.xmin, grid.ymin, grid.xmax, grid.ymax], [grid]);
   const catalog = useMemo(() => catalogQ.data ?? [], [catalogQ.data]);
   const iso = useMemo(() => isoQ.data ?? [], [isoQ.data]);
   const byCode = useMemo(() => new Map(catalog.map((r) => [r.varCode, r])), [catalog]);
@@ -214,17 +218,17 @@ export function App() {
     if (!score) return;
     if (r.by === 0) {
       setChoro(null); // the cell ranks are a raster layer: an ADM1 choropleth would hide them
-      const vals = new Float64Array(SSA_GRID.width * SSA_GRID.height).fill(NaN);
+      const vals = new Float64Array(grid.width * grid.height).fill(NaN);
       const scores = r.rows.map((x) => Number(x[score])).filter(Number.isFinite).sort((a, b) => a - b);
       const ramp = ['#08306b', '#2171b5', '#6baed6', '#c6dbef', '#f7fbff'];
       const q = [0, 0.05, 0.2, 0.4, 0.7, 1].map((p) => scores[Math.min(scores.length - 1, Math.floor(p * (scores.length - 1)))]);
       for (const row of r.rows) {
-        const cr = cellToColRow(SSA_GRID, Number(row.CELL5M));
-        if (cr) vals[cr[1] * SSA_GRID.width + cr[0]] = Number(row[score]);
+        const cr = cellToColRow(grid, Number(row.CELL5M));
+        if (cr) vals[cr[1] * grid.width + cr[0]] = Number(row[score]);
       }
       const pal: Palette = { kind: 'intervals', breaks: q, colors: ramp, labels: ['most similar (top 5%)', '5–20%', '20–40%', '40–70%', 'least similar (70–100%)'] };
       const key = `cells:similar:${Date.now()}`;
-      void getRaster().styleCells(key, SSA_GRID, vals, pal).then(() => { setRasterKey(key); setPalette(pal); });
+      void getRaster().styleCells(key, grid, vals, pal).then(() => { setRasterKey(key); setPalette(pal); });
       return;
     }
     const keyCol = ['ADM1_CODE_ALT', 'ADM1_NAME_ALT'].find((k) => r.rows.some((x) => x[k] !== undefined));
@@ -234,7 +238,7 @@ export function App() {
       const legend = c.legend.map((e, i) => ({ ...e, label: i === 0 ? `${e.label} most similar` : i === c.legend.length - 1 ? `${e.label} least similar` : e.label }));
       setChoro({ pairs: c.pairs, legend, title: 'Similarity score (low = similar)', code: `${score} by ${keyCol}`, values: c.values, dec: 3, unit: '' });
     });
-  }, []);
+  }, [grid]);
 
   // Catchment bands on the map: band index per cell, nearest band darkest.
   const onCatchment = useCallback((r: CatchmentResult | null) => {
@@ -296,10 +300,10 @@ export function App() {
         onDrop={(e) => { const f = e.dataTransfer.files[0]; if (!f) return; e.preventDefault(); update({ panel: 'areas' }); setTimeout(() => window.dispatchEvent(new CustomEvent(UPLOAD_EVENT, { detail: f })), 0); }}>
         <Suspense fallback={<div className="map placeholder">Loading map…</div>}>
           <MapView dataBase={DATA_BASE} rasterKey={rasterKey} opacity={state.op} loadTile={loadTile} choropleth={choro?.pairs ?? null} choroplethLevel={choro?.level ?? 1} areas={areas}
-            marker={picked ? [picked.lon, picked.lat] : null} fit={fit} drawMode={drawMode} onDrawn={onDrawn} onHover={onHover} onClick={onClick} view={state.map} onView={onView} onMap={setMlMap}
+            marker={picked ? [picked.lon, picked.lat] : null} fit={fit} gridBounds={gridBounds} drawMode={drawMode} onDrawn={onDrawn} onHover={onHover} onClick={onClick} view={state.map} onView={onView} onMap={setMlMap}
             onRendered={() => { (window as any).__indapiFirstRender ??= performance.now(); document.body.dataset.mapRendered = '1'; }} />
         </Suspense>
-        {cmpOn && <Suspense fallback={null}><CompareMaps dataBase={DATA_BASE} loadTile={loadTile} rec={rec2!} labelA={rec!.varLabel} sideA={compareSide(state.cmp, state.v2, phone, 'a')} sideB={compareSide(state.cmp, state.v2, phone, 'b')}
+        {cmpOn && <Suspense fallback={null}><CompareMaps dataBase={DATA_BASE} gridBounds={gridBounds} loadTile={loadTile} rec={rec2!} labelA={rec!.varLabel} sideA={compareSide(state.cmp, state.v2, phone, 'a')} sideB={compareSide(state.cmp, state.v2, phone, 'b')}
           mode={state.cmp!} sw={state.sw} onSw={(sw) => update({ sw }, { replace: true })} map={mlMap} opacity={state.op} onOpacity={(op) => update({ op })} areas={areas} marker={picked ? [picked.lon, picked.lat] : null}
           onHover={onHover} onClick={onClick} phone={phone} styleLayer={(r) => getRaster().styleCog(`cog:${r.varCode}`, r).then((palette) => ({ key: `cog:${r.varCode}`, palette }))} /></Suspense>}
         <div className="overlay-stack">

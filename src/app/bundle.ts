@@ -5,6 +5,7 @@
 import Papa from 'papaparse';
 import { IndapiError } from '../core/errors';
 import type { IsoEntry } from '../core/types';
+import { gridFromManifest, SSA_GRID, type GridDef } from '../core/grid';
 
 /**
  * Bundle root URL, ending in "/": config.json's `dataUrl` (default `<app base>/data/`).
@@ -53,4 +54,15 @@ export async function loadManifest(signal?: AbortSignal): Promise<ManifestInfo> 
   if (!r.ok) throw await readFailure('manifest.json', r);
   const j = await r.json();
   return { name: j.name, version: j.version, created: j.created };
+}
+
+/**
+ * The bundle's window (manifest.json `grid`, checked against the 5-arc-minute lattice); the
+ * embedded bundle's SSA_GRID when the manifest has none.
+ * @throws IndapiError IO, OFFLINE or BAD_BUNDLE when the manifest cannot be read
+ */
+export async function loadGrid(signal?: AbortSignal): Promise<GridDef> {
+  const r = await fetch(new URL('manifest.json', DATA_BASE), { signal });
+  if (!r.ok) throw await readFailure('manifest.json', r);
+  return gridFromManifest((await r.json())?.grid, SSA_GRID);
 }

@@ -6,8 +6,10 @@
  * row-major index of a cell on the global 4320 x 2160 grid (row 0 touches 90N,
  * column 0 touches 180W), as in HarvestChoice's CELL5M.
  *
- * The bundle covers the window [xmin, ymin, xmax, ymax] = [-26, -35, 64, 28] degrees:
- * 1080 columns x 756 rows = 816,480 cells, global column offset 1848, row offset 744.
+ * A bundle covers a window of that lattice given in its manifest.json `grid`: the embedded
+ * bundle [xmin, ymin, xmax, ymax] = [-26, -35, 64, 28] degrees ({@link SSA_GRID}: 1080 columns
+ * x 756 rows = 816,480 cells, global column offset 1848, row offset 744); an ingested bundle
+ * the bounding box of its table's cells ({@link gridFromCellExtent}) or a fixed window.
  */
 
 /** Cell size in degrees (5 arc-minutes). */
@@ -54,6 +56,110 @@ export const SSA_GRID: GridDef = {
   colOffset: 1848,
   rowOffset: 744,
 };
+
+/** The whole global lattice as a window [-180, -90, 180, 90] (4320 x 2160 cells, offsets 0). */
+export const GLOBAL_GRID: GridDef = {
+  crs: 'EPSG:4326',
+  cellSizeDeg: CELL_SIZE_DEG,
+  xmin: -180,
+  ymin: -90,
+  xmax: 180,
+  ymax: 90,
+  width: GLOBAL_WIDTH,
+  height: GLOBAL_HEIGHT,
+  colOffset: 0,
+  rowOffset: 0,
+};
+
+/**
+ * A fixed window holding every territory of the 49 countries of Africa south of the Sahara
+ * the original covers, outer islands included: [-26, -48, 73, 28] degrees, 1188 x 912 cells
+ * (Cape Verde to the British Indian Ocean Territory's Chagos, about 71-72.5 E; Mauritania's
+ * north to South Africa's Prince Edward Islands, about 46.5-47 S, and Saint Helena's Gough
+ * Island, about 40.3 S). `indapi3-ingest --window ssa` uses it instead of the table's extent.
+ */
+export const SSA_ALL_GRID: GridDef = gridFromCellExtent(1848, 744, 1848 + 1188 - 1, 744 + 912 - 1);
+
+/**
+ * The window of a rectangle of global cells (cell-registered: edges on multiples of 1/12 degree).
+ * @param col0 global column of the west-most cell (0 at 180 W)
+ * @param row0 global row of the north-most cell (0 at 90 N)
+ * @param col1 global column of the east-most cell (inclusive)
+ * @param row1 global row of the south-most cell (inclusive)
+ * @throws RangeError when the rectangle is empty or leaves the global grid
+ */
+export function gridFromCellExtent(col0: number, row0: number, col1: number, row1: number): GridDef {
+  if (![col0, row0, col1, row1].every(Number.isInteger) || col0 < 0 || row0 < 0 || col1 >= GLOBAL_WIDTH || row1 >= GLOBAL_HEIGHT || col1 < col0 || row1 < row0) {
+    throw new RangeError(`gridFromCellExtent: bad cell rectangle ${col0},${row0} .. ${col1},${row1}`);
+  }
+  // edges as one correctly rounded division (exact for whole and half degrees)
+  return {
+    crs: 'EPSG:4326',
+    cellSizeDeg: CELL_SIZE_DEG,
+    xmin: (col0 - GLOBAL_WIDTH / 2) / 12,
+    ymin: (GLOBAL_HEIGHT / 2 - row1 - 1) / 12,
+    xmax: (col1 + 1 - GLOBAL_WIDTH / 2) / 12,
+    ymax: (GLOBAL_HEIGHT / 2 - row0) / 12,
+    width: col1 - col0 + 1,
+    height: row1 - row0 + 1,
+    colOffset: col0,
+    rowOffset: row0,
+  };
+}
+
+/**
+ * The smallest window of the lattice containing a rectangle in degrees (edges snapped outward
+ * to multiples of 1/12 degree).
+ * @param xminDeg west edge, degrees longitude (likewise ymin south, xmax east, ymax north)
+ * @throws RangeError when the rectangle is empty or not within [-180, -90, 180, 90]
+ */
+export function gridFromBoundsDeg(xminDeg: number, yminDeg: number, xmaxDeg: number, ymaxDeg: number): GridDef {
+  const snap = (v: number, up: boolean) => {
+    const k = v * 12, r = Math.round(k);
+    return Math.abs(k - r) < 1e-6 ? r : up ? Math.ceil(k) : Math.floor(k);
+  };
+  const c0 = snap(xminDeg, false) + GLOBAL_WIDTH / 2, c1 = snap(xmaxDeg, true) + GLOBAL_WIDTH / 2 - 1;
+  const r0 = GLOBAL_HEIGHT / 2 - snap(ymaxDeg, true), r1 = GLOBAL_HEIGHT / 2 - snap(yminDeg, false) - 1;
+  return gridFromCellExtent(c0, r0, c1, r1);
+}
+
+/**
+ * The window a bundle's manifest.json `grid` describes, checked against the lattice: offsets,
+ * size and edges must agree (edges = offsets / 12). Missing or invalid: `fallback`.
+ * @param grid the manifest's `grid` member (any JSON value)
+ * @param fallback the window to use when `grid` is absent or invalid (e.g. {@link SSA_GRID})
+ */
+export function gridFromManifest(grid: unknown, fallback: GridDef): GridDef {
+  const g = grid as Partial<GridDef> | null;
+  if (!g || typeof g !== 'object') return fallback;
+  const { colOffset, rowOffset, width, height } = g;
+  if (![colOffset, rowOffset, width, height].every((v) => Number.isInteger(v))) return fallback;
+  if (typeof g.cellSizeDeg === 'number' && Math.abs(g.cellSizeDeg - CELL_SIZE_DEG) > 1e-12) return fallback;
+  try {
+    const w = gridFromCellExtent(colOffset!, rowOffset!, colOffset! + width! - 1, rowOffset! + height! - 1);
+    if (typeof g.xmin === 'number' && Math.abs(g.xmin - w.xmin) > 1e-9) return fallback;
+    if (typeof g.ymax === 'number' && Math.abs(g.ymax - w.ymax) > 1e-9) return fallback;
+    return w;
+  } catch {
+    return fallback;
+  }
+}
+
+/**
+ * Global column and row of a CELL5M id (no range check).
+ * @param id CELL5M id (row-major on the 4320 x 2160 grid)
+ */
+export function globalColRow(id: number): [col: number, row: number] {
+  return [id % GLOBAL_WIDTH, Math.floor(id / GLOBAL_WIDTH)];
+}
+
+/**
+ * The window as text, [xmin, ymin, xmax, ymax] in degrees (for messages).
+ */
+export function gridText(grid: GridDef): string {
+  const f = (v: number) => String(Math.round(v * 1e6) / 1e6);
+  return `[${f(grid.xmin)}, ${f(grid.ymin)}, ${f(grid.xmax)}, ${f(grid.ymax)}]`;
+}
 
 /**
  * CELL5M id of a cell given its window column and row.

@@ -29,6 +29,8 @@ import { SWIPE_MAX, SWIPE_MIN, swipeKey, syncMaps } from './compare-sync';
 export interface CompareMapsProps {
   /** Bundle root URL ending in "/". */
   dataBase: string;
+  /** The bundle's window [west, south, east, north], degrees (as the main map's). */
+  gridBounds?: [number, number, number, number];
   /** Loads raster tiles (the same worker as the main map). */
   loadTile: TileLoader;
   /** The second indicator. */
@@ -122,7 +124,7 @@ export function CompareMaps(p: CompareMapsProps) {
     <>
       <div className={`cmp-second ${p.mode}`} style={swipe ? { clipPath: `inset(0 0 0 ${pos * 100}%)` } : undefined} data-testid="compare-second">
         <MapView secondary dataBase={p.dataBase} rasterKey={layer?.key ?? null} opacity={p.opacity} loadTile={p.loadTile} choropleth={null}
-          areas={p.areas} marker={p.marker} fit={null} drawMode="off" onDrawn={noDraw} view={view0} onMap={setMap2}
+          gridBounds={p.gridBounds} areas={p.areas} marker={p.marker} fit={null} drawMode="off" onDrawn={noDraw} view={view0} onMap={setMap2}
           label={`${p.sideB} map: ${p.rec.varLabel}. Moves with the ${p.sideA.toLowerCase()} map.`}
           onHover={(ll) => { setCompareHover(ll ? { ll, side: 'b' } : null); cb.current.onHover(ll); }}
           onClick={(ll) => { setCompareHover({ ll, side: 'b' }); cb.current.onClick(ll); }} />

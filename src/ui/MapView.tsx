@@ -14,6 +14,7 @@ import { TerraDraw, TerraDrawPointMode, TerraDrawPolygonMode } from 'terra-draw'
 import { TerraDrawMapLibreGLAdapter } from 'terra-draw-maplibre-gl-adapter';
 import type { FeatureCollection, Feature, Geometry, Position } from 'geojson';
 import { bundleFiles } from './bundle-files';
+import { SSA_GRID } from '../core/grid';
 
 maplibregl.setWorkerUrl(maplibreWorkerUrl);
 
@@ -75,6 +76,11 @@ export interface MapViewProps {
   secondary?: boolean;
   /** Accessible name of the map region (default: the main map's). */
   label?: string;
+  /**
+   * The bundle's window [west, south, east, north] in degrees (manifest.json `grid`; default the
+   * embedded bundle's [-26, -35, 64, 28]): the first view without `view`, and where raster tiles are drawn.
+   */
+  gridBounds?: [number, number, number, number];
 }
 
 const EMPTY: FeatureCollection = { type: 'FeatureCollection', features: [] };
@@ -130,7 +136,7 @@ export function overlayPadding(map: DOMRect, overlays: DOMRect[], margin = 16): 
   fitAxis('top', 'bottom', H);
   return pad;
 }
-const SSA_BOUNDS: [number, number, number, number] = [-26, -35, 64, 28];
+const SSA_BOUNDS: [number, number, number, number] = [SSA_GRID.xmin, SSA_GRID.ymin, SSA_GRID.xmax, SSA_GRID.ymax];
 
 /** The map component. */
 export function MapView(p: MapViewProps) {
@@ -149,7 +155,7 @@ export function MapView(p: MapViewProps) {
     const v0 = p.view;
     const map = new maplibregl.Map({
       container: el.current!,
-      ...(v0 ? { center: [v0[0], v0[1]] as [number, number], zoom: v0[2] } : { bounds: SSA_BOUNDS, fitBoundsOptions: { padding: 10 } }),
+      ...(v0 ? { center: [v0[0], v0[1]] as [number, number], zoom: v0[2] } : { bounds: p.gridBounds ?? SSA_BOUNDS, fitBoundsOptions: { padding: 10 } }),
       maxZoom: 13,
       minZoom: 1,
       attributionControl: { compact: true, customAttribution: 'Basemap: Natural Earth 1:10m (public domain), from the bundle' },
@@ -232,12 +238,21 @@ export function MapView(p: MapViewProps) {
     if (map.getLayer('raster')) map.removeLayer('raster');
     if (map.getSource('raster')) map.removeSource('raster');
     if (!p.rasterKey) return;
-    map.addSource('raster', { type: 'raster', tiles: [`indapi://${encodeURIComponent(p.rasterKey)}/{z}/{x}/{y}`], tileSize: 256, bounds: SSA_BOUNDS, minzoom: 0, maxzoom: 16 });
+    map.addSource('raster', { type: 'raster', tiles: [`indapi://${encodeURIComponent(p.rasterKey)}/{z}/{x}/{y}`], tileSize: 256, bounds: cb.current.gridBounds ?? SSA_BOUNDS, minzoom: 0, maxzoom: 16 });
     map.addLayer({ id: 'raster', type: 'raster', source: 'raster', paint: { 'raster-opacity': cb.current.opacity, 'raster-resampling': 'nearest', 'raster-fade-duration': 0 } }, 'choropleth');
     const onIdle = () => { if (map.getSource('raster') && map.isSourceLoaded('raster')) { cb.current.onRendered?.(); map.off('idle', onIdle); } };
     map.on('idle', onIdle);
     return () => { map.off('idle', onIdle); };
-  }, [p.rasterKey, ready]);
+  }, [p.rasterKey, ready, p.gridBounds?.join(',')]);
+
+  // A bundle window other than the first view's (read after the map was made): show it, unless a view or a fit was given.
+  const firstBounds = useRef(p.gridBounds ?? SSA_BOUNDS);
+  useEffect(() => {
+    const map = mapRef.current;
+    if (!map || !ready || !p.gridBounds || p.gridBounds.join(',') === firstBounds.current.join(',')) return;
+    firstBounds.current = p.gridBounds;
+    if (!cb.current.view && !cb.current.fit) map.fitBounds(p.gridBounds, { padding: 10, duration: 0 });
+  }, [p.gridBounds?.join(','), ready]);
 
   useEffect(() => {
     const map = mapRef.current;

@@ -20,6 +20,7 @@ import { createNodeEngine } from '../../src/node/engine';
 import { ingestTable, type IngestResult } from '../../src/node/ingest';
 import { main } from '../../src/node/ingest/cli';
 import type { CategoryRow } from '../../src/core/api';
+import { SSA_GRID, type GridDef } from '../../src/core/grid';
 
 const FIX = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
 const TABLE = join(FIX, 'cells.fixture.csv');
@@ -37,14 +38,14 @@ afterAll(() => {
 });
 
 /** Writes a table / catalog variant and ingests it into a fresh folder. */
-async function run(table: string | Buffer, vi: string = viText, opts: { dropInvalid?: boolean; ext?: string } = {}): Promise<IngestResult & { folder: string }> {
+async function run(table: string | Buffer, vi: string = viText, opts: { dropInvalid?: boolean; ext?: string; grid?: GridDef } = {}): Promise<IngestResult & { folder: string }> {
   const k = ++n;
   const t = join(dir, `t${k}.${opts.ext ?? 'csv'}`);
   const c = join(dir, `vi${k}.csv`);
   writeFileSync(t, table);
   writeFileSync(c, vi);
   const folder = join(dir, `out${k}`);
-  const res = await ingestTable({ table: t, catalog: c, out: folder, dropInvalid: opts.dropInvalid });
+  const res = await ingestTable({ table: t, catalog: c, out: folder, dropInvalid: opts.dropInvalid, grid: opts.grid });
   return { ...res, folder };
 }
 
@@ -126,7 +127,9 @@ describe('ingest of the fixture table', () => {
 
   it('lists every file in manifest.json with its size and sha256', () => {
     const man = JSON.parse(readFileSync(join(res.folder, 'manifest.json'), 'utf8'));
-    expect(man.grid.width).toBe(1080);
+    // the window of the table's cells (Côte d'Ivoire and São Tomé), on the 5-arc-minute lattice
+    expect(man.grid).toMatchObject({ cellSizeDeg: 1 / 12, colOffset: (man.grid.xmin + 180) * 12, rowOffset: (90 - man.grid.ymax) * 12 });
+    expect(man.grid.width).toBeLessThan(1080);
     const paths = man.files.map((f: { path: string }) => f.path);
     expect(paths).toContain('vi.csv');
     expect(paths).toContain('README.md');
@@ -314,13 +317,19 @@ describe('validation findings', () => {
     expect(rounded.ok, JSON.stringify(rounded.findings)).toBe(true);
   });
 
-  it('cells off the global grid or outside the bundle window: droppable', async () => {
+  it('cells off the global grid or outside a fixed bundle window: droppable', async () => {
     const offGrid = await run(withRow(4, (f) => { f[0] = '9999999999'; return f; }));
     expect(kinds(offGrid)).toEqual(['off-grid']);
     // a cell in Europe (global row 300, column 2200): on the grid, outside the window
     const cell = 300 * 4320 + 2200;
-    const outside = await run(withRow(4, (f) => { f[0] = String(cell); f[5] = (-180 + 2200.5 / 12).toFixed(5); f[6] = (90 - 300.5 / 12).toFixed(5); return f; }));
+    const europe = withRow(4, (f) => { f[0] = String(cell); f[5] = (-180 + 2200.5 / 12).toFixed(5); f[6] = (90 - 300.5 / 12).toFixed(5); return f; });
+    const outside = await run(europe, viText, { grid: SSA_GRID });
     expect(kinds(outside)).toEqual(['outside-window']);
+    expect(outside.findings.find((f) => f.kind === 'outside-window')!.message).toMatch(/outside the bundle window \[-26, -35, 64, 28\]/);
+    // without a fixed window the bundle's window grows to hold it
+    const grown = await run(europe);
+    expect(grown.ok, JSON.stringify(grown.findings)).toBe(true);
+    expect(JSON.parse(readFileSync(join(grown.folder, 'manifest.json'), 'utf8')).grid).toMatchObject({ rowOffset: 300 });
     const d = await run(withRow(4, (f) => { f[0] = '9999999999'; return f; }), viText, { dropInvalid: true });
     expect(d.ok).toBe(true);
     expect(d.dropped).toEqual([expect.objectContaining({ kind: 'off-grid', row: 4 })]);

@@ -7,7 +7,7 @@
 import { fromUrl, type GeoTIFF } from 'geotiff';
 import Papa from 'papaparse';
 import { IndapiError } from '../../src/core/errors';
-import { SSA_GRID, type GridDef } from '../../src/core/grid';
+import { gridFromCellExtent, SSA_GRID, type GridDef } from '../../src/core/grid';
 import type { ClassEntry } from '../../src/core/types';
 import type { RasterLevel } from '../../src/core/map/mercator';
 
@@ -84,9 +84,17 @@ export function parseClassCsv(text: string): ClassEntry[] {
   });
 }
 
-/** The grid a level lies on (for the full-resolution level of a bundle COG: SSA_GRID). */
+/**
+ * The grid a level lies on: for the full-resolution level of a bundle COG, the bundle's window
+ * on the 5-arc-minute lattice (offsets from its west and north edges); an overview level has
+ * no CELL5M offsets (NaN).
+ */
 export function levelGrid(level: RasterLevel): GridDef {
   const cs = (level.bbox[2] - level.bbox[0]) / level.width;
-  if (Math.abs(cs - SSA_GRID.cellSizeDeg) < 1e-9 && level.bbox[0] === SSA_GRID.xmin && level.bbox[3] === SSA_GRID.ymax) return SSA_GRID;
-  return { ...SSA_GRID, cellSizeDeg: cs, width: level.width, height: level.height, colOffset: NaN, rowOffset: NaN };
+  const [xmin, ymin, xmax, ymax] = level.bbox;
+  if (Math.abs(cs - SSA_GRID.cellSizeDeg) < 1e-9) {
+    const c0 = Math.round((xmin + 180) * 12), r0 = Math.round((90 - ymax) * 12);
+    if (Math.abs((xmin + 180) * 12 - c0) < 1e-6 && Math.abs((90 - ymax) * 12 - r0) < 1e-6) return gridFromCellExtent(c0, r0, c0 + level.width - 1, r0 + level.height - 1);
+  }
+  return { ...SSA_GRID, xmin, ymin, xmax, ymax, cellSizeDeg: cs, width: level.width, height: level.height, colOffset: NaN, rowOffset: NaN };
 }

@@ -38,6 +38,7 @@
 import type { VarSpec } from './plan';
 import { HIST_BINS } from './plan';
 import { evalExpr, leafKey, leavesOf, type AggLeaf, type CellExpr } from './expr';
+import { addTo, foldSum, settle } from './ksum';
 
 /** The cells and groups of one accumulation. */
 export interface Frame {
@@ -198,18 +199,16 @@ function leafAcc(l: AggLeaf, frame: Frame, cols: Columns): LeafAcc {
   if ((l.fn === 'sum' || l.fn === 'mean') && l.naRm && l.x.t === 'bin' && l.x.op === '*' && l.x.a.t === 'col' && l.x.b.t === 'col') {
     const a = cellValues(l.x.a, cols, N), b = cellValues(l.x.b, cols, N);
     const s = new Float64Array(T), n = new Float64Array(T);
-    accSumProd(sel, a, b, weight, s, n);
-    fold(s, frame, 'add'); fold(n, frame, 'add');
+    sums(frame, [s, n], (sc, nc) => accSumProd(sel, a, b, weight, s, n, sc, nc));
     return l.fn === 'sum' ? { value: (t) => s[t] } : { value: (t) => s[t] / n[t] };
   }
   // sum / mean of A + k*B (e.g. W + 0*X, W where X is not NA): one fused pass
   const lx = l.x;
   if ((l.fn === 'sum' || l.fn === 'mean') && l.naRm && lx.t === 'bin' && lx.op === '+' && lx.a.t === 'col' && lx.b.t === 'bin' &&
       lx.b.op === '*' && lx.b.a.t === 'num' && lx.b.b.t === 'col') {
-    const a = cellValues(lx.a, cols, N), b = cellValues(lx.b.b, cols, N);
+    const a = cellValues(lx.a, cols, N), b = cellValues(lx.b.b, cols, N), k = lx.b.a.v;
     const s = new Float64Array(T), n = new Float64Array(T);
-    accSumPlusScaled(sel, a, lx.b.a.v, b, weight, s, n);
-    fold(s, frame, 'add'); fold(n, frame, 'add');
+    sums(frame, [s, n], (sc, nc) => accSumPlusScaled(sel, a, k, b, weight, s, n, sc, nc));
     return l.fn === 'sum' ? { value: (t) => s[t] } : { value: (t) => s[t] / n[t] };
   }
   const x = cellValues(l.x, cols, N);
@@ -219,8 +218,7 @@ function leafAcc(l: AggLeaf, frame: Frame, cols: Columns): LeafAcc {
     case 'sum':
     case 'mean': {
       const s = new Float64Array(T), n = new Float64Array(T);
-      accSum(sel, x, weight, s, n);
-      fold(s, frame, 'add'); fold(n, frame, 'add');
+      sums(frame, [s, n], (sc, nc) => accSum(sel, x, weight, s, n, sc, nc));
       return l.fn === 'sum'
         ? { value: (t) => (na(t) ? NaN : s[t]) }
         : { value: (t) => (na(t) ? NaN : s[t] / n[t]) };
@@ -240,8 +238,7 @@ function leafAcc(l: AggLeaf, frame: Frame, cols: Columns): LeafAcc {
     case 'weighted.mean': {
       const w = cellValues(l.w!, cols, N);
       const num = new Float64Array(T), den = new Float64Array(T);
-      accWeighted(sel, x, weight, w, l.naRm, num, den);
-      fold(num, frame, 'add'); fold(den, frame, 'add');
+      sums(frame, [num, den], (nc, dc) => accWeighted(sel, x, weight, w, l.naRm, num, den, nc, dc));
       return { value: (t) => num[t] / den[t] };
     }
   }
@@ -323,10 +320,10 @@ export class VarAgg {
     if (needS) { this.s = new Float64Array(this.T); this.n = new Float64Array(this.T); }
     if (needQ) this.q = new Float64Array(this.T);
     if (needMM) { this.mn = new Float64Array(this.T).fill(Infinity); this.mx = new Float64Array(this.T).fill(-Infinity); }
-    if (needS) accSum(sel, vals, weight, this.s!, this.n!, this.q);
+    if (needS) sums(frame, [this.s!, this.n!], (sc, nc) => accSum(sel, vals, weight, this.s!, this.n!, sc, nc, this.q));
     if (needMM) accMinMax(sel, vals, weight, this.mn!, this.mx!);
     if (needColl) this.coll = new Collected(frame, vals);
-    fold(this.s, frame, 'add'); fold(this.n, frame, 'add'); fold(this.q, frame, 'add');
+    fold(this.q, frame, 'add');
     fold(this.mn, frame, 'min'); fold(this.mx, frame, 'max');
   }
 
@@ -401,48 +398,60 @@ export class VarAgg {
 
 // Small monomorphic loops (V8 optimises these better than one large constructor).
 
-function accSum(sel: Int32Array, vals: Col, weight: Float32Array | null, s: Float64Array, n: Float64Array, q?: Float64Array): void {
+/**
+ * Compensated sums over a frame ({@link addTo}): `fill` accumulates into the arrays given with
+ * one compensation array each (in order); then the slots are folded into the summaries and
+ * the compensations added in.
+ */
+function sums(frame: Frame, arrays: Float64Array[], fill: (...comp: Float64Array[]) => void): void {
+  const comp = arrays.map((a) => new Float64Array(a.length));
+  fill(...comp);
+  arrays.forEach((a, k) => { foldSum(a, comp[k], frame.C, frame.S); settle(a, comp[k]); });
+}
+
+/** Sum of values (sc: compensation of s), count or weight (nc: of n) and, with q, of squares, per group. */
+function accSum(sel: Int32Array, vals: Col, weight: Float32Array | null, s: Float64Array, n: Float64Array, sc: Float64Array, nc: Float64Array, q?: Float64Array): void {
   const N = sel.length;
   if (weight) {
     for (let i = 0; i < N; i++) {
       const g = sel[i]; if (g < 0) continue;
       const v = vals[i]; if (v !== v) continue;
-      const f = weight[i]; s[g] += f * v; n[g] += f; if (q) q[g] += f * v * v;
+      const f = weight[i]; addTo(s, sc, g, f * v); addTo(n, nc, g, f); if (q) q[g] += f * v * v;
     }
   } else if (q) {
     for (let i = 0; i < N; i++) {
       const g = sel[i]; if (g < 0) continue;
       const v = vals[i]; if (v !== v) continue;
-      s[g] += v; n[g]++; q[g] += v * v;
+      addTo(s, sc, g, v); n[g]++; q[g] += v * v;
     }
   } else {
     for (let i = 0; i < N; i++) {
       const g = sel[i]; if (g < 0) continue;
       const v = vals[i]; if (v !== v) continue;
-      s[g] += v; n[g]++;
+      addTo(s, sc, g, v); n[g]++;
     }
   }
 }
 
 /** accSum of the per-cell product a * b (NA where either is), without materialising it. */
-function accSumProd(sel: Int32Array, a: Col, b: Col, weight: Float32Array | null, s: Float64Array, n: Float64Array): void {
+function accSumProd(sel: Int32Array, a: Col, b: Col, weight: Float32Array | null, s: Float64Array, n: Float64Array, sc: Float64Array, nc: Float64Array): void {
   const N = sel.length;
   for (let i = 0; i < N; i++) {
     const g = sel[i]; if (g < 0) continue;
     const v = a[i] * b[i]; if (v !== v) continue;
     const f = weight !== null ? weight[i] : 1;
-    s[g] += f * v; n[g] += f;
+    addTo(s, sc, g, f * v); addTo(n, nc, g, f);
   }
 }
 
 /** accSum of the per-cell a + k * b (NA where either is), without materialising it. */
-function accSumPlusScaled(sel: Int32Array, a: Col, k: number, b: Col, weight: Float32Array | null, s: Float64Array, n: Float64Array): void {
+function accSumPlusScaled(sel: Int32Array, a: Col, k: number, b: Col, weight: Float32Array | null, s: Float64Array, n: Float64Array, sc: Float64Array, nc: Float64Array): void {
   const N = sel.length;
   for (let i = 0; i < N; i++) {
     const g = sel[i]; if (g < 0) continue;
     const v = a[i] + k * b[i]; if (v !== v) continue;
     const f = weight !== null ? weight[i] : 1;
-    s[g] += f * v; n[g] += f;
+    addTo(s, sc, g, f * v); addTo(n, nc, g, f);
   }
 }
 
@@ -461,15 +470,15 @@ function accMinMax(sel: Int32Array, vals: Col, weight: Float32Array | null, mn: 
  * R's weighted.mean per group: cells with x NA dropped when na.rm; num += x * w where w != 0,
  * den += w; NaN (an NA weight where x is not NA) propagates to the result.
  */
-function accWeighted(sel: Int32Array, x: Col, weight: Float32Array | null, wv: Col, naRm: boolean, num: Float64Array, den: Float64Array): void {
+function accWeighted(sel: Int32Array, x: Col, weight: Float32Array | null, wv: Col, naRm: boolean, num: Float64Array, den: Float64Array, numC: Float64Array, denC: Float64Array): void {
   const N = sel.length;
   for (let i = 0; i < N; i++) {
     const g = sel[i]; if (g < 0) continue;
     const v = x[i]; if (naRm && v !== v) continue;
     let w = wv[i];
     if (weight !== null) w *= weight[i];
-    if (w !== 0) num[g] += v * w;
-    den[g] += w;
+    if (w !== 0) addTo(num, numC, g, v * w);
+    addTo(den, denC, g, w);
   }
 }
 

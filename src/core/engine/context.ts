@@ -6,7 +6,7 @@
 import { Catalog, parseIso, parseVi } from '../catalog';
 import type { CogStore, PixelWindow } from '../cog/store';
 import { IndapiError } from '../errors';
-import { SSA_GRID, type GridDef } from '../grid';
+import { gridFromManifest, SSA_GRID, type GridDef } from '../grid';
 import type { TextLoader } from '../io/source';
 import type { ClassEntry, VarRecord } from '../types';
 
@@ -39,7 +39,7 @@ export async function loadContext(text: TextLoader): Promise<Ctx> {
   if (manifest) {
     try {
       const m = JSON.parse(manifest);
-      if (m?.grid && Number.isFinite(m.grid.width) && Number.isFinite(m.grid.cellSizeDeg)) grid = { ...SSA_GRID, ...m.grid };
+      grid = gridFromManifest(m?.grid, SSA_GRID);
     } catch {
       throw new IndapiError('IO', 'manifest.json is not valid JSON.');
     }

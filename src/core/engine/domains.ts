@@ -7,7 +7,7 @@ import type { Feature, FeatureCollection, Geometry } from 'geojson';
 import type { CallOptions, ColumnInfo, TableResult } from '../api';
 import type { CogStore } from '../cog/store';
 import { IndapiError, throwIfAborted } from '../errors';
-import type { GridDef } from '../grid';
+import { gridText, type GridDef } from '../grid';
 import type { Row } from '../types';
 import { parseWkt } from '../wkt/parse';
 import { geometryCells } from '../wkt/raster';
@@ -25,10 +25,7 @@ export function features(g: Geometry): Geometry[] {
   return g.type === 'GeometryCollection' ? g.geometries : [g];
 }
 
-/** The grid's extent as text for messages, degrees [xmin, ymin, xmax, ymax]. */
-export function gridText(grid: GridDef): string {
-  return `[${grid.xmin}, ${grid.ymin}, ${grid.xmax}, ${grid.ymax}]`;
-}
+export { gridText } from '../grid';
 
 /**
  * Summaries over domains, rows tagged with each domain's key; a domain outside the grid is

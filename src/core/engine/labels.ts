@@ -97,31 +97,71 @@ export function intervalIndex(breaks: ArrayLike<number>, v: number): number {
 }
 
 /**
- * R `round(x, digits)` (R >= 4.0.0): to the nearest number with `digits` decimals, judged on
- * the exact binary value of `x` (so `round(0.15, 1)` is 0.1, since 0.15 is stored as
- * 0.1499999...), halves exactly representable going to the even digit (`round(2.5)` is 2).
+ * R `round(x, digits)` as R >= 4.0.0 computes it (src/nmath/fround.c, "round to even on the
+ * representable value"): with p = 10^digits, the two candidates floor(x p) / p and
+ * ceil(x p) / p are formed in double arithmetic and the one nearer to x (differences taken in
+ * double) wins; on an exact tie the one whose x p floor is even. So `round(0.15, 1)` is 0.1
+ * (0.15 is stored as 0.1499999...), `round(2.5)` is 2, `round(2.675, 2)` follows R. `digits`
+ * is rounded to an integer; 0 rounds half to even; x with more than 15 significant digits at
+ * that precision is returned as is. -0 is returned as 0 (JSON has no -0).
+ * @param x the number (NaN, ±Inf returned as they are)
+ * @param digits decimal places (negative: tens, hundreds, ...)
  */
 export function roundR(x: number, digits: number): number {
-  if (!Number.isFinite(x) || Math.abs(x) >= 1e15) return x;
-  const d = Math.max(0, Math.min(15, Math.floor(digits)));
-  const p10 = 10 ** d;
-  const m = Math.abs(x) * p10;
-  if (m < 2 ** 50) {
-    const fr = m - Math.floor(m);
-    // Far from a half: the nearest is unambiguous despite the multiplication's rounding error.
-    if (Math.abs(fr - 0.5) > 1e-6) {
-      const r = Math.round(m) / p10;
-      return r === 0 ? 0 : x < 0 ? -r : r;
+  if (Number.isNaN(x) || Number.isNaN(digits)) return x + digits;
+  if (!Number.isFinite(x) || x === 0 || digits > 323) return x;
+  if (digits < -308) return 0;
+  let r: number;
+  if (digits === 0) r = roundHalfEven(x);
+  else {
+    const dig = Math.floor(digits + 0.5);
+    const ax = Math.abs(x);
+    if (LOG10_2 * (0.5 + logb(ax)) + dig > 15) return x; // no rounding needed at that many digits
+    let xd: number, xu: number, i10: number;
+    if (dig <= 308) {
+      const p10 = powDi(10, dig), x10 = ax * p10;
+      i10 = Math.floor(x10);
+      xd = i10 / p10;
+      xu = Math.ceil(x10) / p10;
+    } else { // |x| ~ 1e-305: scale in two steps so that 10^dig does not overflow
+      const p10 = powDi(10, 308), e10 = powDi(10, dig - 308), x10 = ax * p10 * e10;
+      i10 = Math.floor(x10);
+      xd = i10 / p10 / e10;
+      xu = Math.ceil(x10) / p10 / e10;
     }
+    const du = xu - ax, dd = ax - xd;
+    r = du < dd || (i10 % 2 === 1 && du === dd) ? xu : xd;
+    if (x < 0) r = -r;
   }
-  const s = Math.abs(x).toFixed(Math.min(100, d + 40)); // exact decimal expansion (ECMA-262 Number.prototype.toFixed)
-  const dot = s.indexOf('.');
-  const intDigits = s.slice(0, dot) + s.slice(dot + 1, dot + 1 + d);
-  const tail = s.slice(dot + 1 + d);
-  let n = Number(intDigits);
-  const first = tail.charCodeAt(0) - 48;
-  const restZero = /^0*$/.test(tail.slice(1));
-  if (first > 5 || (first === 5 && !restZero) || (first === 5 && restZero && n % 2 === 1)) n += 1;
-  const r = n / 10 ** d;
-  return r === 0 ? 0 : x < 0 ? -r : r;
+  return r === 0 ? 0 : r;
+}
+
+/** log10(2), as R's M_LOG10_2. */
+const LOG10_2 = 0.3010299956639812;
+const f64 = new DataView(new ArrayBuffer(8));
+
+/** C `logb`: the binary exponent of x > 0 (floor(log2 x), exact). */
+function logb(x: number): number {
+  f64.setFloat64(0, x);
+  const e = (f64.getUint16(0) >> 4) & 0x7ff;
+  return e === 0 ? Math.floor(Math.log2(x)) : e - 1023; // subnormal: as if normalised
+}
+
+/** R's `R_pow_di`: x^n by repeated squaring (n < 0: of 1/x), as R forms 10^digits. */
+function powDi(x: number, n: number): number {
+  let p = 1;
+  if (n < 0) { n = -n; x = 1 / x; }
+  for (;;) {
+    if (n & 1) p *= x;
+    n >>= 1;
+    if (!n) break;
+    x *= x;
+  }
+  return p;
+}
+
+/** C `nearbyint` in the default rounding mode: to the nearest integer, halves to even. */
+function roundHalfEven(x: number): number {
+  const f = Math.floor(x), d = x - f;
+  return d < 0.5 ? f : d > 0.5 ? f + 1 : f % 2 === 0 ? f : f + 1;
 }

@@ -205,13 +205,19 @@ export function classTableCsv(table: ClassEntry[], extras: string[] = []): strin
   return Papa.unparse({ fields, data: table.map((e) => fields.map((f) => (e[f] === undefined ? '' : String(e[f])))) }, { newline: '\n' }) + '\n';
 }
 
-/** Regions of the embedded bundle's iso.csv (UN M49 subregions of Africa south of the Sahara). */
+/**
+ * Regions of the embedded bundle's iso.csv (UN M49 subregions of Africa south of the Sahara),
+ * plus the two territories the original's region exports carry beside its 49 countries, placed
+ * as M49 places them: British Indian Ocean Territory (IOT) in Eastern Africa and Saint Helena,
+ * Ascension and Tristan da Cunha (SHN) in Western Africa. A region lists only the countries
+ * present in the ingested table.
+ */
 export const REGIONS: Array<{ code: string; name: string; members: string[] }> = [
-  { code: 'SSA', name: 'Africa south of the Sahara', members: 'AGO|BDI|BEN|BFA|BWA|CAF|CIV|CMR|COD|COG|COM|CPV|DJI|ERI|ETH|GAB|GHA|GIN|GMB|GNB|GNQ|KEN|LBR|LSO|MDG|MLI|MOZ|MRT|MUS|MWI|NAM|NER|NGA|RWA|SDN|SEN|SLE|SOM|SSD|STP|SWZ|SYC|TCD|TGO|TZA|UGA|ZAF|ZMB|ZWE'.split('|') },
-  { code: 'EAF', name: 'Eastern Africa', members: 'BDI|COM|DJI|ERI|ETH|KEN|MDG|MOZ|MUS|MWI|RWA|SOM|SSD|SYC|TZA|UGA|ZMB|ZWE'.split('|') },
+  { code: 'SSA', name: 'Africa south of the Sahara', members: 'AGO|BDI|BEN|BFA|BWA|CAF|CIV|CMR|COD|COG|COM|CPV|DJI|ERI|ETH|GAB|GHA|GIN|GMB|GNB|GNQ|IOT|KEN|LBR|LSO|MDG|MLI|MOZ|MRT|MUS|MWI|NAM|NER|NGA|RWA|SDN|SEN|SHN|SLE|SOM|SSD|STP|SWZ|SYC|TCD|TGO|TZA|UGA|ZAF|ZMB|ZWE'.split('|') },
+  { code: 'EAF', name: 'Eastern Africa', members: 'BDI|COM|DJI|ERI|ETH|IOT|KEN|MDG|MOZ|MUS|MWI|RWA|SOM|SSD|SYC|TZA|UGA|ZMB|ZWE'.split('|') },
   { code: 'MAF', name: 'Middle Africa', members: 'AGO|CAF|CMR|COD|COG|GAB|GNQ|STP|TCD'.split('|') },
   { code: 'SAF', name: 'Southern Africa', members: 'BWA|LSO|NAM|SWZ|ZAF'.split('|') },
-  { code: 'WAF', name: 'Western Africa', members: 'BEN|BFA|CIV|CPV|GHA|GIN|GMB|GNB|LBR|MLI|MRT|NER|NGA|SEN|SLE|TGO'.split('|') },
+  { code: 'WAF', name: 'Western Africa', members: 'BEN|BFA|CIV|CPV|GHA|GIN|GMB|GNB|LBR|MLI|MRT|NER|NGA|SEN|SHN|SLE|TGO'.split('|') },
 ];
 
 /** Cells and window extent of one country, accumulated while rows are read. */

@@ -8,7 +8,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import Papa from 'papaparse';
 import { VI_FIELDS } from '../../core/catalog';
-import type { GridDef } from '../../core/grid';
+import { gridText, type GridDef } from '../../core/grid';
 import { CLASS_RULE_TEXT, isoCsv, type ClassRule, type CountryCells } from '../../core/ingest/classes';
 import type { Finding, Findings } from '../../core/ingest/findings';
 import { formulaColumns } from '../../core/ingest/plan';
@@ -45,6 +45,8 @@ export interface BundleFilesInput {
   encoding: 'utf8' | 'latin1';
   /** Bundle window. */
   grid: GridDef;
+  /** Whether the window was fixed by the caller (else the bounding box of the table's cells). */
+  fixedWindow?: boolean;
   /** Cells and extents per ISO3. */
   countries: Map<string, CountryCells>;
   /** Writes a file of the bundle (relative path) and lists it for the manifest. */
@@ -111,14 +113,14 @@ export async function writeBundleFiles(o: BundleFilesInput): Promise<Finding[]> 
   await o.addFile('vi.csv', viCsv);
   await o.addFile('iso.csv', isoCsv(o.grid, o.countries));
   const droppedFindings = o.found.list.filter((f) => f.severity === 'droppable');
-  await o.addFile('README.md', bundleReadme({ source: o.source, catalog: o.catalog, today, rows: o.rows, validRows: o.validRows, layers: o.kept.length, records: outRecs.length, dropped: droppedFindings, encoding: o.encoding, classRules: o.kept.filter((l) => l.rule).map((l) => [l.plan.code, l.rule!] as [string, ClassRule]) }));
+  await o.addFile('README.md', bundleReadme({ grid: o.grid, fixed: !!o.fixedWindow, source: o.source, catalog: o.catalog, today, rows: o.rows, validRows: o.validRows, layers: o.kept.length, records: outRecs.length, dropped: droppedFindings, encoding: o.encoding, classRules: o.kept.filter((l) => l.rule).map((l) => [l.plan.code, l.rule!] as [string, ClassRule]) }));
   o.files.sort((a, b) => (a.path < b.path ? -1 : 1));
   const manifest = { name: 'indapi3-bundle', version: `${today.slice(0, 4)}.${today.slice(5, 7)}.1`, created: today, source: { table: o.source, catalog: o.catalog, ingested: new Date().toISOString() }, grid: { ...o.grid }, files: o.files };
   await writeFile(join(o.tmp, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
   return droppedFindings;
 }
 
-function bundleReadme(o: { source: string; catalog: string; today: string; rows: number; validRows: number; layers: number; records: number; dropped: Finding[]; encoding: string; classRules: Array<[string, ClassRule]> }): string {
+function bundleReadme(o: { grid: GridDef; fixed: boolean; source: string; catalog: string; today: string; rows: number; validRows: number; layers: number; records: number; dropped: Finding[]; encoding: string; classRules: Array<[string, ClassRule]> }): string {
   const lines = [
     `# indapi3 data bundle (ingested)`,
     '',
@@ -126,7 +128,7 @@ function bundleReadme(o: { source: string; catalog: string; today: string; rows:
     '',
     'The values are those of the input table; this bundle adds nothing. Layout as the embedded bundle (public/data/README.md):',
     '',
-    '- `cog/<code>.tif`: one Cloud-Optimized GeoTIFF per layer on the 5-arc-minute grid (EPSG:4326, window [-26, -35, 64, 28], 1080 x 756 cells), 256 x 256 tiles, DEFLATE with predictor, internal overviews (average for continuous layers, mode for classes). Continuous: Float32, no-data -9999; classes: Byte (no-data 255) or UInt16 (no-data 65535).',
+    `- \`cog/<code>.tif\`: one Cloud-Optimized GeoTIFF per layer on the 5-arc-minute grid (EPSG:4326, cell-registered, window ${gridText(o.grid)} degrees, ${o.grid.width} x ${o.grid.height} cells, global column offset ${o.grid.colOffset} and row offset ${o.grid.rowOffset} of CELL5M's 4320 x 2160 lattice; ${o.fixed ? 'a fixed window given to the ingest' : "the bounding box of the table's cells"}), 256 x 256 tiles, DEFLATE with predictor, internal overviews (average for continuous layers, mode for classes). Continuous: Float32, no-data -9999; classes: Byte (no-data 255) or UInt16 (no-data 65535).`,
     '- `classes/<code>.csv`: class tables `value,label,color` and extras. Text classes are numbered 1..n in sorted label order; numeric class codes keep their value. Key layers identify a unit by its whole key: ADM1 by (ISO3, ADM1 name), ADM2 by (ISO3, ADM1, ADM2).',
     '- `vi.csv`: every field of the input catalog, then the bundle fields (dataType, noData, classTable, ...). Helper columns named by formulas but without a record carry `published` FALSE and are not listed by category().',
     '- `iso.csv`: countries of the ISO3 column (names from ADM0_NAME), regions SSA, EAF, MAF, SAF, WAF limited to the countries present.',

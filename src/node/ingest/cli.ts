@@ -7,12 +7,13 @@ import { parseArgs } from 'node:util';
 import { isIndapiError } from '../../core/errors';
 import { ingestTable, type Finding, type IngestProgress } from './index';
 import { GDAL_USAGE, runGdalOptions, wantsGdal } from './gdal-cli';
+import { gridFromBoundsDeg, SSA_ALL_GRID, type GridDef } from '../../core/grid';
 
 /** Exit codes of the CLI. */
 export const EXIT = { OK: 0, FINDINGS: 1, USAGE: 2, IO: 3 } as const;
 
 /** Text of --help. */
-export const HELP = `Usage: npm run ingest -- --table <file> [--table <file> ...] --catalog <vi.csv> --out <folder> [--drop-invalid] [--force]
+export const HELP = `Usage: npm run ingest -- --table <file> [--table <file> ...] --catalog <vi.csv> --out <folder> [--window data|ssa|<bbox>] [--drop-invalid] [--force]
        indapi3-ingest --table <file> --catalog <vi.csv> --out <folder> [options]
 
 Turns a CELL5M table (CSV or TSV, UTF-8 or Latin-1; Stata .dta 113-119; R .rds from saveRDS,
@@ -27,6 +28,10 @@ Options:
                      table is NA there)
   --catalog <file>   the catalog, vi.csv with the original's fields (varCode, aggFunR, type, ...)
   --out <folder>     the bundle folder to create (written to a temporary folder, renamed at the end)
+  --window <w>       the bundle window: 'data' (default: the bounding box of the table's cells on the
+                     5-arc-minute lattice), 'ssa' (fixed [-26, -48, 73, 28]: every territory of the 49
+                     countries, outer islands included) or 'xmin,ymin,xmax,ymax' in degrees (snapped
+                     outward to the lattice); cells outside a fixed window are findings
   --drop-invalid     write the valid rest when rows, columns or records are invalid; list what was dropped
   --force            replace a non-empty --out
   --quiet            no progress
@@ -74,6 +79,21 @@ function progressLine(p: IngestProgress): string {
 }
 
 /**
+ * The bundle window of `--window`: undefined for 'data' (or none), SSA_ALL_GRID for 'ssa',
+ * else four numbers xmin,ymin,xmax,ymax in degrees snapped outward to the lattice.
+ * @throws Error naming --window when the value is none of these
+ */
+export function parseWindow(w: string | undefined): GridDef | undefined {
+  if (w === undefined || w === 'data') return undefined;
+  if (w === 'ssa') return SSA_ALL_GRID;
+  const v = w.split(',').map((x) => (x.trim() === '' ? NaN : Number(x)));
+  if (v.length === 4 && v.every(Number.isFinite) && v[0] < v[2] && v[1] < v[3] && v[0] >= -180 && v[2] <= 180 && v[1] >= -90 && v[3] <= 90) {
+    return gridFromBoundsDeg(v[0], v[1], v[2], v[3]);
+  }
+  throw new Error(`--window must be 'data', 'ssa' or xmin,ymin,xmax,ymax in degrees (west < east, south < north), got '${w}'.`);
+}
+
+/**
  * Runs the CLI.
  * @param argv arguments after the script name
  * @returns the exit code
@@ -85,7 +105,7 @@ export async function main(argv: string[]): Promise<number> {
     args = parseArgs({
       args: argv,
       options: {
-        table: { type: 'string', multiple: true }, catalog: { type: 'string' }, out: { type: 'string' },
+        table: { type: 'string', multiple: true }, catalog: { type: 'string' }, out: { type: 'string' }, window: { type: 'string' },
         'drop-invalid': { type: 'boolean' }, force: { type: 'boolean' }, quiet: { type: 'boolean' }, json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -103,6 +123,13 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`--table, --catalog and --out are required.\n\n${HELP}`);
     return EXIT.USAGE;
   }
+  let grid: GridDef | undefined;
+  try {
+    grid = parseWindow(args.window);
+  } catch (e) {
+    process.stderr.write(`${(e as Error).message}\n\n${HELP}`);
+    return EXIT.USAGE;
+  }
   const tty = process.stderr.isTTY;
   let last = 0;
   const ac = new AbortController();
@@ -110,7 +137,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     const res = await ingestTable(
       {
-        table: args.table, catalog: args.catalog, out: args.out, dropInvalid: args['drop-invalid'], force: args.force,
+        table: args.table, catalog: args.catalog, out: args.out, dropInvalid: args['drop-invalid'], force: args.force, grid,
         onProgress: args.quiet ? undefined : (p) => {
           if (tty) process.stderr.write(`\r\x1b[K${progressLine(p)}`);
           else if (p.seconds - last >= 10) {

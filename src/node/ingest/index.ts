@@ -32,7 +32,8 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { IndapiError, isIndapiError, throwIfAborted } from '../../core/errors';
-import { SSA_GRID, type GridDef } from '../../core/grid';
+import { GLOBAL_GRID, type GridDef } from '../../core/grid';
+import { windowFromCells } from '../../core/ingest/window';
 import { KEY_SEP, numericClasses, type CountryCells } from '../../core/ingest/classes';
 import { Findings, type Finding } from '../../core/ingest/findings';
 import { checkCell, checkHeader, planColumns } from '../../core/ingest/plan';
@@ -88,7 +89,10 @@ export interface IngestOptions {
   onProgress?: (p: IngestProgress) => void;
   /** Layers written per batch (default: chosen so a batch holds about 160 MB of values). */
   columnBatch?: number;
-  /** Bundle window (default SSA_GRID). */
+  /**
+   * A fixed bundle window (e.g. SSA_ALL_GRID); cells outside it are `outside-window` findings.
+   * Default: the bounding box of the table's valid cells on the 5-arc-minute lattice, so no cell is dropped.
+   */
   grid?: GridDef;
 }
 
@@ -136,7 +140,8 @@ async function isNonEmptyDir(p: string): Promise<boolean> {
  */
 export async function ingestTable(opts: IngestOptions, signal?: AbortSignal): Promise<IngestResult> {
   const t0 = Date.now();
-  const grid = opts.grid ?? SSA_GRID;
+  // cells are checked on the fixed window, else on the global lattice; the window from the data is cut after the read pass
+  let grid = opts.grid ?? GLOBAL_GRID;
   const out = resolve(opts.out);
   if (!opts.force && (await isNonEmptyDir(out))) {
     throw new IndapiError('BAD_ARGUMENT', `The output folder ${out} is not empty; pass --force to replace it.`, { argument: 'out' });
@@ -220,7 +225,7 @@ export async function ingestTable(opts: IngestOptions, signal?: AbortSignal): Pr
     const block = new Float32Array(BLOCK_ROWS * L);
     let nBlocks = 0;
     let cellOf = new Int32Array(1 << 16);
-    const seen = new Int32Array(grid.width * grid.height);
+    const seen = new Int32Array(grid.width * grid.height); // global lattice: 37 MB
     const countries = new Map<string, CountryCells>();
     let r = 0; // data rows
     let lastReport = 0;
@@ -334,6 +339,7 @@ export async function ingestTable(opts: IngestOptions, signal?: AbortSignal): Pr
     // Column decisions (./columns-decide.ts).
     decideColumns(layers, codeOf, found);
     for (const f of found.summaries()) found.add(f);
+    if (!opts.grid) grid = windowFromCells(grid, cellOf.subarray(0, nRows), countries.values());
     const validRows = Array.from(cellOf.subarray(0, nRows)).filter((c) => c >= 0).length;
     if (validRows === 0) found.add({ kind: 'no-rows', severity: 'fatal', message: `The table ${tableName} has no valid row.` });
     if (found.has('fatal') || (!opts.dropInvalid && found.has('droppable'))) {
@@ -369,7 +375,7 @@ export async function ingestTable(opts: IngestOptions, signal?: AbortSignal): Pr
     opts.onProgress?.({ phase: 'write', rows: nRows, bytes: tableSize, totalBytes: tableSize, columnsDone: done, columnsTotal: kept.length, seconds: (Date.now() - t0) / 1000 });
 
     // 4. Catalog, iso.csv, README, manifest (./bundle-files.ts).
-    const droppedFindings = await writeBundleFiles({ catFields, records, kept, source: tableName, catalog: basename(opts.catalog), rows: nRows, validRows, found, encoding: decoder.mode, grid, countries, addFile, files, tmp });
+    const droppedFindings = await writeBundleFiles({ catFields, records, kept, source: tableName, catalog: basename(opts.catalog), rows: nRows, validRows, found, encoding: decoder.mode, grid, fixedWindow: !!opts.grid, countries, addFile, files, tmp });
     throwIfAborted(signal);
 
     // 5. Into place.
