@@ -36,7 +36,8 @@ test('put then read back metadata, files and graphics', async () => {
   const m = await s.get(d.key);
   expect(m?.files).toEqual([{ name: 'a.csv', mediaType: 'text/csv', size: 8 }]);
   expect(m?.graphics).toBe(1);
-  expect(m?.value).toEqual([{ ELEVATION: 1 }]);
+  expect(await s.readValue(d.key)).toEqual({ value: [{ ELEVATION: 1 }] });
+  expect(await s.readPrint(d.key)).toBe(d.print);
   expect(new TextDecoder().decode((await s.readFile(d.key, 'a.csv'))!.bytes)).toBe('x,y\n1,2\n');
   expect((await s.readGraphic(d.key, 1))?.svg).toBe('<svg/>');
   expect(await s.readGraphic(d.key, 2)).toBeUndefined();
