@@ -129,8 +129,8 @@ export function addCallRoutes(app: Hono, rc: RouteContext): void {
       checkCallLimits(raw, callText, rc.limits);
       const bound = bindArgs(name, METHOD_BY_NAME.get(name)!.args, raw);
       if (bound.domains !== undefined) checkCallLimits([['domains', bound.domains as never]], callText, rc.limits);
-      const u = new URL(c.req.url);
-      out = await run(rc, { method: name, args: bound, source: callText, requestUrl: rc.origin(c) + u.pathname + u.search, now: t.toISOString() }, signal);
+      // The request as sent is what a data package's README reproduces (its own origin, as in the browser).
+      out = await run(rc, { method: name, args: bound, source: callText, requestUrl: c.req.url, now: t.toISOString() }, signal);
     } catch (e) {
       return failedCall(e, callText, timeout.aborted, rc.timeoutMs);
     }
