@@ -10,10 +10,11 @@ import { executeCall, type CallEnv, type CallOutput, type MethodCall } from '../
 import { isIndapiError } from '../core/errors';
 import { createBundleEngine, nodeGenFile } from './bundle-runtime';
 
-/** What the pool sends: the call and a port for "abort". */
+/** What the pool sends: the call, a port for "abort", and a flag the worker sets (to 1) when it takes the call. */
 export interface PoolTask {
   call: MethodCall;
   port: MessagePort;
+  started: SharedArrayBuffer;
 }
 
 /** What the worker answers: the output, or the error as plain data. */
@@ -42,7 +43,7 @@ function runtime(): Promise<CallEnv> {
 export default async function runTask(task: PoolTask): Promise<PoolAnswer> {
   const ac = new AbortController();
   task.port.on('message', () => ac.abort());
-  task.port.postMessage('started');
+  Atomics.store(new Int32Array(task.started), 0, 1);
   try {
     return { ok: true, out: await executeCall(await runtime(), task.call, ac.signal, { zip: true }) };
   } catch (e) {

@@ -56,29 +56,30 @@ export function createMethodPool(o: MethodPoolOptions): MethodPool {
     filename: String(o.workerFile ?? new URL('./pool-worker.mjs', import.meta.url)),
     minThreads: threads,
     maxThreads: threads,
-    maxQueue: Math.max(0, o.maxQueue ?? 64),
+    maxQueue: Math.max(0, o.maxQueue ?? 64) || 1,
     idleTimeout: Infinity,
     workerData: data,
   });
   const retryAfterS = o.retryAfterS ?? 5;
+  const maxQueue = Math.max(0, o.maxQueue ?? 64);
   let pending = 0;
 
   async function run(call: MethodCall, signal: AbortSignal): Promise<CallOutput> {
     if (signal.aborted) throw new IndapiError('ABORTED', 'The request was aborted.');
+    // piscina's own maxQueue does not count tasks that carry an AbortSignal: bound them here.
+    if (pool.queueSize >= maxQueue && pending >= threads) throw new BusyError(retryAfterS);
     const { port1, port2 } = new MessageChannel();
-    let started = false;
-    port1.on('message', (m) => {
-      if (m === 'started') started = true;
-    });
+    // Set by the worker, synchronously, when it takes the call: then an abort goes over the port.
+    const started = new Int32Array(new SharedArrayBuffer(4));
     const dequeue = new AbortController();
     const onAbort = () => {
-      if (started) port1.postMessage('abort');
+      if (Atomics.load(started, 0) === 1) port1.postMessage('abort');
       else dequeue.abort();
     };
     signal.addEventListener('abort', onAbort, { once: true });
     pending++;
     try {
-      const task: PoolTask = { call, port: port2 };
+      const task: PoolTask = { call, port: port2, started: started.buffer as SharedArrayBuffer };
       const answer = (await pool.run(task, { transferList: [port2] as never, signal: dequeue.signal })) as PoolAnswer;
       if (!answer.ok) throw revive(answer.error);
       return answer.out;
