@@ -145,7 +145,7 @@ export function createDiskSessionStore(opts: DiskSessionOptions): DiskSessionSto
       if (bytes > maxSession) {
         throw new IndapiError(
           'BAD_ARGUMENT',
-          `The result is ${(bytes / 1048576).toFixed(1)} MB, more than the ${(maxSession / 1048576).toFixed(0)} MB one session may keep on this server. Ask for a smaller area (iso3, wkt, ids) or fewer variables, or a lighter format (format = "csv").`,
+          `The result is ${(bytes / 1048576).toFixed(1)} MB, more than the ${(maxSession / 1048576).toFixed(1)} MB one session may keep on this server. Ask for a smaller area (iso3, wkt, ids) or fewer variables, or a lighter format (format = "csv").`,
         );
       }
       await fsp.mkdir(dir, { recursive: true });
