@@ -11,7 +11,7 @@ import { toCsv } from './rprint';
 import { isSessionKey, type SessionMeta } from './sessions';
 
 /** A sandbox for active content served from the API origin (HTML, SVG): no script, no same origin. */
-export const SANDBOX_CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; sandbox";
+export const SANDBOX_CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; frame-ancestors 'none'; sandbox";
 
 /** Media types a browser would run as a page: served as downloads, sandboxed. */
 const ACTIVE = /^(text\/html|image\/svg\+xml|application\/xhtml\+xml|text\/xml|application\/xml)\b/i;
