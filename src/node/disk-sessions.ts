@@ -58,6 +58,10 @@ export interface DiskSessionStore extends SessionStore {
   cleanup(now?: Date): Promise<number>;
   /** Runs {@link cleanup} every `intervalMs` (default 1 h); returns a function that stops it. */
   startCleanup(intervalMs?: number): () => void;
+  /** Reads the kept ZIP archive, undefined when none is kept. */
+  readZip(key: string, signal?: AbortSignal): Promise<Uint8Array | undefined>;
+  /** Keeps the ZIP archive of a session (counted in the quota). */
+  putZip(key: string, zip: Uint8Array, signal?: AbortSignal): Promise<void>;
   /** Bytes the sessions take, as the LRU index counts them (after the folder was read). */
   usedBytes(): Promise<number>;
 }
