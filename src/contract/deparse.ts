@@ -38,22 +38,32 @@ export interface DeparseLimits {
   maxElements: number;
   /** Most scalars shown in the whole value or call (nested lists count every element); the rest prints as `...`. */
   maxScalars: number;
+  /** Deepest nesting of lists shown; deeper values print as `...` (default: {@link MAX_DEPARSE_DEPTH}). */
+  maxDepth?: number;
 }
+
+/**
+ * Deepest nesting of lists any deparse shows (deeper values print as `...`), so that a
+ * value nested thousands of levels deep never overflows the stack: 100 levels.
+ */
+export const MAX_DEPARSE_DEPTH = 100;
 
 /** No limits: R's `deparse()` in full. */
 export const FULL: DeparseLimits = { maxChars: Infinity, maxElements: Infinity, maxScalars: Infinity };
 
 /**
  * The limits of every printed call (error messages and their `In call:` line, a session's
- * `source` and `console`): strings over 200 characters, vectors over 20 elements, at most
+ * `source` and `console`): strings over 200 characters, vectors over 20 elements, lists over 20 levels deep, at most
  * 200 scalars per call (about 40 KB at the very most).
  */
-export const SHORT: DeparseLimits = { maxChars: 200, maxElements: 20, maxScalars: 200 };
+export const SHORT: DeparseLimits = { maxChars: 200, maxElements: 20, maxScalars: 200, maxDepth: 20 };
 
 interface State {
   lim: DeparseLimits;
   /** Scalars still allowed. */
   left: number;
+  /** Nesting depth of the value being deparsed. */
+  depth: number;
 }
 
 function scalar(v: unknown, st: State): string {
@@ -85,6 +95,16 @@ function elements<T>(xs: T[], st: State, one: (x: T) => string): string[] {
 
 function dep(v: unknown, st: State): string {
   if (v === null || v === undefined) return 'NULL';
+  if (typeof v === 'object' && st.depth >= Math.min(st.lim.maxDepth ?? MAX_DEPARSE_DEPTH, MAX_DEPARSE_DEPTH)) return '...';
+  st.depth++;
+  try {
+    return depInner(v, st);
+  } finally {
+    st.depth--;
+  }
+}
+
+function depInner(v: unknown, st: State): string {
   if (Array.isArray(v)) {
     if (v.length === 0) return 'NULL';
     const atomic = v.every((x) => x === null || ['string', 'number', 'boolean'].includes(typeof x));
@@ -112,7 +132,7 @@ function dep(v: unknown, st: State): string {
  * @param limits how much of a long value to show (default {@link FULL}: all of it).
  */
 export function deparse(v: unknown, limits: DeparseLimits = FULL): string {
-  return dep(v, { lim: limits, left: limits.maxScalars });
+  return dep(v, { lim: limits, left: limits.maxScalars, depth: 0 });
 }
 
 /**
@@ -121,7 +141,7 @@ export function deparse(v: unknown, limits: DeparseLimits = FULL): string {
  */
 export function deparseCall(fn: string, args: Array<[string, unknown]>, limits: DeparseLimits = SHORT): string {
   const shown = args.length > limits.maxElements ? args.slice(0, limits.maxElements) : args;
-  const st: State = { lim: limits, left: limits.maxScalars };
+  const st: State = { lim: limits, left: limits.maxScalars, depth: 0 };
   const parts = shown.map(([k, x]) => `${deparseName(k)} = ${dep(x, st)}`);
   if (shown.length < args.length) parts.push('...');
   return `${fn}(${parts.join(', ')})`;

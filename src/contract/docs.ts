@@ -3,7 +3,33 @@
  * `tools::Rd2txt` (man/<method>/text), HTML (man/<method>/html), and the package index
  * (`library/indapi3/info`). Generated from the method table in `methods.ts`.
  */
+import { DEFAULT_LIMITS as L } from './limits';
 import type { MethodSpec } from './methods';
+
+/** Arguments a limit applies to (see `limits.ts`). */
+const LIMITED_ARGS = new Set(['by', 'ids', 'wkt', 'domains', 'collapse']);
+
+/**
+ * The limits of a call, as one paragraph of the help pages of the methods that take a
+ * limited argument (`man/indapi` among them); the values come from `DEFAULT_LIMITS`.
+ */
+export function limitsText(m: MethodSpec): string | undefined {
+  if (!m.args.some((a) => LIMITED_ARGS.has(a.name))) return undefined;
+  const n = (x: number) => x.toLocaleString('en-US');
+  return (
+    `Limits (checked before any work; a call over one answers 400 naming the argument, 413 for ids and vertices): argument values nested at most ${L.maxDepth} levels deep; ` +
+    `\`by\` at most ${L.maxByCodes} codes and ${n(L.maxByValues)} breaks or classes per code; \`ids\` at most ${n(L.maxIds)} cell ids; ` +
+    `WKT (\`wkt\`, \`domains\`) at most ${n(L.maxVertices)} vertices in all and ${L.maxWktDepth} levels of parentheses. ` +
+    `A per-cell answer (\`collapse = FALSE\`) holds at most ${n(L.maxCellRows)} cells and a session's value at most ${L.maxValueBytes / 1048576} MB as JSON: ` +
+    'for more, ask for a file (`format = "csv"` or `"tif"`) or a smaller area. The Node server also bounds the bytes of one session and of all sessions (README, "Limits").'
+  );
+}
+
+/** The details paragraphs of a help page, the limits last. */
+function detailsOf(m: MethodSpec): string[] {
+  const lim = limitsText(m);
+  return lim ? [...m.details, lim] : m.details;
+}
 
 /** Usage line, e.g. `category(q = NULL, as.list = FALSE)`. */
 export function usage(m: MethodSpec): string {
@@ -51,7 +77,7 @@ export function manText(m: MethodSpec, library: string, base = 'http://localhost
     out.push(wrap(a.doc, W, ' '.repeat(nameW + 3), lead), '');
   }
   out.push('Details:', '');
-  for (const d of m.details) out.push(wrap(d, W, '     '), '');
+  for (const d of detailsOf(m)) out.push(wrap(d, W, '     '), '');
   out.push('Value:', '', wrap(m.value, W, '     '), '');
   out.push('Examples:', '');
   for (const e of m.examples) out.push('     ' + ex(e, base));
@@ -86,7 +112,7 @@ export function manHtml(m: MethodSpec, library: string, base = 'http://localhost
 ${rows}
 </table>
 <h3>Details</h3>
-${m.details.map((d) => `<p>${md(d)}</p>`).join('\n')}
+${detailsOf(m).map((d) => `<p>${md(d)}</p>`).join('\n')}
 <h3>Value</h3>
 <p>${md(m.value)}</p>
 <h3>Examples</h3>

@@ -15,6 +15,9 @@ import { isSessionKey, metaOf, SESSION_TTL_MS, type SessionMeta, type SessionSto
 interface SessionBytes {
   files: GeneratedFile[];
   graphics: Graphic[];
+  /** The value and its printed form (kept apart from the metadata). */
+  value?: unknown;
+  print?: string;
 }
 
 /** Options of {@link createIdbSessionStore}. */
@@ -43,7 +46,7 @@ export function createIdbSessionStore(opts: IdbSessionOptions = {}): SessionStor
   const self: SessionStore = {
     async put(data) {
       if (!isSessionKey(data.key)) throw new Error(`Invalid session key: ${data.key}`);
-      const bytes: SessionBytes = { files: data.files, graphics: data.graphics };
+      const bytes: SessionBytes = { files: data.files, graphics: data.graphics, value: data.value, print: data.print };
       await setMany(
         [
           [`meta:${data.key}`, metaOf(data)],
@@ -54,6 +57,15 @@ export function createIdbSessionStore(opts: IdbSessionOptions = {}): SessionStor
       void self.cleanup!().catch(() => undefined);
     },
     get: meta,
+    async readValue(key) {
+      if (!(await meta(key))) return undefined;
+      const b = await get<SessionBytes>(`data:${key}`, store);
+      return b ? { value: b.value ?? null } : undefined;
+    },
+    async readPrint(key) {
+      if (!(await meta(key))) return undefined;
+      return (await get<SessionBytes>(`data:${key}`, store))?.print;
+    },
     async readFile(key, name) {
       if (!(await meta(key))) return undefined;
       const b = await get<SessionBytes>(`data:${key}`, store);

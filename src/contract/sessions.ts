@@ -19,7 +19,10 @@ export interface SessionFileInfo {
   size: number;
 }
 
-/** Everything a session holds except file and graphic bytes. */
+/**
+ * What a session holds apart from its value, printed value and file and graphic bytes:
+ * small, so listings, `info`, `stdout` and file reads never parse the value.
+ */
 export interface SessionMeta {
   /** Session key: `x0` + 32 lowercase hex digits. */
   key: string;
@@ -29,10 +32,6 @@ export interface SessionMeta {
   method: string;
   /** The call as R source, e.g. `indapi(var = "ELEVATION", iso3 = "KEN")`. */
   source: string;
-  /** The returned value as JSON-compatible data (R/.val). */
-  value: unknown;
-  /** Printed value (R/.val/print and stdout). */
-  print: string;
   /** Warnings raised during the call, one message each. */
   warnings: string[];
   /** Messages raised during the call. */
@@ -45,14 +44,22 @@ export interface SessionMeta {
   graphics: number;
   /** ZIP download name, e.g. "ELEVATION-ADM1_NAME_ALT-KEN.csv.zip". */
   zipName?: string;
+  /** Size of the kept ZIP archive of the files, bytes, once it is built (HEAD answers from it). */
+  zipBytes?: number;
 }
 
 /** A complete session as written by {@link SessionStore.put}. */
-export interface SessionData extends Omit<SessionMeta, 'files' | 'graphics'> {
+export interface SessionData extends Omit<SessionMeta, 'files' | 'graphics' | 'zipBytes'> {
+  /** The returned value as JSON-compatible data (R/.val). */
+  value: unknown;
+  /** Printed value (R/.val/print and stdout). */
+  print: string;
   /** Generated files with their bytes. */
   files: GeneratedFile[];
   /** Drawn graphics. */
   graphics: Graphic[];
+  /** The ZIP archive of the files, when already built. */
+  zip?: Uint8Array;
 }
 
 /**
@@ -64,6 +71,14 @@ export interface SessionStore {
   put(data: SessionData, signal?: AbortSignal): Promise<void>;
   /** Reads a session's metadata, or undefined when it does not exist (or has expired). */
   get(key: string, signal?: AbortSignal): Promise<SessionMeta | undefined>;
+  /** Reads a session's value (R/.val), undefined when the session does not exist. */
+  readValue(key: string, signal?: AbortSignal): Promise<{ value: unknown } | undefined>;
+  /** Reads a session's printed value, undefined when the session does not exist. */
+  readPrint(key: string, signal?: AbortSignal): Promise<string | undefined>;
+  /** Reads the kept ZIP archive of the session's files, undefined when none is kept. */
+  readZip?(key: string, signal?: AbortSignal): Promise<Uint8Array | undefined>;
+  /** Keeps the ZIP archive of the session's files (built on the first request for it). */
+  putZip?(key: string, zip: Uint8Array, signal?: AbortSignal): Promise<void>;
   /** Reads one file's bytes, undefined when the session or the file does not exist. */
   readFile(key: string, name: string, signal?: AbortSignal): Promise<GeneratedFile | undefined>;
   /** Reads graphic number `index` (1-based), undefined when absent. */
@@ -94,13 +109,17 @@ export function newSessionKey(): string {
   return 'x0' + Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
 }
 
-/** Metadata of a complete session (drops the bytes). */
+/** Metadata of a complete session (drops the value, the printed value and the bytes). */
 export function metaOf(data: SessionData): SessionMeta {
-  return {
-    ...data,
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the parts left out
+  const { value, print, zip, ...rest } = data;
+  const m: SessionMeta = {
+    ...rest,
     files: data.files.map((f) => ({ name: f.name, mediaType: f.mediaType, size: f.bytes.byteLength })),
     graphics: data.graphics.length,
   };
+  if (zip) m.zipBytes = zip.byteLength;
+  return m;
 }
 
 /** Options of {@link createMemorySessionStore}. */
@@ -134,6 +153,20 @@ export function createMemorySessionStore(opts: MemoryStoreOptions = {}): Session
     async get(key) {
       const d = live(key);
       return d ? metaOf(d) : undefined;
+    },
+    async readValue(key) {
+      const d = live(key);
+      return d ? { value: d.value } : undefined;
+    },
+    async readPrint(key) {
+      return live(key)?.print;
+    },
+    async readZip(key) {
+      return live(key)?.zip;
+    },
+    async putZip(key, zip) {
+      const d = live(key);
+      if (d) d.zip = zip;
     },
     async readFile(key, name) {
       return live(key)?.files.find((f) => f.name === name);

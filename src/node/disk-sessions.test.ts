@@ -36,7 +36,8 @@ test('put then read back metadata, files and graphics', async () => {
   const m = await s.get(d.key);
   expect(m?.files).toEqual([{ name: 'a.csv', mediaType: 'text/csv', size: 8 }]);
   expect(m?.graphics).toBe(1);
-  expect(m?.value).toEqual([{ ELEVATION: 1 }]);
+  expect(await s.readValue(d.key)).toEqual({ value: [{ ELEVATION: 1 }] });
+  expect(await s.readPrint(d.key)).toBe(d.print);
   expect(new TextDecoder().decode((await s.readFile(d.key, 'a.csv'))!.bytes)).toBe('x,y\n1,2\n');
   expect((await s.readGraphic(d.key, 1))?.svg).toBe('<svg/>');
   expect(await s.readGraphic(d.key, 2)).toBeUndefined();
@@ -86,4 +87,62 @@ test('expired sessions are not found and cleanup deletes them and stale temp fol
   expect(readdirSync(dir).sort()).toEqual([fresh.key]);
   expect(await s.cleanup(new Date(Date.now() + 10_000))).toBe(1);
   expect(readdirSync(dir)).toEqual([]);
+});
+
+test('the quota evicts the least recently used sessions (issue 16, item 2)', async () => {
+  const big = (n: number) => [{ name: 'a.csv', mediaType: 'text/csv', bytes: new Uint8Array(n) }];
+  // 3 sessions of about 11 KB fit in 40 KB; a fourth evicts the least recently read.
+  const s = createDiskSessionStore({ dir, quotaBytes: 40_000, maxSessionBytes: 20_000 });
+  const [a, b, c, d] = [session(new Date(), big(10_000)), session(new Date(), big(10_000)), session(new Date(), big(10_000)), session(new Date(), big(10_000))];
+  await s.put(a);
+  await s.put(b);
+  await s.put(c);
+  expect(await s.get(a.key)).toBeDefined(); // a is now more recent than b
+  await s.put(d);
+  await expect.poll(() => readdirSync(dir).includes(b.key)).toBe(false);
+  expect(readdirSync(dir).sort()).toEqual([a.key, c.key, d.key].sort());
+  expect(await s.usedBytes()).toBeLessThanOrEqual(40_000);
+  // One session over its own limit is refused with a message that points to a smaller request.
+  await expect(s.put(session(new Date(), big(30_000)))).rejects.toThrow(/smaller area/);
+});
+
+test('the quota holds across a restart: the folder is indexed oldest first', async () => {
+  const big = [{ name: 'a.csv', mediaType: 'text/csv', bytes: new Uint8Array(10_000) }];
+  const first = createDiskSessionStore({ dir, quotaBytes: 40_000, maxSessionBytes: 20_000 });
+  const old = session(new Date(), big);
+  await first.put(old);
+  const past = new Date(Date.now() - 60_000);
+  await fsp.utimes(path.join(dir, old.key, 'meta.json'), past, past);
+  const second = createDiskSessionStore({ dir, quotaBytes: 25_000, maxSessionBytes: 20_000 });
+  const fresh = session(new Date(), big);
+  await second.put(fresh);
+  await second.put(session(new Date(), big));
+  await expect.poll(() => readdirSync(dir).includes(old.key)).toBe(false);
+  expect(readdirSync(dir)).toContain(fresh.key);
+});
+
+test('temporary folders of a killed server are removed at start, whatever their age (issue 16, item 6)', async () => {
+  const dead = path.join(dir, `.tmp-999999999-${newSessionKey()}-abc`);
+  const legacy = path.join(dir, `.tmp-${newSessionKey()}-abc`);
+  const mine = path.join(dir, `.tmp-${process.pid}-${newSessionKey()}-abc`);
+  for (const p of [dead, legacy, mine]) await fsp.mkdir(path.join(p, 'files'), { recursive: true });
+  const s = createDiskSessionStore({ dir });
+  await s.usedBytes(); // the folder has been read
+  expect(readdirSync(dir)).toEqual([path.basename(mine)]); // a live process's write is left alone
+});
+
+test('metadata is kept apart from the value: info and files never parse it; the ZIP is kept once built', async () => {
+  const s = createDiskSessionStore({ dir });
+  const d = session();
+  await s.put(d);
+  expect(readdirSync(path.join(dir, d.key)).sort()).toEqual(['files', 'graphics', 'meta.json', 'print.txt', 'value.json']);
+  expect(await fsp.readFile(path.join(dir, d.key, 'meta.json'), 'utf8')).not.toContain('ELEVATION": 1');
+  await fsp.writeFile(path.join(dir, d.key, 'value.json'), '{ not json');
+  expect((await s.get(d.key))?.info).toBe('info');
+  expect(await s.readFile(d.key, 'a.csv')).toBeDefined();
+  expect(await s.readPrint(d.key)).toBe(d.print);
+  expect(await s.readZip(d.key)).toBeUndefined();
+  await s.putZip(d.key, new Uint8Array([80, 75, 5, 6]));
+  expect((await s.get(d.key))?.zipBytes).toBe(4);
+  expect(await s.readZip(d.key)).toEqual(new Uint8Array([80, 75, 5, 6]));
 });

@@ -1,11 +1,21 @@
 /**
- * Sessions on disk for the Node server.
+ * Sessions on disk for the Node server, within a byte quota.
  *
  * Folder: `SESSION_DIR` (default `.sessions/` in the working directory, git-ignored).
- * Layout: `<dir>/<key>/session.json` (metadata, value and texts), `<dir>/<key>/files/<name>`,
- * `<dir>/<key>/graphics/<n>.svg|.png`. A session is written into `<dir>/.tmp-<key>-<random>/`
- * and renamed to `<dir>/<key>` in one step, so a reader sees all of it or nothing; a failed
- * write removes its temporary folder.
+ * Layout: `<dir>/<key>/meta.json` (the small {@link SessionMeta}: listings, `info`, `stdout`
+ * paths and file reads parse only this), `<dir>/<key>/value.json` (R/.val),
+ * `<dir>/<key>/print.txt` (the printed value), `<dir>/<key>/files/<name>`,
+ * `<dir>/<key>/graphics/<n>.svg|.png` and `<dir>/<key>/session.zip` (the files' archive,
+ * built once). A session is written into `<dir>/.tmp-<pid>-<key>-<random>/` and renamed to
+ * `<dir>/<key>` in one step, so a reader sees all of it or nothing; a failed write removes
+ * its temporary folder, and temporary folders of a process that is gone (a killed server)
+ * are removed when the store opens.
+ *
+ * Quota: `quotaBytes` (`SESSION_QUOTA_MB` in the server, default 1024 MiB) bounds the bytes
+ * of all sessions; past it the least recently used sessions (by any read) are deleted
+ * (an LRU index from `lru-cache`, rebuilt from the folder at start, oldest first). One
+ * session may hold at most `maxSessionBytes` (default a quarter of the quota): a larger one
+ * is refused with a 400 that points to a smaller area.
  *
  * Lifetime: {@link SESSION_TTL_MS} (24 hours) by default (`SESSION_TTL_HOURS` in the
  * server); expired sessions answer "not found" at once and are deleted by
@@ -14,6 +24,7 @@
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { GeneratedFile, Graphic } from '../core/api';
 import { IndapiError } from '../core/errors';
 import { isSessionKey, metaOf, SESSION_TTL_MS, type SessionData, type SessionMeta, type SessionStore } from '../contract/sessions';
@@ -24,12 +35,19 @@ export function isSafeFileName(name: string): boolean {
   return name.length > 0 && name.length <= 255 && name !== '.' && name !== '..' && !/[/\\\0-\x1f]/.test(name);
 }
 
+/** Default quota of all sessions: 1024 MiB, in bytes. */
+export const DEFAULT_SESSION_QUOTA_BYTES = 1024 * 1024 * 1024;
+
 /** Options of {@link createDiskSessionStore}. */
 export interface DiskSessionOptions {
   /** Folder of the sessions (created when missing). */
   dir: string;
   /** Lifetime in ms (default 24 h). */
   ttlMs?: number;
+  /** Bytes all sessions may take (default {@link DEFAULT_SESSION_QUOTA_BYTES}); least recently used go first. */
+  quotaBytes?: number;
+  /** Bytes one session may take (default a quarter of the quota). */
+  maxSessionBytes?: number;
 }
 
 /** A {@link SessionStore} on disk, with its cleanup. */
@@ -40,31 +58,83 @@ export interface DiskSessionStore extends SessionStore {
   cleanup(now?: Date): Promise<number>;
   /** Runs {@link cleanup} every `intervalMs` (default 1 h); returns a function that stops it. */
   startCleanup(intervalMs?: number): () => void;
+  /** Reads the kept ZIP archive, undefined when none is kept. */
+  readZip(key: string, signal?: AbortSignal): Promise<Uint8Array | undefined>;
+  /** Keeps the ZIP archive of a session (counted in the quota). */
+  putZip(key: string, zip: Uint8Array, signal?: AbortSignal): Promise<void>;
+  /** Bytes the sessions take, as the LRU index counts them (after the folder was read). */
+  usedBytes(): Promise<number>;
+}
+
+/** True when process `pid` is running on this machine. */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Bytes of the files under a folder (one level of sub-folders, as sessions are laid out). */
+async function folderBytes(p: string): Promise<number> {
+  let n = 0;
+  for (const e of await fsp.readdir(p, { withFileTypes: true }).catch(() => [])) {
+    const q = path.join(p, e.name);
+    if (e.isDirectory()) n += await folderBytes(q);
+    else n += (await fsp.stat(q).catch(() => undefined))?.size ?? 0;
+  }
+  return n;
+}
+
+/** A temporary folder `.tmp-<pid>-...` of a live process other than a stale one (any other `.tmp-` folder is stale). */
+function isLiveTemp(name: string): boolean {
+  const m = /^\.tmp-(\d+)-/.exec(name);
+  return !!m && isAlive(Number(m[1]));
 }
 
 /** Creates the disk store. */
 export function createDiskSessionStore(opts: DiskSessionOptions): DiskSessionStore {
   const dir = path.resolve(opts.dir);
   const ttl = opts.ttlMs ?? SESSION_TTL_MS;
+  const quota = Math.max(1, opts.quotaBytes ?? DEFAULT_SESSION_QUOTA_BYTES);
+  const maxSession = Math.min(quota, opts.maxSessionBytes ?? Math.floor(quota / 4));
   const sessionDir = (key: string) => {
     if (!isSessionKey(key)) throw new IndapiError('NOT_FOUND', `Session not found: ${key}`);
     return path.join(dir, key);
   };
   const expired = (m: SessionMeta, now = Date.now()) => now - Date.parse(m.created) > ttl;
+  /** Sizes of the stored sessions in LRU order; eviction deletes the folder. */
+  const lru = new LRUCache<string, number>({
+    maxSize: quota,
+    sizeCalculation: (n) => Math.max(1, n),
+    dispose: (_n, key, reason) => {
+      if (reason === 'evict') void fsp.rm(path.join(dir, key), { recursive: true, force: true }).catch(() => undefined);
+    },
+  });
+  const ready = indexFolder(dir, lru);
 
   async function readMeta(key: string): Promise<SessionMeta | undefined> {
     if (!isSessionKey(key)) return undefined;
+    await ready;
     let m: SessionMeta;
     try {
-      m = JSON.parse(await fsp.readFile(path.join(sessionDir(key), 'session.json'), 'utf8')) as SessionMeta;
+      m = JSON.parse(await fsp.readFile(path.join(sessionDir(key), 'meta.json'), 'utf8')) as SessionMeta;
     } catch {
       return undefined;
     }
     if (expired(m)) {
+      lru.delete(key);
       await fsp.rm(sessionDir(key), { recursive: true, force: true }).catch(() => undefined);
       return undefined;
     }
+    lru.get(key); // a read makes it recently used
     return m;
+  }
+
+  async function readPart(key: string, part: string): Promise<string | undefined> {
+    if (!(await readMeta(key))) return undefined;
+    return fsp.readFile(path.join(sessionDir(key), part), 'utf8').catch(() => undefined);
   }
 
   const store: DiskSessionStore = {
@@ -73,24 +143,48 @@ export function createDiskSessionStore(opts: DiskSessionOptions): DiskSessionSto
       if (!isSessionKey(data.key)) throw new IndapiError('INTERNAL', `Invalid session key: ${data.key}`);
       for (const f of data.files) if (!isSafeFileName(f.name)) throw new IndapiError('INTERNAL', `Invalid file name in session: ${JSON.stringify(f.name)}`);
       if (new Set(data.files.map((f) => f.name)).size !== data.files.length) throw new IndapiError('INTERNAL', 'Duplicate file names in session.');
+      await ready;
+      const valueJson = JSON.stringify(data.value ?? null);
+      const bytes = sessionBytes(data, valueJson);
+      if (bytes > maxSession) {
+        throw new IndapiError(
+          'BAD_ARGUMENT',
+          `The result is ${(bytes / 1048576).toFixed(1)} MB, more than the ${(maxSession / 1048576).toFixed(1)} MB one session may keep on this server. Ask for a smaller area (iso3, wkt, ids) or fewer variables, or a lighter format (format = "csv").`,
+        );
+      }
       await fsp.mkdir(dir, { recursive: true });
-      const tmp = path.join(dir, `.tmp-${data.key}-${randomBytes(6).toString('hex')}`);
+      const tmp = path.join(dir, `.tmp-${process.pid}-${data.key}-${randomBytes(6).toString('hex')}`);
       try {
-        await fsp.mkdir(path.join(tmp, 'files'), { recursive: true });
-        await fsp.mkdir(path.join(tmp, 'graphics'));
-        for (const f of data.files) await fsp.writeFile(path.join(tmp, 'files', f.name), f.bytes);
-        for (let i = 0; i < data.graphics.length; i++) {
-          await fsp.writeFile(path.join(tmp, 'graphics', `${i + 1}.svg`), data.graphics[i].svg);
-          await fsp.writeFile(path.join(tmp, 'graphics', `${i + 1}.png`), data.graphics[i].png);
-        }
-        await fsp.writeFile(path.join(tmp, 'session.json'), JSON.stringify(metaOf(data)));
+        await writeSession(tmp, data, valueJson);
         await fsp.rename(tmp, sessionDir(data.key));
       } catch (e) {
         await fsp.rm(tmp, { recursive: true, force: true }).catch(() => undefined);
         throw e;
       }
+      lru.set(data.key, bytes);
     },
     get: readMeta,
+    async readValue(key) {
+      const t = await readPart(key, 'value.json');
+      return t === undefined ? undefined : { value: JSON.parse(t) as unknown };
+    },
+    readPrint: (key) => readPart(key, 'print.txt'),
+    async readZip(key) {
+      const m = await readMeta(key);
+      if (!m?.zipBytes) return undefined;
+      const b = await fsp.readFile(path.join(sessionDir(key), 'session.zip')).catch(() => undefined);
+      return b && new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+    },
+    async putZip(key, zip) {
+      const m = await readMeta(key);
+      if (!m || m.zipBytes) return;
+      const p = sessionDir(key);
+      const tmp = `${p}/.zip-${randomBytes(6).toString('hex')}`;
+      await fsp.writeFile(tmp, zip);
+      await fsp.rename(tmp, path.join(p, 'session.zip'));
+      await writeAtomic(path.join(p, 'meta.json'), JSON.stringify({ ...m, zipBytes: zip.byteLength }));
+      lru.set(key, (lru.peek(key) ?? 0) + zip.byteLength);
+    },
     async readFile(key, name): Promise<GeneratedFile | undefined> {
       const m = await readMeta(key);
       const info = m?.files.find((f) => f.name === name);
@@ -122,43 +216,115 @@ export function createDiskSessionStore(opts: DiskSessionOptions): DiskSessionSto
     },
     async delete(key) {
       if (!isSessionKey(key)) return;
+      lru.delete(key);
       await fsp.rm(sessionDir(key), { recursive: true, force: true });
     },
     async cleanup(now = new Date()) {
-      let n = 0;
-      let names: string[];
-      try {
-        names = await fsp.readdir(dir);
-      } catch {
-        return 0;
-      }
-      for (const name of names) {
-        const p = path.join(dir, name);
-        if (name.startsWith('.tmp-')) {
-          // A write in progress is younger than an hour; older ones were interrupted.
-          const st = await fsp.stat(p).catch(() => undefined);
-          if (st && now.getTime() - st.mtimeMs > 3600_000) await fsp.rm(p, { recursive: true, force: true }).catch(() => undefined);
-          continue;
-        }
-        if (!isSessionKey(name)) continue;
-        let created: number;
-        try {
-          created = Date.parse((JSON.parse(await fsp.readFile(path.join(p, 'session.json'), 'utf8')) as SessionMeta).created);
-        } catch {
-          created = (await fsp.stat(p).catch(() => undefined))?.mtimeMs ?? 0;
-        }
-        if (!(now.getTime() - created <= ttl)) {
-          await fsp.rm(p, { recursive: true, force: true }).catch(() => undefined);
-          n++;
-        }
-      }
-      return n;
+      await ready;
+      return cleanupFolder(dir, ttl, now, (key) => lru.delete(key));
     },
     startCleanup(intervalMs = 3600_000) {
       const t = setInterval(() => void store.cleanup().catch(() => undefined), intervalMs);
       t.unref?.();
       return () => clearInterval(t);
     },
+    async usedBytes() {
+      await ready;
+      return lru.calculatedSize;
+    },
   };
   return store;
+}
+
+/** Bytes a session takes on disk (value, printed value, files, graphics, ZIP; the metadata's few hundred bytes aside). */
+function sessionBytes(data: SessionData, valueJson: string): number {
+  let n = valueJson.length + data.print.length + (data.zip?.byteLength ?? 0) + 1024;
+  for (const f of data.files) n += f.bytes.byteLength;
+  for (const g of data.graphics) n += g.svg.length + g.png.byteLength;
+  return n;
+}
+
+/** Writes a session's parts into a new folder. */
+async function writeSession(tmp: string, data: SessionData, valueJson: string): Promise<void> {
+  await fsp.mkdir(path.join(tmp, 'files'), { recursive: true });
+  await fsp.mkdir(path.join(tmp, 'graphics'));
+  for (const f of data.files) await fsp.writeFile(path.join(tmp, 'files', f.name), f.bytes);
+  for (let i = 0; i < data.graphics.length; i++) {
+    await fsp.writeFile(path.join(tmp, 'graphics', `${i + 1}.svg`), data.graphics[i].svg);
+    await fsp.writeFile(path.join(tmp, 'graphics', `${i + 1}.png`), data.graphics[i].png);
+  }
+  if (data.zip) await fsp.writeFile(path.join(tmp, 'session.zip'), data.zip);
+  await fsp.writeFile(path.join(tmp, 'value.json'), valueJson);
+  await fsp.writeFile(path.join(tmp, 'print.txt'), data.print);
+  await fsp.writeFile(path.join(tmp, 'meta.json'), JSON.stringify(metaOf(data)));
+}
+
+/** Replaces a file in one step (write beside, rename). */
+async function writeAtomic(file: string, text: string): Promise<void> {
+  const tmp = `${file}.${randomBytes(6).toString('hex')}`;
+  await fsp.writeFile(tmp, text);
+  await fsp.rename(tmp, file);
+}
+
+/**
+ * Reads the folder at start: removes temporary folders of processes that are gone and
+ * sessions without metadata (interrupted or of an older layout), and puts the others into
+ * the LRU index, least recently modified first (so they are evicted first).
+ */
+async function indexFolder(dir: string, lru: LRUCache<string, number>): Promise<void> {
+  let names: string[];
+  try {
+    names = await fsp.readdir(dir);
+  } catch {
+    return;
+  }
+  const found: Array<{ key: string; bytes: number; mtimeMs: number }> = [];
+  for (const name of names) {
+    const p = path.join(dir, name);
+    if (name.startsWith('.tmp-')) {
+      if (!isLiveTemp(name)) await fsp.rm(p, { recursive: true, force: true }).catch(() => undefined);
+      continue;
+    }
+    if (!isSessionKey(name)) continue;
+    const st = await fsp.stat(path.join(p, 'meta.json')).catch(() => undefined);
+    if (!st) {
+      await fsp.rm(p, { recursive: true, force: true }).catch(() => undefined);
+      continue;
+    }
+    found.push({ key: name, bytes: await folderBytes(p), mtimeMs: st.mtimeMs });
+  }
+  found.sort((a, b) => a.mtimeMs - b.mtimeMs);
+  for (const f of found) lru.set(f.key, f.bytes);
+}
+
+/** Deletes expired sessions, and temporary folders older than an hour or of a process that is gone; returns how many sessions went. */
+async function cleanupFolder(dir: string, ttl: number, now: Date, forget: (key: string) => void): Promise<number> {
+  let n = 0;
+  let names: string[];
+  try {
+    names = await fsp.readdir(dir);
+  } catch {
+    return 0;
+  }
+  for (const name of names) {
+    const p = path.join(dir, name);
+    if (name.startsWith('.tmp-')) {
+      const st = await fsp.stat(p).catch(() => undefined);
+      if (st && (!isLiveTemp(name) || now.getTime() - st.mtimeMs > 3600_000)) await fsp.rm(p, { recursive: true, force: true }).catch(() => undefined);
+      continue;
+    }
+    if (!isSessionKey(name)) continue;
+    let created: number;
+    try {
+      created = Date.parse((JSON.parse(await fsp.readFile(path.join(p, 'meta.json'), 'utf8')) as SessionMeta).created);
+    } catch {
+      created = (await fsp.stat(p).catch(() => undefined))?.mtimeMs ?? 0;
+    }
+    if (!(now.getTime() - created <= ttl)) {
+      forget(name);
+      await fsp.rm(p, { recursive: true, force: true }).catch(() => undefined);
+      n++;
+    }
+  }
+  return n;
 }

@@ -13,33 +13,43 @@
  * - `CACHE_MB`: budget of the browser's cache of COG blocks, passed on in `/config.json`;
  * - `OCPU_PREFIX` (default `/ocpu`);
  * - `SESSION_DIR` (default `.sessions`), `SESSION_TTL_HOURS` (default 24; cleaned hourly);
+ * - `SESSION_QUOTA_MB` (default 1024): bytes all sessions may take, least recently used
+ *   deleted first; `SESSION_MAX_MB` (default a quarter of the quota): bytes of one session;
  * - `MAX_BODY_MB` (default 10: larger request bodies answer 413);
+ * - `POOL_THREADS` (default: the cores): worker threads running the methods that read the
+ *   grid; `POOL_QUEUE` (default 64): calls that may wait for one, more answer 503 with
+ *   `Retry-After`; `POOL_CACHE_MB` (default 192): block cache of each worker's engine;
+ *   `METHOD_TIMEOUT_S` (default 300): longest a call may run, then it is stopped (503);
+ * - `PUBLIC_URL`: the public origin for `Location` and links (behind a reverse proxy,
+ *   e.g. `https://data.example.org`); without it only a `Host` naming this machine is used;
+ * - `HEADERS_TIMEOUT_S` (default 20), `REQUEST_TIMEOUT_S` (default 120), `MAX_CONNECTIONS`
+ *   (default 1024): socket limits against slow or too many clients;
  * - `LOG` (`0` silences the one-line-per-request log on stdout).
+ * Every answer carries `X-Content-Type-Options: nosniff`, a `Referrer-Policy` and a CSP
+ * (`hardening.ts`).
  * `/config.json` tells the app and its service worker where the bundle is
  * (`{ "dataUrl": "./data/" }` for a folder, the URL otherwise).
  * SIGINT / SIGTERM stop accepting connections, let running requests finish (at most 10 s)
  * and exit.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, promises as fsp } from 'node:fs';
+import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { inflateSync } from 'node:zlib';
 import { serve } from '@hono/node-server';
 import type { Engine } from '../core/api';
 import { createHandler, DEFAULT_MAX_BODY_BYTES } from '../contract/handler';
 import type { GenFile } from '../contract/methods';
+import type { MethodRunner } from '../contract/run';
 import type { SessionStore } from '../contract/sessions';
-import { createEngine } from '../core/engine';
-import { IndapiError, isIndapiError } from '../core/errors';
-import { configureGraphics, createResvgRasterizer, genFile } from '../core/formats';
-import { fetchSourceFactory, fetchTextLoader } from '../core/io/fetch-source';
-import type { SourceFactory, TextLoader } from '../core/io/source';
-import { createDiskSessionStore } from './disk-sessions';
-import { fileSourceFactory, fileTextLoader } from './file-source';
+import { bundleVersion, createBundleEngine, isDataUrl, nodeGenFile } from './bundle-runtime';
+import { createDiskSessionStore, type DiskSessionStore } from './disk-sessions';
+import { API_CSP, appCsp, applySocketLimits, envNumber, publicOriginResolver, socketLimitsFromEnv, withSecurityHeaders, type SocketLimits } from './hardening';
+import { createMethodPool, type MethodPoolOptions } from './pool';
 import { safeJoin, serveFile } from './static';
+
+export { createBundleEngine, isDataUrl } from './bundle-runtime';
 
 /** Options of {@link startServer} and {@link createServerFetch}. */
 export interface ServerOptions {
@@ -69,6 +79,18 @@ export interface ServerOptions {
   maxBodyBytes?: number;
   /** Log sink for one line per request; false silences. */
   log?: ((line: string) => void) | false;
+  /** Runs the methods that read the grid (default in {@link startServer}: a worker pool when no `engine` is given; false: in the event loop). */
+  runner?: MethodRunner | false;
+  /** Options of the worker pool (threads, queue; tests: worker file). */
+  pool?: Partial<Omit<MethodPoolOptions, 'dataDir'>>;
+  /** Public origin for `Location` and links (default `PUBLIC_URL`). */
+  publicUrl?: string;
+  /** Bytes all sessions may take (default `SESSION_QUOTA_MB`, 1024 MiB). */
+  sessionQuotaBytes?: number;
+  /** Longest a method may run, ms (default `METHOD_TIMEOUT_S`, 300 s). */
+  methodTimeoutMs?: number;
+  /** Socket limits (default from the environment, see {@link socketLimitsFromEnv}). */
+  socket?: Partial<SocketLimits>;
 }
 
 /** A running server. */
@@ -102,114 +124,30 @@ function defaults(o: ServerOptions) {
     sessionDir: path.resolve(o.sessionDir ?? env.SESSION_DIR ?? '.sessions'),
     sessionTtlMs: o.sessionTtlMs ?? (env.SESSION_TTL_HOURS ? Number(env.SESSION_TTL_HOURS) * 3600_000 : undefined),
     maxBodyBytes: o.maxBodyBytes ?? (env.MAX_BODY_MB ? Number(env.MAX_BODY_MB) * 1024 * 1024 : DEFAULT_MAX_BODY_BYTES),
+    sessionQuotaBytes: o.sessionQuotaBytes ?? envNumber(env.SESSION_QUOTA_MB, 1024) * 1024 * 1024,
+    sessionMaxBytes: env.SESSION_MAX_MB ? envNumber(env.SESSION_MAX_MB, 256) * 1024 * 1024 : undefined,
+    methodTimeoutMs: o.methodTimeoutMs ?? envNumber(env.METHOD_TIMEOUT_S, 300) * 1000,
+    publicUrl: o.publicUrl ?? (env.PUBLIC_URL || undefined),
   };
 }
 
-/** True when a DATA_DIR value is an http(s) URL rather than a folder. */
-export function isDataUrl(s: string): boolean {
-  return /^https?:\/\//i.test(s);
+type Defaults = ReturnType<typeof defaults>;
+
+/** The disk session store of the options. */
+function diskStore(d: Defaults): DiskSessionStore {
+  return createDiskSessionStore({ dir: d.sessionDir, ttlMs: d.sessionTtlMs, quotaBytes: d.sessionQuotaBytes, maxSessionBytes: d.sessionMaxBytes });
 }
 
-/** Reads a bundle file as text from the folder or the URL. @throws Error */
-async function readBundleText(dataDir: string, rel: string): Promise<string> {
-  if (!isDataUrl(dataDir)) return fsp.readFile(path.join(dataDir, rel), 'utf8');
-  const r = await fetch(dataDir + rel);
-  if (!r.ok) throw new Error(`HTTP ${r.status}`);
-  return r.text();
-}
-
-/** "missing" when an IO failure means the file is not there (ENOENT, HTTP 404). */
-function isMissing(e: unknown): boolean {
-  return isIndapiError(e) && e.code === 'IO' && /ENOENT|HTTP 404/.test(e.message);
-}
-
-/** Wraps a source factory and a text loader so a file listed but absent reports a partial bundle (BAD_BUNDLE). */
-function guardPartial(where: string, source: SourceFactory, text: TextLoader): { source: SourceFactory; text: TextLoader } {
-  const partial = (rel: string) => new IndapiError('BAD_BUNDLE', `The data bundle at ${where} is partial: ${rel} is missing.`);
-  return {
-    source: (rel) => {
-      const s = source(rel);
-      return {
-        key: s.key,
-        getBytes: (o, n, signal) => s.getBytes(o, n, signal).catch((e) => { throw isMissing(e) ? partial(rel) : e; }),
-        size: s.size ? (signal) => s.size!(signal).catch((e) => { throw isMissing(e) ? partial(rel) : e; }) : undefined,
-        reset: s.reset ? () => s.reset!() : undefined,
-      };
-    },
-    text: (rel, signal) => text(rel, signal).catch((e) => { throw isMissing(e) ? partial(rel) : e; }),
-  };
-}
-
-/**
- * The engine over the bundle at a folder or a URL, after checking that its manifest is there.
- * @throws IndapiError BAD_BUNDLE when there is no readable manifest.json
- */
-export async function createBundleEngine(dataDir: string, cacheBytes = 256 * 1024 * 1024): Promise<Engine> {
-  try {
-    JSON.parse(await readBundleText(dataDir, 'manifest.json'));
-  } catch (e) {
-    throw new IndapiError('BAD_BUNDLE', `There is no data bundle at ${dataDir} (manifest.json: ${(e as Error).message}). Set DATA_DIR to a bundle folder or URL.`);
-  }
-  const io = isDataUrl(dataDir)
-    ? guardPartial(dataDir, fetchSourceFactory(dataDir, { checkEtag: true }), fetchTextLoader(dataDir))
-    : guardPartial(dataDir, fileSourceFactory(dataDir), fileTextLoader(dataDir));
-  return createEngine({ ...io, cacheBytes, inflate: (d) => inflateSync(d) });
-}
-
-/** The file writers in Node: PNG rendering with resvg-wasm and DejaVu Sans, country and admin-1/admin-2 outlines from the bundle. */
-function nodeGenFile(dataDir: string): GenFile {
-  const require = createRequire(import.meta.url);
-  configureGraphics({
-    rasterize: createResvgRasterizer({
-      wasm: () => fsp.readFile(require.resolve('@resvg/resvg-wasm/index_bg.wasm')),
-      fonts: async () => {
-        const found = await Promise.all(FONT_FILES.map((f) => fsp.readFile(f).catch(() => undefined)));
-        return found.flatMap((b) => (b ? [new Uint8Array(b)] : []));
-      },
-    }),
-    basemap: () =>
-      readBundleText(dataDir, 'basemap/countries.geojson')
-        .then((t) => JSON.parse(t))
-        .catch(() => undefined),
-    admin1: () =>
-      readBundleText(dataDir, 'basemap/admin1.geojson')
-        .then((t) => JSON.parse(t))
-        .catch(() => undefined),
-    admin2: () =>
-      readBundleText(dataDir, 'basemap/admin2.geojson')
-        .then((t) => JSON.parse(t))
-        .catch(() => undefined),
+/** The worker pool of the options, from `POOL_THREADS`, `POOL_QUEUE`, `POOL_CACHE_MB` unless given. */
+function methodPool(d: Defaults, o: ServerOptions) {
+  const env = process.env;
+  return createMethodPool({
+    dataDir: d.dataDir,
+    threads: env.POOL_THREADS ? envNumber(env.POOL_THREADS, 1) : undefined,
+    maxQueue: env.POOL_QUEUE !== undefined && /^\d+$/.test(env.POOL_QUEUE) ? Number(env.POOL_QUEUE) : undefined,
+    cacheBytes: env.POOL_CACHE_MB ? envNumber(env.POOL_CACHE_MB, 192) * 1024 * 1024 : undefined,
+    ...o.pool,
   });
-  let version: Promise<string | undefined> | undefined;
-  return async (input, opts) => {
-    version ??= readBundleText(dataDir, 'manifest.json')
-      .then((t) => JSON.parse(t).version as string)
-      .catch(() => undefined);
-    return genFile({ ...input, version: await version }, opts);
-  };
-}
-
-/**
- * Fonts for PNG graphics: DejaVu Sans from the npm package `dejavu-fonts-ttf` (a
- * dependency, so a fresh `npm ci` has it), else Debian's fonts-dejavu-core.
- */
-const FONT_FILES = (() => {
-  const names = ['DejaVuSans.ttf', 'DejaVuSans-Bold.ttf'];
-  try {
-    const dir = path.join(path.dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')), 'ttf');
-    const found = names.map((n) => path.join(dir, n)).filter((f) => existsSync(f));
-    if (found.length) return found;
-  } catch { /* package missing: fall back to Debian's fonts */ }
-  return names.map((n) => `/usr/share/fonts/truetype/dejavu/${n}`);
-})();
-
-async function bundleVersion(dataDir: string): Promise<string> {
-  try {
-    const m = JSON.parse(await readBundleText(dataDir, 'manifest.json'));
-    return `${m.name ?? 'bundle'} ${m.version ?? '?'} at ${dataDir}`;
-  } catch {
-    return 'none';
-  }
 }
 
 /**
@@ -218,19 +156,36 @@ async function bundleVersion(dataDir: string): Promise<string> {
  */
 export function createServerFetch(o: ServerOptions = {}): (req: Request) => Promise<Response> {
   const d = defaults(o);
-  const sessions = o.sessions ?? createDiskSessionStore({ dir: d.sessionDir, ttlMs: d.sessionTtlMs });
+  const sessions = o.sessions ?? diskStore(d);
+  let port = Number(process.env.PORT ?? 8080); // updated from each request's URL
+  const origin = publicOriginResolver(d.publicUrl, () => port);
   const contract = createHandler({
     engine: o.engine ?? (() => createBundleEngine(d.dataDir)),
     genFile: o.genFile ?? nodeGenFile(d.dataDir),
     sessions,
     prefix: d.prefix,
     maxBodyBytes: d.maxBodyBytes,
+    runner: o.runner || undefined,
+    timeoutMs: d.methodTimeoutMs,
+    publicOrigin: origin,
     runtimeInfo: async () => `Runtime: Node.js ${process.version} (${process.platform}-${process.arch}), server\nBundle: ${await bundleVersion(d.dataDir)}`,
   });
+  const csp = appCsp(d.dataUrl);
+  const routeStatic = staticRoutes(d);
   return async (req) => {
     const url = new URL(req.url);
+    if (url.port) port = Number(url.port);
     const p = url.pathname;
-    if (p === d.prefix || p.startsWith(d.prefix + '/')) return contract(req);
+    if (p === d.prefix || p.startsWith(d.prefix + '/')) return withSecurityHeaders(await contract(req), 'api', API_CSP);
+    const isData = p === '/data' || p.startsWith('/data/');
+    return withSecurityHeaders(await routeStatic(req, url), isData ? 'api' : 'app', isData ? API_CSP : csp);
+  };
+}
+
+/** The app, `/config.json` and the bundle at `/data/`. */
+function staticRoutes(d: Defaults): (req: Request, url: URL) => Promise<Response> {
+  return async (req, url) => {
+    const p = url.pathname;
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       return new Response(`Method ${req.method} not allowed on ${p}\n`, { status: 405, headers: { 'Content-Type': 'text/plain; charset=utf-8', Allow: 'GET, HEAD' } });
     }
@@ -283,12 +238,14 @@ export async function startServer(o: ServerOptions = {}): Promise<RunningServer>
   let sessions = o.sessions;
   let stopCleanup = () => {};
   if (!sessions) {
-    const disk = createDiskSessionStore({ dir: d.sessionDir, ttlMs: d.sessionTtlMs });
+    const disk = diskStore(d);
     void disk.cleanup().catch(() => undefined);
     stopCleanup = disk.startCleanup();
     sessions = disk;
   }
-  const handle = createServerFetch({ ...o, sessions });
+  // Methods run on worker threads unless an engine is injected (tests) or a runner is given.
+  const pool = o.runner === undefined && !o.engine ? methodPool(d, o) : undefined;
+  const handle = createServerFetch({ ...o, sessions, runner: o.runner || pool });
   const fetchWithLog = async (req: Request): Promise<Response> => {
     const t0 = performance.now();
     let res: Response;
@@ -308,6 +265,7 @@ export async function startServer(o: ServerOptions = {}): Promise<RunningServer>
     const s = serve({ fetch: fetchWithLog, port, hostname: host }, () => resolve(s as Server)) as Server;
     s.once('error', reject);
   });
+  applySocketLimits(server, { ...socketLimitsFromEnv(), ...o.socket });
   const addr = server.address();
   const actualPort = typeof addr === 'object' && addr ? addr.port : port;
   const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
@@ -322,7 +280,7 @@ export async function startServer(o: ServerOptions = {}): Promise<RunningServer>
         force.unref?.();
         server.close(() => {
           clearTimeout(force);
-          resolve();
+          void (pool?.close() ?? Promise.resolve()).catch(() => undefined).then(() => resolve());
         });
         server.closeIdleConnections?.();
       });

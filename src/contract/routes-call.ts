@@ -1,0 +1,163 @@
+/**
+ * `POST library/indapi3/R/<method>[/json|print|csv|console]`: reads the arguments, checks
+ * them and the call's limits before any work, runs the method (in the handler's thread,
+ * or on the {@link MethodRunner} for methods that read the grid), keeps the session and
+ * answers 201 in OpenCPU's layout.
+ */
+import type { Context, Hono } from 'hono';
+import { isIndapiError } from '../core/errors';
+import { concatBytes } from '../core/formats/bytes';
+import { bindArgs, BodyError, parseBody, parseFormData, type RawArgs } from './args';
+import { deparseCall } from './deparse';
+import { consoleText, errorResponse, jsonText, LIBRARY, messageOf, sessionEntries, text, type RouteContext } from './http';
+import { checkCallLimits } from './limits';
+import { METHOD_BY_NAME } from './methods';
+import { toCsv } from './rprint';
+import { unknownMethod } from './routes-library';
+import { BusyError, CHEAP_METHODS, executeCall, type CallOutput, type MethodCall } from './run';
+import { metaOf, newSessionKey, type SessionData } from './sessions';
+import { statusFor } from './status';
+
+/** Reads the body, at most `max` bytes. @throws BodyError 413 when larger */
+async function readBody(req: Request, max: number): Promise<Uint8Array> {
+  const len = Number(req.headers.get('content-length') ?? NaN);
+  if (Number.isFinite(len) && len > max) throw new BodyError(413, `Request body too large: ${len} bytes, the limit is ${max} bytes.`);
+  if (!req.body) return new Uint8Array(0);
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > max) {
+      await reader.cancel().catch(() => undefined);
+      throw new BodyError(413, `Request body too large: more than ${max} bytes, the limit is ${max} bytes.`);
+    }
+    chunks.push(value);
+  }
+  return concatBytes(chunks);
+}
+
+/** The raw arguments of the request and the call as R source; a Response when the body cannot be read. */
+async function readCall(c: Context, name: string, max: number): Promise<{ raw: RawArgs; callText: string } | Response> {
+  try {
+    const bytes = await readBody(c.req.raw, max);
+    const ct = c.req.header('content-type') ?? null;
+    let raw: RawArgs;
+    if (ct && ct.toLowerCase().startsWith('multipart/form-data')) {
+      const fd = await new Response(bytes as BodyInit, { headers: { 'content-type': ct } }).formData().catch(() => {
+        throw new BodyError(400, 'Malformed multipart/form-data body.');
+      });
+      raw = parseFormData(fd);
+    } else {
+      raw = parseBody(ct, new TextDecoder('utf-8', { fatal: false }).decode(bytes));
+    }
+    return { raw, callText: deparseCall(name, raw) };
+  } catch (e) {
+    if (e instanceof BodyError) return errorResponse(e.status, e.message);
+    if (isIndapiError(e) && e.code === 'UNPARSABLE') {
+      return errorResponse(400, e.message, deparseCall('parse', [['text', String(e.detail?.text ?? '')]]));
+    }
+    throw e;
+  }
+}
+
+/** A failed call as an answer: 503 with Retry-After when busy or past the time limit, else the error's status. */
+function failedCall(e: unknown, callText: string, timedOut: boolean, timeoutMs: number): Response {
+  if (e instanceof BusyError) return errorResponse(503, e.message, undefined, { 'Retry-After': String(e.retryAfterS) });
+  if (isIndapiError(e)) {
+    if (e.code === 'ABORTED' && timedOut) return errorResponse(503, `The call took longer than ${timeoutMs / 1000} s and was stopped.`, callText);
+    return errorResponse(statusFor(e.code), e.message, (e.detail?.call as string | undefined) ?? callText);
+  }
+  return errorResponse(500, `Internal error: ${messageOf(e)}`, callText);
+}
+
+/** The answer of a successful call in the requested format. */
+function created(c: Context, rc: RouteContext, data: SessionData, format: string | undefined, callText: string): Response {
+  const key = data.key;
+  const headers = { Location: rc.abs(c, `/tmp/${key}/`), 'X-ocpu-session': key };
+  if (format === 'json') {
+    return new Response(jsonText(data.value, new URL(c.req.url).searchParams), { status: 201, headers: { ...headers, 'Content-Type': 'application/json' } });
+  }
+  if (format === 'print') return text(data.print + '\n', 201, headers);
+  if (format === 'console') return text(consoleText(data), 201, headers);
+  if (format === 'csv') {
+    try {
+      return new Response(toCsv(data.value), { status: 201, headers: { ...headers, 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="${data.method}.csv"` } });
+    } catch (e) {
+      return errorResponse(400, messageOf(e), callText);
+    }
+  }
+  const body = sessionEntries(metaOf(data)).map((p) => `${rc.prefix}/tmp/${key}/${p}`).join('\n') + '\n';
+  return text(body, 201, headers);
+}
+
+/** Session information text (`info`). */
+async function sessionInfo(rc: RouteContext, key: string, t: Date, method: string): Promise<string> {
+  const extra = rc.runtimeInfo ? await rc.runtimeInfo() : '';
+  return [`${LIBRARY} ${rc.version}: OpenCPU-compatible HTTP interface (TypeScript, no R)`, `Session: ${key}`, `Created: ${t.toISOString()}`, `Method: ${method}`, extra.trim(), '']
+    .filter((l, i, a) => l !== '' || i === a.length - 1)
+    .join('\n');
+}
+
+/** Runs a bound call in this thread or on the runner. */
+async function run(rc: RouteContext, call: MethodCall, signal: AbortSignal): Promise<CallOutput> {
+  const inline = rc.runner?.inline ?? CHEAP_METHODS;
+  if (rc.runner && !inline.has(call.method)) return rc.runner.run(call, signal);
+  return executeCall({ engine: await rc.engine(), genFile: await rc.genFile() }, call, signal, { limits: rc.limits });
+}
+
+/** Adds the POST routes of the methods. */
+export function addCallRoutes(app: Hono, rc: RouteContext): void {
+  const call = async (c: Context): Promise<Response> => {
+    if (!rc.lib(c)) return rc.noLib(c);
+    const name = c.req.param('method')!;
+    if (!METHOD_BY_NAME.has(name)) return unknownMethod(name);
+    const format = c.req.param('format');
+    if (format !== undefined && !['json', 'print', 'csv', 'console'].includes(format)) {
+      return rc.notFound(c, `Invalid output format for a call: ${format} (use json, print, csv or console).`);
+    }
+    const read = await readCall(c, name, rc.maxBodyBytes);
+    if (read instanceof Response) return read;
+    const { raw, callText } = read;
+    const timeout = AbortSignal.timeout(rc.timeoutMs);
+    const signal = AbortSignal.any ? AbortSignal.any([c.req.raw.signal, timeout]) : timeout;
+    const t = rc.now();
+    let out: CallOutput;
+    try {
+      checkCallLimits(raw, callText, rc.limits);
+      const bound = bindArgs(name, METHOD_BY_NAME.get(name)!.args, raw);
+      if (bound.domains !== undefined) checkCallLimits([['domains', bound.domains as never]], callText, rc.limits);
+      // The request as sent is what a data package's README reproduces (its own origin, as in the browser).
+      out = await run(rc, { method: name, args: bound, source: callText, requestUrl: c.req.url, now: t.toISOString() }, signal);
+    } catch (e) {
+      return failedCall(e, callText, timeout.aborted, rc.timeoutMs);
+    }
+    const key = newSessionKey();
+    const data: SessionData = {
+      key,
+      created: t.toISOString(),
+      method: name,
+      source: callText,
+      value: out.value ?? null,
+      print: out.print,
+      warnings: out.warnings ?? [],
+      messages: [],
+      info: await sessionInfo(rc, key, t, name),
+      files: out.files ?? [],
+      graphics: out.graphics ?? [],
+      zipName: out.zipName,
+      zip: out.zip,
+    };
+    try {
+      await rc.store.put(data, signal);
+    } catch (e) {
+      if (isIndapiError(e) && statusFor(e.code) < 500) return errorResponse(statusFor(e.code), e.message, callText);
+      return errorResponse(500, `Could not store the session: ${messageOf(e)}`, callText);
+    }
+    return created(c, rc, data, format, callText);
+  };
+  app.post('/library/:lib/R/:method', call);
+  app.post('/library/:lib/R/:method/:format', call);
+}

@@ -1,0 +1,127 @@
+/**
+ * The Node runtime of the contract over a data bundle (a folder or an http(s) URL): the
+ * engine and the file writers (PNG graphics with resvg-wasm and DejaVu Sans, outlines from
+ * the bundle). Used by the server's own thread and by each worker of its pool
+ * (`pool-worker.ts`).
+ */
+import { existsSync, promises as fsp } from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { inflateSync } from 'node:zlib';
+import type { Engine } from '../core/api';
+import type { GenFile } from '../contract/methods';
+import { createEngine } from '../core/engine';
+import { IndapiError, isIndapiError } from '../core/errors';
+import { configureGraphics, createResvgRasterizer, genFile } from '../core/formats';
+import { fetchSourceFactory, fetchTextLoader } from '../core/io/fetch-source';
+import type { SourceFactory, TextLoader } from '../core/io/source';
+import { fileSourceFactory, fileTextLoader } from './file-source';
+
+/** True when a DATA_DIR value is an http(s) URL rather than a folder. */
+export function isDataUrl(s: string): boolean {
+  return /^https?:\/\//i.test(s);
+}
+
+/** Reads a bundle file as text from the folder or the URL. @throws Error */
+export async function readBundleText(dataDir: string, rel: string): Promise<string> {
+  if (!isDataUrl(dataDir)) return fsp.readFile(path.join(dataDir, rel), 'utf8');
+  const r = await fetch(dataDir + rel);
+  if (!r.ok) throw new Error(`HTTP ${r.status}`);
+  return r.text();
+}
+
+/** "missing" when an IO failure means the file is not there (ENOENT, HTTP 404). */
+function isMissing(e: unknown): boolean {
+  return isIndapiError(e) && e.code === 'IO' && /ENOENT|HTTP 404/.test(e.message);
+}
+
+/** Wraps a source factory and a text loader so a file listed but absent reports a partial bundle (BAD_BUNDLE). */
+function guardPartial(where: string, source: SourceFactory, text: TextLoader): { source: SourceFactory; text: TextLoader } {
+  const partial = (rel: string) => new IndapiError('BAD_BUNDLE', `The data bundle at ${where} is partial: ${rel} is missing.`);
+  return {
+    source: (rel) => {
+      const s = source(rel);
+      return {
+        key: s.key,
+        getBytes: (o, n, signal) => s.getBytes(o, n, signal).catch((e) => { throw isMissing(e) ? partial(rel) : e; }),
+        size: s.size ? (signal) => s.size!(signal).catch((e) => { throw isMissing(e) ? partial(rel) : e; }) : undefined,
+        reset: s.reset ? () => s.reset!() : undefined,
+      };
+    },
+    text: (rel, signal) => text(rel, signal).catch((e) => { throw isMissing(e) ? partial(rel) : e; }),
+  };
+}
+
+/**
+ * The engine over the bundle at a folder or a URL, after checking that its manifest is there.
+ * @throws IndapiError BAD_BUNDLE when there is no readable manifest.json
+ */
+export async function createBundleEngine(dataDir: string, cacheBytes = 256 * 1024 * 1024): Promise<Engine> {
+  try {
+    JSON.parse(await readBundleText(dataDir, 'manifest.json'));
+  } catch (e) {
+    throw new IndapiError('BAD_BUNDLE', `There is no data bundle at ${dataDir} (manifest.json: ${(e as Error).message}). Set DATA_DIR to a bundle folder or URL.`);
+  }
+  const io = isDataUrl(dataDir)
+    ? guardPartial(dataDir, fetchSourceFactory(dataDir, { checkEtag: true }), fetchTextLoader(dataDir))
+    : guardPartial(dataDir, fileSourceFactory(dataDir), fileTextLoader(dataDir));
+  return createEngine({ ...io, cacheBytes, inflate: (d) => inflateSync(d) });
+}
+
+/** The file writers in Node: PNG rendering with resvg-wasm and DejaVu Sans, country and admin-1/admin-2 outlines from the bundle. */
+export function nodeGenFile(dataDir: string): GenFile {
+  const require = createRequire(import.meta.url);
+  configureGraphics({
+    rasterize: createResvgRasterizer({
+      wasm: () => fsp.readFile(require.resolve('@resvg/resvg-wasm/index_bg.wasm')),
+      fonts: async () => {
+        const found = await Promise.all(FONT_FILES.map((f) => fsp.readFile(f).catch(() => undefined)));
+        return found.flatMap((b) => (b ? [new Uint8Array(b)] : []));
+      },
+    }),
+    basemap: () =>
+      readBundleText(dataDir, 'basemap/countries.geojson')
+        .then((t) => JSON.parse(t))
+        .catch(() => undefined),
+    admin1: () =>
+      readBundleText(dataDir, 'basemap/admin1.geojson')
+        .then((t) => JSON.parse(t))
+        .catch(() => undefined),
+    admin2: () =>
+      readBundleText(dataDir, 'basemap/admin2.geojson')
+        .then((t) => JSON.parse(t))
+        .catch(() => undefined),
+  });
+  let version: Promise<string | undefined> | undefined;
+  return async (input, opts) => {
+    version ??= readBundleText(dataDir, 'manifest.json')
+      .then((t) => JSON.parse(t).version as string)
+      .catch(() => undefined);
+    return genFile({ ...input, version: await version }, opts);
+  };
+}
+
+/**
+ * Fonts for PNG graphics: DejaVu Sans from the npm package `dejavu-fonts-ttf` (a
+ * dependency, so a fresh `npm ci` has it), else Debian's fonts-dejavu-core.
+ */
+const FONT_FILES = (() => {
+  const names = ['DejaVuSans.ttf', 'DejaVuSans-Bold.ttf'];
+  try {
+    const dir = path.join(path.dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')), 'ttf');
+    const found = names.map((n) => path.join(dir, n)).filter((f) => existsSync(f));
+    if (found.length) return found;
+  } catch { /* package missing: fall back to Debian's fonts */ }
+  return names.map((n) => `/usr/share/fonts/truetype/dejavu/${n}`);
+})();
+
+/** The bundle's name and version at its location, or "none". */
+export async function bundleVersion(dataDir: string): Promise<string> {
+  try {
+    const m = JSON.parse(await readBundleText(dataDir, 'manifest.json'));
+    return `${m.name ?? 'bundle'} ${m.version ?? '?'} at ${dataDir}`;
+  } catch {
+    return 'none';
+  }
+}
+

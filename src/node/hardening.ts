@@ -1,0 +1,114 @@
+/**
+ * What the Node server does so that it can face the public internet: security headers on
+ * the app and the API, the public origin of links and `Location` (`PUBLIC_URL`, never an
+ * arbitrary `Host`), and socket limits (`HEADERS_TIMEOUT_S`, `REQUEST_TIMEOUT_S`,
+ * `MAX_CONNECTIONS`). See README "Deploy".
+ */
+import type { Server } from 'node:http';
+import os from 'node:os';
+
+/** Socket limits of the HTTP server. */
+export interface SocketLimits {
+  /** Longest wait for a request's headers, ms (Node's `server.headersTimeout`; default 20 s). */
+  headersTimeoutMs: number;
+  /** Longest wait for a whole request (headers and body), ms (`server.requestTimeout`; default 120 s). */
+  requestTimeoutMs: number;
+  /** Most open connections; more are refused (`server.maxConnections`; default 1024). */
+  maxConnections: number;
+}
+
+/** A positive number from an environment variable, else `fallback`. */
+export function envNumber(v: string | undefined, fallback: number): number {
+  const n = v === undefined || v.trim() === '' ? NaN : Number(v);
+  return Number.isFinite(n) && n > 0 ? n : fallback;
+}
+
+/** The socket limits from `HEADERS_TIMEOUT_S`, `REQUEST_TIMEOUT_S`, `MAX_CONNECTIONS`. */
+export function socketLimitsFromEnv(env: NodeJS.ProcessEnv = process.env): SocketLimits {
+  return {
+    headersTimeoutMs: envNumber(env.HEADERS_TIMEOUT_S, 20) * 1000,
+    requestTimeoutMs: envNumber(env.REQUEST_TIMEOUT_S, 120) * 1000,
+    maxConnections: Math.floor(envNumber(env.MAX_CONNECTIONS, 1024)),
+  };
+}
+
+/** Sets the limits on a server (`headersTimeout` is kept below `requestTimeout`, as Node requires). */
+export function applySocketLimits(server: Server, l: SocketLimits): void {
+  server.requestTimeout = l.requestTimeoutMs;
+  server.headersTimeout = Math.min(l.headersTimeoutMs, l.requestTimeoutMs);
+  server.maxConnections = l.maxConnections;
+}
+
+/** Host names that name this machine: loopback, its host name and its interfaces' addresses. */
+function ownHostNames(): Set<string> {
+  const names = new Set(['localhost', '127.0.0.1', '[::1]', '::1', os.hostname().toLowerCase()]);
+  for (const list of Object.values(os.networkInterfaces())) {
+    for (const a of list ?? []) names.add(a.family === 'IPv6' ? `[${a.address}]` : a.address);
+  }
+  return names;
+}
+
+/**
+ * The public origin of the API for links and `Location`: `PUBLIC_URL` when set (e.g.
+ * `https://data.example.org` or `https://example.org/indapi` behind a reverse proxy); else
+ * the request's origin only when its host names this machine (loopback, host name, an
+ * interface address), otherwise `http://localhost:<port>`: a forged `Host` never comes back.
+ * @returns a function of the request giving the origin, no trailing slash
+ */
+export function publicOriginResolver(publicUrl: string | undefined, port: () => number): (req: Request) => string {
+  if (publicUrl) {
+    const fixed = publicUrl.replace(/\/+$/, '');
+    return () => fixed;
+  }
+  const own = ownHostNames();
+  return (req) => {
+    const u = new URL(req.url);
+    const host = u.hostname.toLowerCase();
+    return own.has(host) || host.endsWith('.localhost') ? u.origin : `http://localhost:${port()}`;
+  };
+}
+
+/** CSP of the API and the bundle: nothing runs; help pages keep their inline style. */
+export const API_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
+/**
+ * CSP of the app: its own scripts and WebAssembly (resvg: `'wasm-unsafe-eval'`), workers
+ * from its origin and `blob:` (MapLibre), images from `data:` and `blob:`, inline styles
+ * (React and MapLibre set style attributes), data from its origin and the bundle's host.
+ */
+export function appCsp(dataUrl?: string): string {
+  const data = dataUrl && /^https?:\/\//i.test(dataUrl) ? ' ' + new URL(dataUrl).origin : '';
+  return [
+    "default-src 'self'",
+    "script-src 'self' 'wasm-unsafe-eval'",
+    "worker-src 'self' blob:",
+    "child-src 'self' blob:",
+    "img-src 'self' data: blob:",
+    "style-src 'self' 'unsafe-inline'",
+    "font-src 'self' data:",
+    `connect-src 'self' data: blob:${data}`,
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'self'",
+  ].join('; ');
+}
+
+/**
+ * Adds the security headers to an answer: `X-Content-Type-Options: nosniff`, a
+ * `Referrer-Policy`, and a CSP (the answer's own, e.g. a session's sandbox, is kept).
+ * @param kind "app" for the app's pages and assets, "api" for the contract and the bundle
+ */
+export function withSecurityHeaders(res: Response, kind: 'app' | 'api', csp: string): Response {
+  let out = res;
+  try {
+    res.headers.set('X-Content-Type-Options', 'nosniff');
+  } catch {
+    out = new Response(res.body, res); // immutable headers
+    out.headers.set('X-Content-Type-Options', 'nosniff');
+  }
+  out.headers.set('Referrer-Policy', kind === 'app' ? 'strict-origin-when-cross-origin' : 'no-referrer');
+  if (!out.headers.has('Content-Security-Policy')) out.headers.set('Content-Security-Policy', csp);
+  if (kind === 'app') out.headers.set('X-Frame-Options', 'SAMEORIGIN');
+  return out;
+}

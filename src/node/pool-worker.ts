@@ -1,0 +1,58 @@
+/**
+ * One worker of the method pool (`pool.ts`): holds its own engine (with its own block
+ * cache) and file writers over the bundle named in `workerData.dataDir`, and runs calls
+ * sent by the pool. A call is aborted cooperatively: the pool posts on the task's port and
+ * the engine stops at its next check, so the worker (and its warm cache) survives.
+ */
+import type { MessagePort } from 'node:worker_threads';
+import { workerData } from 'node:worker_threads';
+import { executeCall, type CallEnv, type CallOutput, type MethodCall } from '../contract/run';
+import { isIndapiError } from '../core/errors';
+import { createBundleEngine, nodeGenFile } from './bundle-runtime';
+
+/** What the pool sends: the call, a port for "abort", and a flag the worker sets (to 1) when it takes the call. */
+export interface PoolTask {
+  call: MethodCall;
+  port: MessagePort;
+  started: SharedArrayBuffer;
+}
+
+/** What the worker answers: the output, or the error as plain data. */
+export type PoolAnswer = { ok: true; out: CallOutput } | { ok: false; error: { name: string; code?: string; message: string; detail?: Record<string, unknown> } };
+
+/** What the pool passes as `workerData`. */
+export interface PoolWorkerData {
+  /** Bundle folder or URL. */
+  dataDir: string;
+  /** Block cache of this worker's engine, bytes. */
+  cacheBytes: number;
+}
+
+let env: Promise<CallEnv> | undefined;
+
+function runtime(): Promise<CallEnv> {
+  const d = workerData as PoolWorkerData;
+  env ??= createBundleEngine(d.dataDir, d.cacheBytes).then((engine) => ({ engine, genFile: nodeGenFile(d.dataDir) }));
+  return env.catch((e) => {
+    env = undefined;
+    throw e;
+  });
+}
+
+/** Runs one call; never throws (errors are answered as data, so their code survives the thread boundary). */
+export default async function runTask(task: PoolTask): Promise<PoolAnswer> {
+  const ac = new AbortController();
+  task.port.on('message', () => ac.abort());
+  Atomics.store(new Int32Array(task.started), 0, 1);
+  try {
+    return { ok: true, out: await executeCall(await runtime(), task.call, ac.signal, { zip: true }) };
+  } catch (e) {
+    const err = e as Error & { code?: string; detail?: Record<string, unknown> };
+    return {
+      ok: false,
+      error: { name: err?.name ?? 'Error', code: isIndapiError(e) ? e.code : undefined, message: err?.message ?? String(e), detail: isIndapiError(e) ? e.detail : undefined },
+    };
+  } finally {
+    task.port.close();
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * The method pool of the Node server: worker threads (piscina, a well-kept pool of
+ * `worker_threads`) that run the calls reading the grid, so that the event loop stays free
+ * for cheap calls, listings, docs and session reads. Each worker keeps its own engine and
+ * block cache (`pool-worker.ts`). The queue is bounded: past `maxQueue` waiting calls a
+ * call is refused at once with {@link BusyError} (answered 503 with `Retry-After`).
+ *
+ * Aborting a call (the client went away, the method timeout passed): a queued call is
+ * dropped from the queue; a running one is told over its port and stops at the engine's
+ * next check, so the worker and its cache live on.
+ */
+import os from 'node:os';
+import { MessageChannel } from 'node:worker_threads';
+import { Piscina } from 'piscina';
+import { BusyError, CHEAP_METHODS, type CallOutput, type MethodCall, type MethodRunner } from '../contract/run';
+import { IndapiError, type ErrorCode } from '../core/errors';
+import type { PoolAnswer, PoolTask, PoolWorkerData } from './pool-worker';
+
+/** Options of {@link createMethodPool}. */
+export interface MethodPoolOptions {
+  /** Bundle folder or URL, read by each worker's engine. */
+  dataDir: string;
+  /** Worker threads (default: the cores, `os.availableParallelism()`). */
+  threads?: number;
+  /** Most calls waiting for a worker (default 64); past it calls answer 503. */
+  maxQueue?: number;
+  /** Block cache of each worker's engine, bytes (default 192 MiB). */
+  cacheBytes?: number;
+  /** Seconds sent in `Retry-After` when the queue is full (default 5). */
+  retryAfterS?: number;
+  /** Worker entry (tests); default `pool-worker.mjs` beside this file. */
+  workerFile?: string | URL;
+  /** Extra `workerData` (tests). */
+  workerData?: Record<string, unknown>;
+}
+
+/** A {@link MethodRunner} on worker threads, with its shutdown. */
+export interface MethodPool extends MethodRunner {
+  /** Calls running or queued. */
+  pending(): number;
+  /** Stops the workers (running calls are dropped). */
+  close(): Promise<void>;
+}
+
+/** Rebuilds an error answered by a worker. */
+function revive(e: Extract<PoolAnswer, { ok: false }>['error']): Error {
+  if (e.code) return new IndapiError(e.code as ErrorCode, e.message, e.detail);
+  return new Error(e.message);
+}
+
+/** Creates the pool; workers start at once (and each loads its engine on its first call). */
+export function createMethodPool(o: MethodPoolOptions): MethodPool {
+  const threads = Math.max(1, o.threads ?? os.availableParallelism());
+  const data: PoolWorkerData & Record<string, unknown> = { ...o.workerData, dataDir: o.dataDir, cacheBytes: o.cacheBytes ?? 192 * 1024 * 1024 };
+  const pool = new Piscina({
+    filename: String(o.workerFile ?? new URL('./pool-worker.mjs', import.meta.url)),
+    minThreads: threads,
+    maxThreads: threads,
+    maxQueue: Math.max(0, o.maxQueue ?? 64) || 1,
+    idleTimeout: Infinity,
+    workerData: data,
+  });
+  const retryAfterS = o.retryAfterS ?? 5;
+  const maxQueue = Math.max(0, o.maxQueue ?? 64);
+  let pending = 0;
+
+  async function run(call: MethodCall, signal: AbortSignal): Promise<CallOutput> {
+    if (signal.aborted) throw new IndapiError('ABORTED', 'The request was aborted.');
+    // piscina's own maxQueue does not count tasks that carry an AbortSignal: bound them here.
+    if (pool.queueSize >= maxQueue && pending >= threads) throw new BusyError(retryAfterS);
+    const { port1, port2 } = new MessageChannel();
+    // Set by the worker, synchronously, when it takes the call: then an abort goes over the port.
+    const started = new Int32Array(new SharedArrayBuffer(4));
+    const dequeue = new AbortController();
+    const onAbort = () => {
+      if (Atomics.load(started, 0) === 1) port1.postMessage('abort');
+      else dequeue.abort();
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    pending++;
+    try {
+      const task: PoolTask = { call, port: port2, started: started.buffer as SharedArrayBuffer };
+      const answer = (await pool.run(task, { transferList: [port2] as never, signal: dequeue.signal })) as PoolAnswer;
+      if (!answer.ok) throw revive(answer.error);
+      return answer.out;
+    } catch (e) {
+      if (e instanceof Error && e.message === 'Task queue is at limit') throw new BusyError(retryAfterS);
+      if (e instanceof Error && e.name === 'AbortError') throw new IndapiError('ABORTED', 'The request was aborted.');
+      throw e;
+    } finally {
+      pending--;
+      signal.removeEventListener('abort', onAbort);
+      port1.close();
+    }
+  }
+
+  return {
+    run,
+    inline: CHEAP_METHODS,
+    pending: () => pending,
+    close: () => pool.destroy(),
+  };
+}

@@ -1,0 +1,119 @@
+/**
+ * Headers and sockets of the Node server (issue 16, items 4 and 5): security headers on the
+ * app and the API, `Location` from PUBLIC_URL and never from a forged `Host`, session HTML
+ * and SVG served as sandboxed downloads, socket limits from the environment, and the ZIP of
+ * a session built once (HEAD answered from its kept size).
+ */
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import type { GenFile } from '../../src/contract/methods';
+import { startServer, type RunningServer } from '../../src/node/server';
+import { createFakeEngine, fakeGenFile } from '../contract/fake-engine.fixture';
+
+let tmp: string;
+let srv: RunningServer;
+let pub: RunningServer;
+let base: string;
+const R = '/ocpu/library/indapi3/R';
+const enc = new TextEncoder();
+
+/** The fixture writers, plus an HTML page (like terms.html) and an SVG file; counts the files written. */
+const genFile: GenFile = async (input, opts) => {
+  const out = await fakeGenFile(input, opts);
+  return {
+    ...out,
+    files: [
+      ...out.files,
+      { name: 'terms.html', mediaType: 'text/html; charset=utf-8', bytes: enc.encode('<script>alert(1)</script>') },
+      { name: 'map.svg', mediaType: 'image/svg+xml', bytes: enc.encode('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>') },
+    ],
+  };
+};
+
+const saved = { ...process.env };
+beforeAll(async () => {
+  tmp = mkdtempSync(path.join(os.tmpdir(), 'indapi3-hard-'));
+  mkdirSync(path.join(tmp, 'dist'), { recursive: true });
+  mkdirSync(path.join(tmp, 'data'), { recursive: true });
+  writeFileSync(path.join(tmp, 'dist', 'index.html'), '<!doctype html><h1>fixture shell</h1>');
+  writeFileSync(path.join(tmp, 'data', 'manifest.json'), '{"name":"fixture","version":"0.0.1"}');
+  process.env.HEADERS_TIMEOUT_S = '7';
+  process.env.REQUEST_TIMEOUT_S = '33';
+  process.env.MAX_CONNECTIONS = '55';
+  const common = { port: 0, host: '127.0.0.1', distDir: path.join(tmp, 'dist'), dataDir: path.join(tmp, 'data'), engine: createFakeEngine(), genFile, log: false as const };
+  srv = await startServer({ ...common, sessionDir: path.join(tmp, 's1') });
+  pub = await startServer({ ...common, sessionDir: path.join(tmp, 's2'), publicUrl: 'https://data.example.org/indapi/' });
+  base = `http://127.0.0.1:${srv.port}`;
+});
+afterAll(async () => {
+  await srv?.close();
+  await pub?.close();
+  rmSync(tmp, { recursive: true, force: true });
+  for (const k of ['HEADERS_TIMEOUT_S', 'REQUEST_TIMEOUT_S', 'MAX_CONNECTIONS']) if (saved[k] === undefined) delete process.env[k];
+});
+
+/** A raw HTTP request with any Host header (fetch does not let a Host be set). */
+function raw(port: number, method: string, p: string, host: string, body?: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined> }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method, path: p, headers: { Host: host, 'Content-Type': 'application/json' } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+test('security headers on the app, the API and the bundle', async () => {
+  const app = await fetch(`${base}/`);
+  expect(app.headers.get('x-content-type-options')).toBe('nosniff');
+  const csp = app.headers.get('content-security-policy')!;
+  for (const d of ["script-src 'self' 'wasm-unsafe-eval'", "worker-src 'self' blob:", "img-src 'self' data: blob:", "frame-ancestors 'self'"]) expect(csp).toContain(d);
+  expect(app.headers.get('referrer-policy')).toBeTruthy();
+  const api = await fetch(`${base}/ocpu/library/indapi3/R/`);
+  expect(api.headers.get('x-content-type-options')).toBe('nosniff');
+  expect(api.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+  expect(api.headers.get('referrer-policy')).toBe('no-referrer');
+  const data = await fetch(`${base}/data/manifest.json`);
+  expect(data.headers.get('x-content-type-options')).toBe('nosniff');
+});
+
+test('Location never echoes a forged Host; PUBLIC_URL names the public origin', async () => {
+  const body = JSON.stringify({ var: 'ELEVATION', iso3: 'KEN' });
+  const forged = await raw(srv.port, 'POST', `${R}/getLayer`, 'evil.example', body);
+  expect(forged.status).toBe(201);
+  expect(String(forged.headers.location)).not.toContain('evil.example');
+  expect(String(forged.headers.location)).toMatch(new RegExp(`^http://localhost:${srv.port}/ocpu/tmp/x0[0-9a-f]{32}/$`));
+  const own = await raw(srv.port, 'GET', '/ocpu', `127.0.0.1:${srv.port}`);
+  expect(own.headers.location).toBe(`http://127.0.0.1:${srv.port}/ocpu/`);
+  const behindProxy = await raw(pub.port, 'POST', `${R}/getLayer`, 'evil.example', body);
+  expect(String(behindProxy.headers.location)).toMatch(/^https:\/\/data\.example\.org\/indapi\/ocpu\/tmp\/x0[0-9a-f]{32}\/$/);
+});
+
+test('session HTML and SVG files are sandboxed downloads; the ZIP is built once and HEAD answers its size', async () => {
+  const r = await fetch(`${base}${R}/genFile`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ var: 'ELEVATION', iso3: 'KEN', format: 'csv' }) });
+  expect(r.status).toBe(201);
+  const key = r.headers.get('x-ocpu-session')!;
+  for (const f of ['terms.html', 'map.svg']) {
+    const res = await fetch(`${base}/ocpu/tmp/${key}/files/${f}`);
+    expect(res.headers.get('content-disposition')).toBe(`attachment; filename="${f}"`);
+    expect(res.headers.get('content-security-policy')).toContain('sandbox');
+  }
+  const get = await fetch(`${base}/ocpu/tmp/${key}/zip`);
+  const bytes = new Uint8Array(await get.arrayBuffer());
+  expect(readdirSync(path.join(tmp, 's1', key))).toContain('session.zip');
+  const head = await fetch(`${base}/ocpu/tmp/${key}/zip`, { method: 'HEAD' });
+  expect(head.status).toBe(200);
+  expect(Number(head.headers.get('content-length'))).toBe(bytes.byteLength);
+  const again = new Uint8Array(await (await fetch(`${base}/ocpu/tmp/${key}/zip`)).arrayBuffer());
+  expect(again).toEqual(bytes);
+});
+
+test('socket limits come from HEADERS_TIMEOUT_S, REQUEST_TIMEOUT_S and MAX_CONNECTIONS', () => {
+  expect(srv.server.headersTimeout).toBe(7000);
+  expect(srv.server.requestTimeout).toBe(33_000);
+  expect(srv.server.maxConnections).toBe(55);
+});
