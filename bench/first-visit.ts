@@ -8,9 +8,11 @@
  * Bytes are what CDP's Network domain reports (encoded bodies and headers) for the page,
  * its dedicated workers (COG ranges, catalog) and the service worker: dedicated workers and
  * the service worker are separate DevTools targets with their own network, so each is
- * attached (page auto-attach, and the browser's target discovery for service workers; the
- * non-flat `Target.sendMessageToTarget` protocol, as Playwright's CDPSession addresses one
- * session only) and gets the same emulation before it runs. Requests still running at the
+ * attached (the page's auto-attach, which covers both, in the non-flat
+ * `Target.sendMessageToTarget` protocol, as Playwright's CDPSession addresses one session
+ * only) and gets the same emulation before it runs. A request is counted once (by its id),
+ * and a response the service worker gave the page not at all (its bytes are the service
+ * worker's own fetch, counted there, or came from its cache). Requests still running at the
  * first map count with what they had received.
  */
 import type { Browser, CDPSession } from 'playwright-core';
@@ -53,15 +55,19 @@ export async function firstVisit(browser: Browser, url: string, profile?: Networ
   const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   try {
     const page = await ctx.newPage();
-    const reqs = new Map<string, { url: string; bytes: number; encoding: string; done: boolean }>();
+    const reqs = new Map<string, { url: string; bytes: number; encoding: string; done: boolean; viaSw: boolean }>();
     let frozen = false; // stop counting once the first map is there
-    const onNet = (method: string, e: any, scope: string) => {
+    // keyed by requestId alone: one request seen by two sessions is counted once
+    const onNet = (method: string, e: any) => {
       if (frozen) return;
-      const id = scope + e.requestId;
+      const id = String(e.requestId);
       const r = reqs.get(id);
-      if (method === 'Network.requestWillBeSent') { if (!r) reqs.set(id, { url: e.request.url, bytes: 0, encoding: '', done: false }); }
+      if (method === 'Network.requestWillBeSent') { if (!r) reqs.set(id, { url: e.request.url, bytes: 0, encoding: '', done: false, viaSw: false }); }
       else if (!r) return;
-      else if (method === 'Network.responseReceived') r.encoding = (Object.entries(e.response.headers).find(([k]) => k.toLowerCase() === 'content-encoding')?.[1] as string) ?? '';
+      else if (method === 'Network.responseReceived') {
+        r.encoding = (Object.entries(e.response.headers).find(([k]) => k.toLowerCase() === 'content-encoding')?.[1] as string) ?? '';
+        r.viaSw = !!e.response.fromServiceWorker; // its bytes are the service worker's own fetch (or its cache)
+      }
       else if (method === 'Network.dataReceived' && !r.done) r.bytes += e.encodedDataLength;
       else if (method === 'Network.loadingFinished') { r.bytes = Math.max(r.bytes, e.encodedDataLength); r.done = true; }
     };
@@ -71,11 +77,9 @@ export async function firstVisit(browser: Browser, url: string, profile?: Networ
       if (profile) await send('Network.emulateNetworkConditions', { offline: false, latency: profile.rttMs, downloadThroughput: profile.downBitsPerSecond / 8, uploadThroughput: profile.upBitsPerSecond / 8 });
     };
     const cdp = await ctx.newCDPSession(page);
-    for (const m of ['Network.requestWillBeSent', 'Network.responseReceived', 'Network.dataReceived', 'Network.loadingFinished'] as const) cdp.on(m, (e) => onNet(m, e, 'page:'));
+    for (const m of ['Network.requestWillBeSent', 'Network.responseReceived', 'Network.dataReceived', 'Network.loadingFinished'] as const) cdp.on(m, (e) => onNet(m, e));
     await setup((m, p) => cdp.send(m as any, p as any));
-    await attachChildren(cdp, 'Target.setAutoAttach', setup, onNet);
-    const bcdp = await browser.newBrowserCDPSession();
-    await attachChildren(bcdp, 'Target.setDiscoverTargets', setup, onNet);
+    await attachChildren(cdp, setup, onNet); // dedicated workers and the service worker
     // the page flags the first map synchronously in MapLibre's idle handler; a binding reports it at once
     let mapped!: () => void;
     const mappedP = new Promise<void>((res) => (mapped = res));
@@ -88,9 +92,8 @@ export async function firstVisit(browser: Browser, url: string, profile?: Networ
     await page.goto(url);
     await Promise.race([mappedP, new Promise((_, rej) => setTimeout(() => rej(new Error('no first map within 5 minutes')), 300_000))]);
     const firstMapMs = await page.evaluate(() => (window as any).__indapiFirstRender as number);
-    const list = [...reqs.values()];
+    const list = [...reqs.values()].filter((r) => !r.viaSw);
     const largest = list.sort((a, b) => b.bytes - a.bytes).slice(0, 8).map((r): [string, number, string] => [new URL(r.url).pathname, r.bytes, r.encoding]);
-    await bcdp.detach().catch(() => undefined);
     return { firstMapMs: Math.round(firstMapMs), bytesBeforeMap: list.reduce((a, r) => a + r.bytes, 0), requestsBeforeMap: list.length, largest };
   } finally {
     await ctx.close();
@@ -98,16 +101,14 @@ export async function firstVisit(browser: Browser, url: string, profile?: Networ
 }
 
 /**
- * Attaches to child targets (dedicated workers of the page with `Target.setAutoAttach`, or
- * the browser's service workers with `Target.setDiscoverTargets`) in non-flat mode, runs
- * `setup` on each before it runs (workers wait for the debugger), and feeds their Network
- * events to `onNet`.
+ * Attaches to the page's child targets (its dedicated workers and its service worker, with
+ * `Target.setAutoAttach`) in non-flat mode, runs `setup` on each before it runs (they wait
+ * for the debugger), and feeds their Network events to `onNet`.
  */
 async function attachChildren(
   cdp: CDPSession,
-  how: 'Target.setAutoAttach' | 'Target.setDiscoverTargets',
   setup: (send: (m: string, p?: object) => Promise<unknown>) => Promise<void>,
-  onNet: (method: string, e: any, scope: string) => void,
+  onNet: (method: string, e: any) => void,
 ): Promise<void> {
   let nextId = 1;
   const pending = new Map<string, (v: unknown) => void>();
@@ -120,7 +121,7 @@ async function attachChildren(
   c.on('Target.receivedMessageFromTarget', (e: { sessionId: string; message: string }) => {
     const m = JSON.parse(e.message);
     if (m.id !== undefined) { pending.get(`${e.sessionId}:${m.id}`)?.(m.result); pending.delete(`${e.sessionId}:${m.id}`); return; }
-    if (typeof m.method === 'string' && m.method.startsWith('Network.')) onNet(m.method, m.params, e.sessionId + ':');
+    if (typeof m.method === 'string' && m.method.startsWith('Network.')) onNet(m.method, m.params);
   });
   const onAttached = async (sessionId: string, type: string) => {
     const send = sendTo(sessionId);
@@ -128,12 +129,5 @@ async function attachChildren(
     await send('Runtime.runIfWaitingForDebugger');
   };
   c.on('Target.attachedToTarget', (e: { sessionId: string; targetInfo: { type: string } }) => void onAttached(e.sessionId, e.targetInfo.type));
-  if (how === 'Target.setAutoAttach') {
-    await cdp.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: false });
-  } else {
-    c.on('Target.targetCreated', (e: { targetInfo: { type: string; targetId: string } }) => {
-      if (e.targetInfo.type === 'service_worker') cdp.send('Target.attachToTarget', { targetId: e.targetInfo.targetId, flatten: false }).catch(() => undefined);
-    });
-    await cdp.send('Target.setDiscoverTargets', { discover: true });
-  }
+  await cdp.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: false });
 }

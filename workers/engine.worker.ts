@@ -8,16 +8,26 @@ import { expose } from 'comlink';
 import type { CallOptions, Engine } from '../src/core/api';
 import { isIndapiError } from '../src/core/errors';
 import { createWorkerEngine } from '../src/app/engine-factory';
+import { RangeLog, type ReadRange } from '../src/app/range-log';
 
 /** Outcome of a call: value or typed error. */
 export type CallOutcome<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string; detail?: Record<string, unknown> } };
 
 let engine: Engine | null = null;
+let log: RangeLog | null = null;
 const ctrls = new Map<number, AbortController>();
 
 const api = {
-  /** Creates the engine over the bundle at `dataBase` (URL ending in "/"). */
-  init(dataBase: string) { engine = createWorkerEngine(dataBase); },
+  /**
+   * Creates the engine over the bundle at `dataBase` (URL ending in "/"). `record`: keep the
+   * COG ranges read (a worker the service worker does not control, see src/app/range-log.ts).
+   */
+  init(dataBase: string, record = false) {
+    log = record ? new RangeLog((u) => u.startsWith(dataBase) && /\.tiff?$/i.test(new URL(u).pathname)) : null;
+    engine = createWorkerEngine(dataBase, log ? log.wrap((...a) => fetch(...a)) : undefined);
+  },
+  /** The COG ranges read so far when recording (merged), else none. */
+  reads(): ReadRange[] { return log?.take() ?? []; },
   /** Calls `engine[method](args, { signal, onProgress })` under id `id`. */
   async call(id: number, method: keyof Engine, args: unknown, onProgress?: CallOptions['onProgress']): Promise<CallOutcome<unknown>> {
     const ac = new AbortController();

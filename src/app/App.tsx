@@ -34,6 +34,7 @@ import { UpdateBanner } from './UpdateBanner';
 import { MapExportControl } from './map-export-control';
 import type { MapExportFormat } from './map-export-svg';
 import { CompareBar, compareSide } from '../ui/CompareBar';
+import { markFirstMap } from '../ui/first-map';
 import { varOptions } from './panels/common';
 
 const MapView = lazy(() => import('../ui/MapView').then((m) => ({ default: m.MapView })));
@@ -279,7 +280,7 @@ export function App() {
         <Suspense fallback={<div className="map placeholder">Loading map…</div>}>
           <MapView dataBase={DATA_BASE} rasterKey={rasterKey} opacity={state.op} loadTile={loadTile} choropleth={choro?.pairs ?? null} choroplethLevel={choro?.level ?? 1} areas={areas}
             marker={picked ? [picked.lon, picked.lat] : null} fit={fit} drawMode={drawMode} onDrawn={onDrawn} onHover={onHover} onClick={onClick} view={state.map} onView={onView} onMap={setMlMap}
-            onRendered={() => { (window as any).__indapiFirstRender ??= performance.now(); document.body.dataset.mapRendered = '1'; }} />
+            onRendered={() => { (window as any).__indapiFirstRender ??= performance.now(); document.body.dataset.mapRendered = '1'; markFirstMap(); }} />
         </Suspense>
         {cmpOn && <Suspense fallback={null}><CompareMaps dataBase={DATA_BASE} loadTile={loadTile} rec={rec2!} labelA={rec!.varLabel} sideA={compareSide(state.cmp, state.v2, phone, 'a')} sideB={compareSide(state.cmp, state.v2, phone, 'b')}
           mode={state.cmp!} sw={state.sw} onSw={(sw) => update({ sw }, { replace: true })} map={mlMap} opacity={state.op} onOpacity={(op) => update({ op })} areas={areas} marker={picked ? [picked.lon, picked.lat] : null}
