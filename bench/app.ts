@@ -13,9 +13,10 @@
  *
  * First visit on a real connection (issue 17, bench/first-visit.ts): fresh profile, first map
  * time and bytes before it at 1.6 Mbps / 750 kbps / 150 ms RTT (budget 6 s, 0.7 MB) and
- * unthrottled (median of 3), for this build and, when `REF_DIST_DIR` names another build
- * (e.g. a worktree of an older commit built with `DIST_DIR=dist-ref npm run build`), for
- * that one in the same run: the unthrottled first map must be no slower than the reference's.
+ * unthrottled (median of 3), for this build and, in the same run, for a reference: `REF_DIR`,
+ * another checkout (e.g. `git archive 979b605 | tar -x -C /tmp/ref`, node_modules linked,
+ * built), served by its own server from its `dist/`; or `REF_DIST_DIR`, another build served
+ * by this server. The unthrottled first map must be no slower than the reference's.
  * `npx tsx bench/app.ts --first-visit` runs only this part.
  */
 import { readFileSync } from 'node:fs';
@@ -100,8 +101,8 @@ export function initialJsGzip(dist = 'dist'): { files: string[]; bytes: number; 
 }
 
 /** First visits of one build: throttled once, unthrottled median of 3. */
-async function firstVisits(browser: Browser, distDir: string): Promise<{ throttled: FirstVisit; unthrottled: FirstVisit; unthrottledRunsMs: number[] }> {
-  const srv = await startServer({ LOG: '0', DIST_DIR: distDir });
+async function firstVisits(browser: Browser, distDir: string, cwd?: string): Promise<{ throttled: FirstVisit; unthrottled: FirstVisit; unthrottledRunsMs: number[] }> {
+  const srv = await startServer({ LOG: '0', DIST_DIR: distDir }, cwd);
   try {
     const hash = '#v=ELEVATION';
     const throttled = await firstVisit(browser, srv.url + hash, SLOW_MOBILE);
@@ -117,9 +118,10 @@ async function firstVisits(browser: Browser, distDir: string): Promise<{ throttl
 /** The first-visit report: this build, the reference build when given, and the budgets. */
 export async function firstVisitReport(browser: Browser): Promise<Record<string, unknown>> {
   const dist = process.env.DIST_DIR || 'dist';
-  const ref = process.env.REF_DIST_DIR;
+  const refDir = process.env.REF_DIR;
+  const ref = refDir ? path.resolve(refDir, 'dist') : process.env.REF_DIST_DIR;
   const cur = await firstVisits(browser, dist);
-  const before = ref ? await firstVisits(browser, ref) : null;
+  const before = ref ? await firstVisits(browser, ref, refDir && path.resolve(refDir)) : null;
   const mb = (n: number) => +(n / 1024 / 1024).toFixed(3);
   const show = (f: Awaited<ReturnType<typeof firstVisits>>) => ({
     throttled: { firstMapMs: f.throttled.firstMapMs, mbBeforeMap: mb(f.throttled.bytesBeforeMap), requests: f.throttled.requestsBeforeMap, largest: f.throttled.largest },
@@ -128,7 +130,7 @@ export async function firstVisitReport(browser: Browser): Promise<Record<string,
   return {
     network: SLOW_MOBILE.name,
     build: { dist, ...show(cur) },
-    reference: before ? { dist: ref, ...show(before) } : 'not measured: set REF_DIST_DIR to another build',
+    reference: before ? { dist: ref, server: refDir ? path.resolve(refDir) : 'this checkout', ...show(before) } : 'not measured: set REF_DIR (another checkout, built) or REF_DIST_DIR (another build, this server)',
     budgets: {
       throttledFirstMapMs: { value: cur.throttled.firstMapMs, max: FIRST_VISIT_BUDGET.firstMapMs, ok: cur.throttled.firstMapMs <= FIRST_VISIT_BUDGET.firstMapMs },
       throttledMB: { value: mb(cur.throttled.bytesBeforeMap), max: mb(FIRST_VISIT_BUDGET.bytesBeforeMap), ok: cur.throttled.bytesBeforeMap <= FIRST_VISIT_BUDGET.bytesBeforeMap },
