@@ -27,9 +27,6 @@ import { colLabel, fmtNum, prettyUnit, type PanelCtx, type QuerySpec } from './p
 import { SummaryPanel, summaryArgs, type SummaryRows } from './panels/SummaryPanel';
 import { AreasPanel } from './panels/AreasPanel';
 import { UPLOAD_EVENT } from './panels/UploadShapes';
-import { ComparePanel } from './panels/ComparePanel';
-import { DownloadPanel } from './panels/DownloadPanel';
-import { ApiPanel } from './panels/ApiPanel';
 import { UpdateBanner } from './UpdateBanner';
 import { MapExportControl } from './map-export-control';
 import type { MapExportFormat } from './map-export-svg';
@@ -41,6 +38,11 @@ const MapView = lazy(() => import('../ui/MapView').then((m) => ({ default: m.Map
 const TablePanel = lazy(() => import('./panels/TablePanel').then((m) => ({ default: m.TablePanel })));
 const CompareMaps = lazy(() => import('../ui/CompareMaps').then((m) => ({ default: m.CompareMaps })));
 const PlaceSearch = lazy(() => import('../ui/PlaceSearch').then((m) => ({ default: m.PlaceSearch })));
+// panels loaded when opened (not before the first map); Areas stays in the entry: a file
+// dropped on the map is handed to its upload listener right after switching to it
+const ComparePanel = lazy(() => import('./panels/ComparePanel').then((m) => ({ default: m.ComparePanel })));
+const DownloadPanel = lazy(() => import('./panels/DownloadPanel').then((m) => ({ default: m.DownloadPanel })));
+const ApiPanel = lazy(() => import('./panels/ApiPanel').then((m) => ({ default: m.ApiPanel })));
 
 const PANELS: Array<[PanelId, string]> = [['summary', 'Summaries'], ['table', 'Table'], ['areas', 'Areas'], ['compare', 'Compare'], ['download', 'Download'], ['api', 'API']];
 
@@ -347,9 +349,9 @@ export function App() {
             {id === 'summary' && <SummaryPanel ctx={ctx} onRows={onSummaryRows} />}
             {id === 'table' && <Suspense fallback={<p className="muted small">Loading the table builder…</p>}><TablePanel ctx={ctx} /></Suspense>}
             {id === 'areas' && <AreasPanel ctx={ctx} drawMode={drawMode} setDrawMode={setDrawMode} />}
-            {id === 'compare' && <ComparePanel ctx={ctx} picked={picked} onResult={onCompare} />}
-            {id === 'download' && <DownloadPanel query={current} />}
-            {id === 'api' && <ApiPanel query={current} />}
+            {id === 'compare' && <Suspense fallback={<p className="muted small">Loading…</p>}><ComparePanel ctx={ctx} picked={picked} onResult={onCompare} /></Suspense>}
+            {id === 'download' && <Suspense fallback={<p className="muted small">Loading…</p>}><DownloadPanel query={current} /></Suspense>}
+            {id === 'api' && <Suspense fallback={<p className="muted small">Loading…</p>}><ApiPanel query={current} /></Suspense>}
           </div>
         ))}
       </aside>
