@@ -10,6 +10,14 @@
  * folder `BUNDLE750_DIR`, default bench-out/bundle750) in the same run: first-load bytes
  * (page and service worker), first map render, in-page catalog search per keystroke (p95),
  * and the JS heap after 20 indicators viewed (CDP Performance.getMetrics).
+ *
+ * First visit on a real connection (issue 17, bench/first-visit.ts): fresh profile, first map
+ * time and bytes before it at 1.6 Mbps / 750 kbps / 150 ms RTT (budget 6 s, 0.7 MB) and
+ * unthrottled (median of 3), for this build and, in the same run, for a reference: `REF_DIR`,
+ * another checkout (e.g. `git archive 979b605 | tar -x -C /tmp/ref`, node_modules linked,
+ * built), served by its own server from its `dist/`; or `REF_DIST_DIR`, another build served
+ * by this server. The unthrottled first map must be no slower than the reference's.
+ * `npx tsx bench/app.ts --first-visit` runs only this part.
  */
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
@@ -21,6 +29,7 @@ import { startServer } from '../e2e/helpers';
 import { launch, settle } from '../e2e/app-helpers';
 import { firstLoad, heapAfterViews, searchKeystrokeMs } from '../e2e/catalog-helpers';
 import { parseVi } from '../src/core/catalog';
+import { FIRST_VISIT_BUDGET, SLOW_MOBILE, firstVisit, type FirstVisit } from './first-visit';
 
 /** Queries typed in the page to time catalog search keystrokes. */
 export const TYPED_QUERIES = ['town', 'travel time', 'elevation', 'rain', 'population', 'dist_place', 'maize yield'];
@@ -91,7 +100,53 @@ export function initialJsGzip(dist = 'dist'): { files: string[]; bytes: number; 
   return { files: [...files], bytes, gzip };
 }
 
+/** First visits of one build: throttled once, unthrottled median of 3. */
+async function firstVisits(browser: Browser, distDir: string, cwd?: string): Promise<{ throttled: FirstVisit; unthrottled: FirstVisit; unthrottledRunsMs: number[] }> {
+  const srv = await startServer({ LOG: '0', DIST_DIR: distDir }, cwd);
+  try {
+    const hash = '#v=ELEVATION';
+    const throttled = await firstVisit(browser, srv.url + hash, SLOW_MOBILE);
+    const runs: FirstVisit[] = [];
+    for (let i = 0; i < 3; i++) runs.push(await firstVisit(browser, srv.url + hash));
+    runs.sort((a, b) => a.firstMapMs - b.firstMapMs);
+    return { throttled, unthrottled: runs[1], unthrottledRunsMs: runs.map((r) => r.firstMapMs) };
+  } finally {
+    await srv.stop();
+  }
+}
+
+/** The first-visit report: this build, the reference build when given, and the budgets. */
+export async function firstVisitReport(browser: Browser): Promise<Record<string, unknown>> {
+  const dist = process.env.DIST_DIR || 'dist';
+  const refDir = process.env.REF_DIR;
+  const ref = refDir ? path.resolve(refDir, 'dist') : process.env.REF_DIST_DIR;
+  const cur = await firstVisits(browser, dist);
+  const before = ref ? await firstVisits(browser, ref, refDir && path.resolve(refDir)) : null;
+  const mb = (n: number) => +(n / 1024 / 1024).toFixed(3);
+  const show = (f: Awaited<ReturnType<typeof firstVisits>>) => ({
+    throttled: { firstMapMs: f.throttled.firstMapMs, mbBeforeMap: mb(f.throttled.bytesBeforeMap), requests: f.throttled.requestsBeforeMap, largest: f.throttled.largest },
+    unthrottled: { firstMapMs: f.unthrottled.firstMapMs, runsMs: f.unthrottledRunsMs, mbBeforeMap: mb(f.unthrottled.bytesBeforeMap) },
+  });
+  return {
+    network: SLOW_MOBILE.name,
+    build: { dist, ...show(cur) },
+    reference: before ? { dist: ref, server: refDir ? path.resolve(refDir) : 'this checkout', ...show(before) } : 'not measured: set REF_DIR (another checkout, built) or REF_DIST_DIR (another build, this server)',
+    budgets: {
+      throttledFirstMapMs: { value: cur.throttled.firstMapMs, max: FIRST_VISIT_BUDGET.firstMapMs, ok: cur.throttled.firstMapMs <= FIRST_VISIT_BUDGET.firstMapMs },
+      throttledMB: { value: mb(cur.throttled.bytesBeforeMap), max: mb(FIRST_VISIT_BUDGET.bytesBeforeMap), ok: cur.throttled.bytesBeforeMap <= FIRST_VISIT_BUDGET.bytesBeforeMap },
+      unthrottledVsReference: before
+        ? { value: +(cur.unthrottled.firstMapMs / before.unthrottled.firstMapMs).toFixed(2), max: 1, ok: cur.unthrottled.firstMapMs <= before.unthrottled.firstMapMs }
+        : 'not measured',
+    },
+  };
+}
+
 async function main() {
+  if (process.argv.includes('--first-visit')) {
+    const b = await launch();
+    try { console.log(JSON.stringify({ firstVisit: await firstVisitReport(b) }, null, 2)); } finally { await b.close(); }
+    return;
+  }
   const srv = await startServer({ LOG: '0' });
   const browser = await launch();
   try {
@@ -130,7 +185,8 @@ async function main() {
       searchP95Ms: { value: large.searchP95, max: 30, ok: large.searchP95 < 30 },
       pageMB: { value: large.pageMB, max: 300, ok: large.pageMB < 300 },
     };
-    console.log(JSON.stringify({ firstMapMs: Math.round(firstMapMs), firstSummaryMs, initialJs: initialJsGzip(process.env.DIST_DIR || 'dist'), scale: { bundle25: small, bundle750: large ?? `not measured: no bundle at ${process.env.BUNDLE750_DIR || 'bench-out/bundle750'} (npm run bench:bundle)`, budgets } }, null, 2));
+    const fv = await firstVisitReport(browser);
+    console.log(JSON.stringify({ firstMapMs: Math.round(firstMapMs), firstSummaryMs, firstVisit: fv, initialJs: initialJsGzip(process.env.DIST_DIR || 'dist'), scale: { bundle25: small, bundle750: large ?? `not measured: no bundle at ${process.env.BUNDLE750_DIR || 'bench-out/bundle750'} (npm run bench:bundle)`, budgets } }, null, 2));
   } finally {
     await browser.close();
     await srv.stop();

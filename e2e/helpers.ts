@@ -13,10 +13,10 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** Starts the server and waits until it answers. Requires `npm run build` first. */
-export async function startServer(env: Record<string, string> = {}): Promise<Started> {
+/** Starts the server and waits until it answers. Requires `npm run build` first. `cwd`: another checkout's server and build (benchmarks against an older version). */
+export async function startServer(env: Record<string, string> = {}, cwd?: string): Promise<Started> {
   const port = await freePort();
-  const proc = spawn('npx', ['tsx', 'src/node/server.ts'], { env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const proc = spawn('npx', ['tsx', 'src/node/server.ts'], { cwd, env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let log = '';
   proc.stdout!.on('data', (d) => (log += d));
   proc.stderr!.on('data', (d) => (log += d));

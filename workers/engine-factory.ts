@@ -6,7 +6,7 @@ import type { Engine } from '../src/core/api';
 import { createEngine } from '../src/core/engine';
 import { fetchSourceFactory, fetchTextLoader } from '../src/core/io/fetch-source';
 
-/** Creates an {@link Engine} reading the bundle under `dataBase` (URL ending in "/"). */
-export function createWorkerEngine(dataBase: string): Engine {
-  return createEngine({ source: fetchSourceFactory(dataBase), text: fetchTextLoader(dataBase), cacheBytes: 192 * 1024 * 1024 });
+/** Creates an {@link Engine} reading the bundle under `dataBase` (URL ending in "/"), with `doFetch` (default the global fetch). */
+export function createWorkerEngine(dataBase: string, doFetch?: typeof fetch): Engine {
+  return createEngine({ source: fetchSourceFactory(dataBase, { fetch: doFetch }), text: fetchTextLoader(dataBase, { fetch: doFetch }), cacheBytes: 192 * 1024 * 1024 });
 }

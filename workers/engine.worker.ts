@@ -9,14 +9,24 @@ import type { CallOptions, Engine } from '../src/core/api';
 import { isIndapiError } from '../src/core/errors';
 import { createWorkerEngine } from './engine-factory';
 import type { CallOutcome, EngineWorkerApi } from './protocol/engine';
+import { RangeLog, type ReadRange } from './range-log';
 
 
 let engine: Engine | null = null;
+let log: RangeLog | null = null;
 const ctrls = new Map<number, AbortController>();
 
 const api: EngineWorkerApi = {
-  /** Creates the engine over the bundle at `dataBase` (URL ending in "/"). */
-  init(dataBase: string) { engine = createWorkerEngine(dataBase); },
+  /**
+   * Creates the engine over the bundle at `dataBase` (URL ending in "/"). `record`: keep the
+   * COG ranges read (a worker the service worker does not control, see src/app/range-log.ts).
+   */
+  init(dataBase: string, record = false) {
+    log = record ? new RangeLog((u) => u.startsWith(dataBase) && /\.tiff?$/i.test(new URL(u).pathname)) : null;
+    engine = createWorkerEngine(dataBase, log ? log.wrap((...a) => fetch(...a)) : undefined);
+  },
+  /** The COG ranges read so far when recording (merged), else none. */
+  reads(): ReadRange[] { return log?.take() ?? []; },
   /** Calls `engine[method](args, { signal, onProgress })` under id `id`. */
   async call(id: number, method: keyof Engine, args: unknown, onProgress?: CallOptions['onProgress']): Promise<CallOutcome<unknown>> {
     const ac = new AbortController();

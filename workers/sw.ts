@@ -18,8 +18,10 @@ import { fetchSourceFactory, fetchTextLoader } from '../src/core/io/fetch-source
 import { BundleCache, CACHES } from './sw-data';
 
 declare const self: ServiceWorkerGlobalScope;
-/** App shell files relative to the base path (injected at build time). */
+/** App shell files needed to start and draw the first map, relative to the base path (injected at build time), precached at install. */
 declare const __PRECACHE__: string[];
+/** The other app shell files (lazy panels, writers, parsers), cached in the background after the bundle's small files. */
+declare const __PRECACHE_LATER__: string[];
 /** Build id: changes with every app build, names the shell cache. */
 declare const __BUILD_ID__: string;
 
@@ -75,11 +77,36 @@ const dataFetch = (async (input: RequestInfo | URL, init?: RequestInit) => (awai
 
 const version = async () => (await (await bundle()).manifest())?.version;
 
+/**
+ * A shell file from the shell cache, else from the network (then cached): the PNG renderer
+ * (resvg.wasm, 2.4 MB) and its font are not precached but kept once used. A worker's own
+ * fetch does not pass through its fetch handler, hence this.
+ */
+async function shellFile(rel: string): Promise<Response> {
+  const url = new URL(rel, scope).href;
+  const cache = await caches.open(SHELL);
+  const hit = await cache.match(url);
+  if (hit) return hit;
+  const res = await fetch(url);
+  if (res.ok) await cache.put(url, res.clone()).catch(() => undefined);
+  return res;
+}
+
+/** Caches the shell files not needed to start ({@link __PRECACHE_LATER__}), one at a time, skipping those already there. */
+async function cacheLater(): Promise<void> {
+  const cache = await caches.open(SHELL);
+  for (const f of __PRECACHE_LATER__) {
+    const url = new URL(f, scope).href;
+    if (await cache.match(url)) continue;
+    await cache.add(url).catch(() => undefined); // offline or gone: fetched on use instead
+  }
+}
+
 configureGraphics({
   rasterize: createResvgRasterizer({
-    wasm: () => fetch(new URL('resvg.wasm', scope)),
+    wasm: () => shellFile('resvg.wasm'),
     fonts: async () => {
-      const r = await fetch(new URL('fonts/DejaVuSans.ttf', scope)).catch(() => undefined);
+      const r = await shellFile('fonts/DejaVuSans.ttf').catch(() => undefined);
       return r?.ok ? [new Uint8Array(await r.arrayBuffer())] : [];
     },
   }),
@@ -136,8 +163,10 @@ self.addEventListener('activate', (event) => {
       await self.clients.claim();
     })(),
   );
-  // The small bundle files download in the background; fetches are answered meanwhile.
-  void bundle().then((b) => b.sync());
+  // The small bundle files download in the background (fetches are answered meanwhile),
+  // then the rest of the app shell.
+  // Not in activate's waitUntil: fetch events wait for activation to finish.
+  void bundle().then((b) => b.sync()).then(cacheLater, cacheLater).catch(() => undefined);
 });
 
 /** Messages of the page (src/app/panels/StoragePanel.tsx, UpdateBanner.tsx). */

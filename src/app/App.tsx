@@ -27,21 +27,24 @@ import { colLabel, fmtNum, prettyUnit, type PanelCtx, type QuerySpec } from './p
 import { SummaryPanel, summaryArgs, type SummaryRows } from './panels/SummaryPanel';
 import { AreasPanel } from './panels/AreasPanel';
 import { UPLOAD_EVENT } from './panels/UploadShapes';
-import { ComparePanel } from './panels/ComparePanel';
-import { DownloadPanel } from './panels/DownloadPanel';
-import { ApiPanel } from './panels/ApiPanel';
-import { CatchmentPanel } from './panels/CatchmentPanel';
 import type { CatchmentResult } from '../core/catchment/query';
 import { UpdateBanner } from './UpdateBanner';
 import { MapExportControl } from './map-export-control';
 import type { MapExportFormat } from './map-export-svg';
 import { CompareBar, compareSide } from '../ui/CompareBar';
+import { markFirstMap } from '../ui/first-map';
 import { varOptions } from './panels/common';
 
 const MapView = lazy(() => import('../ui/MapView').then((m) => ({ default: m.MapView })));
 const TablePanel = lazy(() => import('./panels/TablePanel').then((m) => ({ default: m.TablePanel })));
 const CompareMaps = lazy(() => import('../ui/CompareMaps').then((m) => ({ default: m.CompareMaps })));
 const PlaceSearch = lazy(() => import('../ui/PlaceSearch').then((m) => ({ default: m.PlaceSearch })));
+// panels loaded when opened (not before the first map); Areas stays in the entry: a file
+// dropped on the map is handed to its upload listener right after switching to it
+const ComparePanel = lazy(() => import('./panels/ComparePanel').then((m) => ({ default: m.ComparePanel })));
+const DownloadPanel = lazy(() => import('./panels/DownloadPanel').then((m) => ({ default: m.DownloadPanel })));
+const ApiPanel = lazy(() => import('./panels/ApiPanel').then((m) => ({ default: m.ApiPanel })));
+const CatchmentPanel = lazy(() => import('./panels/CatchmentPanel').then((m) => ({ default: m.CatchmentPanel })));
 
 const PANELS: Array<[PanelId, string]> = [['summary', 'Summaries'], ['table', 'Table'], ['areas', 'Areas'], ['compare', 'Compare'], ['catchment', 'Catchment'], ['download', 'Download'], ['api', 'API']];
 
@@ -301,7 +304,7 @@ export function App() {
         <Suspense fallback={<div className="map placeholder">Loading map…</div>}>
           <MapView dataBase={DATA_BASE} rasterKey={rasterKey} opacity={state.op} loadTile={loadTile} choropleth={choro?.pairs ?? null} choroplethLevel={choro?.level ?? 1} areas={areas}
             marker={picked ? [picked.lon, picked.lat] : null} fit={fit} gridBounds={gridBounds} drawMode={drawMode} onDrawn={onDrawn} onHover={onHover} onClick={onClick} view={state.map} onView={onView} onMap={setMlMap}
-            onRendered={() => { (window as any).__indapiFirstRender ??= performance.now(); document.body.dataset.mapRendered = '1'; }} />
+            onRendered={() => { (window as any).__indapiFirstRender ??= performance.now(); document.body.dataset.mapRendered = '1'; markFirstMap(); }} />
         </Suspense>
         {cmpOn && <Suspense fallback={null}><CompareMaps dataBase={DATA_BASE} gridBounds={gridBounds} loadTile={loadTile} rec={rec2!} labelA={rec!.varLabel} sideA={compareSide(state.cmp, state.v2, phone, 'a')} sideB={compareSide(state.cmp, state.v2, phone, 'b')}
           mode={state.cmp!} sw={state.sw} onSw={(sw) => update({ sw }, { replace: true })} map={mlMap} opacity={state.op} onOpacity={(op) => update({ op })} areas={areas} marker={picked ? [picked.lon, picked.lat] : null}
@@ -368,10 +371,10 @@ export function App() {
             {id === 'summary' && <SummaryPanel ctx={ctx} onRows={onSummaryRows} />}
             {id === 'table' && <Suspense fallback={<p className="muted small">Loading the table builder…</p>}><TablePanel ctx={ctx} /></Suspense>}
             {id === 'areas' && <AreasPanel ctx={ctx} drawMode={drawMode} setDrawMode={setDrawMode} />}
-            {id === 'compare' && <ComparePanel ctx={ctx} picked={picked} onResult={onCompare} />}
-            {id === 'catchment' && state.panel === 'catchment' && <CatchmentPanel ctx={ctx} source={state.pick} onResult={onCatchment} />}
-            {id === 'download' && <DownloadPanel query={current} />}
-            {id === 'api' && <ApiPanel query={current} />}
+            {id === 'compare' && <Suspense fallback={<p className="muted small">Loading…</p>}><ComparePanel ctx={ctx} picked={picked} onResult={onCompare} /></Suspense>}
+            {id === 'catchment' && state.panel === 'catchment' && <Suspense fallback={<p className="muted small">Loading…</p>}><CatchmentPanel ctx={ctx} source={state.pick} onResult={onCatchment} /></Suspense>}
+            {id === 'download' && <Suspense fallback={<p className="muted small">Loading…</p>}><DownloadPanel query={current} /></Suspense>}
+            {id === 'api' && <Suspense fallback={<p className="muted small">Loading…</p>}><ApiPanel query={current} /></Suspense>}
           </div>
         ))}
       </aside>

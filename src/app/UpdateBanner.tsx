@@ -3,9 +3,16 @@
  * precaches the app and the small bundle files and caches COG ranges as they are used) and
  * shows a banner when a new version is installed and waiting, or when the worker reports a
  * new bundle. The status text in the header opens the storage dialog (panels/StoragePanel).
+ *
+ * On a first visit (no service worker controls the page) the registration waits until the
+ * first map has been drawn and the main thread is idle (src/ui/first-map.ts), so the
+ * precache never competes with the first map for the network; a returning visit registers
+ * at once (an update check).
  */
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { DATA_BASE, loadManifest } from './bundle';
+import { afterFirstMap } from '../ui/first-map';
+import { firstVisitStored } from './services';
 
 const StoragePanel = lazy(() => import('./panels/StoragePanel').then((m) => ({ default: m.StoragePanel })));
 
@@ -52,8 +59,14 @@ export function UpdateBanner() {
         });
       });
     };
-    navigator.serviceWorker.register('./sw.js', { scope: './' }).then((r) => { reg = r; watch(r); }).catch((e) => setSwErr(`Offline mode unavailable: ${(e as Error).message}`));
-    navigator.serviceWorker.ready.then(() => setReady(true)).catch(() => undefined);
+    const ac = new AbortController();
+    const when = navigator.serviceWorker.controller ? Promise.resolve() : afterFirstMap(ac.signal);
+    when
+      .then(() => navigator.serviceWorker.register('./sw.js', { scope: './' }))
+      .then((r) => { reg = r; watch(r); })
+      .catch((e) => { if (!ac.signal.aborted) setSwErr(`Offline mode unavailable: ${(e as Error).message}`); });
+    // offline-ready: a service worker is active and has stored what the page read before it
+    Promise.all([navigator.serviceWorker.ready, firstVisitStored]).then(() => setReady(true)).catch(() => undefined);
     const onMsg = (e: MessageEvent) => {
       const d = e.data;
       if (d?.type === 'storage-full') setFull(String(d.message));
@@ -63,7 +76,7 @@ export function UpdateBanner() {
     const onCtl = () => { if (reloadRequested) location.reload(); };
     navigator.serviceWorker.addEventListener('controllerchange', onCtl);
     const t = setInterval(() => void reg?.update().catch(() => undefined), 30 * 60_000);
-    return () => { clearInterval(t); navigator.serviceWorker.removeEventListener('message', onMsg); navigator.serviceWorker.removeEventListener('controllerchange', onCtl); };
+    return () => { ac.abort(); clearInterval(t); navigator.serviceWorker.removeEventListener('message', onMsg); navigator.serviceWorker.removeEventListener('controllerchange', onCtl); };
   }, []);
   return (
     <>

@@ -7,6 +7,7 @@ import { proxy, wrap, type Remote } from 'comlink';
 import type { CallOptions, Engine } from '../core/api';
 import { IndapiError, type ErrorCode } from '../core/errors';
 import type { EngineWorkerApi } from '../../workers/protocol/engine';
+import type { ReadRange } from '../../workers/range-log';
 
 let nextId = 1;
 
@@ -44,15 +45,30 @@ export type StartedEngine = Engine & {
   retire(successor: () => Engine): void;
 };
 
+/** Options of {@link startEngine}. */
+export interface StartEngineOptions {
+  /**
+   * Record the COG ranges the worker reads and hand them over when it is retired (a worker
+   * started while the service worker did not control the page; see range-log.ts).
+   */
+  onRetiredReads?: (ranges: ReadRange[]) => void;
+}
+
 /** Starts the engine worker for the bundle under `dataBase` and returns its client. */
-export function startEngine(dataBase: string): StartedEngine {
+export function startEngine(dataBase: string, o: StartEngineOptions = {}): StartedEngine {
   const w = new Worker(new URL('../../workers/engine.worker.ts', import.meta.url), { type: 'module', name: 'engine' });
   const remote = wrap<EngineWorkerApi>(w);
-  void remote.init(dataBase);
+  void remote.init(dataBase, !!o.onRetiredReads);
   let successor: (() => Engine) | null = null;
   let ended = false;
   let running = 0;
-  const end = () => { if (successor && !ended && running === 0) { ended = true; w.terminate(); } };
+  const end = () => {
+    if (!successor || ended || running !== 0) return;
+    ended = true;
+    if (!o.onRetiredReads) return w.terminate();
+    const hand = o.onRetiredReads;
+    remote.reads().then(hand, () => hand([])).finally(() => w.terminate());
+  };
   const client = engineClient(remote);
   const out = { retire: (next: () => Engine) => { successor = next; end(); } } as StartedEngine;
   for (const k of Object.keys(client) as Array<keyof Engine>) {

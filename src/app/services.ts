@@ -5,12 +5,38 @@
 import type { Engine } from '../core/api';
 import { DATA_BASE } from './bundle';
 import { startEngine, type StartedEngine } from './engine-client';
+import { storeRanges, type ReadRange } from '../../workers/range-log';
 import { rasterClient, type RasterClient } from '../ui/raster/client';
 
 let engine: StartedEngine | null = null;
-/** The engine (worker-backed), started on first use. */
+/** True while no service worker controls the page (a first visit, or no service worker support). */
+const uncontrolled = () => typeof navigator !== 'undefined' && !!navigator.serviceWorker && !navigator.serviceWorker.controller;
+
+/**
+ * The engine (worker-backed), started on first use. Started while the page is not controlled,
+ * it records the COG ranges it reads; when it is retired (the service worker took control),
+ * the page reads them again through the service worker, which caches them
+ * (src/app/range-log.ts), then sets `data-first-visit-stored="1"` on the body.
+ */
 export function getEngine(): Engine {
-  return (engine ??= startEngine(DATA_BASE));
+  return (engine ??= startEngine(DATA_BASE, uncontrolled() ? { onRetiredReads: storeFirstVisitReads } : {}));
+}
+
+let storedDone: () => void = () => undefined;
+/**
+ * Resolves once what the page read before the service worker controlled it is in the
+ * service worker's cache (at once when the page was controlled from the start); then
+ * anything viewed or summarised so far works offline.
+ */
+export const firstVisitStored: Promise<void> = uncontrolled() ? new Promise<void>((res) => (storedDone = res)) : Promise.resolve();
+function markStored(): void {
+  document.body.dataset.firstVisitStored = '1';
+  storedDone();
+}
+
+/** Stores the ranges an uncontrolled engine worker read (see {@link getEngine}). */
+function storeFirstVisitReads(ranges: ReadRange[]): void {
+  void storeRanges(ranges).finally(markStored);
 }
 // The worker-backed engine, for benchmarks and end-to-end tests in the page (bench/catchment-browser.ts).
 if (typeof window !== 'undefined') (window as any).__indapiEngine = getEngine;
@@ -21,7 +47,11 @@ let raster: RasterClient | null = null;
 // so what it reads is not cached for offline use: later calls start a new one, and the old one
 // ends once its calls have finished. The map's raster worker swaps itself (src/ui/raster/client.ts).
 if (typeof navigator !== 'undefined' && navigator.serviceWorker && !navigator.serviceWorker.controller) {
-  navigator.serviceWorker.addEventListener('controllerchange', () => { engine?.retire(getEngine); engine = null; }, { once: true });
+  navigator.serviceWorker.addEventListener('controllerchange', () => {
+    if (engine) engine.retire(getEngine);
+    else markStored(); // nothing read before the service worker
+    engine = null;
+  }, { once: true });
 }
 /** The map raster worker, started on first use; replaced by a controlled one once the service worker takes over. */
 export function getRaster(): RasterClient {

@@ -38,6 +38,8 @@ import type { Server } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
+import { compress } from 'hono/compress';
 import type { Engine } from '../core/api';
 import { createHandler, DEFAULT_MAX_BODY_BYTES } from '../contract/handler';
 import type { GenFile } from '../contract/methods';
@@ -151,10 +153,26 @@ function methodPool(d: Defaults, o: ServerOptions) {
 }
 
 /**
- * The server's request handler (Fetch API): static app, bundle and contract.
+ * The server's request handler (Fetch API): static app, bundle and contract, with
+ * compression: built files are sent precompressed when the client takes it (`.br`/`.gz`
+ * beside them, see static.ts); other text answers of 1 KiB or more (API JSON, CSV, R
+ * text, files of a bundle folder without variants) are gzipped on the fly by Hono's
+ * `compress` middleware when `Accept-Encoding` allows. It leaves alone answers already
+ * encoded, 206 partial answers, HEAD, `Cache-Control: no-transform`, and binary types
+ * (COGs, PNG, ZIP, .dta, .rds, xlsx), whose bytes would not shrink.
  * Exposed for tests that do not need a socket.
  */
 export function createServerFetch(o: ServerOptions = {}): (req: Request) => Promise<Response> {
+  const handle = createUncompressedFetch(o);
+  const app = new Hono();
+  app.use(compress({ threshold: 1024 }));
+  app.all('*', (c) => handle(c.req.raw));
+  app.onError((e) => { throw e; }); // the caller's error handling stays as it was (startServer answers 500)
+  return async (req) => app.fetch(req);
+}
+
+/** {@link createServerFetch} without the compression layer. */
+function createUncompressedFetch(o: ServerOptions): (req: Request) => Promise<Response> {
   const d = defaults(o);
   const sessions = o.sessions ?? diskStore(d);
   let port = Number(process.env.PORT ?? 8080); // updated from each request's URL
@@ -219,7 +237,7 @@ function staticRoutes(d: Defaults): (req: Request, url: URL) => Promise<Response
 function configResponse(req: Request, dataUrl: string, cacheMB?: number): Response {
   const body = JSON.stringify(cacheMB ? { dataUrl, cacheMB } : { dataUrl }) + '\n';
   const etag = `"${createHash('sha256').update(body).digest('hex').slice(0, 16)}"`;
-  const headers = { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache', ETag: etag };
+  const headers = { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache', ETag: etag, 'Content-Length': String(Buffer.byteLength(body)) };
   if (req.headers.get('if-none-match')?.split(',').some((t) => t.trim().replace(/^W\//, '') === etag)) return new Response(null, { status: 304, headers });
   return new Response(req.method === 'HEAD' ? null : body, { status: 200, headers });
 }

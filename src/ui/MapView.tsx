@@ -15,6 +15,7 @@ import { TerraDrawMapLibreGLAdapter } from 'terra-draw-maplibre-gl-adapter';
 import type { FeatureCollection, Feature, Geometry, Position } from 'geojson';
 import { bundleFiles } from './bundle-files';
 import { SSA_GRID } from '../core/grid';
+import { afterFirstMap } from './first-map';
 
 maplibregl.setWorkerUrl(maplibreWorkerUrl);
 
@@ -205,7 +206,8 @@ export function MapView(p: MapViewProps) {
       });
       drawRef.current = draw;
       // Admin outlines the manifest lists (none that the bundle lacks: no failed request); no manifest list: admin-1 as before.
-      void bundleFiles(p.dataBase).then((files) => {
+      // After the first map (first-map.ts): the outlines (1.2 MB, 185 KB brotli) are not needed to draw it.
+      void Promise.all([bundleFiles(p.dataBase), afterFirstMap()]).then(([files]) => {
         if (mapRef.current !== map) return;
         for (const [src, path] of [['admin1', 'basemap/admin1.geojson'], ['admin2', 'basemap/admin2.geojson']]) {
           if (files ? files.has(path) : src === 'admin1') (map.getSource(src) as GeoJSONSource).setData(abs(path));

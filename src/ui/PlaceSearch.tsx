@@ -13,6 +13,7 @@ import * as maplibregl from 'maplibre-gl';
 import type { Map as MlMap } from 'maplibre-gl';
 import Papa from 'papaparse';
 import { fold } from './ChipSelect';
+import { afterFirstMap } from './first-map';
 
 /** A place of the bundle: name, ISO 3166-1 alpha-3 country, population (people), lon/lat (EPSG:4326 degrees). */
 export interface Place { name: string; iso3: string; population: number; lon: number; lat: number }
@@ -21,9 +22,13 @@ export interface Place { name: string; iso3: string; population: number; lon: nu
 export const MAX_LABELS = 30;
 
 let placesP: Promise<Place[]> | null = null;
-/** Loads `basemap/places.csv` once (sorted by population, largest first). @throws Error when it cannot be read */
+/**
+ * Loads `basemap/places.csv` once (sorted by population, largest first), after the first map
+ * has been drawn (place names are not needed for it; see first-map.ts).
+ * @throws Error when it cannot be read
+ */
 export function loadPlaces(dataBase: string): Promise<Place[]> {
-  placesP ??= fetch(new URL('basemap/places.csv', dataBase)).then(async (r) => {
+  placesP ??= afterFirstMap().then(() => fetch(new URL('basemap/places.csv', dataBase))).then(async (r) => {
     if (!r.ok) throw new Error(`places.csv: HTTP ${r.status}`);
     const rows = Papa.parse<Record<string, string>>((await r.text()).trim(), { header: true, skipEmptyLines: true }).data;
     return rows.map((x) => ({ name: x.name, iso3: x.iso3, population: Number(x.population), lon: Number(x.lon), lat: Number(x.lat) }))

@@ -4,14 +4,20 @@
  * importing it pulls in nothing of the worker.
  */
 import type { CallOptions, Engine } from '../../src/core/api';
+import type { ReadRange } from '../range-log';
 
 /** Outcome of a call: value or typed error (the error's `code` survives the worker boundary). */
 export type CallOutcome<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string; detail?: Record<string, unknown> } };
 
 /** The engine worker's Comlink API. */
 export interface EngineWorkerApi {
-  /** Creates the engine over the bundle at `dataBase` (URL ending in "/"). */
-  init(dataBase: string): void;
+  /**
+   * Creates the engine over the bundle at `dataBase` (URL ending in "/"). `record`: keep the
+   * COG ranges read (a worker the service worker does not control, see workers/range-log.ts).
+   */
+  init(dataBase: string, record?: boolean): void;
+  /** The COG ranges read so far when recording (merged), else none. */
+  reads(): ReadRange[];
   /**
    * Calls `engine[method](args, { signal, onProgress })` under id `id`; a failure comes back
    * as `{ ok: false, error }` (code ABORTED when cancelled, INTERNAL when untyped).

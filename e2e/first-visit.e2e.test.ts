@@ -1,0 +1,74 @@
+/**
+ * The first visit on a real connection (issue 17): what comes before the first map. In a
+ * fresh profile, every script and stylesheet the first map loads arrives compressed
+ * (Content-Encoding br, from the precompressed build), and neither the place names
+ * (places.csv) nor the service worker (its registration, hence its precache) are asked for
+ * before the first map has been drawn. Order by state: the page notes, at the moment of each
+ * fetch or registration, whether the map was drawn yet. Budgets in time and bytes are in
+ * bench/app.ts (bench/first-visit.ts), not here.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { startServer, type Started } from './helpers';
+import { launch, waitMap } from './app-helpers';
+
+describe('first visit', () => {
+  let srv: Started;
+  let browser: Browser;
+  beforeAll(async () => {
+    srv = await startServer({ LOG: '0' });
+    browser = await launch();
+  });
+  afterAll(async () => { await browser?.close(); await srv?.stop(); });
+
+  test('scripts and styles come compressed; places and the service worker come after the first map', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    try {
+      const page = await ctx.newPage();
+      await page.addInitScript(() => {
+        const log: Array<{ what: string; mapped: boolean }> = ((window as any).__order = []);
+        const mapped = () => document.body?.dataset.mapRendered === '1';
+        const f = window.fetch;
+        window.fetch = function (input: RequestInfo | URL, init?: RequestInit) {
+          log.push({ what: typeof input === 'string' ? input : input instanceof URL ? input.href : input.url, mapped: mapped() });
+          return f.call(this, input, init);
+        };
+        const reg = ServiceWorkerContainer.prototype.register;
+        ServiceWorkerContainer.prototype.register = function (this: ServiceWorkerContainer, ...a: Parameters<typeof reg>) {
+          log.push({ what: 'register ' + String(a[0]), mapped: mapped() });
+          return reg.apply(this, a);
+        };
+      });
+      // responses of scripts and styles (page and workers) up to the first map
+      const assets: Array<{ url: string; encoding: string | null; mapped: boolean }> = [];
+      let drawn = false;
+      ctx.on('response', async (r) => {
+        const u = new URL(r.url());
+        if (!/\.(js|mjs|css)$/.test(u.pathname) || r.status() !== 200) return;
+        const mappedAtResponse = drawn;
+        const encoding = await r.headerValue('content-encoding');
+        // files under 1 KiB have no compressed variant (not worth it)
+        if (!encoding && Number(await r.headerValue('content-length')) < 1024) return;
+        assets.push({ url: u.pathname, encoding, mapped: mappedAtResponse });
+      });
+      await page.goto(`${srv.url}#v=ELEVATION`);
+      await waitMap(page, 120_000);
+      drawn = true;
+      // the service worker registers and takes control, and place names load, after the map
+      await page.waitForFunction(() => !!navigator.serviceWorker.controller, undefined, { timeout: 120_000 });
+      await page.waitForFunction(() => (window as any).__order.some((e: { what: string }) => e.what.includes('places.csv')), undefined, { timeout: 60_000 });
+      const order = (await page.evaluate(() => (window as any).__order)) as Array<{ what: string; mapped: boolean }>;
+      const places = order.filter((e) => e.what.includes('places.csv'));
+      const regs = order.filter((e) => e.what.startsWith('register '));
+      expect(places.length).toBeGreaterThan(0);
+      expect(regs.length).toBe(1);
+      expect(places.every((e) => e.mapped), 'places.csv fetched before the first map').toBe(true);
+      expect(regs.every((e) => e.mapped), 'service worker registered before the first map').toBe(true);
+      const before = assets.filter((a) => !a.mapped);
+      expect(before.some((a) => /maplibre-gl-[^/]*\.js$/.test(a.url))).toBe(true);
+      expect(before.filter((a) => a.encoding !== 'br'), 'uncompressed scripts or styles before the first map').toEqual([]);
+    } finally {
+      await ctx.close();
+    }
+  }, 300_000);
+});
