@@ -95,15 +95,15 @@ export function App() {
   // Bad codes in a pasted URL: message in place, ignored.
   const badCodes = useMemo(() => {
     if (!catalog.length) return [];
-    const codes = [...(state.v ? [state.v] : []), ...(state.v2 ? [state.v2] : []), ...state.vars, ...state.by];
+    const codes = [...[state.v, state.v2, state.tv, state.tr, state.tc].filter((c): c is string => !!c), ...state.vars, ...state.by];
     const bad = codes.filter((c) => !byCode.has(c));
     if (iso.length) bad.push(...state.iso.filter((c) => !iso.some((e) => e.code === c)));
     return [...new Set(bad)];
-  }, [catalog, iso, state.v, state.v2, state.vars, state.by, state.iso, byCode]);
+  }, [catalog, iso, state.v, state.v2, state.tv, state.tr, state.tc, state.vars, state.by, state.iso, byCode]);
   useEffect(() => {
     if (!badCodes.length) return;
     const fallback = byCode.has('ELEVATION') ? 'ELEVATION' : catalog[0]?.varCode ?? null;
-    update({ v: state.v && byCode.has(state.v) ? state.v : fallback, v2: state.v2 && byCode.has(state.v2) ? state.v2 : null, vars: state.vars.filter((c) => byCode.has(c)), by: state.by.filter((c) => byCode.has(c)), iso: iso.length ? state.iso.filter((c) => iso.some((e) => e.code === c)) : state.iso }, { replace: true });
+    update({ v: state.v && byCode.has(state.v) ? state.v : fallback, v2: state.v2 && byCode.has(state.v2) ? state.v2 : null, ...Object.fromEntries((['tv', 'tr', 'tc'] as const).map((k) => [k, state[k] && byCode.has(state[k]!) ? state[k] : null])), vars: state.vars.filter((c) => byCode.has(c)), by: state.by.filter((c) => byCode.has(c)), iso: iso.length ? state.iso.filter((c) => iso.some((e) => e.code === c)) : state.iso }, { replace: true });
     // keep the message: computed from the original URL below
   }, [badCodes]);
   // The message stays until the user changes the inputs (the clean-up above is not a change).

@@ -78,10 +78,12 @@ export function AreasPanel({ ctx, drawMode, setDrawMode }: AreasPanelProps) {
   const y = yCol && r.last?.args.var.includes(yCol) ? yCol : r.last?.args.var[0];
   const isTotal = useCallback((row: Row) => row[SHAPE_TOTAL] === 1, []);
   // bars per shape (and country): "1 · Kenya", as the shapes are numbered on the map; "1 · all countries" for a shape's total
-  const barLabel = useCallback((row: Row) => (row.feature !== undefined ? `${row.feature}${isTotal(row) ? ' · all countries' : row.ADM0_NAME ?? row.ISO3 ? ` · ${row.ADM0_NAME ?? row.ISO3}` : ''}` : String(row[x] ?? '')), [x, isTotal]);
+  // a shape's name (an uploaded feature's name property), else its number
+  const shapeName = useCallback((f: unknown) => state.names[Number(f) - 1] || String(f), [state.names]);
+  const barLabel = useCallback((row: Row) => (row.feature !== undefined ? `${shapeName(row.feature)}${isTotal(row) ? ' · all countries' : row.ADM0_NAME ?? row.ISO3 ? ` · ${row.ADM0_NAME ?? row.ISO3}` : ''}` : String(row[x] ?? '')), [x, isTotal, shapeName]);
   const label = useCallback((c: string) => (c === 'feature' ? 'Shape' : colLabel(byCode, c)), [byCode]);
   const table = useMemo(() => tableColumns(rows.filter((row) => !isTotal(row)), r.last?.data.columns.map((c) => c.name) ?? [], ['feature']), [rows, r.last, isTotal]);
-  const cellText = useCallback((row: Row, c: string) => (isTotal(row) && (c === 'ISO3' || c === 'ADM0_NAME') ? 'all countries' : undefined), [isTotal]);
+  const cellText = useCallback((row: Row, c: string) => (c === 'feature' && row.feature !== undefined ? shapeName(row.feature) : isTotal(row) && (c === 'ISO3' || c === 'ADM0_NAME') ? 'all countries' : undefined), [isTotal, shapeName]);
   const decimals = useMemo(() => Object.fromEntries((r.last?.args.var ?? []).map((v) => [v, byCode.get(v)?.dec ?? 2])), [r.last, byCode]);
   return (
     <section aria-labelledby="areas-h">
@@ -89,11 +91,11 @@ export function AreasPanel({ ctx, drawMode, setDrawMode }: AreasPanelProps) {
       <div className="row" role="group" aria-label="Drawing tools">
         <button type="button" aria-pressed={drawMode === 'polygon'} onClick={() => setDrawMode(drawMode === 'polygon' ? 'off' : 'polygon')}>Draw polygon</button>
         <button type="button" aria-pressed={drawMode === 'point'} onClick={() => setDrawMode(drawMode === 'point' ? 'off' : 'point')}>Add point</button>
-        <button type="button" onClick={() => { update({ wkt: '' }); setDrawMode('off'); }} disabled={!state.wkt}>Clear shapes</button>
+        <button type="button" onClick={() => { update({ wkt: '', names: [] }); setDrawMode('off'); }} disabled={!state.wkt}>Clear shapes</button>
       </div>
       {drawMode === 'polygon' && <p className="muted small">Click to add vertices; click the first vertex (or double-click) to close the polygon.</p>}
       {drawMode === 'point' && <p className="muted small">Click on the map to add a point.</p>}
-      <UploadShapes wkt={state.wkt} onWkt={(w) => { update({ wkt: w }); const b = wktBounds(w); if (b) ctx.fitTo(b); }} />
+      <UploadShapes wkt={state.wkt} names={state.names} onNames={(names) => update({ names })} onWkt={(w, names) => { update({ wkt: w, names }); const b = wktBounds(w); if (b) ctx.fitTo(b); }} />
       <label className="field">
         <span>WKT (EPSG:4326, longitude latitude): POINT, MULTIPOINT, POLYGON, MULTIPOLYGON, GEOMETRYCOLLECTION</span>
         <textarea rows={4} value={text} onChange={(e) => onText(e.target.value)} spellCheck={false} aria-invalid={!!wktErr} aria-describedby="wkt-err" placeholder="POLYGON ((36 -1.5, 37.5 -1.5, 37.5 0, 36 0, 36 -1.5))" />

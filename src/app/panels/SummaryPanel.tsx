@@ -71,7 +71,9 @@ export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: Summa
   const r = useRun<GetLayerArgs, TableResult>('getLayerTable', (a, o) => getEngine().getLayerTable(a, o));
   const [msg, setMsg] = useState<string | null>(null);
   const [breakText, setBreakText] = useState<Record<string, string>>({});
-  const [yCol, setYCol] = useState<string | null>(null);
+  // the charted indicator is in the link (y=)
+  const yCol = state.y;
+  const setYCol = (v: string) => update({ y: v });
   const vars = summaryVars(state);
   const varOpts = useMemo(() => varOptions(catalog), [catalog]);
   const byOpts = useMemo(() => varOptions(catalog), [catalog]);
