@@ -160,10 +160,11 @@ export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: Summa
   const cellText = useCallback((row: Row, c: string) => {
     if (!shownBy.includes(c)) return undefined;
     if (row[c] === null && isNaRow(row, shownBy)) return `NA (${naKind(c)})`;
-    if (typeof row[c] === 'string' && /e[-+]?\d/i.test(row[c] as string)) return prettyInterval(row[c] as string);
     return byCellText(row, c, shownBy);
   }, [shownBy, naKind]);
-  const cellTitle = useCallback((row: Row, c: string) => (c === 'ISO3' && row.ADM0_NAME ? String(row.ADM0_NAME) : undefined), []);
+  // intervals read as the API writes them ("(100,1e+03]", R cut() with dig.lab 3); the plain numbers in the tooltip
+  const cellTitle = useCallback((row: Row, c: string) => (c === 'ISO3' && row.ADM0_NAME ? String(row.ADM0_NAME)
+    : typeof row[c] === 'string' && /e[-+]?\d/i.test(row[c] as string) ? `${row[c] as string} = ${prettyInterval(row[c] as string)}` : undefined), []);
   const label = useCallback((c: string) => {
     const i = shownBy.indexOf(c);
     // a continuous layer as a domain: its key column holds intervals
@@ -177,8 +178,8 @@ export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: Summa
   // Districts repeat names across provinces of one country: an ADM2 bar names its ADM1 unit too.
   const barLabel = useCallback((row: Row) => (unitBars
     ? `${String(row[xKey])} (${/^ADM2_/.test(xKey) && row.ADM1_NAME_ALT ? `${String(row.ADM1_NAME_ALT)}, ` : ''}${String(row.ISO3)})`
-    : prettyInterval(String(row[xKey] ?? 'all'))), [xKey, unitBars]);
-  const barOrder = useMemo(() => orders[xKey]?.map(prettyInterval), [orders, xKey]);
+    : String(row[xKey] ?? 'all')), [xKey, unitBars]);
+  const barOrder = orders[xKey];
   const naRows = rows.filter((x) => isNaRow(x, shownBy));
   const units = rows.filter((x) => !isTotalRow(x, shownBy)).length;
   const table = useMemo(() => tableColumns(rows, shown?.data.columns.map((c) => c.name).filter((c) => c !== 'total') ?? [], shownBy), [rows, shown, shownBy]);

@@ -54,7 +54,7 @@ export function prettyUnit(unit: string): string {
 }
 
 /**
- * An interval label as people read it: R's `cut()` labels keep 3 significant digits in
+ * An interval label in plain numbers (for a tooltip next to the API label): R's `cut()` labels keep 3 significant digits in
  * e-notation ("(500,1e+03]"); display shows plain numbers ("(500,1000]"). Display only.
  */
 export function prettyInterval(label: string): string {
