@@ -34,7 +34,7 @@ import { UpdateBanner } from './UpdateBanner';
 import { MapExportControl } from './map-export-control';
 import type { MapExportFormat } from './map-export-svg';
 import { CompareBar, compareSide } from '../ui/CompareBar';
-import { varOptions } from './panels/common';
+import { varOptions, varSearch } from './panels/common';
 
 const MapView = lazy(() => import('../ui/MapView').then((m) => ({ default: m.MapView })));
 const TablePanel = lazy(() => import('./panels/TablePanel').then((m) => ({ default: m.TablePanel })));
@@ -253,6 +253,7 @@ export function App() {
   const rec2 = state.cmp && state.v2 ? byCode.get(state.v2) : undefined;
   const cmpOn = !!(rec2 && rec);
   const varOpts = useMemo(() => varOptions(catalog), [catalog]);
+  const varFind = useMemo(() => varSearch(catalog), [catalog]);
 
   return (
     <div className={`app${wide ? ' wide' : ''}${drawer ? ' drawer-open' : ''}`}>
@@ -289,7 +290,7 @@ export function App() {
           <Suspense fallback={null}><PlaceSearch map={mlMap} dataBase={DATA_BASE} maxLabels={phone ? 12 : 30} /></Suspense>
           <MapExportControl disabled={!mlMap} onSave={(f) => (mlMap ? saveMap(mlMap, f) : Promise.resolve())} />
         </div>
-        <CompareBar options={varOpts} byCode={byCode} v={state.v} v2={state.v2} cmp={state.cmp} phone={phone} onChange={(c, o) => update(c, o)} cellInfo={(c, lo, la) => getRaster().cellInfo(c, lo, la)} fmt={fmtValue} />
+        <CompareBar options={varOpts} search={varFind} byCode={byCode} v={state.v} v2={state.v2} cmp={state.cmp} phone={phone} onChange={(c, o) => update(c, o)} cellInfo={(c, lo, la) => getRaster().cellInfo(c, lo, la)} fmt={fmtValue} />
         <div className="overlay tl-info" aria-live="polite" data-testid="hover-info">
           {hover ? (
             <dl className="info">

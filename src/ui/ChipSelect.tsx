@@ -25,6 +25,21 @@ export interface ChipSelectProps {
   maxShown?: number;
   /** id of the add box (to focus it from elsewhere). */
   inputId?: string;
+  /**
+   * Ranked search: option values matching a typed query, best first (e.g. the catalog search of
+   * src/core/catalog/search.ts, with its synonyms and ranking); default {@link filterOptions}.
+   */
+  search?: OptionSearch;
+}
+
+/** A ranked search over option values: the values matching `query`, best first. */
+export type OptionSearch = (query: string) => string[];
+
+/** Options matching `query`: by the ranked `search` when given (in its order), else {@link filterOptions}. */
+export function matchOptions(options: ChipOption[], query: string, search?: OptionSearch): ChipOption[] {
+  if (!search || !query.trim()) return filterOptions(options, query);
+  const byVal = new Map(options.map((o) => [o.value, o]));
+  return search(query).map((v) => byVal.get(v)).filter((o): o is ChipOption => !!o);
 }
 
 /** Lower case without diacritics ("Côte" matches "cote"). */
@@ -43,10 +58,10 @@ export function filterOptions(options: ChipOption[], query: string): ChipOption[
 }
 
 /** The picker. */
-export function ChipSelect({ label, options, values, onChange, placeholder = 'Add…', emptyText, maxShown = 100, inputId }: ChipSelectProps) {
+export function ChipSelect({ label, options, values, onChange, placeholder = 'Add…', emptyText, maxShown = 100, inputId, search }: ChipSelectProps) {
   const [text, setText] = useState('');
   const byVal = useMemo(() => new Map(options.map((o) => [o.value, o])), [options]);
-  const matches = useMemo(() => filterOptions(options.filter((o) => !values.includes(o.value)), text), [options, values, text]);
+  const matches = useMemo(() => matchOptions(options.filter((o) => !values.includes(o.value)), text, search), [options, values, text, search]);
   const items = matches.slice(0, maxShown);
   const list = useRef<HTMLUListElement>(null);
   const input = useRef<HTMLInputElement | null>(null);
@@ -87,7 +102,7 @@ export function ChipSelect({ label, options, values, onChange, placeholder = 'Ad
         // The text in the box decides: a highlight left from before the text changed (text typed or
         // pasted and Enter pressed before the list re-rendered) never adds another option.
         const typed = (input.current?.value ?? text).trim();
-        const live = typed ? filterOptions(options.filter((o) => !values.includes(o.value)), typed) : null;
+        const live = typed ? matchOptions(options.filter((o) => !values.includes(o.value)), typed, search) : null;
         if (live && (!pick || !live.some((o) => o.value === pick!.value))) pick = live[0] ?? null;
       }
       if ((enter || type === useCombobox.stateChangeTypes.ItemClick) && pick) {

@@ -18,7 +18,7 @@ import { PivotTable } from '../../ui/PivotTable';
 import { Progress } from '../../ui/Progress';
 import { HistogramSection } from './HistogramSection';
 import { ALL_SELECTED, COUNTRY_CODES, fetchTableData, pivotGrid, tablePivot, type TableArgs, type TableData } from '../../ui/pivot';
-import { colLabel, errText, fmtNum, isoOptions, keyOrder, prettyUnit, type PanelCtx } from './common';
+import { colLabel, errText, fmtNum, isoOptions, keyOrder, prettyUnit, varSearch, type PanelCtx } from './common';
 
 /** Runs the table's summaries on the app's engine; key orders from the class tables (classes) or interval order. */
 export function fetchTable(a: TableArgs, o: CallOptions): Promise<TableData> {
@@ -47,6 +47,14 @@ export function TablePanel({ ctx }: { ctx: PanelCtx }) {
   const setRow = (v: string) => update({ tr: v });
   const setCol = (v: string) => update({ tc: v });
   const [msg, setMsg] = useState<string | null>(null);
+  // "Find" narrows the cells' list with the catalog's search (synonyms, ranking), best first; the chosen one stays listed
+  const [find, setFind] = useState('');
+  const search = useMemo(() => varSearch(catalog), [catalog]);
+  const valueOpts = useMemo(() => {
+    if (!find.trim()) return catalog;
+    const hits = search(find).map((c) => byCode.get(c)!).filter(Boolean);
+    return hits.some((h) => h.varCode === value) || !byCode.has(value) ? hits : [byCode.get(value)!, ...hits];
+  }, [find, search, catalog, byCode, value]);
   const [xlsxBusy, setXlsxBusy] = useState(false);
   const r = useRun<TableArgs, TableData>('table', fetchTable);
   const isoOpts = useMemo(() => isoOptions(iso), [iso]);
@@ -131,8 +139,12 @@ export function TablePanel({ ctx }: { ctx: PanelCtx }) {
     <section aria-labelledby="table-h">
       <h2 id="table-h">Table builder</h2>
       <p className="muted small">Rows × columns by two domains, one indicator in the cells. Totals use the indicator's own formula over the cells of the row, column or selection (a mean stays a mean); with several countries, “{ALL_SELECTED}” totals are over all of them together.</p>
-      <label className="field"><span>Indicator in the cells</span>
-        <select value={value} onChange={(e) => setValue(e.target.value)} data-testid="table-value">{catalog.map((c) => option(c, false))}</select>
+      <label className="field"><span>Find an indicator for the cells</span>
+        <input type="search" value={find} onChange={(e) => { setFind(e.target.value); const first = e.target.value.trim() ? search(e.target.value)[0] : undefined; if (first) setValue(first); }}
+          placeholder="e.g. distance town, rainfall" data-testid="table-find" />
+      </label>
+      <label className="field"><span>Indicator in the cells{find.trim() ? ` (${valueOpts.length} found)` : ''}</span>
+        <select value={value} onChange={(e) => setValue(e.target.value)} data-testid="table-value">{valueOpts.map((c) => option(c, false))}</select>
       </label>
       <div className="row table-domains">
         <label className="field"><span>Rows</span>

@@ -1,7 +1,8 @@
 /** Shared shapes of the side panels. */
 import type { IsoEntry, Row, VarRecord } from '../../core/types';
 import type { UrlState } from '../url-state';
-import type { ChipOption } from '../../ui/ChipSelect';
+import type { ChipOption, OptionSearch } from '../../ui/ChipSelect';
+import { buildCatalogIndex } from '../../core/catalog/search';
 
 /** A query the user ran, for downloads and the API panel (arguments as the HTTP contract names them). */
 export interface QuerySpec {
@@ -30,6 +31,19 @@ export interface PanelCtx {
 export function varOptions(catalog: VarRecord[], filter?: (r: VarRecord) => boolean): ChipOption[] {
   return catalog.filter((r) => !filter || filter(r)).map((r) => ({ value: r.varCode, label: `${r.varLabel} (${r.varCode})`, chip: r.varLabel, code: r.varCode, group: r.cat1 }));
 }
+
+/**
+ * The catalog's search (src/core/catalog/search.ts: synonyms such as "town" for places,
+ * BM25 ranking, exact codes first) as an indicator picker's ranked search: codes best first.
+ * One index per catalog array (built on the first query).
+ */
+export function varSearch(catalog: VarRecord[]): OptionSearch {
+  let index = SEARCH_INDEX.get(catalog);
+  if (!index) { index = buildCatalogIndex(catalog); SEARCH_INDEX.set(catalog, index); }
+  const idx = index;
+  return (q: string) => idx.search(q).hits.map((h) => h.rec.varCode);
+}
+const SEARCH_INDEX = new WeakMap<VarRecord[], ReturnType<typeof buildCatalogIndex>>();
 
 /** Options for country/region pickers (regions first). */
 export function isoOptions(iso: IsoEntry[]): ChipOption[] {
