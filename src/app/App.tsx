@@ -14,7 +14,7 @@ import { Legend } from '../ui/Legend';
 import type { DrawMode } from '../ui/MapView';
 import type { Map as MlMap } from 'maplibre-gl';
 import type { Palette } from '../ui/raster/palette';
-import { adminLevel, buildChoropleth } from '../ui/choropleth';
+import { adminLevel, buildChoropleth, countryChoropleth } from '../ui/choropleth';
 import { bundleFiles } from '../ui/bundle-files';
 import { appendWkt, wktToFeatures } from '../ui/wkt';
 import type { LegendEntry } from '../ui/raster/palette';
@@ -23,7 +23,7 @@ import { DATA_BASE, loadIso } from './bundle';
 import { getEngine, getRaster } from './services';
 import { useUrlState } from './useUrlState';
 import type { PanelId } from './url-state';
-import { colLabel, fmtNum, prettyUnit, type PanelCtx, type QuerySpec } from './panels/common';
+import { colLabel, errText, fmtNum, prettyUnit, type PanelCtx, type QuerySpec } from './panels/common';
 import { SummaryPanel, summaryArgs, type SummaryRows } from './panels/SummaryPanel';
 import { AreasPanel } from './panels/AreasPanel';
 import { UPLOAD_EVENT } from './panels/UploadShapes';
@@ -31,6 +31,7 @@ import { ComparePanel } from './panels/ComparePanel';
 import { DownloadPanel } from './panels/DownloadPanel';
 import { ApiPanel } from './panels/ApiPanel';
 import { UpdateBanner } from './UpdateBanner';
+import { Progress } from '../ui/Progress';
 import { MapExportControl } from './map-export-control';
 import type { MapExportFormat } from './map-export-svg';
 import { CompareBar, compareSide } from '../ui/CompareBar';
@@ -67,7 +68,7 @@ function usePhone(): boolean {
 }
 
 /** A choropleth on the map: colours per admin1 raster value, legend, and the value drawn per unit. */
-interface Choro { pairs: Array<[number, string]>; legend: LegendEntry[]; title: string; code: string; values: Map<number, number>; dec: number; unit: string; level?: 1 | 2 }
+interface Choro { pairs: Array<[number | string, string]>; legend: LegendEntry[]; title: string; code: string; values: Map<number | string, number>; dec: number; unit: string; level?: 0 | 1 | 2 }
 
 /** The app. */
 export function App() {
@@ -131,16 +132,27 @@ export function App() {
   }, [catalog]);
 
   const [restyle, setRestyle] = useState(0);
+  // Similar cells being drawn ('styling' in the raster worker, then their style key until the map has drawn it): progress on the map.
+  const [cellsPending, setCellsPending] = useState<string | null>(null);
+  // The record whose layer the map draws: the legend's title, unit and palette go with it, so a
+  // switch that fails (offline, a layer never stored) leaves the old map with its own legend.
+  const [drawnRec, setDrawnRec] = useState<VarRecord | null>(null);
   // Style the selected layer in the raster worker.
   useEffect(() => {
-    if (!rec) { setRasterKey(null); setPalette(null); return; }
+    if (!rec) { setRasterKey(null); setPalette(null); setDrawnRec(null); return; }
     let cancel = false;
     setMapErr(null);
     const key = `cog:${rec.varCode}`;
-    getRaster().styleCog(key, rec).then((p) => { if (!cancel) { setPalette(p); setRasterKey(key); } })
-      .catch((e) => { if (!cancel) setMapErr(`Cannot draw ${rec.varCode}: ${(e as Error).message}`); });
+    getRaster().styleCog(key, rec).then((p) => { if (!cancel) { setPalette(p); setRasterKey(key); setDrawnRec(rec); } })
+      .catch((e) => {
+        if (cancel) return;
+        const still = drawnRecRef.current;
+        setMapErr(`Cannot show ${rec.varLabel} (${rec.varCode}): ${errText(e)}${still && still.varCode !== rec.varCode ? ` The map still shows ${still.varLabel}.` : ''}`);
+      });
     return () => { cancel = true; };
   }, [rec, restyle]);
+  const drawnRecRef = useRef<VarRecord | null>(null);
+  drawnRecRef.current = drawnRec;
 
   // Hover / click look-ups (latest wins).
   const hoverSeq = useRef(0);
@@ -188,6 +200,16 @@ export function App() {
   // Choropleth from summaries by ADM2 (when the manifest lists basemap/admin2.geojson) or ADM1, on the
   // outlines whose `value` is the ADM<l>_NAME_ALT raster value (a summary by code joins on its `code`).
   const onSummaryRows = useCallback((r: SummaryRows | null) => {
+    // by country (ISO3 or ADM0_NAME), or one row per country without a domain: the country outlines
+    const byCountry = r && !r.by.some((x) => adminLevel(x)) && (r.by.some((x) => x === 'ISO3' || x === 'ADM0_NAME') || (!r.by.length && new Set(r.rows.map((x) => x.ISO3)).size > 1));
+    if (r && byCountry) {
+      const v = r.value;
+      const names = new Map(iso.map((e) => [e.name, e.code]));
+      const c = countryChoropleth(r.rows.filter((row) => r.by.every((k) => k === 'ISO3' || k === 'ADM0_NAME' || row[k] === undefined)), v, names, byCode.get(v)?.dec ?? 2);
+      if (!c.pairs.length) { setChoro(null); return; }
+      setChoro({ pairs: c.pairs, legend: c.legend, title: `${colLabel(byCode, v)} by country`, code: `${v} by ${r.by.find((x) => x === 'ISO3' || x === 'ADM0_NAME') ?? 'ISO3'}`, values: c.values, dec: byCode.get(v)?.dec ?? 2, unit: prettyUnit(byCode.get(v)?.unit ?? ''), level: 0 });
+      return;
+    }
     if (!r || !r.by.some((x) => adminLevel(x))) { setChoro(null); return; }
     void bundleFiles(DATA_BASE).then((files) => {
       const has = (l: 1 | 2) => (files ? files.has(`basemap/admin${l}.geojson`) : l === 1);
@@ -201,9 +223,9 @@ export function App() {
         setChoro({ pairs: c.pairs, legend: c.legend, title: `${colLabel(byCode, v)} by ${level === 2 ? 'district' : 'province'}`, code: `${v} by ${b}`, values: c.values, dec: byCode.get(v)?.dec ?? 2, unit: prettyUnit(byCode.get(v)?.unit ?? ''), level });
       });
     }).catch(() => setChoro(null));
-  }, [byCode]);
-  // The raster value under the pointer of the choropleth's key layer (ADM1_NAME_ALT / ADM2_NAME_ALT).
-  const hoverUnit = choro && hover ? (choro.level === 2 ? hover.adm2Value : hover.adm1Value) : undefined;
+  }, [byCode, iso]);
+  // The unit under the pointer: the raster value of the choropleth's key layer (ADM1_NAME_ALT / ADM2_NAME_ALT), or the country's ISO3.
+  const hoverUnit = choro && hover ? (choro.level === 0 ? hover.iso3 ?? undefined : choro.level === 2 ? hover.adm2Value : hover.adm1Value) : undefined;
 
   // Compare results on the map: ADM1 ranks as a choropleth, cells as a raster.
   const onCompare = useCallback((r: { rows: Row[]; by: number } | null) => {
@@ -222,7 +244,8 @@ export function App() {
       }
       const pal: Palette = { kind: 'intervals', breaks: q, colors: ramp, labels: ['most similar (top 5%)', '5–20%', '20–40%', '40–70%', 'least similar (70–100%)'] };
       const key = `cells:similar:${Date.now()}`;
-      void getRaster().styleCells(key, SSA_GRID, vals, pal).then(() => { setRasterKey(key); setPalette(pal); });
+      setCellsPending('styling');
+      void getRaster().styleCells(key, SSA_GRID, vals, pal).then(() => { setRasterKey(key); setPalette(pal); setCellsPending(key); }).catch(() => setCellsPending(null));
       return;
     }
     const keyCol = ['ADM1_CODE_ALT', 'ADM1_NAME_ALT'].find((k) => r.rows.some((x) => x[k] !== undefined));
@@ -280,7 +303,7 @@ export function App() {
         <Suspense fallback={<div className="map placeholder">Loading map…</div>}>
           <MapView dataBase={DATA_BASE} rasterKey={rasterKey} opacity={state.op} loadTile={loadTile} choropleth={choro?.pairs ?? null} choroplethLevel={choro?.level ?? 1} areas={areas}
             marker={picked ? [picked.lon, picked.lat] : null} fit={fit} drawMode={drawMode} onDrawn={onDrawn} onHover={onHover} onClick={onClick} view={state.map} onView={onView} onMap={setMlMap}
-            onRendered={() => { (window as any).__indapiFirstRender ??= performance.now(); document.body.dataset.mapRendered = '1'; }} />
+            onRendered={() => { (window as any).__indapiFirstRender ??= performance.now(); document.body.dataset.mapRendered = '1'; setCellsPending((k) => (k && k === rasterKey ? null : k)); }} />
         </Suspense>
         {cmpOn && <Suspense fallback={null}><CompareMaps dataBase={DATA_BASE} loadTile={loadTile} rec={rec2!} labelA={rec!.varLabel} sideA={compareSide(state.cmp, state.v2, phone, 'a')} sideB={compareSide(state.cmp, state.v2, phone, 'b')}
           mode={state.cmp!} sw={state.sw} onSw={(sw) => update({ sw }, { replace: true })} map={mlMap} opacity={state.op} onOpacity={(op) => update({ op })} areas={areas} marker={picked ? [picked.lon, picked.lat] : null}
@@ -314,8 +337,9 @@ export function App() {
         )}
         </div>
         <div className="overlay bl">
-          {mapErr && <p className="msg error" role="alert">{mapErr}</p>}
-          {rec && <Legend key={phone ? 'phone' : 'wide'} collapsed={!!choro || phone} title={`${cmpOn ? `${compareSide(state.cmp, state.v2, phone, 'a')}: ` : ''}${rasterKey?.startsWith('cells:') ? 'Similarity' : rec.varLabel}`} unit={rasterKey?.startsWith('cells:') ? '' : rec.unit} palette={palette} opacity={state.op} onOpacity={(op) => update({ op })}>
+          {mapErr && <p className="msg error" role="alert" data-testid="map-error">{mapErr}</p>}
+          {cellsPending && <div data-testid="cells-progress"><Progress label="Drawing the similar cells" /></div>}
+          {rec && drawnRec && <Legend key={phone ? 'phone' : 'wide'} collapsed={!!choro || phone} title={`${cmpOn ? `${compareSide(state.cmp, state.v2, phone, 'a')}: ` : ''}${rasterKey?.startsWith('cells:') ? 'Similarity' : drawnRec.varLabel}`} unit={rasterKey?.startsWith('cells:') ? '' : drawnRec.unit} palette={palette} opacity={state.op} onOpacity={(op) => update({ op })}>
             {rasterKey?.startsWith('cells:') && <button type="button" className="ghost small" onClick={() => setRestyle((k) => k + 1)}>Back to {rec.varCode}</button>}
           </Legend>}
           {choro && (

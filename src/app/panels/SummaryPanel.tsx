@@ -8,7 +8,7 @@ import { ChipSelect } from '../../ui/ChipSelect';
 import { ResultTable } from '../../ui/ResultTable';
 import { BarChart } from '../../ui/BarChart';
 import { Progress } from '../../ui/Progress';
-import { byCellText, byColumn, chartKey, colLabel, emptyResult, errText, hasValue, isNaRow, isoOptions, isTotalRow, keyOrder, noData, parseBreaks, prettyInterval, prettyUnit, summaryVars, tableColumns, varOptions, varSearch, type PanelCtx } from './common';
+import { codesKnown, byCellText, byColumn, chartKey, colLabel, emptyResult, errText, hasValue, isNaRow, isoOptions, isTotalRow, keyOrder, noData, parseBreaks, prettyInterval, prettyUnit, summaryVars, tableColumns, varOptions, varSearch, type PanelCtx } from './common';
 
 const byCodesOf = (a: GetLayerArgs): string[] => (Array.isArray(a.by) ? a.by : Object.keys(a.by ?? {}));
 
@@ -99,10 +99,10 @@ export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: Summa
   };
   // A shared link with run=summary shows its result: run once when the catalog is there.
   useEffect(() => {
-    if (autoRun.current || state.run !== 'summary' || !catalog.length || !vars.length) return;
+    if (autoRun.current || state.run !== 'summary' || !catalog.length || !vars.length || !codesKnown(ctx, [...vars, ...state.by], state.iso)) return;
     autoRun.current = true;
     submit(true);
-  }, [catalog, state.run]);
+  }, [catalog, iso, state.run, JSON.stringify([vars, state.by, state.iso])]);
 
   // The result on screen: a result with no value at all does not replace the previous one.
   const [shown, setShown] = useState<typeof r.last>(null);
@@ -179,8 +179,10 @@ export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: Summa
   // Districts repeat names across provinces of one country: an ADM2 bar names its ADM1 unit too.
   const barLabel = useCallback((row: Row) => (unitBars
     ? `${String(row[xKey])} (${/^ADM2_/.test(xKey) && row.ADM1_NAME_ALT ? `${String(row.ADM1_NAME_ALT)}, ` : ''}${String(row.ISO3)})`
-    : String(row[xKey] ?? 'all')), [xKey, unitBars]);
-  const barOrder = orders[xKey];
+    : xKey === 'ISO3' && typeof row.ISO3 === 'string' ? String(row.ADM0_NAME ?? iso.find((e) => e.code === row.ISO3)?.name ?? row.ISO3)
+    : String(row[xKey] ?? 'all')), [xKey, unitBars, iso]);
+  // countries: bars named, largest value first (the class table's ISO3 order means nothing to a reader)
+  const barOrder = xKey === 'ISO3' || xKey === 'ADM0_NAME' ? undefined : orders[xKey];
   const naRows = rows.filter((x) => isNaRow(x, shownBy));
   const units = rows.filter((x) => !isTotalRow(x, shownBy)).length;
   const table = useMemo(() => tableColumns(rows, shown?.data.columns.map((c) => c.name).filter((c) => c !== 'total') ?? [], shownBy), [rows, shown, shownBy]);

@@ -18,7 +18,7 @@ import { PivotTable } from '../../ui/PivotTable';
 import { Progress } from '../../ui/Progress';
 import { HistogramSection } from './HistogramSection';
 import { ALL_SELECTED, COUNTRY_CODES, fetchTableData, pivotGrid, tablePivot, type TableArgs, type TableData } from '../../ui/pivot';
-import { colLabel, errText, fmtNum, isoOptions, keyOrder, prettyUnit, varSearch, type PanelCtx } from './common';
+import { codesKnown, colLabel, errText, fmtNum, isoOptions, keyOrder, prettyUnit, varSearch, type PanelCtx } from './common';
 
 /** Runs the table's summaries on the app's engine; key orders from the class tables (classes) or interval order. */
 export function fetchTable(a: TableArgs, o: CallOptions): Promise<TableData> {
@@ -76,10 +76,10 @@ export function TablePanel({ ctx }: { ctx: PanelCtx }) {
   };
   // A shared link with run=table builds its table once the catalog is there.
   useEffect(() => {
-    if (autoRun.current || state.run !== 'table' || !catalog.length) return;
+    if (autoRun.current || state.run !== 'table' || !catalog.length || !codesKnown(ctx, [value, row, col], state.iso)) return;
     autoRun.current = true;
     submit(true);
-  }, [catalog, state.run]);
+  }, [catalog, iso, state.run, JSON.stringify([value, row, col, state.iso])]);
 
   const last = r.last;
   const rec = last ? byCode.get(last.args.value) : undefined;

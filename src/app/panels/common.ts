@@ -165,9 +165,23 @@ export function chartKey(rows: Row[], by: string[]): string {
   return Object.keys(rows[0] ?? {})[0] ?? 'x';
 }
 
-/** Message of an error for display. */
+/**
+ * Message of an error for display, worded for the app: the API's advice for R users on an
+ * unknown code ("Use describe() or category() …", as the original service) points to the catalog.
+ */
 export function errText(e: unknown): string {
-  return (e as Error)?.message ?? String(e);
+  const m = (e as Error)?.message ?? String(e);
+  return m.replace(/\s*Use describe\(\) or category\(\) to query indicator metadata\./, ' See the catalog for valid codes.');
+}
+
+/**
+ * True when every indicator/domain code is in the catalog and every country/region code in the
+ * country list (loaded): a link's run waits for the app to drop unknown codes first (one message,
+ * the link's banner, instead of an API error about the same code).
+ */
+export function codesKnown(ctx: Pick<PanelCtx, 'byCode' | 'iso'>, codes: string[], isoCodes: string[]): boolean {
+  if (!ctx.byCode.size || codes.some((c) => !ctx.byCode.has(c))) return false;
+  return isoCodes.length === 0 || (ctx.iso.length > 0 && isoCodes.every((c) => ctx.iso.some((e) => e.code === c)));
 }
 
 /** True when a cell holds a value (a finite number or non-empty text). */
