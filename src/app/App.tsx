@@ -14,7 +14,7 @@ import { Legend } from '../ui/Legend';
 import type { DrawMode } from '../ui/MapView';
 import type { Map as MlMap } from 'maplibre-gl';
 import type { Palette } from '../core/map/palette';
-import { adminLevel, buildChoropleth } from '../ui/choropleth';
+import { adminLevel, buildChoropleth, countryChoropleth } from '../ui/choropleth';
 import { bundleFiles } from '../ui/bundle-files';
 import { appendWkt, wktToFeatures } from '../ui/wkt';
 import type { LegendEntry } from '../core/map/palette';
@@ -23,17 +23,18 @@ import { DATA_BASE, loadGrid, loadIso } from './bundle';
 import { getEngine, getRaster } from './services';
 import { useUrlState } from './useUrlState';
 import type { PanelId } from './url-state';
-import { colLabel, fmtNum, prettyUnit, type PanelCtx, type QuerySpec } from './panels/common';
+import { colLabel, errText, fmtNum, prettyUnit, type PanelCtx, type QuerySpec } from './panels/common';
 import { SummaryPanel, summaryArgs, type SummaryRows } from './panels/SummaryPanel';
 import { AreasPanel } from './panels/AreasPanel';
 import { UPLOAD_EVENT } from './panels/UploadShapes';
 import type { CatchmentResult } from '../core/catchment/query';
 import { UpdateBanner } from './UpdateBanner';
+import { Progress } from '../ui/Progress';
 import { MapExportControl } from './map-export-control';
 import type { MapExportFormat } from './map-export-svg';
 import { CompareBar, compareSide } from '../ui/CompareBar';
 import { markFirstMap } from '../ui/first-map';
-import { varOptions } from './panels/common';
+import { varOptions, varSearch } from './panels/common';
 
 const MapView = lazy(() => import('../ui/MapView').then((m) => ({ default: m.MapView })));
 const TablePanel = lazy(() => import('./panels/TablePanel').then((m) => ({ default: m.TablePanel })));
@@ -72,7 +73,7 @@ function usePhone(): boolean {
 }
 
 /** A choropleth on the map: colours per admin1 raster value, legend, and the value drawn per unit. */
-interface Choro { pairs: Array<[number, string]>; legend: LegendEntry[]; title: string; code: string; values: Map<number, number>; dec: number; unit: string; level?: 1 | 2 }
+interface Choro { pairs: Array<[number | string, string]>; legend: LegendEntry[]; title: string; code: string; values: Map<number | string, number>; dec: number; unit: string; level?: 0 | 1 | 2 }
 
 /** The app. */
 export function App() {
@@ -104,15 +105,15 @@ export function App() {
   // Bad codes in a pasted URL: message in place, ignored.
   const badCodes = useMemo(() => {
     if (!catalog.length) return [];
-    const codes = [...(state.v ? [state.v] : []), ...(state.v2 ? [state.v2] : []), ...state.vars, ...state.by];
+    const codes = [...[state.v, state.v2, state.tv, state.tr, state.tc].filter((c): c is string => !!c), ...state.vars, ...state.by];
     const bad = codes.filter((c) => !byCode.has(c));
     if (iso.length) bad.push(...state.iso.filter((c) => !iso.some((e) => e.code === c)));
     return [...new Set(bad)];
-  }, [catalog, iso, state.v, state.v2, state.vars, state.by, state.iso, byCode]);
+  }, [catalog, iso, state.v, state.v2, state.tv, state.tr, state.tc, state.vars, state.by, state.iso, byCode]);
   useEffect(() => {
     if (!badCodes.length) return;
     const fallback = byCode.has('ELEVATION') ? 'ELEVATION' : catalog[0]?.varCode ?? null;
-    update({ v: state.v && byCode.has(state.v) ? state.v : fallback, v2: state.v2 && byCode.has(state.v2) ? state.v2 : null, vars: state.vars.filter((c) => byCode.has(c)), by: state.by.filter((c) => byCode.has(c)), iso: iso.length ? state.iso.filter((c) => iso.some((e) => e.code === c)) : state.iso }, { replace: true });
+    update({ v: state.v && byCode.has(state.v) ? state.v : fallback, v2: state.v2 && byCode.has(state.v2) ? state.v2 : null, ...Object.fromEntries((['tv', 'tr', 'tc'] as const).map((k) => [k, state[k] && byCode.has(state[k]!) ? state[k] : null])), vars: state.vars.filter((c) => byCode.has(c)), by: state.by.filter((c) => byCode.has(c)), iso: iso.length ? state.iso.filter((c) => iso.some((e) => e.code === c)) : state.iso }, { replace: true });
     // keep the message: computed from the original URL below
   }, [badCodes]);
   // The message stays until the user changes the inputs (the clean-up above is not a change).
@@ -140,16 +141,27 @@ export function App() {
   }, [catalog]);
 
   const [restyle, setRestyle] = useState(0);
+  // Similar cells being drawn ('styling' in the raster worker, then their style key until the map has drawn it): progress on the map.
+  const [cellsPending, setCellsPending] = useState<string | null>(null);
+  // The record whose layer the map draws: the legend's title, unit and palette go with it, so a
+  // switch that fails (offline, a layer never stored) leaves the old map with its own legend.
+  const [drawnRec, setDrawnRec] = useState<VarRecord | null>(null);
   // Style the selected layer in the raster worker.
   useEffect(() => {
-    if (!rec) { setRasterKey(null); setPalette(null); return; }
+    if (!rec) { setRasterKey(null); setPalette(null); setDrawnRec(null); return; }
     let cancel = false;
     setMapErr(null);
     const key = `cog:${rec.varCode}`;
-    getRaster().styleCog(key, rec).then((p) => { if (!cancel) { setPalette(p); setRasterKey(key); } })
-      .catch((e) => { if (!cancel) setMapErr(`Cannot draw ${rec.varCode}: ${(e as Error).message}`); });
+    getRaster().styleCog(key, rec).then((p) => { if (!cancel) { setPalette(p); setRasterKey(key); setDrawnRec(rec); } })
+      .catch((e) => {
+        if (cancel) return;
+        const still = drawnRecRef.current;
+        setMapErr(`Cannot show ${rec.varLabel} (${rec.varCode}): ${errText(e)}${still && still.varCode !== rec.varCode ? ` The map still shows ${still.varLabel}.` : ''}`);
+      });
     return () => { cancel = true; };
   }, [rec, restyle]);
+  const drawnRecRef = useRef<VarRecord | null>(null);
+  drawnRecRef.current = drawnRec;
 
   // Hover / click look-ups (latest wins).
   const hoverSeq = useRef(0);
@@ -197,6 +209,16 @@ export function App() {
   // Choropleth from summaries by ADM2 (when the manifest lists basemap/admin2.geojson) or ADM1, on the
   // outlines whose `value` is the ADM<l>_NAME_ALT raster value (a summary by code joins on its `code`).
   const onSummaryRows = useCallback((r: SummaryRows | null) => {
+    // by country (ISO3 or ADM0_NAME), or one row per country without a domain: the country outlines
+    const byCountry = r && !r.by.some((x) => adminLevel(x)) && (r.by.some((x) => x === 'ISO3' || x === 'ADM0_NAME') || (!r.by.length && new Set(r.rows.map((x) => x.ISO3)).size > 1));
+    if (r && byCountry) {
+      const v = r.value;
+      const names = new Map(iso.map((e) => [e.name, e.code]));
+      const c = countryChoropleth(r.rows.filter((row) => r.by.every((k) => k === 'ISO3' || k === 'ADM0_NAME' || row[k] === undefined)), v, names, byCode.get(v)?.dec ?? 2);
+      if (!c.pairs.length) { setChoro(null); return; }
+      setChoro({ pairs: c.pairs, legend: c.legend, title: `${colLabel(byCode, v)} by country`, code: `${v} by ${r.by.find((x) => x === 'ISO3' || x === 'ADM0_NAME') ?? 'ISO3'}`, values: c.values, dec: byCode.get(v)?.dec ?? 2, unit: prettyUnit(byCode.get(v)?.unit ?? ''), level: 0 });
+      return;
+    }
     if (!r || !r.by.some((x) => adminLevel(x))) { setChoro(null); return; }
     void bundleFiles(DATA_BASE).then((files) => {
       const has = (l: 1 | 2) => (files ? files.has(`basemap/admin${l}.geojson`) : l === 1);
@@ -210,9 +232,9 @@ export function App() {
         setChoro({ pairs: c.pairs, legend: c.legend, title: `${colLabel(byCode, v)} by ${level === 2 ? 'district' : 'province'}`, code: `${v} by ${b}`, values: c.values, dec: byCode.get(v)?.dec ?? 2, unit: prettyUnit(byCode.get(v)?.unit ?? ''), level });
       });
     }).catch(() => setChoro(null));
-  }, [byCode]);
-  // The raster value under the pointer of the choropleth's key layer (ADM1_NAME_ALT / ADM2_NAME_ALT).
-  const hoverUnit = choro && hover ? (choro.level === 2 ? hover.adm2Value : hover.adm1Value) : undefined;
+  }, [byCode, iso]);
+  // The unit under the pointer: the raster value of the choropleth's key layer (ADM1_NAME_ALT / ADM2_NAME_ALT), or the country's ISO3.
+  const hoverUnit = choro && hover ? (choro.level === 0 ? hover.iso3 ?? undefined : choro.level === 2 ? hover.adm2Value : hover.adm1Value) : undefined;
 
   // Compare results on the map: ADM1 ranks as a choropleth, cells as a raster.
   const onCompare = useCallback((r: { rows: Row[]; by: number } | null) => {
@@ -231,7 +253,8 @@ export function App() {
       }
       const pal: Palette = { kind: 'intervals', breaks: q, colors: ramp, labels: ['most similar (top 5%)', '5–20%', '20–40%', '40–70%', 'least similar (70–100%)'] };
       const key = `cells:similar:${Date.now()}`;
-      void getRaster().styleCells(key, grid, vals, pal).then(() => { setRasterKey(key); setPalette(pal); });
+      setCellsPending('styling');
+      void getRaster().styleCells(key, grid, vals, pal).then(() => { setRasterKey(key); setPalette(pal); setCellsPending(key); }).catch(() => setCellsPending(null));
       return;
     }
     const keyCol = ['ADM1_CODE_ALT', 'ADM1_NAME_ALT'].find((k) => r.rows.some((x) => x[k] !== undefined));
@@ -246,18 +269,18 @@ export function App() {
   // Catchment bands on the map: band index per cell, nearest band darkest.
   const onCatchment = useCallback((r: CatchmentResult | null) => {
     if (!r) return;
-    const vals = new Float64Array(SSA_GRID.width * SSA_GRID.height).fill(NaN);
-    const c0 = r.grid.colOffset - SSA_GRID.colOffset, r0 = r.grid.rowOffset - SSA_GRID.rowOffset;
+    const vals = new Float64Array(grid.width * grid.height).fill(NaN);
+    const c0 = r.grid.colOffset - grid.colOffset, r0 = r.grid.rowOffset - grid.rowOffset;
     for (let y = 0; y < r.grid.height; y++) for (let x = 0; x < r.grid.width; x++) {
       const b = r.band[y * r.grid.width + x];
-      if (b >= 0) vals[(y + r0) * SSA_GRID.width + x + c0] = b;
+      if (b >= 0) vals[(y + r0) * grid.width + x + c0] = b;
     }
     const ramp = ['#49006a', '#7a0177', '#ae017e', '#dd3497', '#f768a1', '#fa9fb5', '#fcc5c0', '#fde0dd'];
     const n = r.bands.length;
     const pal: Palette = { kind: 'intervals', breaks: Array.from({ length: n + 1 }, (_, i) => i - 0.5), colors: r.bands.map((_, i) => ramp[Math.round((i * (ramp.length - 1)) / Math.max(1, n - 1))]), labels: r.bands.map((b) => `${b.label} min`) };
     const key = `cells:catchment:${Date.now()}`;
-    void getRaster().styleCells(key, SSA_GRID, vals, pal).then(() => { setChoro(null); setRasterKey(key); setPalette(pal); });
-  }, []);
+    void getRaster().styleCells(key, grid, vals, pal).then(() => { setChoro(null); setRasterKey(key); setPalette(pal); });
+  }, [grid]);
 
   // The map view as PNG, SVG or PDF (map-export.ts, loaded on first use): legend of the choropleth or the mapped layer.
   const saveMap = async (m: MlMap, format: MapExportFormat) => {
@@ -278,6 +301,7 @@ export function App() {
   const rec2 = state.cmp && state.v2 ? byCode.get(state.v2) : undefined;
   const cmpOn = !!(rec2 && rec);
   const varOpts = useMemo(() => varOptions(catalog), [catalog]);
+  const varFind = useMemo(() => varSearch(catalog), [catalog]);
 
   return (
     <div className={`app${wide ? ' wide' : ''}${drawer ? ' drawer-open' : ''}`}>
@@ -304,7 +328,7 @@ export function App() {
         <Suspense fallback={<div className="map placeholder">Loading map…</div>}>
           <MapView dataBase={DATA_BASE} rasterKey={rasterKey} opacity={state.op} loadTile={loadTile} choropleth={choro?.pairs ?? null} choroplethLevel={choro?.level ?? 1} areas={areas}
             marker={picked ? [picked.lon, picked.lat] : null} fit={fit} gridBounds={gridBounds} drawMode={drawMode} onDrawn={onDrawn} onHover={onHover} onClick={onClick} view={state.map} onView={onView} onMap={setMlMap}
-            onRendered={() => { (window as any).__indapiFirstRender ??= performance.now(); document.body.dataset.mapRendered = '1'; markFirstMap(); }} />
+            onRendered={() => { (window as any).__indapiFirstRender ??= performance.now(); document.body.dataset.mapRendered = '1'; markFirstMap(); setCellsPending((k) => (k && k === rasterKey ? null : k)); }} />
         </Suspense>
         {cmpOn && <Suspense fallback={null}><CompareMaps dataBase={DATA_BASE} gridBounds={gridBounds} loadTile={loadTile} rec={rec2!} labelA={rec!.varLabel} sideA={compareSide(state.cmp, state.v2, phone, 'a')} sideB={compareSide(state.cmp, state.v2, phone, 'b')}
           mode={state.cmp!} sw={state.sw} onSw={(sw) => update({ sw }, { replace: true })} map={mlMap} opacity={state.op} onOpacity={(op) => update({ op })} areas={areas} marker={picked ? [picked.lon, picked.lat] : null}
@@ -314,7 +338,7 @@ export function App() {
           <Suspense fallback={null}><PlaceSearch map={mlMap} dataBase={DATA_BASE} maxLabels={phone ? 12 : 30} onPlace={state.panel === 'catchment' ? (p) => update({ pick: [p.lon, p.lat] }) : undefined} /></Suspense>
           <MapExportControl disabled={!mlMap} onSave={(f) => (mlMap ? saveMap(mlMap, f) : Promise.resolve())} />
         </div>
-        <CompareBar options={varOpts} byCode={byCode} v={state.v} v2={state.v2} cmp={state.cmp} phone={phone} onChange={(c, o) => update(c, o)} cellInfo={(c, lo, la) => getRaster().cellInfo(c, lo, la)} fmt={fmtValue} />
+        <CompareBar options={varOpts} search={varFind} byCode={byCode} v={state.v} v2={state.v2} cmp={state.cmp} phone={phone} onChange={(c, o) => update(c, o)} cellInfo={(c, lo, la) => getRaster().cellInfo(c, lo, la)} fmt={fmtValue} />
         <div className="overlay tl-info" aria-live="polite" data-testid="hover-info">
           {hover ? (
             <dl className="info">
@@ -338,8 +362,9 @@ export function App() {
         )}
         </div>
         <div className="overlay bl">
-          {mapErr && <p className="msg error" role="alert">{mapErr}</p>}
-          {rec && <Legend key={phone ? 'phone' : 'wide'} collapsed={!!choro || phone} title={`${cmpOn ? `${compareSide(state.cmp, state.v2, phone, 'a')}: ` : ''}${rasterKey?.startsWith('cells:catchment') ? 'Travel time (catchment)' : rasterKey?.startsWith('cells:') ? 'Similarity' : rec.varLabel}`} unit={rasterKey?.startsWith('cells:') ? '' : rec.unit} palette={palette} opacity={state.op} onOpacity={(op) => update({ op })}>
+          {mapErr && <p className="msg error" role="alert" data-testid="map-error">{mapErr}</p>}
+          {cellsPending && <div data-testid="cells-progress"><Progress label="Drawing the similar cells" /></div>}
+          {rec && drawnRec && <Legend key={phone ? 'phone' : 'wide'} collapsed={!!choro || phone} title={`${cmpOn ? `${compareSide(state.cmp, state.v2, phone, 'a')}: ` : ''}${rasterKey?.startsWith('cells:catchment') ? 'Travel time (catchment)' : rasterKey?.startsWith('cells:') ? 'Similarity' : drawnRec.varLabel}`} unit={rasterKey?.startsWith('cells:') ? '' : drawnRec.unit} palette={palette} opacity={state.op} onOpacity={(op) => update({ op })}>
             {rasterKey?.startsWith('cells:') && <button type="button" className="ghost small" onClick={() => setRestyle((k) => k + 1)}>Back to {rec.varCode}</button>}
           </Legend>}
           {choro && (

@@ -366,7 +366,7 @@ export function exportLegend(src: { entries: LegendEntry[] } | { palette: Palett
   if ('entries' in src) return { kind: 'swatches', heading, entries: src.entries.map((e) => ({ label: e.label, color: e.color })) };
   const p = src.palette;
   if (p.kind === 'intervals' && p.breaks.length === p.colors.length + 1 && p.colors.length > 1) {
-    const cut = intervalLabels(p.breaks, dec);
+    const cut = intervalLabels(p.breaks);
     if (cut.length === p.labels.length && cut.every((l, i) => l === p.labels[i])) return { kind: 'ramp', heading, colors: [...p.colors], ticks: p.breaks.map((b) => fmtBreak(b, dec)) };
   }
   return { kind: 'swatches', heading, entries: legendOf(p).map((e) => ({ label: e.label, color: e.color })) };

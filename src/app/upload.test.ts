@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { shapesOf, shapesWkt, uploadKind, UploadError } from './upload';
+import { nameKey, shapeNames, shapesOf, shapesWkt, uploadKind, UploadError } from './upload';
 
 // Fixture shapes (made up) around Nairobi.
 const sq = [[36.7, -1.4], [36.9, -1.4], [36.9, -1.2], [36.7, -1.2], [36.7, -1.4]];
@@ -40,5 +40,17 @@ describe('uploaded shapes', () => {
     expect(uploadKind('a.kml', b('<?xml'))).toBe('kml');
     expect(uploadKind('a.txt', b('  {"type"'))).toBe('geojson');
     expect(uploadKind('a.csv', b('x,y'))).toBeNull();
+  });
+  test('names: first name-like property (name, ADM*_NAME, id; any case), else the number; a chosen property', () => {
+    expect(nameKey({ id: 7, Name: 'A' })).toBe('Name');
+    expect(nameKey({ ADM2_NAME: 'B', id: 3 })).toBe('ADM2_NAME');
+    expect(nameKey({ fid: 3, ID: 'x1' })).toBe('ID');
+    expect(nameKey({ area: 5 })).toBeUndefined();
+    const props = [{ name: 'North', code: 'N1' }, { name: '', code: 'S1' }, { code: 'E1' }];
+    expect(shapeNames(props)).toEqual(['North', '2', '3']);
+    expect(shapeNames(props, 'code')).toEqual(['N1', 'S1', 'E1']);
+    const s = shapesOf(fc);
+    expect(s.keys).toEqual(['name', 'NAME']);
+    expect(s.props).toHaveLength(2);
   });
 });

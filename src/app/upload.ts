@@ -26,13 +26,39 @@ export class UploadError extends Error {
 export interface UploadShapes {
   /** Polygon and point geometries in EPSG:4326 degrees. */
   geometries: Geometry[];
-  /** Names of the shapes (a `name`/`NAME`/`Name` property, else the 1-based number). */
+  /** Names of the shapes (the first name-like property, see {@link shapeNames}, else the 1-based number). */
   names: string[];
+  /** Properties of each kept shape's feature (same order as `geometries`). */
+  props: Array<Record<string, unknown>>;
+  /** Property names with a text or number value in some kept feature, in first-seen order (for a "name by" choice). */
+  keys: string[];
   /** Features left out (lines, empty geometries) and why. */
   notes: string[];
 }
 
-const NAME_KEYS = ['name', 'NAME', 'Name', 'NAME_1', 'ADM1_NAME', 'title', 'id', 'ID'];
+/** Name-like properties in order of preference, case-insensitive: name, ADM*_NAME (ADM1_NAME, ADM2_NAME…), NAME_1…, title, label, id. */
+const NAME_PATTERNS = [/^name$/i, /^adm\d*_name/i, /^name_?\d+$/i, /^(title|label)$/i, /^id$/i];
+
+const present = (v: unknown): boolean => (typeof v === 'string' ? v.trim() !== '' : typeof v === 'number' && Number.isFinite(v));
+
+/** The first name-like property of a feature's properties with a value (see NAME_PATTERNS); undefined when none. */
+export function nameKey(p: Record<string, unknown>): string | undefined {
+  const keys = Object.keys(p).filter((k) => present(p[k]));
+  for (const re of NAME_PATTERNS) { const k = keys.find((x) => re.test(x)); if (k) return k; }
+  return undefined;
+}
+
+/**
+ * Shape names from feature properties: property `key`'s value per feature, or with `key` null
+ * each feature's first name-like property ({@link nameKey}); a feature without one is named by
+ * its 1-based number.
+ */
+export function shapeNames(props: Array<Record<string, unknown>>, key: string | null = null): string[] {
+  return props.map((p, i) => {
+    const k = key ?? nameKey(p);
+    return k !== undefined && present(p[k]) ? String(p[k]).trim() : String(i + 1);
+  });
+}
 
 function inDegrees(g: Geometry): boolean {
   let ok = true;
@@ -78,17 +104,15 @@ export function shapesOf(gj: unknown): UploadShapes {
     else if (typeof o.type === 'string') feats.push({ type: 'Feature', properties: {}, geometry: o as Geometry });
   };
   collect(gj);
-  const geometries: Geometry[] = [], names: string[] = [];
+  const geometries: Geometry[] = [], props: Array<Record<string, unknown>> = [];
   let lines = 0, empty = 0;
   for (const f of feats) {
     const ps = parts(f.geometry);
     if (!ps.length) { if (f.geometry && /Line/.test(f.geometry.type)) lines++; else empty++; continue; }
     const g: Geometry = ps.length === 1 ? ps[0] : { type: 'GeometryCollection', geometries: ps };
     if (!inDegrees(g)) throw new UploadError('BAD_CRS', 'Coordinates are outside longitude -180..180 / latitude -90..90: the file is not in EPSG:4326 (for a shapefile, include its .prj in the ZIP).');
-    const p = (f.properties ?? {}) as Record<string, unknown>;
-    const key = NAME_KEYS.find((k) => p[k] !== undefined && p[k] !== null && String(p[k]).trim() !== '');
     geometries.push(g);
-    names.push(key ? String(p[key]) : String(geometries.length));
+    props.push((f.properties ?? {}) as Record<string, unknown>);
   }
   const notes: string[] = [];
   if (lines) notes.push(`${lines} line feature${lines > 1 ? 's' : ''} left out (only polygons and points are summarised).`);
@@ -96,9 +120,10 @@ export function shapesOf(gj: unknown): UploadShapes {
   if (!geometries.length) throw new UploadError('NO_SHAPES', `No polygons or points in the file${notes.length ? ` (${notes.join(' ')})` : ''}.`);
   if (geometries.length > UPLOAD_MAX_SHAPES) {
     notes.push(`Only the first ${UPLOAD_MAX_SHAPES} of ${geometries.length} shapes are kept.`);
-    geometries.length = UPLOAD_MAX_SHAPES; names.length = UPLOAD_MAX_SHAPES;
+    geometries.length = UPLOAD_MAX_SHAPES; props.length = UPLOAD_MAX_SHAPES;
   }
-  return { geometries, names, notes };
+  const keys = [...new Set(props.flatMap((p) => Object.keys(p).filter((k) => present(p[k]))))];
+  return { geometries, names: shapeNames(props), props, keys, notes };
 }
 
 /** WKT of geometries: one shape as is, several as a GEOMETRYCOLLECTION (the engine numbers them 1..n). */

@@ -37,7 +37,7 @@ export interface UrlState {
   /** Picked place: longitude, latitude (degrees); null = none. */
   pick: [number, number] | null;
   /** The panel whose result the view shows (re-run when a link opens); null = none. */
-  run: 'summary' | 'areas' | 'compare' | null;
+  run: 'summary' | 'areas' | 'compare' | 'table' | null;
   /** Second indicator of the layer comparison (hash `v2=`); null = none chosen yet. */
   v2: string | null;
   /** Layer comparison mode (hash `cmp=swipe|split`): one map with a divider, or two synchronised maps; null = off. */
@@ -46,6 +46,16 @@ export interface UrlState {
   sw: number;
   /** Catchment band breaks, minutes, increasing (hash `cm=0,60,120`); null = the default 0, 60, 120, 240, 480. */
   cm: number[] | null;
+  /** Table builder: indicator in the cells (hash `tv=`); null = the mapped one. */
+  tv: string | null;
+  /** Table builder: domain of the rows (hash `tr=`); null = the default (ADM1_NAME_ALT). */
+  tr: string | null;
+  /** Table builder: domain of the columns (hash `tc=`); null = the default (ELEV_ZONE). */
+  tc: string | null;
+  /** Indicator charted in the summary result (hash `y=`); null = the first one summarised. */
+  y: string | null;
+  /** Names of the shapes in `wkt`, by shape number 1..n ('' = unnamed: shown by its number); hash `fn=` as a JSON array. */
+  names: string[];
 }
 
 /** How two layers are compared: `swipe` (one map, a draggable divider) or `split` (two maps side by side, or stacked on a phone). */
@@ -56,7 +66,7 @@ const CMP_MODES: CompareMode[] = ['swipe', 'split'];
 export const HISTORY_KEYS: ReadonlyArray<keyof UrlState> = ['v', 'vars', 'noVars', 'iso', 'by', 'panel', 'pick', 'run', 'exact', 'v2', 'cmp', 'cm'];
 
 /** The state of a fresh visit. */
-export const DEFAULT_STATE: UrlState = { v: null, vars: [], noVars: false, iso: [], by: [], breaks: {}, wkt: '', exact: false, panel: 'summary', op: 0.85, map: null, pick: null, run: null, v2: null, cmp: null, sw: 0.5, cm: null };
+export const DEFAULT_STATE: UrlState = { v: null, vars: [], noVars: false, iso: [], by: [], breaks: {}, wkt: '', exact: false, panel: 'summary', op: 0.85, map: null, pick: null, run: null, v2: null, cmp: null, sw: 0.5, cm: null, tv: null, tr: null, tc: null, y: null, names: [] };
 
 const list = (s: string | null) => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : []);
 /** n finite numbers from "a,b,c" (null otherwise). */
@@ -64,7 +74,15 @@ const nums = (s: string | null, n: number): number[] | null => {
   const v = list(s).map(Number);
   return v.length === n && v.every(Number.isFinite) ? v : null;
 };
-const RUNS = ['summary', 'areas', 'compare'] as const;
+const RUNS = ['summary', 'areas', 'compare', 'table'] as const;
+/** A JSON array of strings (shape names); [] when absent or malformed (never throws). */
+function strings(s: string | null): string[] {
+  if (!s) return [];
+  try {
+    const v: unknown = JSON.parse(s);
+    return Array.isArray(v) ? v.slice(0, 10_000).map((x) => (typeof x === 'string' ? x.slice(0, 200) : '')) : [];
+  } catch { return []; }
+}
 
 /** Parses a location hash ("#v=ELEVATION&iso=KEN,TZA&by=ADM1_NAME_ALT&brk.ELEVATION=0,500,1000"). */
 export function parseHash(hash: string): UrlState {
@@ -101,6 +119,11 @@ export function parseHash(hash: string): UrlState {
     cmp: CMP_MODES.includes(cmp) ? cmp : null,
     sw: p.has('sw') && Number.isFinite(sw) && sw >= 0.02 && sw <= 0.98 ? sw : DEFAULT_STATE.sw,
     cm: cm.length >= 2 && cm.every((x, i) => Number.isFinite(x) && x >= 0 && (i === 0 || x > cm[i - 1])) ? cm : null,
+    tv: p.get('tv') || null,
+    tr: p.get('tr') || null,
+    tc: p.get('tc') || null,
+    y: p.get('y') || null,
+    names: p.get('wkt') ? strings(p.get('fn')) : [],
   };
 }
 
@@ -114,11 +137,16 @@ export function toHash(s: UrlState): string {
   if (s.by.length) p.set('by', s.by.join(','));
   for (const [k, b] of Object.entries(s.breaks)) if (s.by.includes(k)) p.set(`brk.${k}`, b.join(','));
   if (s.wkt) p.set('wkt', s.wkt);
+  if (s.wkt && s.names.some(Boolean)) p.set('fn', JSON.stringify(s.names));
   if (s.exact) p.set('exact', '1');
   if (s.panel !== 'summary') p.set('panel', s.panel);
   if (s.op !== DEFAULT_STATE.op) p.set('op', String(s.op));
   if (s.pick) p.set('pick', s.pick.map((x) => +x.toFixed(5)).join(','));
   if (s.run) p.set('run', s.run);
+  if (s.tv) p.set('tv', s.tv);
+  if (s.tr) p.set('tr', s.tr);
+  if (s.tc) p.set('tc', s.tc);
+  if (s.y) p.set('y', s.y);
   if (s.cmp) {
     p.set('cmp', s.cmp);
     if (s.v2) p.set('v2', s.v2);

@@ -5,7 +5,7 @@
  * highlight change or on blur. Focus stays where the user is: in the box after adding, on
  * the next chip (else the box) after removing one.
  */
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, type ChangeEvent, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import { useCombobox } from 'downshift';
 
 /** One option: `label` in the add box; the chip shows `chip` (default `label`) with `code` in small monospace. */
@@ -25,6 +25,21 @@ export interface ChipSelectProps {
   maxShown?: number;
   /** id of the add box (to focus it from elsewhere). */
   inputId?: string;
+  /**
+   * Ranked search: option values matching a typed query, best first (e.g. the catalog search of
+   * src/core/catalog/search.ts, with its synonyms and ranking); default {@link filterOptions}.
+   */
+  search?: OptionSearch;
+}
+
+/** A ranked search over option values: the values matching `query`, best first. */
+export type OptionSearch = (query: string) => string[];
+
+/** Options matching `query`: by the ranked `search` when given (in its order), else {@link filterOptions}. */
+export function matchOptions(options: ChipOption[], query: string, search?: OptionSearch): ChipOption[] {
+  if (!search || !query.trim()) return filterOptions(options, query);
+  const byVal = new Map(options.map((o) => [o.value, o]));
+  return search(query).map((v) => byVal.get(v)).filter((o): o is ChipOption => !!o);
 }
 
 /** Lower case without diacritics ("Côte" matches "cote"). */
@@ -43,10 +58,10 @@ export function filterOptions(options: ChipOption[], query: string): ChipOption[
 }
 
 /** The picker. */
-export function ChipSelect({ label, options, values, onChange, placeholder = 'Add…', emptyText, maxShown = 100, inputId }: ChipSelectProps) {
+export function ChipSelect({ label, options, values, onChange, placeholder = 'Add…', emptyText, maxShown = 100, inputId, search }: ChipSelectProps) {
   const [text, setText] = useState('');
   const byVal = useMemo(() => new Map(options.map((o) => [o.value, o])), [options]);
-  const matches = useMemo(() => filterOptions(options.filter((o) => !values.includes(o.value)), text), [options, values, text]);
+  const matches = useMemo(() => matchOptions(options.filter((o) => !values.includes(o.value)), text, search), [options, values, text, search]);
   const items = matches.slice(0, maxShown);
   const list = useRef<HTMLUListElement>(null);
   const input = useRef<HTMLInputElement | null>(null);
@@ -66,9 +81,6 @@ export function ChipSelect({ label, options, values, onChange, placeholder = 'Ad
     ...(inputId ? { inputId } : {}),
     defaultHighlightedIndex: 0, // typing highlights the first match; Enter adds it
     itemToString: (o) => o?.label ?? '',
-    onInputValueChange: ({ inputValue, type }) => {
-      if (type === useCombobox.stateChangeTypes.InputChange) setText(inputValue ?? '');
-    },
     stateReducer: (state, { type, changes }) => {
       switch (type) {
         case useCombobox.stateChangeTypes.InputBlur:
@@ -80,24 +92,34 @@ export function ChipSelect({ label, options, values, onChange, placeholder = 'Ad
           return changes;
       }
     },
+    // a click on an option adds it (Enter is handled in the box's keydown below)
     onStateChange: ({ type, selectedItem }) => {
-      const enter = type === useCombobox.stateChangeTypes.InputKeyDownEnter;
-      let pick = selectedItem;
-      if (enter) {
-        // The text in the box decides: a highlight left from before the text changed (text typed or
-        // pasted and Enter pressed before the list re-rendered) never adds another option.
-        const typed = (input.current?.value ?? text).trim();
-        const live = typed ? filterOptions(options.filter((o) => !values.includes(o.value)), typed) : null;
-        if (live && (!pick || !live.some((o) => o.value === pick!.value))) pick = live[0] ?? null;
-      }
-      if ((enter || type === useCombobox.stateChangeTypes.ItemClick) && pick) {
-        const selectedItem = pick;
-        if (!values.includes(selectedItem.value)) onChange([...values, selectedItem.value]);
-        setText('');
-        input.current?.focus();
-      }
+      if (type === useCombobox.stateChangeTypes.ItemClick && selectedItem) add(selectedItem);
     },
   });
+
+  function add(o: ChipOption): void {
+    if (!values.includes(o.value)) onChange([...values, o.value]);
+    setText('');
+    input.current?.focus();
+  }
+  // Enter, in the keydown itself: the text in the box decides (a highlight left from before the text
+  // changed never adds another option), and the box is emptied before the next key is handled, so
+  // characters typed at once after Enter stay (downshift's own Enter handling reaches the app in an
+  // effect, after them, under CPU load).
+  const onEnter = (e: ReactKeyboardEvent<HTMLInputElement>) => {
+    if (e.key !== 'Enter' || e.nativeEvent.isComposing) return;
+    const typed = e.currentTarget.value.trim();
+    let pick: ChipOption | null = cb.isOpen && cb.highlightedIndex >= 0 ? items[cb.highlightedIndex] ?? null : null;
+    const live = typed ? matchOptions(options.filter((o) => !values.includes(o.value)), typed, search) : null;
+    if (live && (!pick || !live.some((o) => o.value === pick!.value))) pick = live[0] ?? null;
+    if (!pick) return;
+    e.preventDefault();
+    (e.nativeEvent as KeyboardEvent & { preventDownshiftDefault?: boolean }).preventDownshiftDefault = true;
+    e.currentTarget.value = '';
+    add(pick);
+    cb.closeMenu();
+  };
 
   const remove = (v: string) => {
     const i = values.indexOf(v);
@@ -105,7 +127,9 @@ export function ChipSelect({ label, options, values, onChange, placeholder = 'Ad
     setFocusNext(rest[i] ?? rest[i - 1] ?? '');
     onChange(rest);
   };
-  const inputProps = cb.getInputProps({ ref: input, placeholder });
+  // the text is set in the change event itself (a controlled input updated later, in downshift's
+  // effect, put back an older text and scrambled fast typing under CPU load)
+  const inputProps = cb.getInputProps({ ref: input, placeholder, onKeyDown: onEnter, onChange: (e: ChangeEvent<HTMLInputElement>) => setText(e.target.value) });
   return (
     <fieldset className="chips">
       <legend>{label}</legend>

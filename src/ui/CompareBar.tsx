@@ -8,7 +8,7 @@
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { VarRecord } from '../core/types';
 import type { CellInfo } from '../../workers/protocol/raster';
-import { ChipSelect, type ChipOption } from './ChipSelect';
+import { ChipSelect, type ChipOption, type OptionSearch } from './ChipSelect';
 
 /** Layer comparison mode: one map with a divider, or two synchronised maps. */
 export type CompareMode = 'swipe' | 'split';
@@ -45,6 +45,8 @@ export function compareSide(cmp: CompareMode | null, v2: string | null, phone: b
 export interface CompareBarProps {
   /** Indicator options (e.g. `varOptions(catalog)`): the mapped one is left out. */
   options: ChipOption[];
+  /** Ranked indicator search (the catalog's, with synonyms); default: words in the option labels. */
+  search?: OptionSearch;
   /** Catalog records by code (labels and units of the read-out). */
   byCode: Map<string, VarRecord>;
   /** The mapped indicator (left/top side). */
@@ -127,7 +129,7 @@ export function CompareBar(p: CompareBarProps) {
       {/* on a phone, once chosen, the picker folds away to leave the map its room */}
       <details className="cmp-pick" open={!p.v2 || !p.phone} key={p.phone ? 'phone' : 'wide'}>
         <summary className="small" ref={pick}>{sideB} layer{recB ? <>: <span className="cmp-pick-name">{recB.varLabel}</span></> : null}</summary>
-        <ChipSelect label={`${sideB} layer`} options={options} values={p.v2 ? [p.v2] : []} inputId="cmp-v2-input"
+        <ChipSelect label={`${sideB} layer`} options={options} values={p.v2 ? [p.v2] : []} inputId="cmp-v2-input" search={p.search}
           onChange={(vs) => { picked.current = true; p.onChange({ v2: vs.length ? vs[vs.length - 1] : null }, { replace: !p.v2 && vs.length > 0 }); }}
           placeholder={p.v2 ? 'Replace with…' : 'Choose an indicator…'} emptyText="Choose the layer to compare with" />
       </details>

@@ -15,6 +15,7 @@
  * CSS `clip` property; the swipe and the move sync are a few lines here.
  */
 import { useEffect, useRef, useState } from 'react';
+import { Progress } from './Progress';
 import type { Map as MlMap } from 'maplibre-gl';
 import type { Feature, FeatureCollection } from 'geojson';
 import type { VarRecord } from '../core/types';
@@ -85,10 +86,15 @@ export function CompareMaps(p: CompareMapsProps) {
   useEffect(() => { loadPlaces(p.dataBase).then(setPlaces).catch(() => undefined); }, [p.dataBase]);
   usePlaceLabels(map2, places, p.phone ? 12 : 30);
 
+  // the style key the second map has drawn (MapView's onRendered): progress shows until the chosen layer is on it
+  const [drawnKey, setDrawnKey] = useState<string | null>(null);
+  const layerKey = useRef<string | null>(null);
+  layerKey.current = layer?.key ?? null;
   useEffect(() => {
     let cancel = false;
     setErr(null);
     setLayer(null);
+    setDrawnKey(null);
     p.styleLayer(p.rec).then((l) => { if (!cancel) setLayer(l); }).catch((e) => { if (!cancel) setErr(`Cannot draw ${p.rec.varCode}: ${(e as Error).message}`); });
     return () => { cancel = true; };
   }, [p.rec]);
@@ -124,7 +130,7 @@ export function CompareMaps(p: CompareMapsProps) {
     <>
       <div className={`cmp-second ${p.mode}`} style={swipe ? { clipPath: `inset(0 0 0 ${pos * 100}%)` } : undefined} data-testid="compare-second">
         <MapView secondary dataBase={p.dataBase} rasterKey={layer?.key ?? null} opacity={p.opacity} loadTile={p.loadTile} choropleth={null}
-          gridBounds={p.gridBounds} areas={p.areas} marker={p.marker} fit={null} drawMode="off" onDrawn={noDraw} view={view0} onMap={setMap2}
+          gridBounds={p.gridBounds} areas={p.areas} marker={p.marker} fit={null} drawMode="off" onDrawn={noDraw} view={view0} onMap={setMap2} onRendered={() => setDrawnKey(layerKey.current)}
           label={`${p.sideB} map: ${p.rec.varLabel}. Moves with the ${p.sideA.toLowerCase()} map.`}
           onHover={(ll) => { setCompareHover(ll ? { ll, side: 'b' } : null); cb.current.onHover(ll); }}
           onClick={(ll) => { setCompareHover({ ll, side: 'b' }); cb.current.onClick(ll); }} />
@@ -144,6 +150,7 @@ export function CompareMaps(p: CompareMapsProps) {
       )}
       <div className={`overlay cmp-legend ${p.mode}`} data-testid="compare-legend">
         {err && <p className="msg error" role="alert">{err}</p>}
+        {!err && (!layer || drawnKey !== layer.key) && <div data-testid="compare-progress"><Progress label={`Drawing ${p.rec.varLabel}`} /></div>}
         <Legend key={p.phone ? 'phone' : 'wide'} collapsed={p.phone} title={`${p.sideB}: ${p.rec.varLabel}`} unit={p.rec.unit} palette={layer?.palette ?? null} opacity={p.opacity} onOpacity={p.onOpacity} />
       </div>
     </>

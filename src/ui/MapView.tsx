@@ -47,10 +47,13 @@ export interface MapViewProps {
   opacity: number;
   /** Loads raster tiles (runs in a worker). */
   loadTile: TileLoader;
-  /** ADM1 choropleth: [admin1 raster value, colour] pairs; null: none. */
-  choropleth: Array<[number, string]> | null;
-  /** Units of the choropleth: 1 (basemap/admin1.geojson, the default) or 2 (basemap/admin2.geojson); `value` is the key layer's raster value. */
-  choroplethLevel?: 1 | 2;
+  /** Choropleth: [unit key, colour] pairs (the admin key layer's raster value; for countries the ISO 3166-1 alpha-3 code); null: none. */
+  choropleth: Array<[number | string, string]> | null;
+  /**
+   * Units of the choropleth: 0 (basemap/countries.geojson, joined on its `iso3`), 1
+   * (basemap/admin1.geojson, the default) or 2 (basemap/admin2.geojson), joined on `value`, the key layer's raster value.
+   */
+  choroplethLevel?: 0 | 1 | 2;
   /** Drawn or pasted areas to show; each is numbered on the map by its `id` property (its `feature` number). */
   areas: FeatureCollection | null;
   /** A marked point [lon, lat]. */
@@ -264,7 +267,7 @@ export function MapView(p: MapViewProps) {
   useEffect(() => {
     const map = mapRef.current;
     if (!map || !ready) return;
-    const src = p.choroplethLevel === 2 ? 'admin2' : 'admin1';
+    const src = p.choroplethLevel === 2 ? 'admin2' : p.choroplethLevel === 0 ? 'countries' : 'admin1';
     if (map.getLayer('choropleth')?.source !== src) { // the fill moves onto the outlines of the level
       map.removeLayer('choropleth');
       map.addLayer({ id: 'choropleth', type: 'fill', source: src, paint: { 'fill-color': '#888888', 'fill-opacity': 0 } }, 'admin2-line');
@@ -273,8 +276,8 @@ export function MapView(p: MapViewProps) {
       map.setPaintProperty('choropleth', 'fill-opacity', 0);
       return;
     }
-    const expr: any[] = ['match', ['get', 'value']];
-    const seen = new Set<number>();
+    const expr: any[] = ['match', ['get', p.choroplethLevel === 0 ? 'iso3' : 'value']];
+    const seen = new Set<number | string>();
     for (const [v, c] of p.choropleth) if (!seen.has(v)) { seen.add(v); expr.push(v, c); }
     expr.push('rgba(0,0,0,0)');
     map.setPaintProperty('choropleth', 'fill-color', expr as any);

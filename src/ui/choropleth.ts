@@ -88,3 +88,27 @@ export function buildChoropleth(rows: Row[], byCode: string, valueCol: string, t
     values: new Map(matched),
   };
 }
+
+/**
+ * A choropleth of a summary by country (rows keyed by ISO3, or by ADM0_NAME with the name
+ * resolved through `names`) on the country outlines (basemap/countries.geojson, joined on
+ * `iso3`): the same quantile classes and legend as {@link buildChoropleth}.
+ * @param rows summary rows (a row's country: its ISO3, else its ADM0_NAME looked up in `names`)
+ * @param valueCol the numeric column to colour by
+ * @param names English country name -> ISO 3166-1 alpha-3 code
+ * @param dec decimals for legend labels
+ */
+export function countryChoropleth(rows: Row[], valueCol: string, names: Map<string, string>, dec = 2): Omit<Choropleth, 'pairs' | 'values'> & { pairs: Array<[string, string]>; values: Map<string, number> } {
+  const codes: string[] = [];
+  const keyed: Row[] = [];
+  for (const r of rows) {
+    const code = typeof r.ISO3 === 'string' && /^[A-Z]{3}$/.test(r.ISO3) ? r.ISO3 : typeof r.ADM0_NAME === 'string' ? names.get(r.ADM0_NAME) : undefined;
+    if (!code) continue;
+    let i = codes.indexOf(code);
+    if (i < 0) { i = codes.length; codes.push(code); }
+    keyed.push({ ...r, __unit: i });
+  }
+  const table: ClassEntry[] = codes.map((c, i) => ({ value: i, label: String(i) }));
+  const c = buildChoropleth(keyed.map((r) => ({ ...r, __unit: String(r.__unit) })), '__unit', valueCol, table, dec);
+  return { ...c, pairs: c.pairs.map(([u, col]) => [codes[u], col]), values: new Map([...c.values].map(([u, v]) => [codes[u], v])) };
+}

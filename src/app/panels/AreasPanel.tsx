@@ -11,7 +11,7 @@ import type { DrawMode } from '../../ui/MapView';
 import { parseWktGeometries } from '../../ui/wkt';
 import { areasWithTotals, SHAPE_TOTAL } from './area-totals';
 import { UploadShapes } from './UploadShapes';
-import { chartKey, colLabel, errText, summaryVars, tableColumns, type PanelCtx } from './common';
+import { codesKnown, chartKey, colLabel, errText, summaryVars, tableColumns, type PanelCtx } from './common';
 
 /** Bounds [w, s, e, n] of WKT shapes (a lone point gets a small box around it); null when none. */
 export function wktBounds(wkt: string): [number, number, number, number] | null {
@@ -38,11 +38,14 @@ export function AreasPanel({ ctx, drawMode, setDrawMode }: AreasPanelProps) {
   const [msg, setMsg] = useState<string | null>(null);
   const r = useRun<GetLayerWktArgs, TableResult>('getLayerWKT', (a, o) => areasWithTotals(getEngine(), a, o));
   const [yCol, setYCol] = useState<string | null>(null);
+  // the arguments of the last run: its error is shown only while the inputs are still those
+  const [ranKey, setRanKey] = useState<string | null>(null);
   useEffect(() => { setText(state.wkt); setWktErr(null); }, [state.wkt]);
   const vars = summaryVars(state);
 
   const onText = (t: string) => {
     setText(t);
+    setMsg(null); // a message about the previous text is stale
     if (!t.trim()) { setWktErr(null); update({ wkt: '' }); return; }
     try {
       parseWktGeometries(t);
@@ -58,10 +61,11 @@ export function AreasPanel({ ctx, drawMode, setDrawMode }: AreasPanelProps) {
     autoRun.current = true; // a run of the user's: the link's run is done with
     setMsg(null);
     if (vars.length === 0) return setMsg('Choose at least one indicator (map one from the catalog or add it under Summaries).');
-    if (wktErr) return setMsg('Fix the WKT first.');
+    if (wktErr) { document.getElementById('areas-wkt')?.focus(); return; } // the WKT's own error is the message
     if (!state.wkt.trim()) return setMsg('Draw a point or polygon on the map, or paste WKT, first.');
     const a: GetLayerWktArgs = { var: vars, wkt: state.wkt, exact: state.exact };
     r.run(a);
+    setRanKey(JSON.stringify(a));
     if (!auto && state.run !== 'areas') update({ run: 'areas' });
     const b = wktBounds(state.wkt);
     if (b) ctx.fitTo(b);
@@ -69,19 +73,21 @@ export function AreasPanel({ ctx, drawMode, setDrawMode }: AreasPanelProps) {
   };
   // A link with run=areas shows its result: run once when the catalog is there.
   useEffect(() => {
-    if (autoRun.current || state.run !== 'areas' || !ctx.catalog.length || !vars.length || !state.wkt) return;
+    if (autoRun.current || state.run !== 'areas' || !ctx.catalog.length || !vars.length || !state.wkt || !codesKnown(ctx, vars, [])) return;
     autoRun.current = true;
     submit(true);
-  }, [ctx.catalog, state.run]);
+  }, [ctx.catalog, state.run, vars.join(',')]);
   const rows = r.last?.data.rows ?? [];
   const x = chartKey(rows, []);
   const y = yCol && r.last?.args.var.includes(yCol) ? yCol : r.last?.args.var[0];
   const isTotal = useCallback((row: Row) => row[SHAPE_TOTAL] === 1, []);
   // bars per shape (and country): "1 · Kenya", as the shapes are numbered on the map; "1 · all countries" for a shape's total
-  const barLabel = useCallback((row: Row) => (row.feature !== undefined ? `${row.feature}${isTotal(row) ? ' · all countries' : row.ADM0_NAME ?? row.ISO3 ? ` · ${row.ADM0_NAME ?? row.ISO3}` : ''}` : String(row[x] ?? '')), [x, isTotal]);
+  // a shape's name (an uploaded feature's name property), else its number
+  const shapeName = useCallback((f: unknown) => state.names[Number(f) - 1] || String(f), [state.names]);
+  const barLabel = useCallback((row: Row) => (row.feature !== undefined ? `${shapeName(row.feature)}${isTotal(row) ? ' · all countries' : row.ADM0_NAME ?? row.ISO3 ? ` · ${row.ADM0_NAME ?? row.ISO3}` : ''}` : String(row[x] ?? '')), [x, isTotal, shapeName]);
   const label = useCallback((c: string) => (c === 'feature' ? 'Shape' : colLabel(byCode, c)), [byCode]);
   const table = useMemo(() => tableColumns(rows.filter((row) => !isTotal(row)), r.last?.data.columns.map((c) => c.name) ?? [], ['feature']), [rows, r.last, isTotal]);
-  const cellText = useCallback((row: Row, c: string) => (isTotal(row) && (c === 'ISO3' || c === 'ADM0_NAME') ? 'all countries' : undefined), [isTotal]);
+  const cellText = useCallback((row: Row, c: string) => (c === 'feature' && row.feature !== undefined ? shapeName(row.feature) : isTotal(row) && (c === 'ISO3' || c === 'ADM0_NAME') ? 'all countries' : undefined), [isTotal, shapeName]);
   const decimals = useMemo(() => Object.fromEntries((r.last?.args.var ?? []).map((v) => [v, byCode.get(v)?.dec ?? 2])), [r.last, byCode]);
   return (
     <section aria-labelledby="areas-h">
@@ -89,14 +95,14 @@ export function AreasPanel({ ctx, drawMode, setDrawMode }: AreasPanelProps) {
       <div className="row" role="group" aria-label="Drawing tools">
         <button type="button" aria-pressed={drawMode === 'polygon'} onClick={() => setDrawMode(drawMode === 'polygon' ? 'off' : 'polygon')}>Draw polygon</button>
         <button type="button" aria-pressed={drawMode === 'point'} onClick={() => setDrawMode(drawMode === 'point' ? 'off' : 'point')}>Add point</button>
-        <button type="button" onClick={() => { update({ wkt: '' }); setDrawMode('off'); }} disabled={!state.wkt}>Clear shapes</button>
+        <button type="button" onClick={() => { update({ wkt: '', names: [] }); setDrawMode('off'); }} disabled={!state.wkt}>Clear shapes</button>
       </div>
       {drawMode === 'polygon' && <p className="muted small">Click to add vertices; click the first vertex (or double-click) to close the polygon.</p>}
       {drawMode === 'point' && <p className="muted small">Click on the map to add a point.</p>}
-      <UploadShapes wkt={state.wkt} onWkt={(w) => { update({ wkt: w }); const b = wktBounds(w); if (b) ctx.fitTo(b); }} />
+      <UploadShapes wkt={state.wkt} names={state.names} onNames={(names) => update({ names })} onWkt={(w, names) => { update({ wkt: w, names }); const b = wktBounds(w); if (b) ctx.fitTo(b); }} />
       <label className="field">
         <span>WKT (EPSG:4326, longitude latitude): POINT, MULTIPOINT, POLYGON, MULTIPOLYGON, GEOMETRYCOLLECTION</span>
-        <textarea rows={4} value={text} onChange={(e) => onText(e.target.value)} spellCheck={false} aria-invalid={!!wktErr} aria-describedby="wkt-err" placeholder="POLYGON ((36 -1.5, 37.5 -1.5, 37.5 0, 36 0, 36 -1.5))" />
+        <textarea id="areas-wkt" rows={4} value={text} onChange={(e) => onText(e.target.value)} spellCheck={false} aria-invalid={!!wktErr} aria-describedby="wkt-err" placeholder="POLYGON ((36 -1.5, 37.5 -1.5, 37.5 0, 36 0, 36 -1.5))" />
       </label>
       <p id="wkt-err" className={wktErr ? 'msg error' : 'sr-only'} role={wktErr ? 'alert' : undefined}>{wktErr ?? 'WKT is valid.'}</p>
       <label className="field inline">
@@ -108,8 +114,9 @@ export function AreasPanel({ ctx, drawMode, setDrawMode }: AreasPanelProps) {
         <button type="button" className="primary" onClick={() => submit()} aria-disabled={r.running}>Summarise areas</button>
         {r.running && <Progress label="Summarising areas" done={r.progress?.[0]} total={r.progress?.[1]} onCancel={r.cancel} />}
       </div>
-      {msg && <p className="msg error" role="alert">{msg}</p>}
-      {r.error && !r.running && <p className="msg error" role="alert">{errText(r.error)}</p>}
+      {/* one current message: the WKT's error, else this panel's, else the last run's error while its inputs stand */}
+      {!wktErr && msg && <p className="msg error" role="alert" data-testid="areas-msg">{msg}</p>}
+      {!wktErr && !msg && r.error && !r.running && ranKey === JSON.stringify({ var: vars, wkt: state.wkt, exact: state.exact }) && <p className="msg error" role="alert" data-testid="areas-run-error">{errText(r.error)}</p>}
       {r.last && (
         <div className="result-block" data-testid="areas-result">
           <p className="muted small">{rows.length} row{rows.length === 1 ? '' : 's'}{r.last.args.exact ? ' · exact coverage' : ''}</p>

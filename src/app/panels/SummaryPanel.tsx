@@ -8,7 +8,7 @@ import { ChipSelect } from '../../ui/ChipSelect';
 import { ResultTable } from '../../ui/ResultTable';
 import { BarChart } from '../../ui/BarChart';
 import { Progress } from '../../ui/Progress';
-import { byCellText, byColumn, chartKey, colLabel, emptyResult, errText, hasValue, isNaRow, isoOptions, isTotalRow, keyOrder, noData, parseBreaks, prettyInterval, prettyUnit, summaryVars, tableColumns, varOptions, type PanelCtx } from './common';
+import { codesKnown, byCellText, byColumn, chartKey, colLabel, emptyResult, errText, hasValue, isNaRow, isoOptions, isTotalRow, keyOrder, noData, parseBreaks, prettyInterval, prettyUnit, summaryVars, tableColumns, varOptions, varSearch, type PanelCtx } from './common';
 
 const byCodesOf = (a: GetLayerArgs): string[] => (Array.isArray(a.by) ? a.by : Object.keys(a.by ?? {}));
 
@@ -71,11 +71,14 @@ export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: Summa
   const r = useRun<GetLayerArgs, TableResult>('getLayerTable', (a, o) => getEngine().getLayerTable(a, o));
   const [msg, setMsg] = useState<string | null>(null);
   const [breakText, setBreakText] = useState<Record<string, string>>({});
-  const [yCol, setYCol] = useState<string | null>(null);
+  // the charted indicator is in the link (y=)
+  const yCol = state.y;
+  const setYCol = (v: string) => update({ y: v });
   const vars = summaryVars(state);
   const varOpts = useMemo(() => varOptions(catalog), [catalog]);
   const byOpts = useMemo(() => varOptions(catalog), [catalog]);
   const isoOpts = useMemo(() => isoOptions(iso), [iso]);
+  const search = useMemo(() => varSearch(catalog), [catalog]);
 
   const wantFocus = useRef(false);
   const autoRun = useRef(false);
@@ -96,10 +99,10 @@ export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: Summa
   };
   // A shared link with run=summary shows its result: run once when the catalog is there.
   useEffect(() => {
-    if (autoRun.current || state.run !== 'summary' || !catalog.length || !vars.length) return;
+    if (autoRun.current || state.run !== 'summary' || !catalog.length || !vars.length || !codesKnown(ctx, [...vars, ...state.by], state.iso)) return;
     autoRun.current = true;
     submit(true);
-  }, [catalog, state.run]);
+  }, [catalog, iso, state.run, JSON.stringify([vars, state.by, state.iso])]);
 
   // The result on screen: a result with no value at all does not replace the previous one.
   const [shown, setShown] = useState<typeof r.last>(null);
@@ -158,10 +161,11 @@ export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: Summa
   const cellText = useCallback((row: Row, c: string) => {
     if (!shownBy.includes(c)) return undefined;
     if (row[c] === null && isNaRow(row, shownBy)) return `NA (${naKind(c)})`;
-    if (typeof row[c] === 'string' && /e[-+]?\d/i.test(row[c] as string)) return prettyInterval(row[c] as string);
     return byCellText(row, c, shownBy);
   }, [shownBy, naKind]);
-  const cellTitle = useCallback((row: Row, c: string) => (c === 'ISO3' && row.ADM0_NAME ? String(row.ADM0_NAME) : undefined), []);
+  // intervals read as the API writes them ("(100,1e+03]", R cut() with dig.lab 3); the plain numbers in the tooltip
+  const cellTitle = useCallback((row: Row, c: string) => (c === 'ISO3' && row.ADM0_NAME ? String(row.ADM0_NAME)
+    : typeof row[c] === 'string' && /e[-+]?\d/i.test(row[c] as string) ? `${row[c] as string} = ${prettyInterval(row[c] as string)}` : undefined), []);
   const label = useCallback((c: string) => {
     const i = shownBy.indexOf(c);
     // a continuous layer as a domain: its key column holds intervals
@@ -175,8 +179,10 @@ export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: Summa
   // Districts repeat names across provinces of one country: an ADM2 bar names its ADM1 unit too.
   const barLabel = useCallback((row: Row) => (unitBars
     ? `${String(row[xKey])} (${/^ADM2_/.test(xKey) && row.ADM1_NAME_ALT ? `${String(row.ADM1_NAME_ALT)}, ` : ''}${String(row.ISO3)})`
-    : prettyInterval(String(row[xKey] ?? 'all'))), [xKey, unitBars]);
-  const barOrder = useMemo(() => orders[xKey]?.map(prettyInterval), [orders, xKey]);
+    : xKey === 'ISO3' && typeof row.ISO3 === 'string' ? String(row.ADM0_NAME ?? iso.find((e) => e.code === row.ISO3)?.name ?? row.ISO3)
+    : String(row[xKey] ?? 'all')), [xKey, unitBars, iso]);
+  // countries: bars named, largest value first (the class table's ISO3 order means nothing to a reader)
+  const barOrder = xKey === 'ISO3' || xKey === 'ADM0_NAME' ? undefined : orders[xKey];
   const naRows = rows.filter((x) => isNaRow(x, shownBy));
   const units = rows.filter((x) => !isTotalRow(x, shownBy)).length;
   const table = useMemo(() => tableColumns(rows, shown?.data.columns.map((c) => c.name).filter((c) => c !== 'total') ?? [], shownBy), [rows, shown, shownBy]);
@@ -189,9 +195,9 @@ export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: Summa
   return (
     <section aria-labelledby="sum-h">
       <h2 id="sum-h">Summaries</h2>
-      <ChipSelect label="Indicators" options={varOpts} values={vars} onChange={(v) => update({ vars: v, noVars: v.length === 0 })} placeholder="Add an indicator…" emptyText="Choose at least one indicator" />
+      <ChipSelect label="Indicators" options={varOpts} values={vars} onChange={(v) => update({ vars: v, noVars: v.length === 0 })} placeholder="Add an indicator…" emptyText="Choose at least one indicator" search={search} />
       <ChipSelect label="Countries or regions" options={isoOpts} values={state.iso} onChange={(v) => update({ iso: v })} placeholder="Add a country or region…" emptyText="All of Africa south of the Sahara (SSA)" />
-      <ChipSelect label="Summarise by" options={byOpts} values={state.by} onChange={(v) => update({ by: v })} placeholder="Add a domain (e.g. ADM1_NAME_ALT)…" emptyText={noDomain} inputId="sum-by-input" />
+      <ChipSelect label="Summarise by" options={byOpts} values={state.by} onChange={(v) => update({ by: v })} placeholder="Add a domain (e.g. ADM1_NAME_ALT)…" emptyText={noDomain} inputId="sum-by-input" search={search} />
       {byCode.has('ADM1_NAME_ALT') && !state.by.includes('ADM1_NAME_ALT') && (
         <p className="small"><button type="button" className="ghost small" onClick={() => { update({ by: [...state.by, 'ADM1_NAME_ALT'] }); setTimeout(() => document.getElementById('sum-by-input')?.focus(), 0); }}>+ by province (ADM1)</button></p>
       )}

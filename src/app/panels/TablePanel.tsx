@@ -18,7 +18,7 @@ import { PivotTable } from '../../ui/PivotTable';
 import { Progress } from '../../ui/Progress';
 import { HistogramSection } from './HistogramSection';
 import { ALL_SELECTED, COUNTRY_CODES, fetchTableData, pivotGrid, tablePivot, type TableArgs, type TableData } from '../../ui/pivot';
-import { colLabel, errText, fmtNum, isoOptions, keyOrder, prettyUnit, type PanelCtx } from './common';
+import { codesKnown, colLabel, errText, fmtNum, isoOptions, keyOrder, prettyUnit, varSearch, type PanelCtx } from './common';
 
 /** Runs the table's summaries on the app's engine; key orders from the class tables (classes) or interval order. */
 export function fetchTable(a: TableArgs, o: CallOptions): Promise<TableData> {
@@ -39,27 +39,47 @@ function save(bytes: BlobPart, name: string, type: string): void {
 /** The panel. */
 export function TablePanel({ ctx }: { ctx: PanelCtx }) {
   const { state, update, catalog, byCode, iso } = ctx;
-  const [value, setValue] = useState<string>(state.v ?? 'AREA_TOTAL');
-  const [row, setRow] = useState('ADM1_NAME_ALT');
-  const [col, setCol] = useState('ELEV_ZONE');
+  // Cells, rows and columns live in the URL (tv, tr, tc), so a shared link opens the same table (run=table builds it).
+  const value = state.tv && byCode.has(state.tv) ? state.tv : state.v ?? 'AREA_TOTAL';
+  const row = state.tr ?? 'ADM1_NAME_ALT';
+  const col = state.tc ?? 'ELEV_ZONE';
+  const setValue = (v: string) => update({ tv: v });
+  const setRow = (v: string) => update({ tr: v });
+  const setCol = (v: string) => update({ tc: v });
   const [msg, setMsg] = useState<string | null>(null);
+  // "Find" narrows the cells' list with the catalog's search (synonyms, ranking), best first; the chosen one stays listed
+  const [find, setFind] = useState('');
+  const search = useMemo(() => varSearch(catalog), [catalog]);
+  const valueOpts = useMemo(() => {
+    if (!find.trim()) return catalog;
+    const hits = search(find).map((c) => byCode.get(c)!).filter(Boolean);
+    return hits.some((h) => h.varCode === value) || !byCode.has(value) ? hits : [byCode.get(value)!, ...hits];
+  }, [find, search, catalog, byCode, value]);
   const [xlsxBusy, setXlsxBusy] = useState(false);
   const r = useRun<TableArgs, TableData>('table', fetchTable);
   const isoOpts = useMemo(() => isoOptions(iso), [iso]);
   const domains = useMemo(() => catalog.filter((c) => !COUNTRY_CODES.includes(c.varCode) || c.varCode === 'ISO3'), [catalog]);
-  const touched = useRef(false);
-  useEffect(() => { if (!touched.current && state.v && byCode.has(state.v)) setValue(state.v); }, [state.v, byCode]);
 
-  const submit = () => {
+  const autoRun = useRef(false);
+  const submit = (auto = false) => {
     if (r.running) return;
+    autoRun.current = true; // a run of the user's: the link's run is done with
     setMsg(null);
     if (!byCode.has(value)) return setMsg('Choose an indicator for the cells.');
     if (!row || !col) return setMsg('Choose a domain for the rows and one for the columns.');
     if (row === col) return setMsg('Rows and columns need two different domains.');
     const a: TableArgs = { value, iso3: state.iso.length ? [...state.iso] : ['SSA'], row, col };
     r.run(a);
+    // the link says what was built: cells, rows, columns (countries are in `iso` already) and run=table
+    if (!auto) update({ run: 'table', tv: value, tr: row, tc: col });
     ctx.setQuery({ method: 'indapi', args: { var: [value], iso3: a.iso3, by: [row, col] }, label: `Table of ${value} by ${row} x ${col}` });
   };
+  // A shared link with run=table builds its table once the catalog is there.
+  useEffect(() => {
+    if (autoRun.current || state.run !== 'table' || !catalog.length || !codesKnown(ctx, [value, row, col], state.iso)) return;
+    autoRun.current = true;
+    submit(true);
+  }, [catalog, iso, state.run, JSON.stringify([value, row, col, state.iso])]);
 
   const last = r.last;
   const rec = last ? byCode.get(last.args.value) : undefined;
@@ -119,21 +139,25 @@ export function TablePanel({ ctx }: { ctx: PanelCtx }) {
     <section aria-labelledby="table-h">
       <h2 id="table-h">Table builder</h2>
       <p className="muted small">Rows × columns by two domains, one indicator in the cells. Totals use the indicator's own formula over the cells of the row, column or selection (a mean stays a mean); with several countries, “{ALL_SELECTED}” totals are over all of them together.</p>
-      <label className="field"><span>Indicator in the cells</span>
-        <select value={value} onChange={(e) => { touched.current = true; setValue(e.target.value); }} data-testid="table-value">{catalog.map((c) => option(c, false))}</select>
+      <label className="field"><span>Find an indicator for the cells</span>
+        <input type="search" value={find} onChange={(e) => { setFind(e.target.value); const first = e.target.value.trim() ? search(e.target.value)[0] : undefined; if (first) setValue(first); }}
+          placeholder="e.g. distance town, rainfall" data-testid="table-find" />
+      </label>
+      <label className="field"><span>Indicator in the cells{find.trim() ? ` (${valueOpts.length} found)` : ''}</span>
+        <select value={value} onChange={(e) => setValue(e.target.value)} data-testid="table-value">{valueOpts.map((c) => option(c, false))}</select>
       </label>
       <div className="row table-domains">
         <label className="field"><span>Rows</span>
           <select value={row} onChange={(e) => setRow(e.target.value)} data-testid="table-row">{domains.map((c) => option(c))}</select>
         </label>
-        <button type="button" className="ghost small" onClick={() => { setRow(col); setCol(row); }} aria-label="Swap rows and columns" title="Swap rows and columns">⇄</button>
+        <button type="button" className="ghost small" onClick={() => update({ tr: col, tc: row })} aria-label="Swap rows and columns" title="Swap rows and columns">⇄</button>
         <label className="field"><span>Columns</span>
           <select value={col} onChange={(e) => setCol(e.target.value)} data-testid="table-col">{domains.map((c) => option(c))}</select>
         </label>
       </div>
       <ChipSelect label="Table countries or regions" options={isoOpts} values={state.iso} onChange={(v) => update({ iso: v })} placeholder="Add a country or region…" emptyText="All of Africa south of the Sahara (SSA)" />
       <div className="row">
-        <button type="button" className="primary" onClick={submit} aria-disabled={r.running}>Build table</button>
+        <button type="button" className="primary" onClick={() => submit()} aria-disabled={r.running}>Build table</button>
         {r.running && <Progress label="Building the table" done={r.progress?.[0]} total={r.progress?.[1]} onCancel={r.cancel} />}
       </div>
       {msg && <p className="msg error" role="alert">{msg}</p>}

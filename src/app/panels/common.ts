@@ -1,7 +1,8 @@
 /** Shared shapes of the side panels. */
 import type { IsoEntry, Row, VarRecord } from '../../core/types';
 import type { UrlState } from '../url-state';
-import type { ChipOption } from '../../ui/ChipSelect';
+import type { ChipOption, OptionSearch } from '../../ui/ChipSelect';
+import { buildCatalogIndex } from '../../core/catalog/search';
 
 /** A query the user ran, for downloads and the API panel (arguments as the HTTP contract names them). */
 export interface QuerySpec {
@@ -31,6 +32,19 @@ export function varOptions(catalog: VarRecord[], filter?: (r: VarRecord) => bool
   return catalog.filter((r) => !filter || filter(r)).map((r) => ({ value: r.varCode, label: `${r.varLabel} (${r.varCode})`, chip: r.varLabel, code: r.varCode, group: r.cat1 }));
 }
 
+/**
+ * The catalog's search (src/core/catalog/search.ts: synonyms such as "town" for places,
+ * BM25 ranking, exact codes first) as an indicator picker's ranked search: codes best first.
+ * One index per catalog array (built on the first query).
+ */
+export function varSearch(catalog: VarRecord[]): OptionSearch {
+  let index = SEARCH_INDEX.get(catalog);
+  if (!index) { index = buildCatalogIndex(catalog); SEARCH_INDEX.set(catalog, index); }
+  const idx = index;
+  return (q: string) => idx.search(q).hits.map((h) => h.rec.varCode);
+}
+const SEARCH_INDEX = new WeakMap<VarRecord[], ReturnType<typeof buildCatalogIndex>>();
+
 /** Options for country/region pickers (regions first). */
 export function isoOptions(iso: IsoEntry[]): ChipOption[] {
   return [...iso].sort((a, b) => (a.type === b.type ? a.name.localeCompare(b.name) : a.type === 'region' ? -1 : 1))
@@ -54,7 +68,7 @@ export function prettyUnit(unit: string): string {
 }
 
 /**
- * An interval label as people read it: R's `cut()` labels keep 3 significant digits in
+ * An interval label in plain numbers (for a tooltip next to the API label): R's `cut()` labels keep 3 significant digits in
  * e-notation ("(500,1e+03]"); display shows plain numbers ("(500,1000]"). Display only.
  */
 export function prettyInterval(label: string): string {
@@ -151,9 +165,23 @@ export function chartKey(rows: Row[], by: string[]): string {
   return Object.keys(rows[0] ?? {})[0] ?? 'x';
 }
 
-/** Message of an error for display. */
+/**
+ * Message of an error for display, worded for the app: the API's advice for R users on an
+ * unknown code ("Use describe() or category() …", as the original service) points to the catalog.
+ */
 export function errText(e: unknown): string {
-  return (e as Error)?.message ?? String(e);
+  const m = (e as Error)?.message ?? String(e);
+  return m.replace(/\s*Use describe\(\) or category\(\) to query indicator metadata\./, ' See the catalog for valid codes.');
+}
+
+/**
+ * True when every indicator/domain code is in the catalog and every country/region code in the
+ * country list (loaded): a link's run waits for the app to drop unknown codes first (one message,
+ * the link's banner, instead of an API error about the same code).
+ */
+export function codesKnown(ctx: Pick<PanelCtx, 'byCode' | 'iso'>, codes: string[], isoCodes: string[]): boolean {
+  if (!ctx.byCode.size || codes.some((c) => !ctx.byCode.has(c))) return false;
+  return isoCodes.length === 0 || (ctx.iso.length > 0 && isoCodes.every((c) => ctx.iso.some((e) => e.code === c)));
 }
 
 /** True when a cell holds a value (a finite number or non-empty text). */

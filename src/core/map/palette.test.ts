@@ -17,7 +17,8 @@ describe('palettes', () => {
     expect(intervalIndex(b, 99999)).toBe(2);
     expect(intervalIndex(b, -5)).toBe(0);
     expect(intervalIndex(b, NaN)).toBe(-1);
-    expect(intervalLabels([0, 0.5, 1], 1)).toEqual(['(0,0.5]', '(0.5,1]']);
+    expect(intervalLabels([0, 0.5, 1])).toEqual(['(0,0.5]', '(0.5,1]']);
+    expect(intervalLabels([0, 100, 1000, 5000])).toEqual(['(0,100]', '(100,1e+03]', '(1e+03,5e+03]']); // as the API (R cut, dig.lab 3)
   });
 
   test('continuous palette uses catalog colours, custom breaks get a ramp', () => {

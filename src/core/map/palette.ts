@@ -4,6 +4,7 @@
  * layer (catalog lists or the class table). Pure: no DOM.
  */
 import type { ClassEntry, VarRecord } from '../types';
+import { cutLabels } from '../engine/labels';
 
 /** One legend entry. */
 export interface LegendEntry {
@@ -59,11 +60,16 @@ export function fmtBreak(x: number, dec: number): string {
   return String(Number(x.toFixed(Math.max(0, Math.min(10, dec)))));
 }
 
-/** R cut() labels of right-closed intervals: "(a,b]". */
-export function intervalLabels(breaks: number[], dec: number): string[] {
-  const out: string[] = [];
-  for (let i = 0; i + 1 < breaks.length; i++) out.push(`(${fmtBreak(breaks[i], dec)},${fmtBreak(breaks[i + 1], dec)}]`);
-  return out;
+/** The API's default `dig.lab` (DEFAULT_DIG_LAB of src/core/engine/plan.ts, as the R service). */
+const API_DIG_LAB = 3;
+
+/**
+ * Labels of right-closed intervals exactly as the API writes them in `by` key columns: R
+ * `cut()` with the API's default `dig.lab` (3), e.g. "(100,1e+03]" (core `cutLabels`), so the
+ * legend, tables and charts name an interval as the downloaded data does.
+ */
+export function intervalLabels(breaks: number[]): string[] {
+  return breaks.length < 2 ? [] : cutLabels(breaks, API_DIG_LAB);
 }
 
 /**
@@ -99,7 +105,7 @@ export function paletteFor(rec: VarRecord, classes?: ClassEntry[], breaksOverrid
   let colors = breaksOverride ? [] : splitPipe(rec.classColors);
   if (colors.length !== n) colors = rampColors(n);
   const catLabels = splitPipe(rec.classLabels);
-  const labels = !breaksOverride && catLabels.length === n ? catLabels : intervalLabels(breaks, rec.dec);
+  const labels = !breaksOverride && catLabels.length === n ? catLabels : intervalLabels(breaks);
   return { kind: 'intervals', breaks, colors, labels };
 }
 
