@@ -19,7 +19,8 @@ import { bundleFiles } from '../ui/bundle-files';
 import { appendWkt, wktToFeatures } from '../ui/wkt';
 import type { LegendEntry } from '../ui/raster/palette';
 import type { CellInfo } from '../../workers/raster.worker';
-import { DATA_BASE, loadIso } from './bundle';
+import { DATA_BASE, ONLINE_BASEMAPS, loadIso } from './bundle';
+import { useBasemap } from './basemap-control';
 import { getEngine, getRaster } from './services';
 import { useUrlState } from './useUrlState';
 import type { PanelId } from './url-state';
@@ -32,7 +33,7 @@ import { DownloadPanel } from './panels/DownloadPanel';
 import { ApiPanel } from './panels/ApiPanel';
 import { UpdateBanner } from './UpdateBanner';
 import { MapExportControl } from './map-export-control';
-import type { MapExportFormat } from './map-export-svg';
+import type { ExportSize, MapExportFormat } from './map-export-svg';
 import { CompareBar, compareSide } from '../ui/CompareBar';
 import { varOptions } from './panels/common';
 
@@ -66,6 +67,19 @@ function usePhone(): boolean {
   return phone;
 }
 
+/** True on touch-first devices (CSS `pointer: coarse`): the read-out says "Tap", not "Hover". */
+function useCoarsePointer(): boolean {
+  const q = '(pointer: coarse)';
+  const [coarse, setCoarse] = useState(() => window.matchMedia(q).matches);
+  useEffect(() => {
+    const m = window.matchMedia(q);
+    const on = () => setCoarse(m.matches);
+    m.addEventListener('change', on);
+    return () => m.removeEventListener('change', on);
+  }, []);
+  return coarse;
+}
+
 /** A choropleth on the map: colours per admin1 raster value, legend, and the value drawn per unit. */
 interface Choro { pairs: Array<[number, string]>; legend: LegendEntry[]; title: string; code: string; values: Map<number, number>; dec: number; unit: string; level?: 1 | 2 }
 
@@ -86,6 +100,8 @@ export function App() {
   const [mapErr, setMapErr] = useState<string | null>(null);
   const [choro, setChoro] = useState<Choro | null>(null);
   const phone = usePhone();
+  const coarse = useCoarsePointer();
+  const base = useBasemap(ONLINE_BASEMAPS);
   const [drawer, setDrawer] = useState(false);
   const [wide, setWide] = useState(false);
   const [copied, setCopied] = useState(false);
@@ -235,9 +251,9 @@ export function App() {
   }, []);
 
   // The map view as PNG, SVG or PDF (map-export.ts, loaded on first use): legend of the choropleth or the mapped layer.
-  const saveMap = async (m: MlMap, format: MapExportFormat) => {
+  const saveMap = async (m: MlMap, format: MapExportFormat, size: ExportSize) => {
     const { saveMapView } = await import('./map-export');
-    await saveMapView(m, format, { rec, palette, choro: choro && { ...choro, rec: byCode.get(choro.code.split(' by ')[0]) } });
+    await saveMapView(m, format, { rec, palette, choro: choro && { ...choro, rec: byCode.get(choro.code.split(' by ')[0]) } }, undefined, size);
   };
   const fitTo = useCallback((b: [number, number, number, number]) => setFit([...b]), []);
   const ctx: PanelCtx = { catalog, byCode, iso, state, update, setQuery, fitTo };
@@ -274,11 +290,11 @@ export function App() {
  <CatalogBrowser loading={loading} records={catalog} selected={state.v} onSelect={(c) => { update({ v: c }); setChoro(null); setDrawer(false); }} />
         {rec && <IndicatorCard rec={rec} />}
       </aside>
-      <main className={`centre${cmpOn ? ` cmp cmp-${state.cmp}` : ''}`} aria-label="Map" onDragOver={(e) => { if (e.dataTransfer.types.includes('Files')) e.preventDefault(); }}
+      <main className={`centre${cmpOn ? ` cmp cmp-${state.cmp}` : ''}${drawMode !== 'off' ? ' drawing' : ''}`} aria-label="Map" onDragOver={(e) => { if (e.dataTransfer.types.includes('Files')) e.preventDefault(); }}
         onDrop={(e) => { const f = e.dataTransfer.files[0]; if (!f) return; e.preventDefault(); update({ panel: 'areas' }); setTimeout(() => window.dispatchEvent(new CustomEvent(UPLOAD_EVENT, { detail: f })), 0); }}>
         <Suspense fallback={<div className="map placeholder">Loading map…</div>}>
           <MapView dataBase={DATA_BASE} rasterKey={rasterKey} opacity={state.op} loadTile={loadTile} choropleth={choro?.pairs ?? null} choroplethLevel={choro?.level ?? 1} areas={areas}
-            marker={picked ? [picked.lon, picked.lat] : null} fit={fit} drawMode={drawMode} onDrawn={onDrawn} onHover={onHover} onClick={onClick} view={state.map} onView={onView} onMap={setMlMap}
+            marker={picked ? [picked.lon, picked.lat] : null} fit={fit} drawMode={drawMode} onDrawn={onDrawn} onHover={onHover} onClick={onClick} view={state.map} onView={onView} onMap={setMlMap} basemap={base.basemap} onBasemapError={base.onError}
             onRendered={() => { (window as any).__indapiFirstRender ??= performance.now(); document.body.dataset.mapRendered = '1'; }} />
         </Suspense>
         {cmpOn && <Suspense fallback={null}><CompareMaps dataBase={DATA_BASE} loadTile={loadTile} rec={rec2!} labelA={rec!.varLabel} sideA={compareSide(state.cmp, state.v2, phone, 'a')} sideB={compareSide(state.cmp, state.v2, phone, 'b')}
@@ -287,7 +303,8 @@ export function App() {
         <div className="overlay-stack">
         <div className="overlay map-tools" role="group" aria-label="Place search and map export">
           <Suspense fallback={null}><PlaceSearch map={mlMap} dataBase={DATA_BASE} maxLabels={phone ? 12 : 30} /></Suspense>
-          <MapExportControl disabled={!mlMap} onSave={(f) => (mlMap ? saveMap(mlMap, f) : Promise.resolve())} />
+          <MapExportControl disabled={!mlMap} onSave={(f, z) => (mlMap ? saveMap(mlMap, f, z) : Promise.resolve())} />
+          {base.control}
         </div>
         <CompareBar options={varOpts} byCode={byCode} v={state.v} v2={state.v2} cmp={state.cmp} phone={phone} onChange={(c, o) => update(c, o)} cellInfo={(c, lo, la) => getRaster().cellInfo(c, lo, la)} fmt={fmtValue} />
         <div className="overlay tl-info" aria-live="polite" data-testid="hover-info">
@@ -303,7 +320,7 @@ export function App() {
               {choro?.level === 2 && <div><dt>ADM2</dt><dd>{hover.adm2 ?? '—'}</dd></div>}
               <div><dt>Centre</dt><dd>{hover.lon.toFixed(4)}, {hover.lat.toFixed(4)}</dd></div>
             </dl>
-          ) : <p className="muted small">Hover the map for values; click to pick a place.</p>}
+          ) : <p className="muted small">{coarse ? 'Tap the map for values and to pick a place.' : 'Hover the map for values; click to pick a place.'}</p>}
         </div>
         {picked && (
           <div className="overlay tr-picked" data-testid="picked">
@@ -312,6 +329,7 @@ export function App() {
           </div>
         )}
         </div>
+        {drawMode !== 'off' && <p className="overlay draw-hint small" role="status">{drawMode === 'polygon' ? `${coarse ? 'Tap' : 'Click'} to add vertices; ${coarse ? 'tap' : 'click'} the first vertex to close.` : `${coarse ? 'Tap' : 'Click'} to add a point.`} <button type="button" className="ghost small" onClick={() => setDrawMode('off')}>Stop drawing</button></p>}
         <div className="overlay bl">
           {mapErr && <p className="msg error" role="alert">{mapErr}</p>}
           {rec && <Legend key={phone ? 'phone' : 'wide'} collapsed={!!choro || phone} title={`${cmpOn ? `${compareSide(state.cmp, state.v2, phone, 'a')}: ` : ''}${rasterKey?.startsWith('cells:') ? 'Similarity' : rec.varLabel}`} unit={rasterKey?.startsWith('cells:') ? '' : rec.unit} palette={palette} opacity={state.op} onOpacity={(op) => update({ op })}>
