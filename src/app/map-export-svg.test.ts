@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { approxMeasure, composeMapSvg, exportLegend, fitText, legendLayout, metresPerPixel, scaleBar, toWinAnsi, wrapItems, xmlEscape, type MapComposition } from './map-export-svg';
+import { approxMeasure, composeMapSvg, exportTarget, exportLegend, fitText, legendLayout, metresPerPixel, scaleBar, toWinAnsi, wrapItems, xmlEscape, type MapComposition } from './map-export-svg';
 
 describe('scale bar', () => {
   test('metres per pixel: equator at zoom 0 is the circumference over 512 px; halves per zoom; cos(lat)', () => {
@@ -151,5 +151,23 @@ describe('composeMapSvg', () => {
   });
   test('a rotated map rotates the north arrow', () => {
     expect(composeMapSvg({ ...comp, bearing: 30 })).toContain('<g id="north-arrow" transform="rotate(-30 778 30)">');
+  });
+});
+
+describe('export sizes', () => {
+  test('A4 at 150 and 300 dpi, oriented as the view; the screen size is the map itself', () => {
+    expect(exportTarget({ width: 700, height: 500 }, { kind: 'a4', dpi: 300 }, 'png')).toEqual({ cssW: 1123, cssH: 794, ratio: 3.125, pxW: 3508, pxH: 2480 });
+    expect(exportTarget({ width: 700, height: 844 }, { kind: 'a4', dpi: 150 }, 'png')).toMatchObject({ cssW: 794, cssH: 1123, pxW: 1240, pxH: 1754 });
+    expect(exportTarget({ width: 700, height: 844 }, { kind: 'screen' }, 'png')).toBeNull();
+  });
+  test('a PDF is always the A4 page within its 28-pt margins (277.2 x 190.2 mm), so the map fills it', () => {
+    const t = exportTarget({ width: 700, height: 844 }, { kind: 'screen' }, 'pdf')!;
+    expect([t.pxW, t.pxH]).toEqual([1123, 1637]);
+    expect(t.cssW / t.cssH).toBeCloseTo((595.28 - 56) / (841.89 - 56), 2);
+  });
+  test('a width in px keeps the view and its aspect, within 4096 px', () => {
+    expect(exportTarget({ width: 700, height: 844 }, { kind: 'width', px: 1500 }, 'png')).toEqual({ cssW: 700, cssH: 844, ratio: 1500 / 700, pxW: 1500, pxH: 1809 });
+    const big = exportTarget({ width: 390, height: 380 }, { kind: 'width', px: 99999 }, 'svg')!;
+    expect(Math.max(big.pxW, big.pxH)).toBeLessThanOrEqual(4096);
   });
 });
