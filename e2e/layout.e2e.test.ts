@@ -88,4 +88,48 @@ describe('small layout defects (defect 14)', () => {
       await ctx.close();
     }
   }, 90_000);
+
+  for (const [name, opts] of [['1440', DESKTOP], ['390', PHONE]] as const) {
+    test(`the chart's axis titles are inside the chart (${name})`, async () => {
+      // by country: more than 12 bars, drawn as horizontal bars with the values' axis at the bottom
+      const { ctx, page } = await openApp(browser, `${srv.url}#v=ELEVATION&vars=ELEVATION&iso=KEN,TZA,UGA,RWA,BDI,ETH,SOM,SSD,COD,ZMB,MWI,MOZ,ZWE&by=ADM0_NAME&run=summary`, opts);
+      await page.locator('figure.chart svg .role-axis-title text').first().waitFor({ timeout: 90_000 });
+      await page.locator('figure.chart').first().scrollIntoViewIfNeeded();
+      await shot(page, `layout-chart-${name}`);
+      const out = await page.evaluate(() => {
+        const fig = document.querySelector('figure.chart')!;
+        const box = fig.querySelector('svg')!.getBoundingClientRect();
+        const panel = fig.closest('.panel')!.getBoundingClientRect();
+        return [...fig.querySelectorAll('.role-axis-title text')].map((t) => {
+          const r = t.getBoundingClientRect();
+          return { text: t.textContent, inside: r.left >= Math.max(box.left, panel.left) - 1 && r.right <= Math.min(box.right, panel.right) + 1 && r.top >= box.top - 1 && r.bottom <= box.bottom + 1 };
+        });
+      });
+      expect(out.length).toBe(2);
+      expect(out.filter((o) => !o.inside)).toEqual([]);
+      await ctx.close();
+    }, 120_000);
+  }
+
+  for (const [name, opts] of [['1440', DESKTOP], ['390', PHONE]] as const) {
+    test(`the table's Rows and Columns selects show their whole choice (${name})`, async () => {
+      const { ctx, page } = await openApp(browser, `${srv.url}#v=ELEVATION&panel=table`, opts);
+      const rowSel = page.getByTestId('table-row');
+      await rowSel.waitFor({ timeout: 60_000 });
+      await expect.poll(() => rowSel.evaluate((s) => (s as HTMLSelectElement).options.length)).toBeGreaterThan(1);
+      await rowSel.scrollIntoViewIfNeeded();
+      await shot(page, `layout-table-selects-${name}`);
+      const cut = await page.evaluate(() => ['table-row', 'table-col'].map((id) => {
+        const s = document.querySelector<HTMLSelectElement>(`[data-testid="${id}"]`)!;
+        const cs = getComputedStyle(s);
+        const g = document.createElement('canvas').getContext('2d')!;
+        g.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+        const text = s.options[s.selectedIndex]?.text ?? '';
+        const room = s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 20; // the drop-down arrow
+        return { id, text, need: g.measureText(text).width, room };
+      }).filter((x) => x.need > x.room));
+      expect(cut).toEqual([]);
+      await ctx.close();
+    }, 90_000);
+  }
 });
