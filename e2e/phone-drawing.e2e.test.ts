@@ -46,6 +46,8 @@ describe('phone drawing', () => {
     await page.getByRole('button', { name: 'Draw polygon' }).tap();
     await page.locator('.map').scrollIntoViewIfNeeded();
     await expect.poll(() => page.evaluate(() => document.querySelector('main.centre')?.classList.contains('drawing'))).toBe(true);
+    expect(await page.locator('#panel-areas').textContent()).toMatch(/Tap to add vertices; tap the first vertex/);
+    expect(await page.getByRole('status').filter({ hasText: 'Tap to add vertices' }).count()).toBe(1); // the hint on the map
     // legends, boxes and tools fold to at most a small strip of the map
     expect(await coveredShare(page, '.centre .overlay')).toBeLessThan(0.12);
     // the vertices spread over the map, including its lower left where the legend sits otherwise
