@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startServer, type Started } from './helpers';
-import { launch, shot, waitMap, openApp } from './app-helpers';
+import { launch, shot, waitMap, openApp, waitChoropleth } from './app-helpers';
 import { decodePng } from './png';
 
 let srv: Started;
@@ -34,15 +34,16 @@ async function open(hash: string, viewport: { width: number; height: number }): 
   return { ctx, page, errors };
 }
 
-/** Picks the format with the keyboard, presses Save map and returns the download's bytes; checks the button is disabled while the file builds. */
-async function save(page: Page, format: 'SVG' | 'PDF', file: string): Promise<{ bytes: Buffer; name: string }> {
+/** Picks the format (and size) with the keyboard, presses Save map and returns the download's bytes; checks the button is disabled while the file builds. */
+async function save(page: Page, format: 'SVG' | 'PDF' | 'PNG', file: string, size?: string): Promise<{ bytes: Buffer; name: string }> {
   const sel = page.getByRole('combobox', { name: 'Map export format' });
   await sel.focus();
   await sel.selectOption({ label: format });
+  if (size) await page.getByRole('combobox', { name: 'Map export size' }).selectOption({ label: size });
   const button = page.locator('[data-testid="map-export"] button');
   await button.focus();
   const busy = page.waitForFunction(() => { const b = document.querySelector<HTMLButtonElement>('[data-testid="map-export"] button'); return !!b?.disabled && b.textContent === 'Saving…'; }, undefined, { polling: 'raf', timeout: 30_000 });
-  const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.keyboard.press('Enter'), busy]);
+  const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 170_000 }), page.keyboard.press('Enter'), busy]);
   const bytes = readFileSync((await dl.path())!);
   writeFileSync(join(OUT, file), bytes);
   await expect.poll(() => button.isDisabled()).toBe(false);
@@ -70,6 +71,19 @@ function colours(png: Uint8Array): number {
   const s = new Set<number>();
   for (let i = 0; i < img.data.length; i += 4 * 97) s.add((img.data[i] << 16) | (img.data[i + 1] << 8) | img.data[i + 2]);
   return s.size;
+}
+
+/** Bounding box of the pixels that are not white in a PNG (px). */
+function inkBox(png: Uint8Array): { x: number; y: number; w: number; h: number } {
+  const img = decodePng(png);
+  let x0 = img.width, y0 = img.height, x1 = -1, y1 = -1;
+  for (let y = 0; y < img.height; y++) {
+    for (let x = 0; x < img.width; x++) {
+      const i = (y * img.width + x) * 4;
+      if (img.data[i] < 245 || img.data[i + 1] < 245 || img.data[i + 2] < 245) { if (x < x0) x0 = x; if (x > x1) x1 = x; if (y < y0) y0 = y; if (y > y1) y1 = y; }
+    }
+  }
+  return { x: x0, y: y0, w: x1 - x0 + 1, h: y1 - y0 + 1 };
 }
 
 const LEGEND = ['< 0 m', '0 - 200 m', '200 - 500 m', '500 - 1000 m', '1000 - 1500 m', '1500 - 2000 m', '2000 - 3000 m', '> 3000 m'];
@@ -156,18 +170,74 @@ describe('map export: SVG and PDF', () => {
       expect(flat).toContain('ELEVATION: ETOPO5');
       expect(flat).toContain('Natural Earth');
       expect(flat).toContain('GeoNames');
-      // the page carries the map as an image of the canvas's pixel size
+      // the page carries the map as an image rendered for the page at 150 dpi (A4 within 28-pt margins: 277.2 x 190.2 mm)
       const images = execFileSync('pdfimages', ['-list', file]).toString().trim().split('\n').slice(2).map((l) => l.trim().split(/\s+/));
       expect(images.length).toBeGreaterThanOrEqual(1);
-      const cv = await page.evaluate(() => { const c = (window as any).__indapiMap.getCanvas(); return [c.width, c.height]; });
-      expect(images.some((r) => Number(r[3]) === cv[0] && Number(r[4]) === cv[1])).toBe(true);
-      // the rendered page shows the map (many colours)
+      const a4px = w > h ? [1637, 1123] : [1123, 1637];
+      expect(images.some((r) => Math.abs(Number(r[3]) - a4px[0]) <= 2 && Math.abs(Number(r[4]) - a4px[1]) <= 2)).toBe(true);
+      // the rendered page shows the map (many colours), filling the page within its margins (no blank fifth)
       execFileSync('pdftoppm', ['-png', '-r', '72', '-singlefile', file, join(OUT, `map-${vp}-page`)]);
       const page1 = readFileSync(join(OUT, `map-${vp}-page.png`));
       writeFileSync(`test-results/screenshots/map-export-pdf-${vp}.png`, page1);
       expect(colours(new Uint8Array(page1))).toBeGreaterThan(20);
+      const bb = inkBox(new Uint8Array(page1));
+      expect(bb.w).toBeGreaterThanOrEqual(Math.round(w) - 2 * 28 - 6);
+      expect(bb.h).toBeGreaterThanOrEqual(Math.round(h) - 2 * 28 - 8);
       expect(errors).toEqual([]);
       await ctx.close();
     });
   }
+
+  test('sizes and legends (1440x900): A4 at 150 dpi PNG rendered at the page size, oriented as the map; SVG with both legends (choropleth and the layer under it); labels inside the view and clear of the title', async () => {
+    const { ctx, page, errors } = await open('#v=ELEVATION&vars=ELEVATION&iso=KEN&by=ADM1_NAME_ALT&run=summary&map=37.9,0.2,5.6', { width: 1440, height: 900 });
+    await waitChoropleth(page);
+    await page.getByRole('combobox', { name: 'Map export size' }).selectOption({ label: 'A4, 150 dpi' });
+    await shot(page, 'map-export-size-1440');
+    const [mw, mh] = await page.evaluate(() => { const r = (window as any).__indapiMap.getContainer().getBoundingClientRect(); return [Math.round(r.width), Math.round(r.height)]; });
+    const { bytes } = await save(page, 'PNG', 'map-a4-150.png', 'A4, 150 dpi');
+    const png = decodePng(new Uint8Array(bytes));
+    expect([png.width, png.height]).toEqual(mw >= mh ? [1754, 1240] : [1240, 1754]); // 297 x 210 mm at 150 dpi
+    expect(colours(new Uint8Array(bytes))).toBeGreaterThan(20);
+    writeFileSync('test-results/screenshots/map-export-a4-150.png', bytes);
+    await save(page, 'SVG', 'map-two-legends.svg', 'Screen size');
+    const svg = readSvg(join(OUT, 'map-two-legends.svg'));
+    expect([svg.width, svg.height]).toEqual([mw, mh]);
+    // both legends: the choropleth's values and the elevation classes of the layer under it
+    expect(svg.texts).toContain('Value (m)');
+    expect(svg.texts.some((t) => /^Elevation .*under it \(m\)$/.test(t))).toBe(true);
+    for (const l of LEGEND) expect(svg.texts).toContain(l);
+    const raw = readFileSync(join(OUT, 'map-two-legends.svg'), 'utf8');
+    const title = /<g id="title"><rect x="(\d+)" y="(\d+)" width="([\d.]+)" height="([\d.]+)" rx="3" fill="#ffffff" stroke/.exec(raw);
+    expect(title).not.toBeNull(); // opaque
+    const [tx, ty, tw, th] = title!.slice(1).map(Number);
+    const labelsG = /<g id="map-labels">([\s\S]*?)<\/g>/.exec(raw)?.[1] ?? '';
+    const boxes = [...labelsG.matchAll(/<rect x="([-\d.]+)" y="([-\d.]+)" width="([\d.]+)" height="16"/g)].map((m) => m.slice(1).map(Number));
+    expect(boxes.length).toBeGreaterThan(3);
+    for (const [x, y, w2] of boxes) {
+      expect(x).toBeGreaterThanOrEqual(0);
+      expect(x + w2).toBeLessThanOrEqual(mw);
+      expect(x < tx + tw && tx < x + w2 && y < ty + th && ty < y + 16).toBe(false);
+    }
+    const view = await ctx.newPage();
+    await view.setViewportSize({ width: mw, height: mh });
+    await view.goto(`data:image/svg+xml;base64,${readFileSync(join(OUT, 'map-two-legends.svg')).toString('base64')}`);
+    await view.screenshot({ path: 'test-results/screenshots/map-export-svg-two-legends.png' });
+    expect(errors).toEqual([]);
+    await ctx.close();
+  }, 300_000);
+
+  test('a width in pixels (390x844): PNG 1500 px wide at the view aspect', async () => {
+    const { ctx, page, errors } = await open('#v=ELEVATION&map=37.5,0.3,5', { width: 390, height: 844 });
+    await page.getByRole('combobox', { name: 'Map export size' }).selectOption({ label: 'Width in px…' });
+    await page.getByRole('spinbutton', { name: 'Map export width in pixels' }).fill('1500');
+    await shot(page, 'map-export-size-390');
+    const { bytes } = await save(page, 'PNG', 'map-w1500.png');
+    const png = decodePng(new Uint8Array(bytes));
+    const [mw, mh] = await page.evaluate(() => { const r = (window as any).__indapiMap.getContainer().getBoundingClientRect(); return [Math.round(r.width), Math.round(r.height)]; });
+    expect(png.width).toBe(1500);
+    expect(Math.abs(png.height - Math.round(1500 * mh / mw))).toBeLessThanOrEqual(1);
+    writeFileSync('test-results/screenshots/map-export-w1500.png', bytes);
+    expect(errors).toEqual([]);
+    await ctx.close();
+  }, 120_000);
 });

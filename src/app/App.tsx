@@ -19,7 +19,8 @@ import { bundleFiles } from '../ui/bundle-files';
 import { appendWkt, wktToFeatures } from '../ui/wkt';
 import type { LegendEntry } from '../core/map/palette';
 import type { CellInfo } from '../../workers/protocol/raster';
-import { DATA_BASE, loadGrid, loadIso } from './bundle';
+import { DATA_BASE, ONLINE_BASEMAPS, loadGrid, loadIso } from './bundle';
+import { useBasemap } from './basemap-control';
 import { getEngine, getRaster } from './services';
 import { useUrlState } from './useUrlState';
 import type { PanelId } from './url-state';
@@ -31,7 +32,7 @@ import type { CatchmentResult } from '../core/catchment/query';
 import { UpdateBanner } from './UpdateBanner';
 import { Progress } from '../ui/Progress';
 import { MapExportControl } from './map-export-control';
-import type { MapExportFormat } from './map-export-svg';
+import type { ExportSize, MapExportFormat } from './map-export-svg';
 import { CompareBar, compareSide } from '../ui/CompareBar';
 import { markFirstMap } from '../ui/first-map';
 import { varOptions, varSearch } from './panels/common';
@@ -72,6 +73,19 @@ function usePhone(): boolean {
   return phone;
 }
 
+/** True on touch-first devices (CSS `pointer: coarse`): the read-out says "Tap", not "Hover". */
+function useCoarsePointer(): boolean {
+  const q = '(pointer: coarse)';
+  const [coarse, setCoarse] = useState(() => window.matchMedia(q).matches);
+  useEffect(() => {
+    const m = window.matchMedia(q);
+    const on = () => setCoarse(m.matches);
+    m.addEventListener('change', on);
+    return () => m.removeEventListener('change', on);
+  }, []);
+  return coarse;
+}
+
 /** A choropleth on the map: colours per admin1 raster value, legend, and the value drawn per unit. */
 interface Choro { pairs: Array<[number | string, string]>; legend: LegendEntry[]; title: string; code: string; values: Map<number | string, number>; dec: number; unit: string; level?: 0 | 1 | 2 }
 
@@ -96,6 +110,8 @@ export function App() {
   const [mapErr, setMapErr] = useState<string | null>(null);
   const [choro, setChoro] = useState<Choro | null>(null);
   const phone = usePhone();
+  const coarse = useCoarsePointer();
+  const base = useBasemap(ONLINE_BASEMAPS);
   const [drawer, setDrawer] = useState(false);
   const [wide, setWide] = useState(false);
   const [copied, setCopied] = useState(false);
@@ -283,9 +299,9 @@ export function App() {
   }, [grid]);
 
   // The map view as PNG, SVG or PDF (map-export.ts, loaded on first use): legend of the choropleth or the mapped layer.
-  const saveMap = async (m: MlMap, format: MapExportFormat) => {
+  const saveMap = async (m: MlMap, format: MapExportFormat, size: ExportSize) => {
     const { saveMapView } = await import('./map-export');
-    await saveMapView(m, format, { rec, palette, choro: choro && { ...choro, rec: byCode.get(choro.code.split(' by ')[0]) } });
+    await saveMapView(m, format, { rec, palette, choro: choro && { ...choro, rec: byCode.get(choro.code.split(' by ')[0]) } }, undefined, size);
   };
   const fitTo = useCallback((b: [number, number, number, number]) => setFit([...b]), []);
   const ctx: PanelCtx = { catalog, byCode, iso, state, update, setQuery, fitTo };
@@ -323,11 +339,11 @@ export function App() {
  <CatalogBrowser loading={loading} records={catalog} selected={state.v} onSelect={(c) => { update({ v: c }); setChoro(null); setDrawer(false); }} />
         {rec && <IndicatorCard rec={rec} />}
       </aside>
-      <main className={`centre${cmpOn ? ` cmp cmp-${state.cmp}` : ''}`} aria-label="Map" onDragOver={(e) => { if (e.dataTransfer.types.includes('Files')) e.preventDefault(); }}
+      <main className={`centre${cmpOn ? ` cmp cmp-${state.cmp}` : ''}${drawMode !== 'off' ? ' drawing' : ''}`} aria-label="Map" onDragOver={(e) => { if (e.dataTransfer.types.includes('Files')) e.preventDefault(); }}
         onDrop={(e) => { const f = e.dataTransfer.files[0]; if (!f) return; e.preventDefault(); update({ panel: 'areas' }); setTimeout(() => window.dispatchEvent(new CustomEvent(UPLOAD_EVENT, { detail: f })), 0); }}>
         <Suspense fallback={<div className="map placeholder">Loading map…</div>}>
           <MapView dataBase={DATA_BASE} rasterKey={rasterKey} opacity={state.op} loadTile={loadTile} choropleth={choro?.pairs ?? null} choroplethLevel={choro?.level ?? 1} areas={areas}
-            marker={picked ? [picked.lon, picked.lat] : null} fit={fit} gridBounds={gridBounds} drawMode={drawMode} onDrawn={onDrawn} onHover={onHover} onClick={onClick} view={state.map} onView={onView} onMap={setMlMap}
+            marker={picked ? [picked.lon, picked.lat] : null} fit={fit} gridBounds={gridBounds} drawMode={drawMode} onDrawn={onDrawn} onHover={onHover} onClick={onClick} view={state.map} onView={onView} onMap={setMlMap} basemap={base.basemap} onBasemapError={base.onError}
             onRendered={() => { (window as any).__indapiFirstRender ??= performance.now(); document.body.dataset.mapRendered = '1'; markFirstMap(); setCellsPending((k) => (k && k === rasterKey ? null : k)); }} />
         </Suspense>
         {cmpOn && <Suspense fallback={null}><CompareMaps dataBase={DATA_BASE} gridBounds={gridBounds} loadTile={loadTile} rec={rec2!} labelA={rec!.varLabel} sideA={compareSide(state.cmp, state.v2, phone, 'a')} sideB={compareSide(state.cmp, state.v2, phone, 'b')}
@@ -336,7 +352,8 @@ export function App() {
         <div className="overlay-stack">
         <div className="overlay map-tools" role="group" aria-label="Place search and map export">
           <Suspense fallback={null}><PlaceSearch map={mlMap} dataBase={DATA_BASE} maxLabels={phone ? 12 : 30} onPlace={state.panel === 'catchment' ? (p) => update({ pick: [p.lon, p.lat] }) : undefined} /></Suspense>
-          <MapExportControl disabled={!mlMap} onSave={(f) => (mlMap ? saveMap(mlMap, f) : Promise.resolve())} />
+          <MapExportControl disabled={!mlMap} onSave={(f, z) => (mlMap ? saveMap(mlMap, f, z) : Promise.resolve())} />
+          {base.control}
         </div>
         <CompareBar options={varOpts} search={varFind} byCode={byCode} v={state.v} v2={state.v2} cmp={state.cmp} phone={phone} onChange={(c, o) => update(c, o)} cellInfo={(c, lo, la) => getRaster().cellInfo(c, lo, la)} fmt={fmtValue} />
         <div className="overlay tl-info" aria-live="polite" data-testid="hover-info">
@@ -352,7 +369,7 @@ export function App() {
               {choro?.level === 2 && <div><dt>ADM2</dt><dd>{hover.adm2 ?? '—'}</dd></div>}
               <div><dt>Centre</dt><dd>{hover.lon.toFixed(4)}, {hover.lat.toFixed(4)}</dd></div>
             </dl>
-          ) : <p className="muted small">Hover the map for values; click to pick a place.</p>}
+          ) : <p className="muted small">{coarse ? 'Tap the map for values and to pick a place.' : 'Hover the map for values; click to pick a place.'}</p>}
         </div>
         {picked && (
           <div className="overlay tr-picked" data-testid="picked">
@@ -361,6 +378,7 @@ export function App() {
           </div>
         )}
         </div>
+        {drawMode !== 'off' && <p className="overlay draw-hint small" role="status">{drawMode === 'polygon' ? `${coarse ? 'Tap' : 'Click'} to add vertices; ${coarse ? 'tap' : 'click'} the first vertex to close.` : `${coarse ? 'Tap' : 'Click'} to add a point.`} <button type="button" className="ghost small" onClick={() => setDrawMode('off')}>Stop drawing</button></p>}
         <div className="overlay bl">
           {mapErr && <p className="msg error" role="alert" data-testid="map-error">{mapErr}</p>}
           {cellsPending && <div data-testid="cells-progress"><Progress label="Drawing the similar cells" /></div>}

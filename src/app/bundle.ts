@@ -6,12 +6,21 @@ import Papa from 'papaparse';
 import { IndapiError } from '../core/errors';
 import type { IsoEntry } from '../core/types';
 import { gridFromManifest, SSA_GRID, type GridDef } from '../core/grid';
+import type { OnlineBasemap } from './config';
 
 /**
  * Bundle root URL, ending in "/": config.json's `dataUrl` (default `<app base>/data/`).
  * A live binding: set by {@link setDataBase} at startup (src/app/main.tsx) before the app renders.
  */
 export let DATA_BASE = new URL('data/', document.baseURI).href;
+
+/** Online basemaps of config.json (none by default); set at startup by {@link setBasemaps}. */
+export let ONLINE_BASEMAPS: OnlineBasemap[] = [];
+
+/** Sets {@link ONLINE_BASEMAPS}; call before the app renders. */
+export function setBasemaps(b: OnlineBasemap[]): void {
+  ONLINE_BASEMAPS = b;
+}
 
 /** Sets {@link DATA_BASE} (absolute URL ending in "/"); call before the app renders. */
 export function setDataBase(url: string): void {

@@ -12,6 +12,13 @@
  * - `cacheMB`: budget of the service worker's cache of COG blocks in MiB (default: 200 MiB,
  *   at most half of the storage quota).
  *
+ * - `basemaps`: optional online raster basemaps (XYZ tiles) the map's basemap control offers
+ *   besides the bundled offline one: `[{ "id": "osm", "label": "OpenStreetMap",
+ *   "tiles": ["https://tile.openstreetmap.org/{z}/{x}/{y}.png"], "attribution": "© OpenStreetMap
+ *   contributors", "tileSize": 256, "maxzoom": 19 }]`. An entry without an id, label or https
+ *   tile URL with {z}, {x} and {y} is left out (with `error` set). Offline, or when its tiles
+ *   fail, the map falls back to the bundled basemap.
+ *
  * The app's workers get the bundle URL from the app; the service worker reads config.json
  * itself (workers/sw.ts).
  */
@@ -22,8 +29,47 @@ export interface AppConfig {
   dataUrl: string;
   /** Block cache budget in MiB, when set. */
   cacheMB?: number;
+  /** Online raster basemaps offered besides the bundled one (none when not configured). */
+  basemaps?: OnlineBasemap[];
   /** A problem reading config.json (the defaults are used), for the status line. */
   error?: string;
+}
+
+/** An online raster basemap of config.json (XYZ tiles in Web Mercator). */
+export interface OnlineBasemap {
+  /** Identifier, e.g. "osm". */
+  id: string;
+  /** Name in the basemap control, e.g. "OpenStreetMap". */
+  label: string;
+  /** https tile URL templates with {z}, {x}, {y}. */
+  tiles: string[];
+  /** Attribution shown on the map and in exports. */
+  attribution: string;
+  /** Tile size in px (default 256). */
+  tileSize: number;
+  /** Highest zoom of the tiles (default 19). */
+  maxzoom: number;
+}
+
+/**
+ * The valid entries of config.json's `basemaps` (see the module comment).
+ * @returns the basemaps and a message naming the entries left out ('' when none)
+ */
+export function parseBasemaps(raw: unknown): { basemaps: OnlineBasemap[]; error: string } {
+  if (raw === undefined) return { basemaps: [], error: '' };
+  if (!Array.isArray(raw)) return { basemaps: [], error: 'config.json: basemaps must be a list; no online basemap.' };
+  const out: OnlineBasemap[] = [];
+  const bad: number[] = [];
+  raw.forEach((b: unknown, i) => {
+    const o = (b && typeof b === 'object' ? b : {}) as Record<string, unknown>;
+    const tiles = Array.isArray(o.tiles) ? o.tiles.filter((t): t is string => typeof t === 'string' && /^https:\/\//.test(t) && ['{z}', '{x}', '{y}'].every((k) => t.includes(k))) : [];
+    if (typeof o.id !== 'string' || !o.id || o.id === 'bundled' || typeof o.label !== 'string' || !o.label || !tiles.length) { bad.push(i + 1); return; }
+    out.push({
+      id: o.id, label: o.label, tiles, attribution: typeof o.attribution === 'string' ? o.attribution : '',
+      tileSize: o.tileSize === 512 ? 512 : 256, maxzoom: typeof o.maxzoom === 'number' && o.maxzoom > 0 ? Math.min(o.maxzoom, 22) : 19,
+    });
+  });
+  return { basemaps: out, error: bad.length ? `config.json: basemaps entr${bad.length > 1 ? 'ies' : 'y'} ${bad.join(', ')} left out (id, label and https tiles with {z}, {x}, {y} are needed).` : '' };
 }
 
 /**
@@ -47,7 +93,9 @@ export function parseConfig(raw: unknown, configUrl: string): AppConfig {
   let dataUrl = url.href.split('#')[0];
   if (!dataUrl.endsWith('/')) dataUrl += '/';
   const cacheMB = typeof o.cacheMB === 'number' && o.cacheMB > 0 ? o.cacheMB : undefined;
-  return { dataUrl, cacheMB, error };
+  const bm = parseBasemaps(o.basemaps);
+  if (bm.error) error = error ? `${error} ${bm.error}` : bm.error;
+  return { dataUrl, cacheMB, error, basemaps: bm.basemaps.length ? bm.basemaps : undefined };
 }
 
 /**

@@ -2,7 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { App } from './App';
-import { setDataBase } from './bundle';
+import { setBasemaps, setDataBase } from './bundle';
 import { fetchConfig } from './config';
 import './styles.css';
 
@@ -11,6 +11,7 @@ const client = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFoc
 // The bundle location (config.json's dataUrl) is known before anything reads the bundle.
 void fetchConfig(document.baseURI).then((c) => {
   setDataBase(c.dataUrl);
+  setBasemaps(c.basemaps ?? []);
   if (c.error) console.warn(c.error);
   createRoot(document.getElementById('root')!).render(
     <StrictMode>

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { approxMeasure, composeMapSvg, exportLegend, fitText, legendLayout, metresPerPixel, scaleBar, toWinAnsi, wrapItems, xmlEscape, type MapComposition } from './map-export-svg';
+import { approxMeasure, composeMapSvg, exportTarget, exportLegend, fitText, legendLayout, metresPerPixel, scaleBar, toWinAnsi, wrapItems, xmlEscape, type MapComposition } from './map-export-svg';
 
 describe('scale bar', () => {
   test('metres per pixel: equator at zoom 0 is the circumference over 512 px; halves per zoom; cos(lat)', () => {
@@ -110,7 +110,7 @@ describe('export legend', () => {
 describe('composeMapSvg', () => {
   const comp: MapComposition = {
     width: 800, height: 500, mapImage: 'data:image/png;base64,AAAA', title: 'Elevation (ETOPO5) <test>', subtitle: '1988 · unit: m',
-    legend: { kind: 'swatches', heading: 'ELEVATION (m)', entries: [{ label: '< 0 m', color: '#1a9850' }, { label: '0 - 200 m', color: '#66bd63' }] },
+    legends: [{ kind: 'swatches', heading: 'ELEVATION (m)', entries: [{ label: '< 0 m', color: '#1a9850' }, { label: '0 - 200 m', color: '#66bd63' }] }],
     lat: 0.3, zoom: 5, bearing: 0, attribution: ['indapi3', 'ELEVATION: ETOPO5', 'Basemap: Natural Earth'],
     labels: [{ kind: 'place', x: 100, y: 100, text: 'Nairobi' }, { kind: 'shape', x: 200, y: 200, text: '1' }],
     paths: [{ d: 'M0 0L10 10', stroke: '#3c3c3c', width: 0.9 }],
@@ -134,7 +134,40 @@ describe('composeMapSvg', () => {
     expect(ly).toBeLessThan(strip);
     expect(ly).toBeGreaterThan(strip - 120);
   });
+  test('two legends side by side, clear of each other and of the scale bar', () => {
+    const choro = { kind: 'swatches' as const, heading: 'Value (m)', entries: [{ label: '100 - 200', color: '#fee' }, { label: '200 - 300', color: '#f00' }] };
+    const two = composeMapSvg({ ...comp, legends: [choro, comp.legends[0]] });
+    const a = /<g id="legend" transform="translate\(([\d.]+) ([\d.]+)\)"><rect x="0" y="0" width="([\d.]+)"/.exec(two)!;
+    const b = /<g id="legend-2" transform="translate\(([\d.]+) ([\d.]+)\)"><rect x="0" y="0" width="([\d.]+)"/.exec(two)!;
+    expect(Number(b[1])).toBeGreaterThanOrEqual(Number(a[1]) + Number(a[3]));
+    expect(two).toContain('&lt; 0 m');
+    expect(two).toContain('200 - 300');
+  });
+  test('labels: a place at the right edge goes left of its dot; a place under the title box is left out; the title box is opaque', () => {
+    const svg2 = composeMapSvg({ ...comp, labels: [{ kind: 'place', x: 790, y: 250, text: 'Edgetown' }, { kind: 'place', x: 30, y: 25, text: 'Hidden' }] });
+    expect(svg2).toMatch(/<text x="781" y="254" font-size="11.5" font-weight="bold" fill="#1b1f24" text-anchor="end">Edgetown<\/text>/);
+    expect(svg2).not.toContain('Hidden');
+    expect(svg2).toMatch(/<g id="title"><rect x="10" y="10" width="\d+" height="42" rx="3" fill="#ffffff" stroke="#aab2bc"\/>/);
+  });
   test('a rotated map rotates the north arrow', () => {
     expect(composeMapSvg({ ...comp, bearing: 30 })).toContain('<g id="north-arrow" transform="rotate(-30 778 30)">');
+  });
+});
+
+describe('export sizes', () => {
+  test('A4 at 150 and 300 dpi, oriented as the view; the screen size is the map itself', () => {
+    expect(exportTarget({ width: 700, height: 500 }, { kind: 'a4', dpi: 300 }, 'png')).toEqual({ cssW: 1123, cssH: 794, ratio: 3.125, pxW: 3508, pxH: 2480 });
+    expect(exportTarget({ width: 700, height: 844 }, { kind: 'a4', dpi: 150 }, 'png')).toMatchObject({ cssW: 794, cssH: 1123, pxW: 1240, pxH: 1754 });
+    expect(exportTarget({ width: 700, height: 844 }, { kind: 'screen' }, 'png')).toBeNull();
+  });
+  test('a PDF is always the A4 page within its 28-pt margins (277.2 x 190.2 mm), so the map fills it', () => {
+    const t = exportTarget({ width: 700, height: 844 }, { kind: 'screen' }, 'pdf')!;
+    expect([t.pxW, t.pxH]).toEqual([1123, 1637]);
+    expect(t.cssW / t.cssH).toBeCloseTo((595.28 - 56) / (841.89 - 56), 2);
+  });
+  test('a width in px keeps the view and its aspect, within 4096 px', () => {
+    expect(exportTarget({ width: 700, height: 844 }, { kind: 'width', px: 1500 }, 'png')).toEqual({ cssW: 700, cssH: 844, ratio: 1500 / 700, pxW: 1500, pxH: 1809 });
+    const big = exportTarget({ width: 390, height: 380 }, { kind: 'width', px: 99999 }, 'svg')!;
+    expect(Math.max(big.pxW, big.pxH)).toBeLessThanOrEqual(4096);
   });
 });

@@ -11,6 +11,47 @@ import { fmtBreak, intervalLabels, legendOf, type LegendEntry, type Palette } fr
 /** The formats the map export writes. */
 export type MapExportFormat = 'png' | 'svg' | 'pdf';
 
+/**
+ * Size of an exported image: the map as on screen; an A4 page (297 x 210 mm, oriented as the
+ * view) at 150 or 300 dpi; or a width in pixels (the view's aspect).
+ */
+export type ExportSize = { kind: 'screen' } | { kind: 'a4'; dpi: 150 | 300 } | { kind: 'width'; px: number };
+
+/** Where an export is rendered: a map of cssW x cssH CSS px drawn at `ratio` device px per CSS px, written as pxW x pxH pixels. */
+export interface ExportTarget { cssW: number; cssH: number; ratio: number; pxW: number; pxH: number }
+
+/** Largest side of an exported image in px (MapLibre's default maxCanvasSize, 4096). */
+export const MAX_EXPORT_PX = 4096;
+/** A4 in mm (ISO 216). */
+const A4_MM: [number, number] = [297, 210];
+/** The PDF page's margin in mm (28 pt). */
+export const PDF_MARGIN_MM = (28 / 72) * 25.4;
+
+/**
+ * The render target of an export of a `view` (CSS px) at `size`; CSS px are 1/96 inch, so an A4
+ * page at d dpi is drawn 1123 x 794 CSS px (landscape) at d/96 px per CSS px. A PDF is always an A4
+ * page (at 150 dpi unless 300 is chosen) and the map fills the page within its margins.
+ * @returns null for the screen size (the map as it is)
+ */
+export function exportTarget(view: { width: number; height: number }, size: ExportSize, format: MapExportFormat): ExportTarget | null {
+  const landscape = view.width >= view.height;
+  if (format === 'pdf' || size.kind === 'a4') {
+    const dpi = size.kind === 'a4' ? size.dpi : 150;
+    const m = format === 'pdf' ? 2 * PDF_MARGIN_MM : 0;
+    const [wMm, hMm] = landscape ? [A4_MM[0] - m, A4_MM[1] - m] : [A4_MM[1] - m, A4_MM[0] - m];
+    const ratio = dpi / 96;
+    const cssW = Math.round((wMm / 25.4) * 96), cssH = Math.round((hMm / 25.4) * 96);
+    return { cssW, cssH, ratio, pxW: Math.round((wMm / 25.4) * dpi), pxH: Math.round((hMm / 25.4) * dpi) };
+  }
+  if (size.kind === 'width') {
+    const px = Math.max(200, Math.min(MAX_EXPORT_PX, Math.round(size.px)));
+    const pxH = Math.round((px * view.height) / view.width);
+    const k = pxH > MAX_EXPORT_PX ? MAX_EXPORT_PX / pxH : 1;
+    return { cssW: Math.round(view.width), cssH: Math.round(view.height), ratio: (px * k) / view.width, pxW: Math.round(px * k), pxH: Math.round(pxH * k) };
+  }
+  return null;
+}
+
 /** Legend entry: a colour (#rrggbb) and its label. */
 export interface MapLegendEntry {
   /** Label, e.g. "500 - 1000 m". */
@@ -67,8 +108,8 @@ export interface MapComposition {
   title: string;
   /** Second title line, e.g. "1988 · unit: m" ('' for none). */
   subtitle: string;
-  /** Legend, or null for none. */
-  legend: MapLegend | null;
+  /** Legends, left to right (e.g. the choropleth's, then the raster layer's under it); empty for none. */
+  legends: MapLegend[];
   /** Latitude of the map centre in degrees (for the scale bar). */
   lat: number;
   /** MapLibre zoom (512-px tiles). */
@@ -234,6 +275,60 @@ export function circlePath(x: number, y: number, r: number): string {
   return `M${n1(x - r)} ${n1(y)}a${n1(r)} ${n1(r)} 0 1 0 ${n1(2 * r)} 0a${n1(r)} ${n1(r)} 0 1 0 ${n1(-2 * r)} 0Z`;
 }
 
+/** A box on the exported view (CSS px, top left and size). */
+interface Box { x: number; y: number; w: number; h: number }
+
+const overlaps = (a: Box, b: Box) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+
+/**
+ * Places the legends bottom left, left to right, beside the scale bar (`scaleW` px kept free at
+ * the right); a legend that does not fit beside the previous one starts a row above them. On a
+ * map too narrow for a legend beside the scale bar, the legends go above it.
+ * @param bottom y of the legends' bottom edge; @param top lowest y a legend may reach
+ */
+function placeLegends(legends: MapLegend[], W: number, bottom: number, scaleW: number, top: number, measure: Measure): Array<{ legend: MapLegend; lay: LegendLayout; x: number; y: number }> {
+  const beside = W - 20 - scaleW;
+  const lift = beside >= 160 ? 0 : 30;
+  const right = lift ? W - 10 : 10 + beside;
+  const out: Array<{ legend: MapLegend; lay: LegendLayout; x: number; y: number }> = [];
+  let x = 10, rowBottom = bottom - lift, rowH = 0;
+  const perW = legends.length > 1 ? Math.max(160, Math.min(280, (right - 10) / legends.length - 8)) : right - 10;
+  for (const legend of legends) {
+    let lay = legendLayout(legend, Math.min(perW, right - x), rowBottom - top, measure);
+    if (x > 10 && x + lay.w > right) { // a new row above
+      rowBottom -= rowH + 8; x = 10; rowH = 0;
+      lay = legendLayout(legend, Math.min(perW, right - x), rowBottom - top, measure);
+    }
+    if (rowBottom - lay.h < top - 1) break; // no room left for this legend
+    out.push({ legend, lay, x, y: rowBottom - lay.h });
+    x += lay.w + 8; rowH = Math.max(rowH, lay.h);
+  }
+  return out;
+}
+
+/** A label placed on the export: place names right of their dot, or left of it (`left`) at the right edge; `box` is its background. */
+type PlacedLabel = MapLabel & { left: boolean; box: Box };
+
+/**
+ * Place and shape labels kept on the export: a place name whose box would cross the right edge
+ * goes left of its dot; a label whose box crosses the top edge, the bottom (`bottom`, the
+ * attribution strip) or any of `boxes` (title, legends, scale bar, north arrow) is left out.
+ */
+function placeLabels(labels: MapLabel[], W: number, bottom: number, boxes: Box[], measure: Measure): PlacedLabel[] {
+  const out: PlacedLabel[] = [];
+  for (const l of labels) {
+    let box: Box, left = false;
+    if (l.kind === 'place') {
+      const tw = measure(l.text, 11.5, true) + 6;
+      box = { x: l.x + 6, y: l.y - 8, w: tw, h: 16 };
+      if (box.x + box.w > W - 2) { left = true; box = { x: l.x - 6 - tw, y: l.y - 8, w: tw, h: 16 }; }
+    } else box = { x: l.x - 10, y: l.y - 10, w: 20, h: 20 };
+    if (box.x < 0 || box.x + box.w > W || box.y < 0 || box.y + box.h > bottom || boxes.some((b) => overlaps(b, box))) continue;
+    out.push({ ...l, left, box });
+  }
+  return out;
+}
+
 /**
  * The SVG document of an exported map view (width x height CSS px; 1 user unit = 1 CSS px).
  * Layout: title box top left, north arrow top right, legend bottom left and scale bar bottom
@@ -259,15 +354,32 @@ export function composeMapSvg(c: MapComposition, measure: Measure = approxMeasur
     }
     o.push('</g>');
   }
-  // place labels and shape numbers
-  if (c.labels.length) {
+  // attribution strip
+  const attr = wrapItems(c.attribution, W - 12, 10, measure);
+  const stripH = attr.length ? attr.length * 12 + 5 : 0;
+  // title box (opaque: nothing on the map shows through it)
+  const titleMax = Math.max(80, W - 70);
+  const t1 = fitText(c.title, titleMax - 16, 14, true, measure);
+  const t2 = c.subtitle ? fitText(c.subtitle, titleMax - 16, 11, false, measure) : '';
+  const tw = Math.ceil(Math.max(measure(t1, 14, true), t2 ? measure(t2, 11, false) : 0) + 16);
+  const th = t2 ? 42 : 28;
+  const boxes: Box[] = [{ x: 10, y: 10, w: tw, h: th }, { x: W - 34, y: 10, w: 24, h: 44 }];
+  const bottom = H - stripH - 10;
+  const sb = scaleBar(c.lat, c.zoom, Math.min(120, W / 4));
+  const sbOk = Number.isFinite(sb.px) && sb.px > 0;
+  if (sbOk) boxes.push({ x: W - 22 - sb.px, y: bottom - 22, w: sb.px + 12, h: 24 });
+  const legends = placeLegends(c.legends, W, bottom, sbOk ? sb.px + 28 : 0, 10 + th + 10, measure);
+  for (const l of legends) boxes.push({ x: l.x, y: l.y, w: l.lay.w, h: l.lay.h });
+  // place labels and shape numbers: a place name goes left of its dot at the right edge, and a
+  // label that would fall under the title, legend, scale bar, north arrow or the map's edges is left out
+  const labels = placeLabels(c.labels, W, H - stripH, boxes, measure);
+  if (labels.length) {
     o.push(`<g id="map-labels">`);
-    for (const l of c.labels) {
+    for (const l of labels) {
       if (l.kind === 'place') {
-        const tw = measure(l.text, 11.5, true);
-        o.push(`<rect x="${n1(l.x + 6)}" y="${n1(l.y - 8)}" width="${n1(tw + 6)}" height="16" rx="3" fill="#ffffff" fill-opacity="0.8"/>`);
-        o.push(`<path d="${circlePath(l.x + 3, l.y, 2.5)}" fill="${INK}"/>`);
-        o.push(text(l.x + 9, l.y + 4, l.text, 11.5, ` font-weight="bold" fill="${INK}"`));
+        o.push(`<rect x="${n1(l.box.x)}" y="${n1(l.box.y)}" width="${n1(l.box.w)}" height="16" rx="3" fill="#ffffff" fill-opacity="0.8"/>`);
+        o.push(`<path d="${circlePath(l.left ? l.x - 3 : l.x + 3, l.y, 2.5)}" fill="${INK}"/>`);
+        o.push(text(l.left ? l.x - 9 : l.x + 9, l.y + 4, l.text, 11.5, ` font-weight="bold" fill="${INK}"${l.left ? ' text-anchor="end"' : ''}`));
       } else {
         o.push(`<path d="${circlePath(l.x, l.y, 9)}" fill="#d94f00" stroke="#ffffff" stroke-width="1.5"/>`);
         o.push(text(l.x, l.y + 4, l.text, 11, ' font-weight="bold" fill="#ffffff" text-anchor="middle"'));
@@ -275,21 +387,12 @@ export function composeMapSvg(c: MapComposition, measure: Measure = approxMeasur
     }
     o.push('</g>');
   }
-  // attribution strip
-  const attr = wrapItems(c.attribution, W - 12, 10, measure);
-  const stripH = attr.length ? attr.length * 12 + 5 : 0;
   if (attr.length) {
     o.push(`<g id="attribution"><rect x="0" y="${H - stripH}" width="${W}" height="${stripH}" fill="#ffffff"/>`);
     attr.forEach((line, i) => o.push(text(W - 6, H - stripH + 12 + i * 12, line, 10, ' fill="#333333" text-anchor="end"')));
     o.push('</g>');
   }
-  // title box
-  const titleMax = Math.max(80, W - 70);
-  const t1 = fitText(c.title, titleMax - 16, 14, true, measure);
-  const t2 = c.subtitle ? fitText(c.subtitle, titleMax - 16, 11, false, measure) : '';
-  const tw = Math.ceil(Math.max(measure(t1, 14, true), t2 ? measure(t2, 11, false) : 0) + 16);
-  const th = t2 ? 42 : 28;
-  o.push(`<g id="title"><rect x="10" y="10" width="${tw}" height="${th}" rx="3" fill="#ffffff" fill-opacity="0.92" stroke="#aab2bc"/>`);
+  o.push(`<g id="title"><rect x="10" y="10" width="${tw}" height="${th}" rx="3" fill="#ffffff" stroke="#aab2bc"/>`);
   o.push(text(18, 29, t1, 14, ` font-weight="bold" fill="${INK}"`));
   if (t2) o.push(text(18, 43, t2, 11, ` fill="#444444"`));
   o.push('</g>');
@@ -298,10 +401,6 @@ export function composeMapSvg(c: MapComposition, measure: Measure = approxMeasur
   o.push(`<g id="north-arrow" transform="rotate(${n1(-c.bearing)} ${nx} ${ny})"><path d="M${nx} ${ny - 16}L${nx + 7} ${ny + 6}L${nx} ${ny + 1}L${nx - 7} ${ny + 6}Z" fill="${INK}" stroke="#ffffff" stroke-width="1"/>`);
   o.push(text(nx, ny + 19, 'N', 11, ` font-weight="bold" fill="${INK}" text-anchor="middle"`));
   o.push('</g>');
-  // scale bar
-  const bottom = H - stripH - 10;
-  const sb = scaleBar(c.lat, c.zoom, Math.min(120, W / 4));
-  const sbOk = Number.isFinite(sb.px) && sb.px > 0;
   if (sbOk) {
     const sx = W - 16 - sb.px, sy = bottom - 4;
     o.push(`<g id="scale-bar"><rect x="${n1(sx - 6)}" y="${n1(sy - 18)}" width="${n1(sb.px + 12)}" height="24" fill="#ffffff" fill-opacity="0.85"/>`);
@@ -309,25 +408,20 @@ export function composeMapSvg(c: MapComposition, measure: Measure = approxMeasur
     o.push(text(sx + sb.px / 2, sy - 5, sb.label, 11, ` fill="${INK}" text-anchor="middle"`));
     o.push('</g>');
   }
-  // legend: beside the scale bar, or above it when the map is too narrow for both
-  if (c.legend) {
-    const beside = W - 20 - (sbOk ? sb.px + 28 : 0);
-    const lift = beside >= 160 ? 0 : 30;
-    const lay = legendLayout(c.legend, lift ? W - 20 : beside, bottom - lift - (10 + th + 10), measure);
-    const lx = 10, ly = bottom - lift - lay.h;
-    o.push(`<g id="legend" transform="translate(${lx} ${n1(ly)})"><rect x="0" y="0" width="${lay.w}" height="${lay.h}" rx="3" fill="#ffffff" fill-opacity="0.92" stroke="#aab2bc"/>`);
+  legends.forEach(({ legend, lay, x, y }, i) => {
+    o.push(`<g id="${i ? `legend-${i + 1}` : 'legend'}" transform="translate(${n1(x)} ${n1(y)})"><rect x="0" y="0" width="${lay.w}" height="${lay.h}" rx="3" fill="#ffffff" fill-opacity="0.95" stroke="#aab2bc"/>`);
     o.push(text(8, 8 + 11, lay.heading, 12, ` font-weight="bold" fill="${INK}"`));
     for (const cell of lay.cells) {
-      o.push(`<rect x="${n1(cell.x)}" y="${n1(cell.y)}" width="${n1(cell.w)}" height="${n1(cell.h)}" fill="${cell.color}"${c.legend.kind === 'swatches' ? ' stroke="#666666" stroke-width="0.5"' : ''}/>`);
+      o.push(`<rect x="${n1(cell.x)}" y="${n1(cell.y)}" width="${n1(cell.w)}" height="${n1(cell.h)}" fill="${cell.color}"${legend.kind === 'swatches' ? ' stroke="#666666" stroke-width="0.5"' : ''}/>`);
     }
-    if (c.legend.kind === 'ramp' && lay.cells.length) {
+    if (legend.kind === 'ramp' && lay.cells.length) {
       const f = lay.cells[0], l = lay.cells[lay.cells.length - 1];
       o.push(`<rect x="${n1(f.x)}" y="${n1(f.y)}" width="${n1(f.w)}" height="${n1(l.y + l.h - f.y)}" fill="none" stroke="#666666" stroke-width="0.5"/>`);
     }
     for (const t of lay.ticks) o.push(`<path d="M${n1(t.x1)} ${n1(t.y)}H${n1(t.x2)}" stroke="#444444" stroke-width="1"/>`);
     for (const t of lay.texts) o.push(text(t.x, t.y + 4, t.text, 11, ` fill="${INK}"`));
     o.push('</g>');
-  }
+  });
   o.push('</svg>');
   return o.join('\n');
 }

@@ -15,7 +15,7 @@ import type { Geometry, Position } from 'geojson';
 import type { VarRecord } from '../core/types';
 import type { LegendEntry, Palette } from '../core/map/palette';
 import { prettyUnit } from './panels/common';
-import { composeMapSvg, circlePath, exportLegend, toWinAnsi, type MapComposition, type MapExportFormat, type MapLabel, type MapLegend, type MapPath, type Measure } from './map-export-svg';
+import { composeMapSvg, circlePath, exportLegend, exportTarget, toWinAnsi, type ExportSize, type ExportTarget, type MapComposition, type MapExportFormat, type MapLabel, type MapLegend, type MapPath, type Measure } from './map-export-svg';
 import { svgToPng } from './svg-to-png';
 
 export { scaleBar } from './map-export-svg';
@@ -26,8 +26,8 @@ export interface MapExportInfo {
   title: string;
   /** Second title line, e.g. "1988 · unit: m" (optional). */
   subtitle?: string;
-  /** Legend, or null for none. */
-  legend: MapLegend | null;
+  /** Legends, left to right (the choropleth's, then the layer's under it); empty for none. */
+  legends: MapLegend[];
   /** Data attribution items (sources and licences); the map's own attribution control text is added. */
   attribution: string[];
 }
@@ -192,26 +192,78 @@ function mapAttribution(map: MlMap): string[] {
 }
 
 /**
- * The composition of the current view (map image, vectors, labels, legend, attribution).
+ * A map like `map` (its style, the same area: `map`'s bounds fitted in the new size) in a hidden
+ * container of cssW x cssH CSS px drawn at `ratio` device px per CSS px, once it has loaded its
+ * tiles. Dispose of it with `remove()` (which also removes the container).
+ * @throws the signal's reason when aborted (the map is removed)
+ */
+async function offscreenMap(map: MlMap, t: ExportTarget, signal?: AbortSignal): Promise<MlMap> {
+  const host = document.createElement('div');
+  host.style.cssText = `position:fixed;left:${-t.cssW - 100}px;top:0;width:${t.cssW}px;height:${t.cssH}px;pointer-events:none`;
+  host.setAttribute('aria-hidden', 'true');
+  document.body.append(host);
+  const style = map.getStyle();
+  style.layers = style.layers.filter((l) => !l.id.startsWith('td-')); // not terra-draw's drawing layers
+  const Ctor = map.constructor as typeof MlMap;
+  const off = new Ctor({
+    container: host, style, bounds: map.getBounds(), pixelRatio: t.ratio, interactive: false, attributionControl: false,
+    fadeDuration: 0, maxZoom: map.getMaxZoom(), minZoom: map.getMinZoom(),
+  });
+  const remove = off.remove.bind(off);
+  off.remove = () => { remove(); host.remove(); };
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const onAbort = () => reject(signal!.reason);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      off.once('idle', () => { signal?.removeEventListener('abort', onAbort); resolve(); });
+    });
+  } catch (e) { off.remove(); throw e; }
+  return off;
+}
+
+/**
+ * The composition of `view` (map image, vectors, labels, legends, attribution); labels are read
+ * from `src`'s HTML markers and moved to `view` by their longitude and latitude.
  * @throws AbortError (the signal's reason) when aborted
  */
-export async function mapComposition(map: MlMap, info: MapExportInfo, signal?: AbortSignal): Promise<{ comp: MapComposition; canvas: { width: number; height: number } }> {
-  const layers = shownVectorLayers(map);
-  const paths = await vectorPaths(map, layers);
+async function composeView(src: MlMap, view: MlMap, info: MapExportInfo, signal?: AbortSignal): Promise<MapComposition> {
+  const layers = shownVectorLayers(view);
+  const paths = await vectorPaths(view, layers);
   signal?.throwIfAborted();
-  const mapImage = await capture(map, [...new Set(layers.map((l) => l.layer))], signal);
+  const mapImage = await capture(view, [...new Set(layers.map((l) => l.layer))], signal);
   signal?.throwIfAborted();
-  const cont = map.getContainer().getBoundingClientRect();
-  const own = mapAttribution(map);
+  const cont = view.getContainer().getBoundingClientRect();
+  const own = mapAttribution(src);
   const attribution = [...info.attribution, ...own.filter((a) => !info.attribution.includes(a))];
-  const comp: MapComposition = {
+  const labels = view === src ? markerLabels(src) : markerLabels(src).map((l) => {
+    const p = view.project(src.unproject([l.x, l.y]));
+    return { ...l, x: p.x, y: p.y };
+  });
+  return {
     width: Math.round(cont.width), height: Math.round(cont.height), mapImage,
-    title: info.title, subtitle: info.subtitle ?? '', legend: info.legend,
-    lat: map.getCenter().lat, zoom: map.getZoom(), bearing: map.getBearing(),
-    attribution, labels: markerLabels(map), paths,
+    title: info.title, subtitle: info.subtitle ?? '', legends: info.legends,
+    lat: view.getCenter().lat, zoom: view.getZoom(), bearing: view.getBearing(),
+    attribution, labels, paths,
   };
-  const cv = map.getCanvas();
-  return { comp, canvas: { width: cv.width, height: cv.height } };
+}
+
+/**
+ * The composition of the current view at `size` (see {@link exportTarget}): the map itself for
+ * the screen size, else a hidden map of the target's size and pixel ratio.
+ * @returns the composition and the pixel size of the image to write
+ * @throws AbortError (the signal's reason) when aborted
+ */
+export async function mapComposition(map: MlMap, info: MapExportInfo, signal?: AbortSignal, size: ExportSize = { kind: 'screen' }, format: MapExportFormat = 'png'): Promise<{ comp: MapComposition; canvas: { width: number; height: number } }> {
+  const cont = map.getContainer().getBoundingClientRect();
+  const t = exportTarget(cont, size, format);
+  if (!t) {
+    const cv = map.getCanvas();
+    return { comp: await composeView(map, map, info, signal), canvas: { width: cv.width, height: cv.height } };
+  }
+  const off = await offscreenMap(map, t, signal);
+  try {
+    return { comp: await composeView(map, off, info, signal), canvas: { width: t.pxW, height: t.pxH } };
+  } finally { off.remove(); }
 }
 
 /** A4 in PDF points (1/72 inch): 841.89 x 595.28 (ISO 216, 297 x 210 mm). */
@@ -219,7 +271,7 @@ const A4: [number, number] = [841.89, 595.28];
 
 /**
  * One-page PDF of the SVG: A4, landscape when the view is wider than tall, the composition
- * fitted within 28-pt margins and centred; text as PDF text in Helvetica (WinAnsiEncoding,
+ * (drawn at the page's aspect, see {@link exportTarget}) filling the page within 28-pt margins; text as PDF text in Helvetica (WinAnsiEncoding,
  * other characters replaced by {@link toWinAnsi}), the map as an image.
  */
 async function svgToPdf(svg: string, title: string): Promise<Blob> {
@@ -246,12 +298,13 @@ async function svgToPdf(svg: string, title: string): Promise<Blob> {
 /**
  * Renders the current view with legend, scale bar, north arrow, attribution, labels and
  * outlines in `format`.
- * @returns png: image/png of the map canvas's pixel size; svg: image/svg+xml (CSS px);
- *   pdf: application/pdf, one A4 page
+ * @param size the image size (see {@link exportTarget}; a PDF is always an A4 page)
+ * @returns png: image/png of the map canvas's pixel size or of `size`; svg: image/svg+xml (CSS px,
+ *   the map image at the size's pixel ratio); pdf: application/pdf, one A4 page
  * @throws Error when the browser cannot encode the PNG; the signal's reason when aborted
  */
-export async function exportMap(map: MlMap, format: MapExportFormat, info: MapExportInfo, signal?: AbortSignal): Promise<Blob> {
-  const { comp, canvas } = await mapComposition(map, info, signal);
+export async function exportMap(map: MlMap, format: MapExportFormat, info: MapExportInfo, signal?: AbortSignal, size: ExportSize = { kind: 'screen' }): Promise<Blob> {
+  const { comp, canvas } = await mapComposition(map, info, signal, size, format);
   const svg = composeMapSvg(comp, canvasMeasure());
   signal?.throwIfAborted();
   if (format === 'svg') return new Blob([svg], { type: 'image/svg+xml' });
@@ -282,7 +335,8 @@ function years(r?: VarRecord): string {
 }
 
 /**
- * The title, subtitle (year, unit), legend and data attribution of what the app maps.
+ * The title, subtitle (year, unit), legends (the choropleth's and the layer's under it, or the
+ * layer's) and data attribution of what the app maps.
  * Units are printed as the app prints them (prettyUnit: "km2" as "km²").
  */
 export function exportInfo(src: MapViewSource): MapExportInfo {
@@ -291,11 +345,14 @@ export function exportInfo(src: MapViewSource): MapExportInfo {
   const unit = choro ? choro.unit : prettyUnit(rec?.unit ?? '');
   const title = choro ? choro.title : rec ? rec.varLabel : 'Map';
   const subtitle = [years(data), unit ? `unit: ${unit}` : ''].filter(Boolean).join(' · ');
-  const heading = unit ? `${choro ? 'Value' : rec?.varCode ?? 'Value'} (${unit})` : 'Legend';
-  const legend = choro ? exportLegend({ entries: choro.legend }, heading, data?.dec ?? 2) : palette ? exportLegend({ palette }, heading, rec?.dec ?? 2) : null;
+  const recUnit = prettyUnit(rec?.unit ?? '');
+  const layerHeading = choro ? `${rec?.varLabel ?? 'Layer'} under it${recUnit ? ` (${recUnit})` : ''}` : recUnit ? `${rec?.varCode ?? 'Value'} (${recUnit})` : 'Legend';
+  const legends: MapLegend[] = [];
+  if (choro) legends.push(exportLegend({ entries: choro.legend }, unit ? `Value (${unit})` : 'Legend', data?.dec ?? 2));
+  if (palette) legends.push(exportLegend({ palette }, layerHeading, rec?.dec ?? 2));
   const srcs = [rec, choro?.rec].filter((r, i, a): r is VarRecord => !!r && a.findIndex((x) => x?.varCode === r.varCode) === i);
   return {
-    title, subtitle, legend,
+    title, subtitle, legends,
     attribution: ['indapi3', ...srcs.map((r) => `${r.varCode}: ${r.sourceMini || r.sources}`), 'Places: GeoNames (CC BY 4.0)'],
   };
 }
@@ -304,8 +361,8 @@ export function exportInfo(src: MapViewSource): MapExportInfo {
  * Exports the current view as `format` and downloads it as map-<varCode>.<png|svg|pdf>.
  * @throws as {@link exportMap}
  */
-export async function saveMapView(map: MlMap, format: MapExportFormat, src: MapViewSource, signal?: AbortSignal): Promise<void> {
-  const blob = await exportMap(map, format, exportInfo(src), signal);
+export async function saveMapView(map: MlMap, format: MapExportFormat, src: MapViewSource, signal?: AbortSignal, size: ExportSize = { kind: 'screen' }): Promise<void> {
+  const blob = await exportMap(map, format, exportInfo(src), signal, size);
   const url = URL.createObjectURL(blob);
   const el = document.createElement('a');
   el.href = url; el.download = `map-${src.rec?.varCode ?? 'view'}.${format}`;

@@ -11,6 +11,9 @@
  *   (FetchSource) and `/data/...` answers 307 redirects to it (the server never carries COG
  *   bytes; the app reads the URL directly, so the host must allow CORS, see README "Deploy");
  * - `CACHE_MB`: budget of the browser's cache of COG blocks, passed on in `/config.json`;
+ * - `BASEMAPS`: online basemaps offered by the app's basemap select, a JSON list as the
+ *   `basemaps` of config.json (see src/app/config.ts); default: the `basemaps` of the built
+ *   app's config.json (copied from public/config.json), none if it has none;
  * - `OCPU_PREFIX` (default `/ocpu`);
  * - `SESSION_DIR` (default `.sessions`), `SESSION_TTL_HOURS` (default 24; cleaned hourly);
  * - `SESSION_QUOTA_MB` (default 1024): bytes all sessions may take, least recently used
@@ -33,7 +36,7 @@
  * and exit.
  */
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -65,6 +68,8 @@ export interface ServerOptions {
   dataDir?: string;
   /** Browser block cache budget in MiB, written to /config.json. */
   cacheMB?: number;
+  /** Online basemaps written to /config.json (the app checks each entry); default: `BASEMAPS` or the built config.json's. */
+  basemaps?: unknown[];
   /** Contract prefix. */
   prefix?: string;
   /** Session folder. */
@@ -116,7 +121,9 @@ function defaults(o: ServerOptions) {
   const dataUrl = given && isDataUrl(given) ? (given.endsWith('/') ? given : given + '/') : undefined;
   const dataDir = dataUrl ?? path.resolve(given ?? (existsSync(path.join(builtData, 'manifest.json')) ? builtData : path.join(repoRoot, 'public', 'data')));
   const cacheMB = o.cacheMB ?? (env.CACHE_MB ? Number(env.CACHE_MB) : undefined);
+  const basemaps = o.basemaps ?? configBasemaps(env.BASEMAPS, path.join(distDir, 'config.json'));
   return {
+    basemaps,
     distDir,
     /** The folder, or the URL (ending in "/") when `dataUrl` is set. */
     dataDir,
@@ -207,7 +214,7 @@ function staticRoutes(d: Defaults): (req: Request, url: URL) => Promise<Response
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       return new Response(`Method ${req.method} not allowed on ${p}\n`, { status: 405, headers: { 'Content-Type': 'text/plain; charset=utf-8', Allow: 'GET, HEAD' } });
     }
-    if (p === '/config.json') return configResponse(req, d.dataUrl ?? './data/', d.cacheMB);
+    if (p === '/config.json') return configResponse(req, d.dataUrl ?? './data/', d.cacheMB, d.basemaps);
     if (p === '/data' || p.startsWith('/data/')) {
       if (d.dataUrl) {
         const to = d.dataUrl + p.slice('/data/'.length) + url.search;
@@ -233,9 +240,26 @@ function staticRoutes(d: Defaults): (req: Request, url: URL) => Promise<Response
   };
 }
 
+/**
+ * The online basemaps for /config.json: the `BASEMAPS` env value (a JSON list), else the
+ * `basemaps` list of the built app's config.json; none when neither has a list.
+ * @throws Error when `BASEMAPS` is set but is not a JSON list (the server does not start)
+ */
+function configBasemaps(envValue: string | undefined, builtConfig: string): unknown[] | undefined {
+  if (envValue) {
+    const v: unknown = JSON.parse(envValue);
+    if (!Array.isArray(v)) throw new Error('BASEMAPS must be a JSON list of basemaps (see README "Deploy")');
+    return v;
+  }
+  try {
+    const v = (JSON.parse(readFileSync(builtConfig, 'utf8')) as { basemaps?: unknown }).basemaps;
+    return Array.isArray(v) ? v : undefined;
+  } catch { return undefined; }
+}
+
 /** `/config.json` for the app and its service worker (see src/app/config.ts), with an ETag (304 on If-None-Match). */
-function configResponse(req: Request, dataUrl: string, cacheMB?: number): Response {
-  const body = JSON.stringify(cacheMB ? { dataUrl, cacheMB } : { dataUrl }) + '\n';
+function configResponse(req: Request, dataUrl: string, cacheMB?: number, basemaps?: unknown[]): Response {
+  const body = JSON.stringify({ dataUrl, ...(cacheMB ? { cacheMB } : {}), ...(basemaps?.length ? { basemaps } : {}) }) + '\n';
   const etag = `"${createHash('sha256').update(body).digest('hex').slice(0, 16)}"`;
   const headers = { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache', ETag: etag, 'Content-Length': String(Buffer.byteLength(body)) };
   if (req.headers.get('if-none-match')?.split(',').some((t) => t.trim().replace(/^W\//, '') === etag)) return new Response(null, { status: 304, headers });

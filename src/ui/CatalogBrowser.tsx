@@ -278,7 +278,10 @@ export function CatalogBrowser({ records: all, selected, onSelect, loading = fal
               'aria-setsize': row.setsize,
               'aria-posinset': row.posinset,
               'aria-level': listMode ? undefined : row.level,
-              style: { transform: `translateY(${v.start}px)`, height: v.size, paddingLeft: listMode ? 6 : 6 + (row.level - 1) * 12 },
+              // rows grow to their wrapped titles (measured), never shorter than ROW_H
+              'data-index': v.index,
+              ref: virt.measureElement,
+              style: { transform: `translateY(${v.start}px)`, minHeight: ROW_H[row.kind], paddingLeft: listMode ? 6 : 6 + (row.level - 1) * 12 },
               onMouseDown: (e: MouseEvent) => e.preventDefault(),
               onClick: () => { setActive(v.index); listRef.current?.focus({ preventScroll: true }); activate(row); },
             };

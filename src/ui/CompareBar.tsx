@@ -127,7 +127,7 @@ export function CompareBar(p: CompareBarProps) {
         <button type="button" className="ghost small" onClick={() => p.onChange({ cmp: null, v2: null })} aria-label="Stop comparing layers" title="Stop comparing layers">×</button>
       </div>
       {/* on a phone, once chosen, the picker folds away to leave the map its room */}
-      <details className="cmp-pick" open={!p.v2 || !p.phone} key={p.phone ? 'phone' : 'wide'}>
+      <details className="cmp-pick" open={!p.v2 || (!p.phone && p.cmp !== 'split')} key={`${p.phone ? 'phone' : 'wide'}-${p.cmp === 'split' ? 'split' : 'swipe'}`}>
         <summary className="small" ref={pick}>{sideB} layer{recB ? <>: <span className="cmp-pick-name">{recB.varLabel}</span></> : null}</summary>
         <ChipSelect label={`${sideB} layer`} options={options} values={p.v2 ? [p.v2] : []} inputId="cmp-v2-input" search={p.search}
           onChange={(vs) => { picked.current = true; p.onChange({ v2: vs.length ? vs[vs.length - 1] : null }, { replace: !p.v2 && vs.length > 0 }); }}

@@ -17,7 +17,7 @@ export interface LegendProps {
   collapsed?: boolean;
 }
 
-/** Legend box with swatches and an opacity slider. */
+/** Legend box with swatches (and a "No data" swatch: the basemap's land colour, which shows where a layer has no value) and an opacity slider. */
 export function Legend({ title, unit, palette, opacity, onOpacity, max = 14, children, collapsed = false }: LegendProps) {
   const entries = palette ? legendOf(palette) : [];
   return (
@@ -28,6 +28,7 @@ export function Legend({ title, unit, palette, opacity, onOpacity, max = 14, chi
         {entries.slice(0, max).map((e, i) => (
           <li key={i}><span className="sw" style={{ background: e.color }} aria-hidden="true" />{e.label}</li>
         ))}
+        {palette && <li className="nodata" title="Cells without a value: the basemap shows through"><span className="sw sw-nodata" aria-hidden="true" />No data</li>}
       </ul>
       {entries.length > max && <p className="muted small">+ {entries.length - max} more classes</p>}
       <label className="field inline small">

@@ -1,6 +1,7 @@
 /**
  * The map: MapLibre GL with an offline basemap from the bundle's GeoJSON (ocean
- * background, countries fill and borders, ADM1 lines; no remote tiles or glyphs), the
+ * background, countries fill and borders, ADM1 lines, GSHHG lakes and major rivers drawn over
+ * the indicator layer; no remote tiles or glyphs) or an optional online raster basemap, the
  * selected indicator as raster tiles drawn by a worker through the `indapi://` protocol
  * (exact per-pixel reprojection of the 1/12-degree grid to Web Mercator), an ADM1
  * choropleth, drawn/pasted areas, a marker, and terra-draw for drawing points and polygons.
@@ -32,6 +33,20 @@ function ensureProtocol() {
     const bmp = m && tileLoader ? await tileLoader(decodeURIComponent(m[1]), +m[2], +m[3], +m[4]) : null;
     return { data: bmp ?? (await createImageBitmap(new ImageData(256, 256))) };
   });
+}
+
+/** An online raster basemap (XYZ tiles, Web Mercator) drawn instead of the bundled land fill. */
+export interface BasemapTiles {
+  /** Identifier (changes replace the source). */
+  id: string;
+  /** https tile URL templates with {z}, {x}, {y}. */
+  tiles: string[];
+  /** Attribution shown in the map's attribution control. */
+  attribution: string;
+  /** Tile size in px. */
+  tileSize: number;
+  /** Highest zoom of the tiles. */
+  maxzoom: number;
 }
 
 /** Drawing mode of the map. */
@@ -78,6 +93,10 @@ export interface MapViewProps {
   onMap?: (map: MlMap) => void;
   /** A second map beside the main one (layer comparison): not exposed as `window.__indapiMap` but as `__indapiMap2`. */
   secondary?: boolean;
+  /** An online basemap under the layers instead of the bundled land fill (null/undefined: the bundled basemap). */
+  basemap?: BasemapTiles | null;
+  /** The online basemap's tiles failed (offline, blocked): the caller falls back to the bundled basemap. */
+  onBasemapError?: (message: string) => void;
   /** Accessible name of the map region (default: the main map's). */
   label?: string;
   /**
@@ -140,6 +159,8 @@ export function overlayPadding(map: DOMRect, overlays: DOMRect[], margin = 16): 
   fitAxis('top', 'bottom', H);
   return pad;
 }
+/** True on touch-first devices (CSS `pointer: coarse`). */
+const COARSE = () => typeof window.matchMedia === 'function' && window.matchMedia('(pointer: coarse)').matches;
 const SSA_BOUNDS: [number, number, number, number] = [SSA_GRID.xmin, SSA_GRID.ymin, SSA_GRID.xmax, SSA_GRID.ymax];
 
 /** The map component. */
@@ -162,7 +183,7 @@ export function MapView(p: MapViewProps) {
       ...(v0 ? { center: [v0[0], v0[1]] as [number, number], zoom: v0[2] } : { bounds: p.gridBounds ?? SSA_BOUNDS, fitBoundsOptions: { padding: 10 } }),
       maxZoom: 13,
       minZoom: 1,
-      attributionControl: { compact: true, customAttribution: 'Basemap: Natural Earth 1:10m (public domain), from the bundle' },
+      attributionControl: { compact: true, customAttribution: 'Basemap: Natural Earth 1:10m (public domain); lakes and rivers: GSHHG 2.3.7 (LGPL); from the bundle' },
       dragRotate: false,
       style: {
         version: 8,
@@ -171,6 +192,9 @@ export function MapView(p: MapViewProps) {
           // admin outlines: set on load when the manifest lists them (src/ui/bundle-files.ts)
           admin1: { type: 'geojson', data: EMPTY, promoteId: 'value' },
           admin2: { type: 'geojson', data: EMPTY, promoteId: 'value' },
+          // lakes and major rivers (GSHHG): set on load when the manifest lists them
+          lakes: { type: 'geojson', data: EMPTY },
+          rivers: { type: 'geojson', data: EMPTY },
           areas: { type: 'geojson', data: EMPTY },
           marker: { type: 'geojson', data: EMPTY },
         },
@@ -178,6 +202,9 @@ export function MapView(p: MapViewProps) {
           { id: 'ocean', type: 'background', paint: { 'background-color': '#d7e6f0' } },
           { id: 'countries-fill', type: 'fill', source: 'countries', paint: { 'fill-color': '#f4f2ec' } },
           { id: 'choropleth', type: 'fill', source: 'admin1', paint: { 'fill-color': '#888888', 'fill-opacity': 0 } },
+          // water above the indicator raster and the choropleth, so lakes such as Lake Victoria stay visible
+          { id: 'lakes-fill', type: 'fill', source: 'lakes', paint: { 'fill-color': '#b5d3ea', 'fill-outline-color': '#3d7fb3' } },
+          { id: 'rivers-line', type: 'line', source: 'rivers', filter: ['any', ['==', ['get', 'class'], 1], ['>=', ['zoom'], 4]], layout: { 'line-join': 'round', 'line-cap': 'round' }, paint: { 'line-color': '#3d7fb3', 'line-width': ['interpolate', ['linear'], ['zoom'], 3, ['match', ['get', 'class'], 1, 0.8, 0.4], 8, ['match', ['get', 'class'], 1, 2, 1.2]] } },
           { id: 'admin2-line', type: 'line', source: 'admin2', minzoom: 5, paint: { 'line-color': '#8a8a8a', 'line-width': 0.3, 'line-opacity': 0.6 } },
           { id: 'admin1-line', type: 'line', source: 'admin1', minzoom: 2.5, paint: { 'line-color': '#6b6b6b', 'line-width': 0.4, 'line-opacity': 0.6 } },
           { id: 'countries-line', type: 'line', source: 'countries', paint: { 'line-color': '#3c3c3c', 'line-width': 0.9 } },
@@ -198,7 +225,10 @@ export function MapView(p: MapViewProps) {
       map.getContainer().querySelector('.maplibregl-ctrl-attrib')?.classList.remove('maplibregl-compact-show');
       const draw = new TerraDraw({
         adapter: new TerraDrawMapLibreGLAdapter({ map }),
-        modes: [new TerraDrawPointMode(), new TerraDrawPolygonMode({ pointerDistance: 20 })],
+        // A finger is less precise than a mouse: on touch screens a tap within 40 px of the first
+        // vertex closes the polygon (terra-draw's default; 20 px with a mouse), and the placed
+        // vertices are shown as points so the first one can be seen to be tapped.
+        modes: [new TerraDrawPointMode(), new TerraDrawPolygonMode({ pointerDistance: COARSE() ? 40 : 20, showCoordinatePoints: COARSE() })],
       });
       draw.start();
       draw.on('finish', (id) => {
@@ -212,7 +242,7 @@ export function MapView(p: MapViewProps) {
       // After the first map (first-map.ts): the outlines (1.2 MB, 185 KB brotli) are not needed to draw it.
       void Promise.all([bundleFiles(p.dataBase), afterFirstMap()]).then(([files]) => {
         if (mapRef.current !== map) return;
-        for (const [src, path] of [['admin1', 'basemap/admin1.geojson'], ['admin2', 'basemap/admin2.geojson']]) {
+        for (const [src, path] of [['admin1', 'basemap/admin1.geojson'], ['admin2', 'basemap/admin2.geojson'], ['lakes', 'basemap/lakes.geojson'], ['rivers', 'basemap/rivers.geojson']]) {
           if (files ? files.has(path) : src === 'admin1') (map.getSource(src) as GeoJSONSource).setData(abs(path));
         }
       });
@@ -259,6 +289,27 @@ export function MapView(p: MapViewProps) {
     if (!cb.current.view && !cb.current.fit) map.fitBounds(p.gridBounds, { padding: 10, duration: 0 });
   }, [p.gridBounds?.join(','), ready]);
 
+  // Online basemap: a raster source under everything but the ocean, instead of the bundled land fill.
+  const bm = p.basemap ?? null;
+  useEffect(() => {
+    const map = mapRef.current;
+    if (!map || !ready) return;
+    if (map.getLayer('online-basemap')) map.removeLayer('online-basemap');
+    if (map.getSource('online-basemap')) map.removeSource('online-basemap');
+    map.setLayoutProperty('countries-fill', 'visibility', bm ? 'none' : 'visible');
+    if (!bm) return;
+    map.addSource('online-basemap', { type: 'raster', tiles: bm.tiles, tileSize: bm.tileSize, maxzoom: bm.maxzoom, attribution: bm.attribution });
+    map.addLayer({ id: 'online-basemap', type: 'raster', source: 'online-basemap', paint: { 'raster-fade-duration': 0 } }, 'countries-fill');
+    let failed = false;
+    const onErr = (e: maplibregl.ErrorEvent & { sourceId?: string }) => {
+      if (failed || e.sourceId !== 'online-basemap') return;
+      failed = true;
+      cb.current.onBasemapError?.(e.error?.message ?? 'tiles could not be loaded');
+    };
+    map.on('error', onErr);
+    return () => { map.off('error', onErr); };
+  }, [bm?.id, ready]);
+
   useEffect(() => {
     const map = mapRef.current;
     if (map && ready && map.getLayer('raster')) map.setPaintProperty('raster', 'raster-opacity', p.opacity);
@@ -270,7 +321,7 @@ export function MapView(p: MapViewProps) {
     const src = p.choroplethLevel === 2 ? 'admin2' : p.choroplethLevel === 0 ? 'countries' : 'admin1';
     if (map.getLayer('choropleth')?.source !== src) { // the fill moves onto the outlines of the level
       map.removeLayer('choropleth');
-      map.addLayer({ id: 'choropleth', type: 'fill', source: src, paint: { 'fill-color': '#888888', 'fill-opacity': 0 } }, 'admin2-line');
+      map.addLayer({ id: 'choropleth', type: 'fill', source: src, paint: { 'fill-color': '#888888', 'fill-opacity': 0 } }, 'lakes-fill');
     }
     if (!p.choropleth || p.choropleth.length === 0) {
       map.setPaintProperty('choropleth', 'fill-opacity', 0);

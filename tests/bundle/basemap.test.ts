@@ -42,4 +42,31 @@ describe('basemap', () => {
       expect(byValue.get(Number(r.value))).toEqual({ value: Number(r.value), code: r.label, name: r.name, iso3: r.iso3 });
     }
   });
+
+  it('lakes.geojson: GSHHG lakes of 150+ km2 in the window, largest first (Lake Victoria, about 67,000 km2 at 30 arc-seconds; Tanganyika, Malawi next), polygons', () => {
+    const g = geojson('lakes.geojson');
+    expect(g.features.length).toBeGreaterThan(40);
+    const areas = g.features.map((f) => Number(f.properties.areaKm2));
+    expect(areas).toEqual([...areas].sort((a, b) => b - a));
+    expect(Math.min(...areas)).toBeGreaterThanOrEqual(150);
+    expect(areas[0]).toBeGreaterThan(60_000);
+    expect(areas[0]).toBeLessThan(70_000);
+    expect(areas[1]).toBeGreaterThan(25_000); // Lake Tanganyika (32,900 km2)
+    for (const f of g.features) expect(['Polygon', 'MultiPolygon']).toContain(f.geometry.type);
+    const c = (g.features[0].geometry as unknown as { coordinates: number[][][] }).coordinates[0];
+    const xs = c.map((p) => p[0]), ys = c.map((p) => p[1]);
+    expect(Math.min(...xs)).toBeGreaterThan(31); expect(Math.max(...xs)).toBeLessThan(35); // 31.5..34.9 E
+    expect(Math.min(...ys)).toBeGreaterThan(-3.2); expect(Math.max(...ys)).toBeLessThan(0.6); // 3.1 S..0.5 N
+  });
+
+  it('rivers.geojson: WDBII classes 1 and 2 as lines inside the bundle window', () => {
+    const g = geojson('rivers.geojson') as unknown as { features: { geometry: { type: string; coordinates: number[][][] }; properties: { class: number } }[] };
+    expect(g.features.length).toBeGreaterThan(100);
+    expect(new Set(g.features.map((f) => f.properties.class))).toEqual(new Set([1, 2]));
+    for (const f of g.features) {
+      expect(['LineString', 'MultiLineString']).toContain(f.geometry.type);
+      const pts = (f.geometry.type === 'LineString' ? [f.geometry.coordinates] : f.geometry.coordinates) as unknown as number[][][];
+      for (const line of pts) for (const [x, y] of line) { expect(x).toBeGreaterThanOrEqual(-26); expect(x).toBeLessThanOrEqual(64); expect(y).toBeGreaterThanOrEqual(-35); expect(y).toBeLessThanOrEqual(28); }
+    }
+  });
 });

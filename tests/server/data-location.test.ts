@@ -4,7 +4,7 @@
  * the URL, the engine reads COGs by range requests from the URL, and a missing, partial or
  * range-less bundle answers a clear BAD_BUNDLE (502) message from the API.
  */
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -97,4 +97,16 @@ test('bad input: a missing bundle, a partial one, a host without range support',
   const r4 = await call(plain, "var='ELEVATION'&iso3='UGA'");
   expect(r4.status).toBe(502);
   expect(await r4.text()).toContain('must serve byte ranges');
+});
+
+test('online basemaps (issue 17): the basemaps option, else the built config.json\'s list, goes into /config.json', async () => {
+  const osm = { id: 'osm', label: 'OpenStreetMap', tiles: ['https://tile.openstreetmap.org/{z}/{x}/{y}.png'], attribution: '© OpenStreetMap contributors' };
+  const s = await startServer({ port: 0, host: '127.0.0.1', dataDir: BUNDLE, distDir: path.join(tmp, 'dist'), sessionDir: path.join(tmp, 'sessions'), log: false, basemaps: [osm] });
+  servers.push(s);
+  expect(await (await fetch(`${s.url}config.json`)).json()).toEqual({ dataUrl: './data/', basemaps: [osm] });
+  const dist = mkdtempSync(path.join(tmp, 'dist-bm-'));
+  writeFileSync(path.join(dist, 'config.json'), JSON.stringify({ dataUrl: './data/', basemaps: [osm] }));
+  const t = await startServer({ port: 0, host: '127.0.0.1', dataDir: BUNDLE, distDir: dist, sessionDir: path.join(tmp, 'sessions'), log: false });
+  servers.push(t);
+  expect((await (await fetch(`${t.url}config.json`)).json()).basemaps).toEqual([osm]);
 });

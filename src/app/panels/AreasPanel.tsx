@@ -32,6 +32,7 @@ export interface AreasPanelProps { ctx: PanelCtx; drawMode: DrawMode; setDrawMod
 
 /** The panel. */
 export function AreasPanel({ ctx, drawMode, setDrawMode }: AreasPanelProps) {
+  const touch = typeof window.matchMedia === 'function' && window.matchMedia('(pointer: coarse)').matches; // touch screens tap
   const { state, update, byCode } = ctx;
   const [text, setText] = useState(state.wkt);
   const [wktErr, setWktErr] = useState<string | null>(null);
@@ -97,8 +98,8 @@ export function AreasPanel({ ctx, drawMode, setDrawMode }: AreasPanelProps) {
         <button type="button" aria-pressed={drawMode === 'point'} onClick={() => setDrawMode(drawMode === 'point' ? 'off' : 'point')}>Add point</button>
         <button type="button" onClick={() => { update({ wkt: '', names: [] }); setDrawMode('off'); }} disabled={!state.wkt}>Clear shapes</button>
       </div>
-      {drawMode === 'polygon' && <p className="muted small">Click to add vertices; click the first vertex (or double-click) to close the polygon.</p>}
-      {drawMode === 'point' && <p className="muted small">Click on the map to add a point.</p>}
+      {drawMode === 'polygon' && <p className="muted small">{touch ? 'Tap to add vertices; tap the first vertex to close the polygon.' : 'Click to add vertices; click the first vertex (or double-click) to close the polygon.'}</p>}
+      {drawMode === 'point' && <p className="muted small">{touch ? 'Tap' : 'Click'} on the map to add a point.</p>}
       <UploadShapes wkt={state.wkt} names={state.names} onNames={(names) => update({ names })} onWkt={(w, names) => { update({ wkt: w, names }); const b = wktBounds(w); if (b) ctx.fitTo(b); }} />
       <label className="field">
         <span>WKT (EPSG:4326, longitude latitude): POINT, MULTIPOINT, POLYGON, MULTIPOLYGON, GEOMETRYCOLLECTION</span>

@@ -135,6 +135,8 @@ export function TablePanel({ ctx }: { ctx: PanelCtx }) {
   };
 
   const option = (c: (typeof catalog)[number], dom = true) => <option key={c.varCode} value={c.varCode}>{c.varLabel} ({c.varCode}){dom && c.type === 'continuous' ? ' · intervals' : ''}</option>;
+  // a domain's choice shows its name (the code is written under the select), so it fits the panel
+  const domOption = (c: (typeof catalog)[number]) => <option key={c.varCode} value={c.varCode} title={c.varCode}>{c.varLabel}{c.type === 'continuous' ? ' · intervals' : ''}</option>;
   return (
     <section aria-labelledby="table-h">
       <h2 id="table-h">Table builder</h2>
@@ -148,12 +150,14 @@ export function TablePanel({ ctx }: { ctx: PanelCtx }) {
       </label>
       <div className="row table-domains">
         <label className="field"><span>Rows</span>
-          <select value={row} onChange={(e) => setRow(e.target.value)} data-testid="table-row">{domains.map((c) => option(c))}</select>
+          <select value={row} onChange={(e) => setRow(e.target.value)} data-testid="table-row">{domains.map((c) => domOption(c))}</select>
         </label>
+        <code className="muted small dom-code">{row}</code>
         <button type="button" className="ghost small" onClick={() => update({ tr: col, tc: row })} aria-label="Swap rows and columns" title="Swap rows and columns">⇄</button>
         <label className="field"><span>Columns</span>
-          <select value={col} onChange={(e) => setCol(e.target.value)} data-testid="table-col">{domains.map((c) => option(c))}</select>
+          <select value={col} onChange={(e) => setCol(e.target.value)} data-testid="table-col">{domains.map((c) => domOption(c))}</select>
         </label>
+        <code className="muted small dom-code">{col}</code>
       </div>
       <ChipSelect label="Table countries or regions" options={isoOpts} values={state.iso} onChange={(v) => update({ iso: v })} placeholder="Add a country or region…" emptyText="All of Africa south of the Sahara (SSA)" />
       <div className="row">
