@@ -9,7 +9,7 @@ import type { CallOptions, Engine } from '../src/core/api';
 import { isIndapiError } from '../src/core/errors';
 import { createWorkerEngine } from './engine-factory';
 import type { CallOutcome, EngineWorkerApi } from './protocol/engine';
-import { RangeLog, type ReadRange } from './range-log';
+import { RangeLog, type ReadRange } from '../src/core/io/range-log';
 
 
 let engine: Engine | null = null;
@@ -19,7 +19,7 @@ const ctrls = new Map<number, AbortController>();
 const api: EngineWorkerApi = {
   /**
    * Creates the engine over the bundle at `dataBase` (URL ending in "/"). `record`: keep the
-   * COG ranges read (a worker the service worker does not control, see src/app/range-log.ts).
+   * COG ranges read (a worker the service worker does not control, see src/core/io/range-log.ts).
    */
   init(dataBase: string, record = false) {
     log = record ? new RangeLog((u) => u.startsWith(dataBase) && /\.tiff?$/i.test(new URL(u).pathname)) : null;

@@ -7,7 +7,7 @@ import { proxy, wrap, type Remote } from 'comlink';
 import type { CallOptions, Engine } from '../core/api';
 import { IndapiError, type ErrorCode } from '../core/errors';
 import type { EngineWorkerApi } from '../../workers/protocol/engine';
-import type { ReadRange } from '../../workers/range-log';
+import type { ReadRange } from '../core/io/range-log';
 
 let nextId = 1;
 

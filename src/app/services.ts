@@ -5,7 +5,7 @@
 import type { Engine } from '../core/api';
 import { DATA_BASE } from './bundle';
 import { startEngine, type StartedEngine } from './engine-client';
-import { storeRanges, type ReadRange } from '../../workers/range-log';
+import { storeRanges, type ReadRange } from '../core/io/range-log';
 import { rasterClient, type RasterClient } from '../ui/raster/client';
 
 let engine: StartedEngine | null = null;
@@ -16,7 +16,7 @@ const uncontrolled = () => typeof navigator !== 'undefined' && !!navigator.servi
  * The engine (worker-backed), started on first use. Started while the page is not controlled,
  * it records the COG ranges it reads; when it is retired (the service worker took control),
  * the page reads them again through the service worker, which caches them
- * (src/app/range-log.ts), then sets `data-first-visit-stored="1"` on the body.
+ * (src/core/io/range-log.ts), then sets `data-first-visit-stored="1"` on the body.
  */
 export function getEngine(): Engine {
   return (engine ??= startEngine(DATA_BASE, uncontrolled() ? { onRetiredReads: storeFirstVisitReads } : {}));

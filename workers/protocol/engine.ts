@@ -4,7 +4,7 @@
  * importing it pulls in nothing of the worker.
  */
 import type { CallOptions, Engine } from '../../src/core/api';
-import type { ReadRange } from '../range-log';
+import type { ReadRange } from '../../src/core/io/range-log';
 
 /** Outcome of a call: value or typed error (the error's `code` survives the worker boundary). */
 export type CallOutcome<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string; detail?: Record<string, unknown> } };
@@ -13,7 +13,7 @@ export type CallOutcome<T> = { ok: true; value: T } | { ok: false; error: { code
 export interface EngineWorkerApi {
   /**
    * Creates the engine over the bundle at `dataBase` (URL ending in "/"). `record`: keep the
-   * COG ranges read (a worker the service worker does not control, see workers/range-log.ts).
+   * COG ranges read (a worker the service worker does not control, see src/core/io/range-log.ts).
    */
   init(dataBase: string, record?: boolean): void;
   /** The COG ranges read so far when recording (merged), else none. */

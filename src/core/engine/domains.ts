@@ -7,7 +7,7 @@ import type { Feature, FeatureCollection, Geometry } from 'geojson';
 import type { CallOptions, ColumnInfo, TableResult } from '../api';
 import type { CogStore } from '../cog/store';
 import { IndapiError, throwIfAborted } from '../errors';
-import { gridText, type GridDef } from '../grid';
+import { gridText } from '../grid';
 import type { Row } from '../types';
 import { parseWkt } from '../wkt/parse';
 import { geometryCells } from '../wkt/raster';
