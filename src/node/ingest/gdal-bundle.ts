@@ -10,14 +10,14 @@ import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import Papa from 'papaparse';
 import { IndapiError } from '../../core/errors';
-import { SSA_GRID, type GridDef } from '../../core/grid';
+import { gridFromManifest, SSA_GRID, type GridDef } from '../../core/grid';
 import type { ClassEntry } from '../../core/types';
 
 /** The grid of a bundle folder (manifest.json's `grid`), or the SSA grid when there is none. */
 export async function bundleGrid(dir: string): Promise<GridDef> {
   try {
-    const m = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as { grid?: GridDef };
-    if (m.grid && m.grid.width > 0) return { ...SSA_GRID, ...m.grid, crs: 'EPSG:4326' };
+    const m = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as { grid?: unknown };
+    return gridFromManifest(m.grid, SSA_GRID);
   } catch {
     // no manifest: the default grid
   }

@@ -225,7 +225,7 @@ export async function ingestTable(opts: IngestOptions, signal?: AbortSignal): Pr
     const block = new Float32Array(BLOCK_ROWS * L);
     let nBlocks = 0;
     let cellOf = new Int32Array(1 << 16);
-    const seen = new Int32Array(grid.width * grid.height); // global lattice: 37 MB
+    const seen = new Int32Array(grid.width * grid.height); // without a fixed window the global lattice: 37 MB
     const countries = new Map<string, CountryCells>();
     let r = 0; // data rows
     let lastReport = 0;
