@@ -1,6 +1,4 @@
-import { describe, expect, test, vi } from 'vitest';
-// workbox-core's logger (dev builds) touches `self`, which Node lacks.
-vi.hoisted(() => { (globalThis as any).self ??= globalThis; });
+import { describe, expect, test } from 'vitest';
 import { answerFromCached, manifestContentKey, parseRange } from './sw-data';
 
 const body = Uint8Array.from({ length: 100 }, (_, i) => i);

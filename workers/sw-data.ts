@@ -15,8 +15,8 @@
  * Failures answer text/plain with the header `X-Indapi3-Error` naming an IndapiError code
  * (OFFLINE 503, BAD_BUNDLE 502), which the engine's FetchSource turns into that error.
  */
-import { createPartialResponse } from 'workbox-range-requests';
 import { createStore, del, get, set, update, type UseStore } from 'idb-keyval';
+import { contentRange, parseRange } from '../src/core/io/http-range';
 import { BlockCache, checkRangeResponse, DEFAULT_BUDGET_BYTES, isQuotaError, RangeResponseError, type FileRef, type IndexEntry } from './block-cache';
 
 import type { Pin, PinProgress, PrecacheProgress, StorageStatus } from './protocol/storage';
@@ -50,30 +50,12 @@ export function errorResponse(code: 'OFFLINE' | 'BAD_BUNDLE' | 'NOT_FOUND', mess
   return new Response(message.trim() + '\n', { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'X-Indapi3-Error': code } });
 }
 
-/** Parses `bytes=a-b`, `bytes=a-`, `bytes=-n` (single range) against a size. */
-export function parseRange(h: string, size: number): [number, number] | 'unsatisfiable' | undefined {
-  const m = /^bytes=(\d*)-(\d*)$/.exec(h.trim());
-  if (!m || (m[1] === '' && m[2] === '')) return undefined;
-  let start: number;
-  let end: number;
-  if (m[1] === '') {
-    const n = Number(m[2]);
-    if (n === 0) return 'unsatisfiable';
-    start = Math.max(0, size - n);
-    end = size - 1;
-  } else {
-    start = Number(m[1]);
-    end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
-    if (m[2] !== '' && Number(m[2]) < start) return undefined;
-  }
-  if (start >= size) return 'unsatisfiable';
-  return [start, end];
-}
+export { parseRange };
 
 /**
  * Answers a request from a cached whole file: the whole body, or the requested byte range
- * as 206 with `Content-Range` (sliced by workbox-range-requests' createPartialResponse, as a
- * Blob, so the file is not read into memory whole); 416 with `Content-Range: bytes *\/size`
+ * as 206 with `Content-Range` (a slice of the Blob, so the file is not read into memory whole;
+ * the range parsed by src/core/io/http-range.ts as the Node server parses it); 416 with `Content-Range: bytes *\/size`
  * when unsatisfiable; a malformed or multi-range header gets the whole file (RFC 9110 14.2).
  */
 export async function answerFromCached(cached: Response, range: string | null): Promise<Response> {
@@ -87,10 +69,13 @@ export async function answerFromCached(cached: Response, range: string | null): 
     headers.set('Content-Range', `bytes */${size}`);
     return new Response(null, { status: 416, headers });
   }
-  const whole = new Response(blob, { status: 200, headers });
-  if (r) return createPartialResponse(new Request('https://range.invalid/', { headers: { Range: `bytes=${r[0]}-${r[1]}` } }), whole);
-  whole.headers.set('Content-Length', String(size));
-  return whole;
+  if (r) {
+    headers.set('Content-Range', contentRange(r[0], r[1], size));
+    headers.set('Content-Length', String(r[1] - r[0] + 1));
+    return new Response(blob.slice(r[0], r[1] + 1), { status: 206, statusText: 'Partial Content', headers });
+  }
+  headers.set('Content-Length', String(size));
+  return new Response(blob, { status: 200, headers });
 }
 
 /** Lower-case hex SHA-256 of bytes. */

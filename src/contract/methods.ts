@@ -3,9 +3,8 @@
  * under `man/<method>/text|html` and `info`) and how it runs on the {@link Engine} and the
  * file writers. One table: the router, the argument checks and the docs all read it.
  */
-import type { CellResult, Engine, GeneratedFile, Graphic, TableResult } from '../core/api';
-import { IndapiError, isIndapiError } from '../core/errors';
-import { cellId } from '../core/grid';
+import type { Engine, GeneratedFile, Graphic, TableResult } from '../core/api';
+import { IndapiError } from '../core/errors';
 import type { GetLayerArgs, VarRecord } from '../core/types';
 import type { ArgSpec } from './args';
 import { CATCHMENT_METHOD } from './catchment-method';
@@ -85,34 +84,6 @@ function layerArgs(a: Record<string, unknown>): GetLayerArgs {
 
 function tableValue(t: TableResult, asList: boolean): unknown {
   return asList ? { meta: t.meta.map(recordOf), data: t.rows } : t.rows;
-}
-
-/**
- * `indapi(wkt = ..., collapse = FALSE)`: one row per selected cell, in the shape of
- * `getLayer(collapse = FALSE)` (CELL5M, X, Y, ISO3, ADM0_NAME, by keys, values). The cells
- * the shapes select come from {@link Engine.getLayerCells}; the rows from the engine's own
- * per-cell query restricted to those cells (`ids`), so both shapes are built by one code.
- * With `by` each cell carries the summary of its group over all selected cells (not per
- * feature or country, and not weighted by `exact`). Shapes that select no cell give no row.
- */
-async function wktCellRows(ctx: MethodContext, a: Record<string, unknown>): Promise<unknown> {
-  const ga = layerArgs(a);
-  const opts = { signal: ctx.signal };
-  let cells: CellResult;
-  try {
-    // Which cells: the selection does not depend on `by`, `stats` or the other variables.
-    cells = await ctx.engine.getLayerCells({ var: ga.var.slice(0, 1), iso3: ga.iso3, wkt: a.wkt as string, exact: a.exact as boolean | undefined }, opts);
-  } catch (e) {
-    if (isIndapiError(e) && e.code === 'EMPTY_SELECTION') return ga.asList ? { meta: [], data: [] } : [];
-    throw e;
-  }
-  const ids: number[] = [];
-  const { grid, mask } = cells;
-  for (let row = 0; row < grid.height; row++) {
-    for (let col = 0; col < grid.width; col++) if (mask[row * grid.width + col]) ids.push(cellId(grid, col, row));
-  }
-  if (!ids.length) return ga.asList ? { meta: [], data: [] } : [];
-  return ctx.engine.getLayer({ ...ga, ids, collapse: false }, opts);
 }
 
 /** The normalised format for the per-cell query, or 'csv' for formats the writers will refuse anyway. */
@@ -331,7 +302,13 @@ export const METHODS: MethodSpec[] = [
       const format = a.format as string | undefined;
       if (format && !['data.table', 'datatable'].includes(format.toLowerCase())) return withFiles(ctx, a, format);
       if (a.wkt !== undefined) {
-        if (a.collapse === false) return { value: await wktCellRows(ctx, a) };
+        if (a.collapse === false) {
+          // one row per cell the shapes touch (the engine's per-cell query over the geometry's cells,
+          // by summaries over all of them, unweighted); shapes that select no cell give no row
+          const v = await ctx.engine.getLayer({ ...layerArgs(a), wkt: a.wkt as string, exact: a.exact as boolean | undefined, collapse: false }, { signal: ctx.signal });
+          const none = Array.isArray(v) ? v.length === 0 : (v as { data: unknown[] }).data.length === 0;
+          return { value: none ? (a['as.list'] === true ? { meta: [], data: [] } : []) : v };
+        }
         const t = await ctx.engine.getLayerWKT({ ...layerArgs(a), wkt: a.wkt as string, exact: a.exact as boolean | undefined }, { signal: ctx.signal });
         return { value: tableValue(t, a['as.list'] === true) };
       }

@@ -58,6 +58,20 @@ export interface TableResult {
    * "3 of 48 first-level units left out: no value of PN14_POP (3)."
    */
   leftOut?: { count: number; of: number; reason: string };
+  /** The selection the engine used (absent from engines that predate it). */
+  selection?: SelectionUsed;
+}
+
+/** The selection a query used (the engine's answer, so callers need not rebuild it from the arguments). */
+export interface SelectionUsed {
+  /** The countries or regions selected (upper case; empty with ids or a geometry). */
+  iso3: string[];
+  /** True: one pool over the selected cells; false: blocks per country (or per requested code). */
+  pooled: boolean;
+  /** The selection was by CELL5M ids. */
+  ids: boolean;
+  /** The selection was by a geometry (WKT). */
+  wkt: boolean;
 }
 
 /** One layer of a per-cell result. */
@@ -100,6 +114,8 @@ export interface CellResult {
   keys?: CellLayer[];
   /** Catalog records of every var and by code involved. */
   meta: VarRecord[];
+  /** The selection the engine used (absent from engines that predate it). */
+  selection?: SelectionUsed;
 }
 
 /** A generated file of a session. */

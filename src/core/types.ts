@@ -112,6 +112,19 @@ export interface GetLayerArgs {
   by?: ByArg;
   /** CELL5M ids to restrict to (then `iso3` is ignored). */
   ids?: number[];
+  /**
+   * How the `iso3` codes' cells are summarised: true, one pool over the union of their cells;
+   * false, one block per country. Default: per country for country codes, one pool for a
+   * region, ids or a geometry; several codes with a region among them give one block per code.
+   */
+  pooled?: boolean;
+  /**
+   * A geometry (WKT, EPSG:4326) whose cells are selected (then `iso3` is ignored); with
+   * `collapse: false` one row per cell it touches (`exact` or not, unweighted).
+   */
+  wkt?: string;
+  /** With `wkt`: cells by exact coverage (true) or by their centres (false, default). */
+  exact?: boolean;
   /** Default true: one row per group; false: one row per cell. */
   collapse?: boolean;
   /** Default false: rows only; true: { meta, data }. */

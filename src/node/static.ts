@@ -15,6 +15,7 @@
  * precompressed: their tiles are deflated already).
  */
 import { createReadStream, promises as fsp } from 'node:fs';
+import { parseRange } from '../core/io/http-range';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 
@@ -66,27 +67,8 @@ export function safeJoin(root: string, urlPath: string): string | undefined {
   return abs === r || abs.startsWith(r + path.sep) ? abs : undefined;
 }
 
-/** Parses a single `bytes=` range against a size. @returns [start, end] inclusive, 'unsatisfiable', or undefined to ignore the header. */
-export function parseRange(header: string, size: number): [number, number] | 'unsatisfiable' | undefined {
-  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
-  if (!m) return undefined; // several ranges or another unit: answer the whole file (allowed by RFC 9110)
-  const [, a, b] = m;
-  if (a === '' && b === '') return undefined;
-  let start: number;
-  let end: number;
-  if (a === '') {
-    const n = Number(b);
-    if (n === 0) return 'unsatisfiable';
-    start = Math.max(0, size - n);
-    end = size - 1;
-  } else {
-    start = Number(a);
-    end = b === '' ? size - 1 : Math.min(Number(b), size - 1);
-    if (b !== '' && Number(b) < start) return undefined; // invalid range-spec: ignore
-  }
-  if (start >= size || size === 0) return 'unsatisfiable';
-  return [start, end];
-}
+/** The bundle's one `Range` parser (shared with the service worker). */
+export { parseRange } from '../core/io/http-range';
 
 /** Content codings of precompressed variants, in order of preference, with their file suffix. */
 const CODINGS = [['br', '.br'], ['gzip', '.gz']] as const;

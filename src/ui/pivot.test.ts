@@ -131,23 +131,22 @@ describe('fetchTableData: one engine call per total kind', () => {
     expect(d.all).toBeUndefined();
   });
 
-  test('several codes: per code and over the union of their cells (ids from the selection mask)', async () => {
+  test('several codes: per code and over the union of their cells (the engine pools them)', async () => {
     const f = recorder();
     const d = await fetchTableData(f.engine, { value: 'V', iso3: ['KEN', 'ETH'], row: 'R', col: 'C' });
-    expect(f.calls).toHaveLength(7);
-    expect(f.calls.filter((c) => c.method === 'getLayerCells').map((c) => c.args)).toEqual([{ var: ['V'], iso3: ['KEN', 'ETH'] }]);
-    const ids = [1000 * 4320 + 2000, 1001 * 4320 + 2000, 1001 * 4320 + 2001];
-    const tables = f.calls.filter((c) => c.method === 'getLayerTable').map((c) => c.args);
-    expect(tables.filter((a) => a.iso3).map((a) => a.by)).toEqual([['R', 'C'], ['R'], ['C']]);
-    expect(tables.filter((a) => a.ids).map((a) => [a.by, a.ids])).toEqual([[['R', 'C'], ids], [['R'], ids], [['C'], ids]]);
+    expect(f.calls).toHaveLength(6);
+    expect(f.calls.every((c) => c.method === 'getLayerTable')).toBe(true);
+    const tables = f.calls.map((c) => c.args);
+    expect(tables.filter((a) => !a.pooled).map((a) => [a.by, a.iso3])).toEqual([[['R', 'C'], ['KEN', 'ETH']], [['R'], ['KEN', 'ETH']], [['C'], ['KEN', 'ETH']]]);
+    expect(tables.filter((a) => a.pooled).map((a) => [a.by, a.iso3])).toEqual([[['R', 'C'], ['KEN', 'ETH']], [['R'], ['KEN', 'ETH']], [['C'], ['KEN', 'ETH']]]);
     expect(d.all).toBeDefined();
   });
 
   test('several codes and the country as a domain: only the union\'s three summaries', async () => {
     const f = recorder();
     const d = await fetchTableData(f.engine, { value: 'V', iso3: ['KEN', 'ETH'], row: 'R', col: 'ISO3' });
-    expect(f.calls.map((c) => c.method)).toEqual(['getLayerCells', 'getLayerTable', 'getLayerTable', 'getLayerTable']);
-    expect(f.calls.slice(1).every((c) => c.args.ids && !c.args.iso3)).toBe(true);
+    expect(f.calls.map((c) => c.method)).toEqual(['getLayerTable', 'getLayerTable', 'getLayerTable']);
+    expect(f.calls.every((c) => c.args.pooled === true)).toBe(true);
     expect(d.union).toBe(true);
   });
 });

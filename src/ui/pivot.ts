@@ -4,13 +4,12 @@
  * [rowDomain]`, column totals from `by = [colDomain]` and the block total from the country's
  * total row. With several countries or regions selected, the totals over all of them (the
  * "All selected" block, or the "All selected" row/column when a domain is the country) come
- * from the same three summaries over the union of the selected cells (`ids`: the engine pools
- * them, as it pools a region). Every figure is the engine's own aggregate (the indicator's
+ * from the same three summaries over the union of the selected cells (`pooled: true`: the
+ * engine pools them, as it pools a region). Every figure is the engine's own aggregate (the indicator's
  * formula over the cells of the group), never a sum or mean of the cells shown, so a mean or a
  * weighted mean has true totals. Pure: no DOM; engine calls through an injected engine.
  */
 import type { CallOptions, Engine, TableResult } from '../core/api';
-import { cellId } from '../core/grid';
 import type { GetLayerArgs, Row } from '../core/types';
 
 /** Key text of the NA group (cells without a class or outside every interval). */
@@ -258,19 +257,6 @@ export interface TableData extends TableParts {
   colOrder: string[] | null;
 }
 
-/**
- * CELL5M ids of the cells the selection `iso3` covers (the union of the codes' cells), from
- * the engine's per-cell selection mask (`getLayerCells` of `value`, no domain).
- * @throws IndapiError as getLayerCells (UNKNOWN_ISO3, EMPTY_SELECTION, ABORTED)
- */
-export async function selectionIds(engine: Pick<Engine, 'getLayerCells'>, value: string, iso3: string[], o: CallOptions = {}): Promise<number[]> {
-  const c = await engine.getLayerCells({ var: [value], iso3 } as GetLayerArgs, o);
-  const ids: number[] = [];
-  const { width, height } = c.grid;
-  for (let r = 0; r < height; r++) for (let q = 0; q < width; q++) if (c.mask[r * width + q]) ids.push(cellId(c.grid, q, r));
-  return ids;
-}
-
 /** Field of the key of `by` code `b` in a table: the key column derived from `b` ("ELEVATION_by"), else `b`. */
 export function keyField(t: TableResult, b: string): string {
   return t.columns.find((c) => c.role === 'key' && c.code === b && c.name !== 'total')?.name ?? b;
@@ -279,19 +265,19 @@ export function keyField(t: TableResult, b: string): string {
 /**
  * Runs the summaries of a table with one progress: per selected code (cells, row totals,
  * column totals: three calls), and with several codes the same three over the union of
- * their cells (one more call for the union's cell ids). When a domain is the country and
+ * their cells (`pooled: true`). When a domain is the country and
  * several codes are selected only the union's three are needed. Key orders come from
  * `order` (class-table or interval order), null without it.
- * @throws IndapiError as getLayerTable / getLayerCells
+ * @throws IndapiError as getLayerTable
  */
 export async function fetchTableData(
-  engine: Pick<Engine, 'getLayerTable' | 'getLayerCells'>, a: TableArgs, o: CallOptions = {},
+  engine: Pick<Engine, 'getLayerTable'>, a: TableArgs, o: CallOptions = {},
   order?: (code: string, keys: string[]) => Promise<string[] | null>,
 ): Promise<TableData> {
   const codes = [...new Set(a.iso3.map((s) => s.toUpperCase()))];
   const several = codes.length > 1;
   const countryDomain = COUNTRY_CODES.includes(a.row) || COUNTRY_CODES.includes(a.col);
-  const nParts = several ? (countryDomain ? 4 : 7) : 3;
+  const nParts = several ? (countryDomain ? 3 : 6) : 3;
   const done = new Array<number>(nParts).fill(0), total = new Array<number>(nParts).fill(1);
   const part = (i: number): CallOptions => ({
     signal: o.signal,
@@ -308,12 +294,13 @@ export async function fetchTableData(
   let union = false;
   if (!several) main = await three({ iso3: codes }, 0);
   else {
-    const idsP = selectionIds(engine, a.value, codes, part(nParts - 1)).then((x) => { finish(nParts - 1); return x; });
+    // the union of the codes' cells, pooled: the engine's selection, not rebuilt here
+    const pooled = { iso3: codes, pooled: true };
     if (countryDomain) {
-      main = await three({ ids: await idsP }, 0);
+      main = await three(pooled, 0);
       union = true;
     } else {
-      [main, all] = await Promise.all([three({ iso3: codes }, 0), idsP.then((ids) => three({ ids }, 3))]);
+      [main, all] = await Promise.all([three({ iso3: codes }, 0), three(pooled, 3)]);
     }
   }
   const keysOf = (code: string) => {

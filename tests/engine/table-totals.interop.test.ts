@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createNodeEngine } from '../../src/node/engine';
-import { ALL_SELECTED, fetchTableData, NA_KEY, pivotGrid, selectionIds, tablePivot, type TableArgs } from '../../src/ui/pivot';
+import { ALL_SELECTED, fetchTableData, NA_KEY, pivotGrid, tablePivot, type TableArgs } from '../../src/ui/pivot';
 
 const FIXTURE = join(__dirname, 'fixtures/bundle');
 const REAL = join(__dirname, '../../public/data');
@@ -24,12 +24,17 @@ describe("the pivot's totals on the engine (fixture bundle)", () => {
   const eng = createNodeEngine(join(__dirname, '../../tests/engine/fixtures/bundle'));
   const get = async (a: object) => (await eng.getLayerTable(a as never)).rows;
 
-  test('selectionIds: the cells of KEN and UGA, as many as their overall rows count', async () => {
-    const ids = await selectionIds(eng, 'ELEVATION', ['KEN', 'UGA']);
+  // CELL5M ids of the cells of some codes (the per-cell query), an independent route to their union
+  const idsOf = async (iso3: string[]) => (await get({ var: ['ELEVATION'], iso3, collapse: false })).map((r) => r.CELL5M as number);
+
+  test('pooled: the cells of KEN and UGA in one pool, as many as their overall rows count, as the pool of their ids', async () => {
     const per = await get({ var: ['ELEVATION'], iso3: ['KEN', 'UGA'], stats: ['count'] });
-    const pooled = await get({ var: ['ELEVATION'], ids, stats: ['count'] });
-    expect(pooled[0].ELEVATION_count).toBe((per[0].ELEVATION_count as number) + (per[1].ELEVATION_count as number));
+    const pooled = await eng.getLayerTable({ var: ['ELEVATION'], iso3: ['KEN', 'UGA'], pooled: true, stats: ['count'] });
+    expect(pooled.rows[0].ELEVATION_count).toBe((per[0].ELEVATION_count as number) + (per[1].ELEVATION_count as number));
+    expect(pooled.selection).toEqual({ iso3: ['KEN', 'UGA'], pooled: true, ids: false, wkt: false });
+    const ids = await idsOf(['KEN', 'UGA']);
     expect(new Set(ids).size).toBe(ids.length);
+    expect(pooled.rows).toEqual(await get({ var: ['ELEVATION'], ids, stats: ['count'] }));
   });
 
   for (const value of ['ELEVATION', 'TRI', 'AREA_LAND']) {
@@ -62,8 +67,7 @@ describe("the pivot's totals on the engine (fixture bundle)", () => {
     const b = p.blocks[0];
     const per = await get({ var: ['ELEVATION'], iso3: ['KEN', 'UGA'] });
     expect(b.colTotals).toEqual([per[0].ELEVATION, per[1].ELEVATION]);
-    const ids = await selectionIds(eng, 'ELEVATION', ['KEN', 'UGA']);
-    const union = await get({ var: ['ELEVATION'], ids, by: ['ELEV_ZONE'] });
+    const union = await get({ var: ['ELEVATION'], ids: await idsOf(['KEN', 'UGA']), by: ['ELEV_ZONE'] });
     expect(b.total).toBe(union[0].ELEVATION);
     expect(b.rows.map((r) => r.total)).toEqual(union.slice(1).map((r) => r.ELEVATION ?? null));
     // the other way round: the totals row is "All selected"

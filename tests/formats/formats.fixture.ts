@@ -135,6 +135,7 @@ export const CELLS_KEN: CellResult = {
     { code: 'ADM1_NAME_ALT', type: 'class', values: Float64Array.from([101, 101, 103, 103, 103, 101, 101, 103, 103, 103, 102, 102, 102, 103, 103, 102, 102, N, N, N]), classes: ADM1_CLASSES },
   ],
   meta: metaOf('ELEVATION', 'ELEV_ZONE'),
+  selection: { iso3: ['KEN'], pooled: false, ids: false, wkt: false },
 };
 
 /**

@@ -6,6 +6,7 @@
  */
 import { fromUrl, type GeoTIFF } from 'geotiff';
 import Papa from 'papaparse';
+import { noDataTest } from '../../src/core/cog/nodata';
 import { IndapiError } from '../../src/core/errors';
 import { gridFromCellExtent, SSA_GRID, type GridDef } from '../../src/core/grid';
 import type { ClassEntry } from '../../src/core/types';
@@ -38,7 +39,8 @@ export async function openCog(dataBase: string, code: string, signal?: AbortSign
   const images = await Promise.all(Array.from({ length: n }, (_, i) => tiff.getImage(i)));
   const full = images[0];
   const bbox = full.getBoundingBox() as [number, number, number, number];
-  const noData = full.getGDALNoData();
+  // the bundle's one no-data rule (src/core/cog/nodata.ts), as the engine reads the same file
+  const isNoData = noDataTest(full.getGDALNoData(), full.getSampleFormat() === 3 && full.getBitsPerSample() === 32);
   const levelCellDeg = images.map((im) => (bbox[2] - bbox[0]) / im.getWidth());
   const cache = new Map<number, Promise<RasterLevel>>();
   return {
@@ -54,7 +56,7 @@ export async function openCog(dataBase: string, code: string, signal?: AbortSign
           const values = new Float32Array(src.length);
           for (let k = 0; k < src.length; k++) {
             const v = src[k];
-            values[k] = v === noData || v === -9999 || Number.isNaN(v) ? NaN : v;
+            values[k] = isNoData(v) ? NaN : v;
           }
           return { width: im.getWidth(), height: im.getHeight(), bbox, values } satisfies RasterLevel;
         })();

@@ -11,6 +11,7 @@
  * 19-008r4) for ModelPixelScale/ModelTiepoint; GDAL_NODATA tag 42113 (GDAL GTiff driver doc).
  */
 import { IndapiError } from '../errors';
+import { noDataTest } from './nodata';
 
 /** TIFF tag numbers used here. */
 const TAG = {
@@ -332,8 +333,8 @@ export async function decodeBlock(info: TiffInfo, raw: Uint8Array, inflate: Infl
     }
   }
   if ((info.kind === 'float32' || info.kind === 'float64') && info.noData !== null && !Number.isNaN(info.noData)) {
-    const nd = info.kind === 'float32' ? Math.fround(info.noData) : info.noData;
-    for (let i = 0; i < n; i++) if (arr[i] === nd) arr[i] = NaN;
+    const isNoData = noDataTest(info.noData, info.kind === 'float32');
+    for (let i = 0; i < n; i++) if (isNoData(arr[i])) arr[i] = NaN;
   }
   if (rows < h && (info.kind === 'float32' || info.kind === 'float64')) arr.fill(NaN, rows * w);
   return arr;

@@ -17,7 +17,7 @@ import { IndapiError, throwIfAborted } from '../errors';
 import type { GridDef } from '../grid';
 import type { SourceFactory, TextLoader } from '../io/source';
 import type { GetLayerArgs, Row } from '../types';
-import { geometryCells, type CellWeights } from '../wkt/raster';
+import { geometryCells } from '../wkt/raster';
 import { parseWkt } from '../wkt/parse';
 import { runCatchment } from '../catchment/query';
 import { cellResult } from './cells';
@@ -26,7 +26,7 @@ import { loadContext, type Ctx } from './context';
 import { features, gridText, parseDomains, summariseDomains, type Domain } from './domains';
 import { asList, byCodesOf, checkStats, digLabOf, planBy, planVars, type BySpec, type VarSpec } from './plan';
 import { cellRows, columns, metaOf, tableRows, withCells } from './rows';
-import { select } from './select';
+import { select, selectionUsed, unweighted, type Selection } from './select';
 import { similar } from './similar';
 
 export { aggFormulaText, parseAggFun, simpleAggregate } from './expr';
@@ -113,22 +113,42 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
   }
 
   /**
+   * The selection of `args`: a geometry (`wkt`, its cells unweighted: per-cell rows), ids, or
+   * countries and regions, pooled as `pooled` says (default: see {@link select}).
+   * @throws IndapiError OUTSIDE_GRID for a geometry off the grid, BAD_WKT, and what select throws
+   */
+  function selectionOf(c: Ctx, args: GetLayerArgs): Selection {
+    const perCountry = args.pooled === undefined || args.pooled === null ? null : !args.pooled;
+    if (typeof args.wkt === 'string' && args.wkt !== '') {
+      const geom = geometryCells(parseWkt(args.wkt), c.grid, !!args.exact);
+      if (!geom) throw new IndapiError('OUTSIDE_GRID', `The geometry lies outside the grid of the bundle ${gridText(c.grid)}.`);
+      // a WKT selection is a cell filter: the country filter (iso3) is ignored, as with ids
+      return select(c, {}, geom, perCountry ?? false);
+    }
+    return select(c, args, null, perCountry);
+  }
+
+  /**
    * The main query as a table.
    * @param union true: several `iso3` codes select the union of their cells (similar); else,
    *   collapsed, several codes with a region among them give one block of rows per code
+   *   (unless `pooled` says otherwise)
    */
   async function table(args: GetLayerArgs, o: CallOptions = {}, union = false): Promise<TableOut> {
     const p = await prepare(args, o.signal);
     const { c, varSpecs, bys } = p;
     const collapse = args.collapse !== false;
     const hasIds = args.ids !== undefined && args.ids !== null && (!Array.isArray(args.ids) || args.ids.length > 0);
-    if (collapse && !union && !hasIds && args.iso3 !== undefined && args.iso3 !== null) {
+    if (collapse && !union && !hasIds && args.pooled === undefined && !args.wkt && args.iso3 !== undefined && args.iso3 !== null) {
       const codes = [...new Set(asList(args.iso3, 'iso3').map((x) => x.toUpperCase()))].sort();
-      if (codes.length > 1 && codes.every((x) => c.cat.isoEntry(x)) && codes.some((x) => c.cat.isoEntry(x)!.type === 'region')) return regionBlocks(p, codes, o);
+      if (codes.length > 1 && codes.every((x) => c.cat.isoEntry(x)) && codes.some((x) => c.cat.isoEntry(x)!.type === 'region')) {
+        return { ...(await regionBlocks(p, codes, o)), selection: selectionUsed(args, null, false) };
+      }
     }
-    const cp = await compute(store, c, select(c, args, null, null), varSpecs, bys, collapse || bys.length > 0, o.signal, o.onProgress);
+    const sel = args.wkt ? unweighted(selectionOf(c, args)) : selectionOf(c, args);
+    const cp = await compute(store, c, sel, varSpecs, bys, collapse || bys.length > 0, o.signal, o.onProgress);
     const rows = collapse ? tableRows(c, cp) : cellRows(c, cp);
-    return { rows, columns: withCells(columns(c, cp, [], !collapse), rows), meta: metaOf(c, cp), computed: cp, ctx: c };
+    return { rows, columns: withCells(columns(c, cp, [], !collapse), rows), meta: metaOf(c, cp), computed: cp, ctx: c, selection: selectionUsed(args, sel) };
   }
 
   /** Summaries over domains with the plan of `args` (var, stats, by, exact). */
@@ -174,27 +194,23 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
      * Extra stats: `<CODE>_count` and `<CODE>_sum` are 0 over no value, the others absent.
      */
     async getLayer(args, o = {}) {
+      if (args.wkt && args.collapse !== false) return engine.getLayerWKT(args as GetLayerWktArgs, o).then((t) => (args.asList ? { meta: t.meta.map((r) => describeRecord(r, today())), data: t.rows } : t.rows));
       const t = await table(args, o);
       if (args.asList) return { meta: t.meta.map((r) => describeRecord(r, today())), data: t.rows };
       return t.rows;
     },
 
     async getLayerTable(args, o = {}) {
-      const { rows, columns: cols, meta } = await table(args, o);
-      return { rows, columns: cols, meta };
+      if (args.wkt && args.collapse !== false) return engine.getLayerWKT(args as GetLayerWktArgs, o);
+      const { rows, columns: cols, meta, selection } = await table(args, o);
+      return { rows, columns: cols, meta, selection };
     },
 
     async getLayerCells(args, o = {}) {
       const { c, varSpecs, bys } = await prepare(args, o.signal);
-      const wkt = (args as GetLayerWktArgs).wkt;
-      let geom: CellWeights | null = null;
-      if (wkt !== undefined && wkt !== null && wkt !== '') {
-        geom = geometryCells(parseWkt(String(wkt)), c.grid, !!(args as GetLayerWktArgs).exact);
-        if (!geom) throw new IndapiError('OUTSIDE_GRID', `The geometry lies outside the grid of the bundle ${gridText(c.grid)}.`);
-      }
-      // a WKT selection is a cell filter: the country filter (iso3) is ignored, as with ids
-      const cp = await compute(store, c, select(c, geom ? {} : args, geom, null), varSpecs, bys, bys.length > 0, o.signal, o.onProgress);
-      return cellResult(c, cp);
+      const sel = selectionOf(c, args);
+      const cp = await compute(store, c, sel, varSpecs, bys, bys.length > 0, o.signal, o.onProgress);
+      return { ...(await cellResult(c, cp)), selection: selectionUsed(args, sel) };
     },
 
     async getLayerWKT(args, o = {}) {

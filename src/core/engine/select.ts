@@ -5,6 +5,7 @@
 import type { PixelWindow } from '../cog/store';
 import { IndapiError } from '../errors';
 import { cellToColRow } from '../grid';
+import type { SelectionUsed } from '../api';
 import type { ClassEntry } from '../types';
 import type { CellWeights } from '../wkt/raster';
 import type { Ctx } from './context';
@@ -118,4 +119,21 @@ export function select(c: Ctx, args: { iso3?: unknown; ids?: unknown }, geom: Ce
     else win = [Math.max(0, bx0), Math.max(0, by0), Math.min(grid.width, bx1), Math.min(grid.height, by1)];
   }
   return { win, weight, mask, isoBlock, blocks };
+}
+
+/**
+ * A geometry selection without its weights: every cell the geometry touches counts once
+ * (per-cell rows with `wkt` and `collapse = FALSE`: their by summaries are not coverage-weighted).
+ */
+export function unweighted(sel: Selection): Selection {
+  if (!sel.weight) return sel;
+  return { ...sel, weight: null, mask: Uint8Array.from(sel.weight, (w) => (w > 0 ? 1 : 0)) };
+}
+
+/** What a query selected, as returned to callers (`TableResult.selection`, `CellResult.selection`). */
+export function selectionUsed(args: { iso3?: unknown; ids?: unknown; wkt?: unknown }, sel: Selection | null, pooled?: boolean): SelectionUsed {
+  const hasIds = args.ids !== undefined && args.ids !== null && (!Array.isArray(args.ids) || args.ids.length > 0);
+  const wkt = typeof args.wkt === 'string' && args.wkt !== '';
+  const iso3 = hasIds || wkt ? [] : asList(args.iso3 ?? 'SSA', 'iso3').map((x) => x.toUpperCase());
+  return { iso3: iso3.length || hasIds || wkt ? iso3 : ['SSA'], pooled: pooled ?? (sel ? sel.blocks[0] === null : false), ids: hasIds, wkt };
 }

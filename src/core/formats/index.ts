@@ -277,19 +277,6 @@ function classCoding(code: string, classes: ClassEntry[], index: Int32Array): Cl
   return { code, classes: classes.map((c, k) => ({ index: k, value: Number(c.value), label: String(c.label) })).filter((c) => present.has(c.index)) };
 }
 
-/**
- * Whether the engine pooled the summaries over countries (one block for all selected cells):
- * requests by cell ids or WKT, without `iso3`, or naming a region (any code that is not a
- * country of the ISO3 class table); else the summaries are per country.
- */
-function pooledSummary(args: Record<string, unknown>, cells: CellResult): boolean {
-  if (args.ids !== undefined || args.wkt !== undefined) return true;
-  const iso3 = args.iso3 === undefined || args.iso3 === null ? [] : (Array.isArray(args.iso3) ? args.iso3 : [args.iso3]).map((x) => String(x).toUpperCase());
-  if (iso3.length === 0) return true;
-  const countries = new Set((cells.keys?.find((k) => k.code === 'ISO3')?.classes ?? []).map((c) => String(c.label).toUpperCase()));
-  return iso3.some((c) => !countries.has(c));
-}
-
 /** The `meta.csv` resource of datapackage.json. */
 const META_CSV_RESOURCE: PackageInfo['dataFiles'][number] = {
   name: 'meta.csv',
@@ -348,7 +335,9 @@ export async function genFile(input: GenFileInput, opts: CallOptions = {}): Prom
     if (format === 'json') {
       const cells = input.cells as CellResult;
       if (zonalJson(input.args) && (cells.keys?.length ?? 0) > 1) {
-        const pooled = pooledSummary(input.args, cells);
+        // the engine says whether it pooled the countries (one block for all selected cells);
+        // from an engine that predates `selection`, summaries per country
+        const pooled = cells.selection?.pooled ?? false;
         data = fileOf(`${base}.geojson`, writeGeoJsonZonal(cells, { pooled, signal }));
         info.geojson = 'zonal';
         info.dataFiles.push({ name: data.name, mediaType: data.mediaType, format: 'geojson', description: `GeoJSON (RFC 7946) FeatureCollection. ${zonalDescription(pooled)} Properties: ${pooled ? 'ISO3 (the countries of the cells), ' : 'ISO3, ADM0_NAME, '}the by codes (labels), CELLS, then the summary values.` });

@@ -17,6 +17,7 @@ import type { ColumnInfo } from '../api';
 import type { VarRecord } from '../types';
 import { xmlEscape } from './bytes';
 import { csvText } from './csv';
+import { requestCodes } from './names';
 import { rObjectName } from './rds';
 
 /** Name of the producer written in labels and descriptions. */
@@ -104,23 +105,14 @@ export function sentence(s: string | undefined): string {
 }
 
 function title(info: PackageInfo): string {
-  const vars = info.meta.filter((m) => asList(info.args.var).includes(m.varCode));
+  const codes = requestCodes(info.args);
+  const vars = info.meta.filter((m) => codes.vars.includes(m.varCode));
   const what = (vars.length ? vars : info.meta).map((m) => m.varLabel || m.varCode).join(', ');
-  const by = byCodes(info.args);
-  const area = asList(info.args.iso3);
+  const by = codes.by;
+  const area = info.args.iso3 === undefined || info.args.iso3 === null ? [] : codes.area;
   return `${what}${by.length ? ` by ${by.join(', ')}` : ''}${area.length ? ` (${area.join(', ')})` : ''}`;
 }
 
-function asList(v: unknown): string[] {
-  if (v === undefined || v === null) return [];
-  return Array.isArray(v) ? v.map(String) : [String(v)];
-}
-
-function byCodes(args: Record<string, unknown>): string[] {
-  const b = args.by;
-  if (b && typeof b === 'object' && !Array.isArray(b)) return Object.keys(b);
-  return asList(b);
-}
 
 /** Unique sources of the records: one entry per distinct `sources` text, with the codes using it. */
 export function uniqueSources(meta: VarRecord[]): Array<{ title: string; detail: string; license: string; citation: string; owner: string; codes: string[] }> {
@@ -334,7 +326,7 @@ export function readmeText(info: PackageInfo, fileNames: string[]): string {
     lines.push(
       '## Rasters',
       '',
-      ...(byCodes(info.args).length
+      ...(requestCodes(info.args).by.length
         ? ['Values: with `by`, every cell holds the summary of its group (unit, class or interval; a zonal map), not its own value: each unit\'s value repeats over its cells, so do not sum cells; the summary table (csv, dta, rds, rda) has one row per group.', '']
         : ['Values: each cell\'s own value.', '']),
       'Grid: EPSG:4326, 5-arc-minute cells (1/12 degree) on the global lattice, clipped to the selected cells\' bounding box.',

@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { contentRange, parseRange } from './http-range';
+
+describe('parseRange (RFC 9110 14.1.2)', () => {
+  it.each([
+    ['bytes=0-9', 100, [0, 9]],
+    ['bytes=90-', 100, [90, 99]],
+    ['bytes=-5', 100, [95, 99]],
+    ['bytes=-500', 100, [0, 99]],
+    ['bytes=95-200', 100, [95, 99]],
+    ['bytes=100-', 100, 'unsatisfiable'],
+    ['bytes=-0', 100, 'unsatisfiable'],
+    ['bytes=0-', 0, 'unsatisfiable'],
+    ['bytes=5-1', 100, undefined],
+    ['bytes=0-1,4-5', 100, undefined],
+    ['items=0-1', 100, undefined],
+    ['bytes=-', 100, undefined],
+  ] as const)('%s of %i bytes', (h, size, want) => expect(parseRange(h, size)).toEqual(want));
+
+  it('contentRange', () => expect(contentRange(10, 19, 100)).toBe('bytes 10-19/100'));
+});
