@@ -17,6 +17,7 @@ import { createNodeEngine } from '../src/node/engine';
 import { parseAggFun, simpleAggregate } from '../src/core/engine';
 import type { GetLayerArgs } from '../src/core/types';
 import { runIngestBench } from './ingest-bench';
+import { loadBench } from './load';
 import { catalogBench } from './catalog';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -111,6 +112,7 @@ async function main() {
   await e.store.close();
   runIngestBench(); // 303,000 x 750 made-up table (issue 9); BENCH_INGEST=0 skips it
   catalogBench(dir); // catalog search per keystroke (bench/catalog.ts)
+  await loadBench(); // the server under 50 clients and abuse, against the code before issue 16 (bench/load.ts); BENCH_LOAD=0 skips it
 }
 
 async function child(dir: string) {
