@@ -17,6 +17,7 @@ import { createNodeEngine } from '../src/node/engine';
 import { parseAggFun, simpleAggregate } from '../src/core/engine';
 import type { GetLayerArgs } from '../src/core/types';
 import { runIngestBench } from './ingest-bench';
+import { loadBench } from './load';
 import { catalogBench } from './catalog';
 import { catchmentBench } from './catchment';
 import { ksumBench } from './ksum';
@@ -116,6 +117,7 @@ async function main() {
   runIngestBench(); // 303,000 x 750 made-up table (issue 9); BENCH_INGEST=0 skips it
   catalogBench(dir); // catalog search per keystroke (bench/catalog.ts)
   await catchmentBench(dir); // travel-time catchments vs SciPy dijkstra (bench/catchment.ts)
+  await loadBench(); // the server under 50 clients and abuse, against the code before issue 16 (bench/load.ts); BENCH_LOAD=0 skips it
 }
 
 async function child(dir: string) {

@@ -107,7 +107,9 @@ function dep(v: unknown, st: State): string {
 function depInner(v: unknown, st: State): string {
   if (Array.isArray(v)) {
     if (v.length === 0) return 'NULL';
-    const atomic = v.every((x) => x === null || ['string', 'number', 'boolean'].includes(typeof x));
+    // A vector cut after `maxElements` is judged by the elements shown (a 1e6-element argument is not scanned to print 20).
+    const shown = v.length > st.lim.maxElements ? v.slice(0, st.lim.maxElements) : v;
+    const atomic = shown.every((x) => x === null || ['string', 'number', 'boolean'].includes(typeof x));
     if (atomic) {
       if (v.length === 1) {
         st.left--;

@@ -112,12 +112,13 @@ function shapeVertices(v: unknown, wktDepth: (depth: number) => void): number {
  */
 export function checkCallLimits(raw: RawArgs, call: string, lim: CallLimits = DEFAULT_LIMITS): void {
   for (const [name, v] of raw) {
-    const depth = nestingDepth(v, lim.maxDepth);
-    if (depth > lim.maxDepth) throw tooMuch(`argument '${name}' is nested more than ${lim.maxDepth} levels deep (the limit).`, call);
+    // Counts first (no scan of the elements), then the scans.
     if (name === 'by') checkBy(v, call, lim);
     if (name === 'ids' && Array.isArray(v) && v.length > lim.maxIds) {
       throw tooMuch(`argument 'ids' has ${v.length} cell ids; the limit is ${lim.maxIds}. Query by country (iso3) or split the ids.`, call, 'TOO_LARGE');
     }
+    const depth = nestingDepth(v, lim.maxDepth);
+    if (depth > lim.maxDepth) throw tooMuch(`argument '${name}' is nested more than ${lim.maxDepth} levels deep (the limit).`, call);
     if (name === 'wkt' || name === 'domains') checkShapes(name, v, call, lim);
   }
 }

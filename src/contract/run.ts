@@ -5,7 +5,6 @@
  */
 import type { Engine } from '../core/api';
 import { throwIfAborted } from '../core/errors';
-import { zipFiles } from '../core/formats';
 import { checkValueLimits, DEFAULT_LIMITS, valueBytes, type CallLimits } from './limits';
 import { METHOD_BY_NAME, type GenFile, type MethodResult } from './methods';
 import { printValue } from './rprint';
@@ -90,6 +89,10 @@ export async function executeCall(env: CallEnv, call: MethodCall, signal: AbortS
   const bytes = valueBytes(result.value ?? null);
   checkValueLimits(result.value, call.source, isPerCell(call.args), bytes, opts.limits ?? DEFAULT_LIMITS);
   const out: CallOutput = { ...result, print: printValue(result.value), valueBytes: bytes };
-  if (opts.zip && result.files?.length) out.zip = await zipFiles(result.files, { signal }, now);
+  if (opts.zip && result.files?.length) {
+    // Loaded on demand: the service worker loads the writers only when a file is asked for.
+    const { zipFiles } = await import('../core/formats');
+    out.zip = await zipFiles(result.files, { signal }, now);
+  }
   return out;
 }

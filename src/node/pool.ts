@@ -28,6 +28,11 @@ export interface MethodPoolOptions {
   cacheBytes?: number;
   /** Seconds sent in `Retry-After` when the queue is full (default 5). */
   retryAfterS?: number;
+  /**
+   * Niceness added to the worker threads (Linux; piscina's `niceIncrement` via @napi-rs/nice;
+   * default 5): the event loop, answering cheap calls, gets the CPU first when the cores are busy.
+   */
+  nice?: number;
   /** Worker entry (tests); default `pool-worker.mjs` beside this file. */
   workerFile?: string | URL;
   /** Extra `workerData` (tests). */
@@ -58,6 +63,7 @@ export function createMethodPool(o: MethodPoolOptions): MethodPool {
     maxThreads: threads,
     maxQueue: Math.max(0, o.maxQueue ?? 64) || 1,
     idleTimeout: Infinity,
+    niceIncrement: process.platform === 'linux' ? Math.max(0, Math.floor(o.nice ?? 5)) : 0,
     workerData: data,
   });
   const retryAfterS = o.retryAfterS ?? 5;

@@ -22,6 +22,7 @@
  * - `POOL_THREADS` (default: the cores): worker threads running the methods that read the
  *   grid; `POOL_QUEUE` (default 64): calls that may wait for one, more answer 503 with
  *   `Retry-After`; `POOL_CACHE_MB` (default 192): block cache of each worker's engine;
+ *   `POOL_NICE` (default 5): niceness of the workers, so the event loop gets the CPU first;
  *   `METHOD_TIMEOUT_S` (default 300): longest a call may run, then it is stopped (503);
  * - `PUBLIC_URL`: the public origin for `Location` and links (behind a reverse proxy,
  *   e.g. `https://data.example.org`); without it only a `Host` naming this machine is used;
@@ -155,6 +156,7 @@ function methodPool(d: Defaults, o: ServerOptions) {
     threads: env.POOL_THREADS ? envNumber(env.POOL_THREADS, 1) : undefined,
     maxQueue: env.POOL_QUEUE !== undefined && /^\d+$/.test(env.POOL_QUEUE) ? Number(env.POOL_QUEUE) : undefined,
     cacheBytes: env.POOL_CACHE_MB ? envNumber(env.POOL_CACHE_MB, 192) * 1024 * 1024 : undefined,
+    nice: env.POOL_NICE !== undefined && /^\d+$/.test(env.POOL_NICE) ? Number(env.POOL_NICE) : undefined,
     ...o.pool,
   });
 }
