@@ -8,6 +8,10 @@ import './styles.css';
 
 const client = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false } } });
 
+// The map's code (MapLibre, lazy in App) starts downloading now, alongside config.json and
+// React's first render, rather than after them: it is what the first map waits for most.
+void import('../ui/MapView');
+
 // The bundle location (config.json's dataUrl) is known before anything reads the bundle.
 void fetchConfig(document.baseURI).then((c) => {
   setDataBase(c.dataUrl);
