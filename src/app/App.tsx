@@ -205,7 +205,8 @@ export function App() {
     if (r && byCountry) {
       const v = r.value;
       const names = new Map(iso.map((e) => [e.name, e.code]));
-      const c = countryChoropleth(r.rows.filter((row) => r.by.every((k) => k === 'ISO3' || k === 'ADM0_NAME' || row[k] === undefined)), v, names, byCode.get(v)?.dec ?? 2);
+      const units = r.rows.filter((row) => row.total !== 1 && r.by.every((k) => k === 'ISO3' || k === 'ADM0_NAME' || row[k] === undefined)); // a country's total row repeats it
+      const c = countryChoropleth(units.length ? units : r.rows, v, names, byCode.get(v)?.dec ?? 2);
       if (!c.pairs.length) { setChoro(null); return; }
       setChoro({ pairs: c.pairs, legend: c.legend, title: `${colLabel(byCode, v)} by country`, code: `${v} by ${r.by.find((x) => x === 'ISO3' || x === 'ADM0_NAME') ?? 'ISO3'}`, values: c.values, dec: byCode.get(v)?.dec ?? 2, unit: prettyUnit(byCode.get(v)?.unit ?? ''), level: 0 });
       return;
