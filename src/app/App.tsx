@@ -147,7 +147,7 @@ export function App() {
       .catch((e) => {
         if (cancel) return;
         const still = drawnRecRef.current;
-        setMapErr(`Cannot show ${rec.varLabel} (${rec.varCode}): ${errText(e)}${still && still.varCode !== rec.varCode ? ` The map still shows ${still.varLabel}.` : ''}`);
+        setMapErr(`Cannot show ${rec.varLabel} (${rec.varCode}): ${errText(e).replace(/([^.])$/, '$1.')}${still && still.varCode !== rec.varCode ? ` The map still shows ${still.varLabel}.` : ''}`);
       });
     return () => { cancel = true; };
   }, [rec, restyle]);
