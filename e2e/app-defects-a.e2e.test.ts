@@ -227,3 +227,125 @@ describe('13. interval labels as the API writes them', () => {
     });
   }
 });
+
+describe('6. a failed layer switch keeps legend and map consistent', () => {
+  for (const [name, viewport] of VIEWPORTS) {
+    test(`offline, a layer never viewed: the old map keeps its own legend and a clear message says why (${name})`, async () => {
+      const ctx = await browser.newContext({ viewport, serviceWorkers: 'block', ...(viewport.width < 900 ? { isMobile: true, hasTouch: true } : {}) });
+      const page = await ctx.newPage();
+      await page.goto(`${srv.url}#v=ELEVATION`);
+      await ready(page);
+      await waitMap(page);
+      const title = page.locator('.overlay.bl details.legend[aria-label="Legend"] h3');
+      await expect.poll(() => title.textContent()).toContain('Elevation');
+      await ctx.setOffline(true);
+      // switch the mapped layer through the URL, as a Back step or a link would
+      await page.evaluate(() => { location.hash = '#v=DIST_COAST'; });
+      const err = page.getByTestId('map-error');
+      await err.waitFor({ timeout: 60_000 });
+      const text = await err.textContent();
+      expect(text).toContain('DIST_COAST');
+      expect(text).toContain('still shows Elevation');
+      expect(await title.textContent()).toContain('Elevation');
+      expect(await title.textContent()).not.toContain('coast');
+      await shot(page, `defects-a-6-layer-switch-failed-${name}`);
+      await ctx.close();
+    });
+  }
+});
+
+describe('7. summaries by country get a choropleth and a named, value-ordered chart', () => {
+  for (const [name, viewport] of VIEWPORTS) {
+    test(`by ISO3: country outlines coloured, bars named and largest first (${name})`, async () => {
+      const api = await fetch(`${srv.url}ocpu/library/indapi3/R/getLayer/json`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ var: 'AREA_TOTAL', iso3: ['KEN', 'TZA', 'UGA'], by: 'ISO3' }) });
+      const rows = (await api.json()) as Array<Record<string, unknown>>;
+      const expected = rows.filter((r) => r.total !== 1).sort((a, b) => Number(b.AREA_TOTAL) - Number(a.AREA_TOTAL)).map((r) => String(r.ADM0_NAME));
+      expect(expected).toHaveLength(3);
+      const { ctx, page } = await open('#v=ELEVATION&vars=AREA_TOTAL&iso=KEN,TZA,UGA&by=ISO3&run=summary', viewport);
+      await page.locator('#panel-summary [data-testid="summary-result"]').waitFor({ timeout: 90_000 });
+      await page.waitForFunction(() => { const m = (window as any).__indapiMap; return !!m && m.getLayer('choropleth')?.source === 'countries' && m.getPaintProperty('choropleth', 'fill-opacity') > 0; }, undefined, { timeout: 30_000 });
+      const fill = JSON.stringify(await page.evaluate(() => (window as any).__indapiMap.getPaintProperty('choropleth', 'fill-color')));
+      for (const c of ['KEN', 'TZA', 'UGA']) expect(fill).toContain(`"${c}"`);
+      await page.locator('details.legend[aria-label="Choropleth legend"]').waitFor({ state: 'attached' });
+      const labels = page.locator('#panel-summary .chart svg .role-axis-label text');
+      await expect.poll(async () => (await labels.allTextContents()).filter((t) => expected.includes(t)), { timeout: 30_000 }).toEqual(expected);
+      expect((await labels.allTextContents()).some((t) => t === 'KEN')).toBe(false);
+      await shot(page, `defects-a-7-country-choropleth-${name}`);
+      expect(await axe(page)).toEqual([]);
+      await ctx.close();
+    });
+  }
+});
+
+describe('11. one current message', () => {
+  for (const [name, viewport] of VIEWPORTS) {
+    test(`Areas: after a run error, a WKT parse error and Summarise, only the parse error shows (${name})`, async () => {
+      const { ctx, page } = await open('#v=ELEVATION&panel=areas', viewport);
+      await ready(page);
+      const panel = page.locator('#panel-areas');
+      const wkt = panel.getByRole('textbox', { name: /WKT/ });
+      await wkt.fill('POINT (-100 40)'); // outside the grid: an error of the run
+      await panel.getByRole('button', { name: 'Summarise areas' }).click();
+      await panel.getByTestId('areas-run-error').waitFor({ timeout: 60_000 });
+      await wkt.fill('POLYGON ((36 -1.5, 37.5 -1.5');
+      await panel.locator('#wkt-err.msg.error').waitFor({ timeout: 10_000 });
+      await panel.getByRole('button', { name: 'Summarise areas' }).click();
+      const alerts = panel.locator('[role="alert"]');
+      await expect.poll(() => alerts.count()).toBe(1);
+      expect(await alerts.first().getAttribute('id')).toBe('wkt-err');
+      await shot(page, `defects-a-11-wkt-one-message-${name}`);
+      expect(await axe(page)).toEqual([]);
+      await ctx.close();
+    });
+  }
+
+  test('a bad code in a link: the banner alone, no API error worded for R', async () => {
+    const { ctx, page } = await open('#v=ELEVATION&vars=NOPE_CODE&iso=KEN&run=summary');
+    await page.getByRole('alert').filter({ hasText: 'NOPE_CODE' }).first().waitFor({ timeout: 60_000 });
+    await page.locator('#panel-summary [data-testid="summary-result"]').waitFor({ timeout: 90_000 });
+    expect(await page.locator('#panel-summary .msg.error').count()).toBe(0);
+    expect(await page.locator('body').textContent()).not.toContain('describe()');
+    await shot(page, 'defects-a-11-bad-code-desktop');
+    await ctx.close();
+  });
+});
+
+/** Records in window.__seen whether an element matching `sel` was ever in the page (installed before the app starts). */
+function watchFor(sel: string): string {
+  return `(() => { window.__seen = false; const check = () => { if (document.querySelector(${JSON.stringify(sel)})) window.__seen = true; };
+    new MutationObserver(check).observe(document, { childList: true, subtree: true }); })();`;
+}
+
+describe('12. progress while long layers are drawn', () => {
+  for (const [name, viewport] of VIEWPORTS) {
+    test(`the second layer of Compare layers shows progress until it is drawn (${name})`, async () => {
+      const ctx = await browser.newContext({ viewport, ...(viewport.width < 900 ? { isMobile: true, hasTouch: true } : {}) });
+      await ctx.addInitScript(watchFor('[data-testid="compare-progress"] [role="status"]'));
+      const page = await ctx.newPage();
+      await page.goto(`${srv.url}#v=ELEVATION&cmp=split&v2=DIST_COAST`);
+      await page.getByTestId('compare-second').waitFor({ timeout: 60_000 });
+      await page.waitForFunction(() => (window as any).__seen === true, undefined, { timeout: 60_000 });
+      await page.getByTestId('compare-progress').waitFor({ state: 'detached', timeout: 90_000 });
+      await shot(page, `defects-a-12-compare-drawn-${name}`);
+      await ctx.close();
+    });
+  }
+
+  test('similar cells show progress until the map has drawn them', async () => {
+    const ctx = await browser.newContext({ viewport: DESKTOP });
+    await ctx.addInitScript(watchFor('[data-testid="cells-progress"] [role="status"]'));
+    const page = await ctx.newPage();
+    await page.goto(`${srv.url}#v=ELEVATION&vars=ELEVATION&iso=KEN&pick=36.8,-1.3&panel=compare`);
+    await ready(page);
+    await waitMap(page);
+    const panel = page.locator('#panel-compare');
+    await panel.getByText(/Reference: .*cell|Reference: .+\(/).first().waitFor({ timeout: 30_000 }).catch(() => undefined);
+    await panel.getByRole('radio', { name: 'Cells' }).check();
+    await panel.getByRole('button', { name: 'Find similar' }).click();
+    await page.waitForFunction(() => (window as any).__seen === true, undefined, { timeout: 90_000 });
+    await page.getByTestId('cells-progress').waitFor({ state: 'detached', timeout: 120_000 });
+    await page.locator('.overlay.bl details.legend[aria-label="Legend"] h3', { hasText: 'Similarity' }).waitFor({ timeout: 30_000 });
+    await shot(page, 'defects-a-12-similar-cells-desktop');
+    await ctx.close();
+  });
+});

@@ -172,7 +172,7 @@ export function App() {
       .catch((e) => {
         if (cancel) return;
         const still = drawnRecRef.current;
-        setMapErr(`Cannot show ${rec.varLabel} (${rec.varCode}): ${errText(e)}${still && still.varCode !== rec.varCode ? ` The map still shows ${still.varLabel}.` : ''}`);
+        setMapErr(`Cannot show ${rec.varLabel} (${rec.varCode}): ${errText(e).replace(/([^.])$/, '$1.')}${still && still.varCode !== rec.varCode ? ` The map still shows ${still.varLabel}.` : ''}`);
       });
     return () => { cancel = true; };
   }, [rec, restyle]);
@@ -230,7 +230,8 @@ export function App() {
     if (r && byCountry) {
       const v = r.value;
       const names = new Map(iso.map((e) => [e.name, e.code]));
-      const c = countryChoropleth(r.rows.filter((row) => r.by.every((k) => k === 'ISO3' || k === 'ADM0_NAME' || row[k] === undefined)), v, names, byCode.get(v)?.dec ?? 2);
+      const units = r.rows.filter((row) => row.total !== 1 && r.by.every((k) => k === 'ISO3' || k === 'ADM0_NAME' || row[k] === undefined)); // a country's total row repeats it
+      const c = countryChoropleth(units.length ? units : r.rows, v, names, byCode.get(v)?.dec ?? 2);
       if (!c.pairs.length) { setChoro(null); return; }
       setChoro({ pairs: c.pairs, legend: c.legend, title: `${colLabel(byCode, v)} by country`, code: `${v} by ${r.by.find((x) => x === 'ISO3' || x === 'ADM0_NAME') ?? 'ISO3'}`, values: c.values, dec: byCode.get(v)?.dec ?? 2, unit: prettyUnit(byCode.get(v)?.unit ?? ''), level: 0 });
       return;

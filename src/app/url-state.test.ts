@@ -50,3 +50,14 @@ test('entering, switching and leaving a layer comparison are history steps; movi
   expect(HISTORY_KEYS).toEqual(expect.arrayContaining(['v2', 'cmp']));
   expect(HISTORY_KEYS).not.toContain('sw');
 });
+
+test('the table builder, the charted indicator and shape names round-trip through the hash', () => {
+  const s = parseHash('#v=ELEVATION&iso=KEN&panel=table&run=table&tv=AREA_TOTAL&tr=ADM1_NAME_ALT&tc=ELEV_ZONE&y=AREA_TOTAL');
+  expect([s.run, s.tv, s.tr, s.tc, s.y]).toEqual(['table', 'AREA_TOTAL', 'ADM1_NAME_ALT', 'ELEV_ZONE', 'AREA_TOTAL']);
+  expect(parseHash(toHash(s))).toEqual(s);
+  const w = parseHash(`#wkt=${encodeURIComponent('POINT (36 -1)')}&fn=${encodeURIComponent('["Nairobi, centre"]')}`);
+  expect(w.names).toEqual(['Nairobi, centre']);
+  expect(parseHash(toHash(w)).names).toEqual(['Nairobi, centre']);
+  expect(parseHash('#wkt=POINT%20(36%20-1)&fn=not-json').names).toEqual([]);
+  expect(parseHash('#fn=%5B%22a%22%5D').names).toEqual([]); // names without shapes are dropped
+});

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { filterOptions, fold } from './ChipSelect';
+import { filterOptions, fold, matchOptions } from './ChipSelect';
 
 test('options match every typed word in label, code or group, blind to case and accents', () => {
   const opts = [
@@ -12,4 +12,11 @@ test('options match every typed word in label, code or group, blind to case and 
   expect(filterOptions(opts, 'ken').map((o) => o.value)).toEqual(['KEN']);
   expect(filterOptions(opts, 'regions africa').map((o) => o.value)).toEqual(['EAF']);
   expect(filterOptions(opts, '').length).toBe(3);
+});
+
+test('a ranked search decides the options and their order when given', () => {
+  const opts = [{ value: 'A', label: 'Alpha' }, { value: 'B', label: 'Beta' }, { value: 'C', label: 'Gamma' }];
+  expect(matchOptions(opts, 'x', () => ['C', 'Z', 'A']).map((o) => o.value)).toEqual(['C', 'A']);
+  expect(matchOptions(opts, '', () => ['C']).map((o) => o.value)).toEqual(['A', 'B', 'C']);
+  expect(matchOptions(opts, 'bet').map((o) => o.value)).toEqual(['B']);
 });

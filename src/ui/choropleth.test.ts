@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { adminLevel, buildChoropleth, quantileBreaks } from './choropleth';
+import { adminLevel, buildChoropleth, countryChoropleth, quantileBreaks } from './choropleth';
 import type { Row } from '../core/types';
 
 test('quantile breaks are increasing and cover the values', () => {
@@ -51,4 +51,12 @@ test('ADM2 rows join on the district and its first-level unit; a summary by code
   expect(adminLevel('ADM2_CODE_ALT')).toBe(2);
   expect(adminLevel('ADM1_NAME_ALT')).toBe(1);
   expect(adminLevel('ISO3')).toBe(null);
+});
+
+test('a summary by country colours the country outlines by ISO3 (ADM0_NAME resolved by name)', () => {
+  const rows: Row[] = [{ ISO3: 'KEN', v: 1 }, { ADM0_NAME: 'Uganda', v: 3 }, { ISO3: 'TZA', v: 2 }, { ADM0_NAME: 'Atlantis', v: 9 }];
+  const c = countryChoropleth(rows, 'v', new Map([['Uganda', 'UGA']]), 0);
+  expect(c.pairs.map((p) => p[0]).sort()).toEqual(['KEN', 'TZA', 'UGA']);
+  expect(c.values.get('UGA')).toBe(3);
+  expect(c.legend.length).toBeGreaterThan(0);
 });

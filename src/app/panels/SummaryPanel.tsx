@@ -238,7 +238,7 @@ export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: Summa
               <select value={y} onChange={(e) => setYCol(e.target.value)}>{shown.args.var.map((v) => <option key={v} value={v}>{label(v)} ({v})</option>)}</select>
             </label>
           )}
-          {rows.length > 0 && y && <BarChart rows={shownBy.includes(xKey) ? rows.filter((x) => hasValue(x[xKey])) : rows} x={xKey} y={y} color={multiCountry && !unitBars && xKey !== 'ISO3' && xKey !== 'ADM0_NAME' ? 'ISO3' : undefined} label={barLabel}
+          {rows.length > 0 && y && <BarChart rows={shownBy.includes(xKey) ? rows.filter((x) => hasValue(x[xKey]) && !isTotalRow(x, shownBy)) : rows} x={xKey} y={y} color={multiCountry && !unitBars && xKey !== 'ISO3' && xKey !== 'ADM0_NAME' ? 'ISO3' : undefined} label={barLabel}
             title={`${label(y)} by ${label(xKey)}${table.country ? `, ${table.country}` : ''}`} xTitle={label(xKey)} yTitle={label(y)} order={barOrder} />}
           <ResultTable rows={rows} columns={table.cols} caption="Summary table" note={place} pinned={pinned} cellText={cellText} cellTitle={cellTitle} valueCols={shown.args.var} colLabel={label} keyOrders={orders} decimals={decimals} />
           {belowSea.length > 0 && (

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { byCellText, byColumn, chartKey, colLabel, emptyResult, fmtNum, isNaRow, isTotalRow, keyOrder, noData, parseBreaks, prettyUnit, summaryVars, tableColumns } from './common';
+import { byCellText, byColumn, chartKey, colLabel, emptyResult, errText, fmtNum, isNaRow, isTotalRow, keyOrder, noData, parseBreaks, prettyUnit, summaryVars, tableColumns } from './common';
 import { DEFAULT_STATE } from '../url-state';
 import type { Row } from '../../core/types';
 
@@ -78,4 +78,10 @@ test('total rows marked total: 1, NA rows (null key) apart; a by key column name
 test('units read with superscripts; numbers share the decimals of their column', () => {
   expect(['km2', 'm2', 'm3', 'people/km2', 'km', 'mm/year', 'm^2'].map(prettyUnit)).toEqual(['km²', 'm²', 'm³', 'people/km²', 'km', 'mm/year', 'm²']);
   expect([fmtNum(12.5, 2), fmtNum(1234.567, 0), fmtNum(3, 1)]).toEqual(['12.50', '1,235', '3.0']);
+});
+
+test('errors are worded for the app: the API advice for R users points to the catalog', () => {
+  expect(errText(new Error('Variable NOPE was not found in the indicator data catalog. Use describe() or category() to query indicator metadata.')))
+    .toBe('Variable NOPE was not found in the indicator data catalog. See the catalog for valid codes.');
+  expect(errText(new Error('Other.'))).toBe('Other.');
 });
