@@ -66,14 +66,22 @@ describe('side by side (defect 10)', () => {
 describe('small layout defects (defect 14)', () => {
   test('catalog titles are not cut at 300 px', async () => {
     const { ctx, page } = await openApp(browser, `${srv.url}#v=DIST_PLACE50K`, DESKTOP);
-    await page.locator('.catalog').first().waitFor({ timeout: 30_000 }).catch(() => undefined);
-    await page.getByRole('treeitem').first().waitFor({ timeout: 30_000 }).catch(() => undefined);
-    await page.getByText('Markets and access', { exact: true }).first().click().catch(() => undefined);
+    // the selected record's branch opens: five long "Distance to a place of ..." titles
+    await page.locator('.catalog-list [data-code="DIST_PLACE500K"]').waitFor({ timeout: 30_000 });
     await shot(page, 'layout-catalog-1440');
-    const cut = await page.evaluate(() => [...document.querySelectorAll<HTMLElement>('aside.left *')]
-      .filter((e) => e.children.length === 0 && e.textContent?.trim() && e.offsetParent !== null && e.clientWidth > 2 && e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflow !== 'visible')
-      .map((e) => e.textContent!.trim()));
+    // a title is cut when its text is wider than its box, or its box runs past its row or the list's visible width
+    const cut = await page.evaluate(() => {
+      const sc = document.querySelector<HTMLElement>('.catalog-scroll')!;
+      const right = sc.getBoundingClientRect().left + sc.clientWidth;
+      return [...document.querySelectorAll<HTMLElement>('.catalog-list .lbl, .catalog-list .sub')].filter((e) => {
+        const r = e.getBoundingClientRect(), row = e.closest('.row')!.getBoundingClientRect();
+        return e.scrollWidth > e.clientWidth + 1 || r.right > right + 1 || r.right > row.right + 1 || row.right > right + 1;
+      }).map((e) => e.textContent!.trim());
+    });
     expect(cut).toEqual([]);
+    // and each row is as tall as its wrapped title: rows do not overlap
+    const rows = await page.locator('.catalog-list .row').evaluateAll((els) => els.map((e) => { const r = e.getBoundingClientRect(); return [r.top, r.bottom]; }).sort((a, b) => a[0] - b[0]));
+    for (let i = 1; i < rows.length; i++) expect(rows[i][0]).toBeGreaterThanOrEqual(rows[i - 1][1] - 1);
     await ctx.close();
   }, 60_000);
 
