@@ -49,12 +49,18 @@ export function CatchmentPanel({ ctx, source, onResult }: CatchmentPanelProps) {
   useEffect(() => () => onResult(null), [onResult]);
   const fr = friction || frictions[0]?.varCode || '';
 
-  const run = () => {
+  // bands of a link (or of Back/Forward) show in the input
+  const cmKey = (state.cm ?? DEFAULT_BREAKS_MIN).join(', ');
+  useEffect(() => { setText(cmKey); }, [cmKey]);
+
+  const run = (breaks?: number[]) => {
     setMsg(null);
     if (!frictions.length) return setMsg('This bundle has no friction layer (a layer in minutes per metre): ingest one to compute catchments.');
     if (!source) return setMsg('Click the map, or choose a place in the place search, to set the starting point.');
-    const b = parseBreaks(text);
+    const b = breaks ?? parseBreaks(text);
     if (typeof b === 'string') return setMsg(b);
+    // new bands from the input: into the URL, whose change runs (below)
+    if (!breaks && source && JSON.stringify(b) !== JSON.stringify(state.cm ?? DEFAULT_BREAKS_MIN)) { update({ cm: b }); return; }
     const a: CatchmentRunArgs = { xy: [source], minutes: b, var: vars, ...(fr && fr !== frictions[0]?.varCode ? { friction: fr } : {}) };
     r.run(a);
     ctx.setQuery({ method: 'catchment', args: { xy: source, minutes: b, var: vars, ...(a.friction ? { friction: a.friction } : {}) }, label: `Catchment from ${source[0].toFixed(3)}, ${source[1].toFixed(3)}` });
@@ -65,7 +71,7 @@ export function CatchmentPanel({ ctx, source, onResult }: CatchmentPanelProps) {
   useEffect(() => {
     if (!catalog.length || !source || key === lastKey.current) return;
     lastKey.current = key;
-    run();
+    run(state.cm ?? [...DEFAULT_BREAKS_MIN]);
   }, [key]);
 
   const rows = r.last?.data.table.rows ?? [];
@@ -90,7 +96,7 @@ export function CatchmentPanel({ ctx, source, onResult }: CatchmentPanelProps) {
       {fr && <p className="muted small" title={byCode.get(fr)?.varDesc}>Over {byCode.get(fr)?.varLabel ?? fr}{fr === 'FRICTION_WALK' ? ': walking only, no roads, rivers or land cover.' : '.'}</p>}
       <ChipSelect label="Indicators per band" options={varOpts} values={vars} onChange={(v) => update({ vars: v, noVars: v.length === 0 })} placeholder="Add an indicator…" emptyText="Cells and area only" />
       <div className="row">
-        <button type="button" className="primary" onClick={run} aria-disabled={r.running}>Compute catchment</button>
+        <button type="button" className="primary" onClick={() => run()} aria-disabled={r.running}>Compute catchment</button>
         {r.running && <Progress label="Travel time" done={r.progress?.[0]} total={r.progress?.[1]} onCancel={r.cancel} />}
       </div>
       {msg && <p className="msg error" role="alert">{msg}</p>}
