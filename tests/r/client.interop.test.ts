@@ -33,5 +33,5 @@ test('tests/r/client.R (httr + jsonlite) passes against the Node server', async 
   expect(out.rds).toBe(out.rows);
   expect(out.intervals.length).toBeGreaterThan(0);
   expect(out.zip).toContain('meta.csv');
-  expect(out.methods).toEqual(['category', 'classify', 'describe', 'genFile', 'getLayer', 'getLayerWKT', 'indapi', 'similar']);
+  expect(out.methods).toEqual(['catchment', 'category', 'classify', 'describe', 'genFile', 'getLayer', 'getLayerWKT', 'indapi', 'similar']);
 });
