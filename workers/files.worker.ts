@@ -8,6 +8,7 @@ import { expose, transfer } from 'comlink';
 import type { CellResult, Engine, TableResult } from '../src/core/api';
 import { IndapiError, isIndapiError } from '../src/core/errors';
 import { cellQueryArgs, configureGraphics, genFile, needsCells, normalizeFormat, zipFiles, type Basemap } from '../src/core/formats';
+import { parseManifest } from '../src/core/bundle';
 import { createWorkerEngine } from './engine-factory';
 import type { BuildOutcome, BuildRequest, BuildResult, FilesWorkerApi } from './protocol/files';
 import { catchmentFiles } from '../src/core/catchment/files';
@@ -24,9 +25,9 @@ const api: FilesWorkerApi = {
     dataBase = base;
     engine = createWorkerEngine(base);
     basemap = fetch(new URL('basemap/countries.geojson', base)).then((r) => (r.ok ? r.json() : undefined)).catch(() => undefined);
-    const manifest = fetch(new URL('manifest.json', base)).then((r) => (r.ok ? r.json() : undefined)).catch(() => undefined);
+    const manifest = fetch(new URL('manifest.json', base)).then(async (r) => (r.ok ? parseManifest(await r.text()) : undefined)).catch(() => undefined);
     // Admin outlines are drawn on plots by an admin-1 / admin-2 domain: loaded only then, once, and only when the manifest lists them (no failed request).
-    const outline = (path: string) => manifest.then((m) => (Array.isArray(m?.files) && !m.files.some((f: { path?: string }) => f.path === path) ? undefined
+    const outline = (path: string) => manifest.then((m) => (m?.files.length && !m.files.some((f) => f.path === path) ? undefined
       : fetch(new URL(path, base)).then((r) => (r.ok ? r.json() : undefined)))).catch(() => undefined);
     let admin1: Promise<Basemap | undefined> | undefined;
     let admin2: Promise<Basemap | undefined> | undefined;

@@ -17,6 +17,7 @@
  */
 import { createStore, del, get, set, update, type UseStore } from 'idb-keyval';
 import { contentRange, parseRange } from '../src/core/io/http-range';
+import { parseManifest, type BundleManifest } from '../src/core/bundle';
 import { BlockCache, checkRangeResponse, DEFAULT_BUDGET_BYTES, isQuotaError, RangeResponseError, type FileRef, type IndexEntry } from './block-cache';
 
 import type { Pin, PinProgress, PrecacheProgress, StorageStatus } from './protocol/storage';
@@ -25,12 +26,8 @@ export type { Pin, PinProgress, PrecacheProgress, StorageStatus };
 
 declare const self: ServiceWorkerGlobalScope;
 
-/** Manifest of the bundle (the fields used here). */
-export interface BundleManifest {
-  name: string;
-  version: string;
-  files: FileRef[];
-}
+/** Manifest of the bundle (src/core/bundle owns its type and parser). */
+export type { BundleManifest };
 
 /** Cache names (Cache Storage). */
 export const CACHES = { files: 'indapi3-files', blocks: 'indapi3-blocks', pinned: 'indapi3-pinned' } as const;
@@ -184,7 +181,7 @@ export class BundleCache {
         this.manifestStatus = res.status;
         if (res.ok) {
           text = await res.text();
-          JSON.parse(text);
+          parseManifest(text); // stored only when it is a manifest
           if (text !== stored) await files.put(key, new Response(text, { headers: { 'Content-Type': 'application/json' } })).catch(() => undefined);
         }
       } catch {
@@ -193,13 +190,12 @@ export class BundleCache {
     }
     text ??= stored;
     if (!text) return undefined;
-    const m = JSON.parse(text) as BundleManifest;
-    if (!Array.isArray(m.files)) return undefined;
+    const m = parseManifest(text);
     this.byPath = new Map(m.files.map((f) => [f.path, { ...f, sha256: String(f.sha256 ?? '').toLowerCase() }]));
     const k = await manifestContentKey(m);
     // The previous bundle: the one seen by this worker, else the stored copy (the worker restarts often).
     let prev = this.manifestKey;
-    if (!prev && stored && stored !== text) prev = await manifestContentKey(JSON.parse(stored) as BundleManifest).catch(() => '');
+    if (!prev && stored && stored !== text) prev = await manifestContentKey(parseManifest(stored)).catch(() => '');
     this.manifestKey = k;
     if (prev && k !== prev) {
       this.broadcast({ type: 'bundle-updated', version: m.version });

@@ -2,7 +2,7 @@
  * Small bundle files the app reads itself: `iso.csv` (countries and regions) and the
  * manifest (bundle version for the update prompt).
  */
-import Papa from 'papaparse';
+import { parseIso, parseManifest } from '../core/bundle';
 import { IndapiError } from '../core/errors';
 import type { IsoEntry } from '../core/types';
 import { gridFromManifest, SSA_GRID, type GridDef } from '../core/grid';
@@ -35,23 +35,12 @@ async function readFailure(what: string, r: Response): Promise<IndapiError> {
   return new IndapiError('IO', `Cannot read ${what} of the data bundle at ${DATA_BASE} (HTTP ${r.status}).`);
 }
 
-/** Parses iso.csv (code,name,type,members,xmin,ymin,xmax,ymax,cells). */
-export function parseIsoCsv(text: string): IsoEntry[] {
-  const res = Papa.parse<Record<string, string>>(text.replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: true });
-  return res.data.map((r) => ({
-    code: r.code,
-    name: r.name,
-    type: r.type === 'region' ? 'region' : 'country',
-    members: (r.members ?? '').split('|').filter(Boolean),
-    bboxDeg: [Number(r.xmin), Number(r.ymin), Number(r.xmax), Number(r.ymax)],
-  }));
-}
 
 /** Loads iso.csv of the bundle. @throws IndapiError IO, OFFLINE or BAD_BUNDLE */
 export async function loadIso(signal?: AbortSignal): Promise<IsoEntry[]> {
   const r = await fetch(new URL('iso.csv', DATA_BASE), { signal });
   if (!r.ok) throw await readFailure('iso.csv', r);
-  return parseIsoCsv(await r.text());
+  return parseIso(await r.text());
 }
 
 /** The bundle manifest's version fields. */
@@ -61,8 +50,8 @@ export interface ManifestInfo { name: string; version: string; created: string }
 export async function loadManifest(signal?: AbortSignal): Promise<ManifestInfo> {
   const r = await fetch(new URL('manifest.json', DATA_BASE), { signal });
   if (!r.ok) throw await readFailure('manifest.json', r);
-  const j = await r.json();
-  return { name: j.name, version: j.version, created: j.created };
+  const j = parseManifest(await r.text());
+  return { name: j.name, version: j.version, created: j.created ?? '' };
 }
 
 /**

@@ -3,6 +3,8 @@
  * root: the map asks for optional files (basemap/admin1.geojson, basemap/admin2.geojson) only
  * when the manifest lists them, so a bundle without them causes no failed request.
  */
+import { parseManifest } from '../core/bundle';
+
 const lists = new Map<string, Promise<Set<string> | null>>();
 
 /**
@@ -14,8 +16,8 @@ export function bundleFiles(dataBase: string): Promise<Set<string> | null> {
   let p = lists.get(dataBase);
   if (!p) {
     p = fetch(new URL('manifest.json', dataBase))
-      .then((r) => (r.ok ? r.json() : null))
-      .then((m: { files?: Array<{ path?: unknown }> } | null) => (Array.isArray(m?.files) ? new Set(m.files.map((f) => String(f.path))) : null))
+      .then((r) => (r.ok ? r.text() : null))
+      .then((t) => { const files = t === null ? [] : parseManifest(t).files; return files.length ? new Set(files.map((f) => String(f.path))) : null; })
       .catch(() => null);
     lists.set(dataBase, p);
   }

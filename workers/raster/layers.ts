@@ -5,7 +5,7 @@
  * `classes/<code>.csv`. No DOM use: fetch only.
  */
 import { fromUrl, type GeoTIFF } from 'geotiff';
-import Papa from 'papaparse';
+import { bundleUrl, classTablePath, cogPath, parseClassTable } from '../../src/core/bundle';
 import { noDataTest } from '../../src/core/cog/nodata';
 import { IndapiError } from '../../src/core/errors';
 import { gridFromCellExtent, SSA_GRID, type GridDef } from '../../src/core/grid';
@@ -31,7 +31,7 @@ export interface CogLayer {
 export async function openCog(dataBase: string, code: string, signal?: AbortSignal): Promise<CogLayer> {
   let tiff: GeoTIFF;
   try {
-    tiff = await fromUrl(new URL(`cog/${encodeURIComponent(code)}.tif`, dataBase).href, { allowFullFile: true, cacheSize: 400 } as any, signal);
+    tiff = await fromUrl(bundleUrl(dataBase, cogPath(code)), { allowFullFile: true, cacheSize: 400 } as any, signal);
   } catch (e) {
     throw new IndapiError('IO', `Cannot open the map layer of ${code}: ${(e as Error).message}`);
   }
@@ -69,21 +69,15 @@ export async function openCog(dataBase: string, code: string, signal?: AbortSign
   };
 }
 
-/** Reads `classes/<code>.csv` of the bundle (value,label,color,extras...). */
+/**
+ * Reads `classes/<code>.csv` of the bundle with the bundle's one class-table parser (a label
+ * defaults to the class value, as the engine reads it).
+ * @throws IndapiError IO when it cannot be read or parsed
+ */
 export async function loadClassTable(dataBase: string, code: string, signal?: AbortSignal): Promise<ClassEntry[]> {
-  const r = await fetch(new URL(`classes/${encodeURIComponent(code)}.csv`, dataBase), { signal });
+  const r = await fetch(bundleUrl(dataBase, classTablePath(code)), { signal });
   if (!r.ok) throw new IndapiError('IO', `Cannot read the class table of ${code} (HTTP ${r.status}).`);
-  return parseClassCsv(await r.text());
-}
-
-/** Parses a class table CSV (header value,label,color,...). */
-export function parseClassCsv(text: string): ClassEntry[] {
-  const res = Papa.parse<Record<string, string>>(text.replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: true });
-  return res.data.map((r) => {
-    const e: ClassEntry = { ...r, value: Number(r.value), label: r.label ?? '' };
-    if (!r.color) delete e.color;
-    return e;
-  });
+  return parseClassTable(await r.text(), classTablePath(code));
 }
 
 /**

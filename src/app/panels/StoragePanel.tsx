@@ -12,6 +12,7 @@ import type { PinProgress, StorageStatus } from '../../../workers/protocol/stora
 import { DATA_BASE } from '../bundle';
 import { getEngine } from '../services';
 import { pinSet } from './pin-set';
+import { parseManifest } from '../../core/bundle';
 
 /** Bytes as "12.3 MB" (SI units, as browsers' storage settings show them). */
 export function fmtBytes(n: number | undefined): string {
@@ -50,7 +51,7 @@ export function StoragePanel() {
     queryFn: async ({ signal }) => {
       const r = await fetch(new URL('manifest.json', DATA_BASE), { signal });
       if (!r.ok) throw new Error(`manifest.json: HTTP ${r.status}`);
-      const m = (await r.json()) as { files: Array<{ path: string; bytes: number }> };
+      const m = parseManifest(await r.text());
       return new Map(m.files.map((f) => [f.path, f.bytes]));
     },
     staleTime: 60_000,

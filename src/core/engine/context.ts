@@ -3,10 +3,11 @@
  * (manifest.json, else SSA_GRID) and the ISO3 classes in label order; and reading one layer's
  * window from its COG, checked against the grid.
  */
-import { Catalog, parseIso, parseVi } from '../catalog';
+import { cogPath, manifestGrid, parseIso, parseManifest, parseVi } from '../bundle';
+import { Catalog } from '../catalog';
 import type { CogStore, PixelWindow } from '../cog/store';
 import { IndapiError } from '../errors';
-import { gridFromManifest, SSA_GRID, type GridDef } from '../grid';
+import type { GridDef } from '../grid';
 import type { TextLoader } from '../io/source';
 import type { ClassEntry, VarRecord } from '../types';
 
@@ -35,15 +36,7 @@ export async function loadContext(text: TextLoader): Promise<Ctx> {
     text('manifest.json').catch(() => null),
   ]);
   const cat = new Catalog(parseVi(viText), parseIso(isoText), text);
-  let grid = SSA_GRID;
-  if (manifest) {
-    try {
-      const m = JSON.parse(manifest);
-      grid = gridFromManifest(m?.grid, SSA_GRID);
-    } catch {
-      throw new IndapiError('IO', 'manifest.json is not valid JSON.');
-    }
-  }
+  const grid = manifestGrid(manifest === null ? null : parseManifest(manifest));
   if (!cat.get('ISO3')) throw new IndapiError('IO', 'The catalog has no ISO3 layer (the country mask).');
   const isoClasses = [...(await cat.classes('ISO3'))].sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
   const maxV = isoClasses.reduce((m, c) => Math.max(m, c.value), 0);
@@ -52,8 +45,7 @@ export async function loadContext(text: TextLoader): Promise<Ctx> {
   return { cat, grid, viText, isoClasses, isoIndex };
 }
 
-/** Path of a layer's COG relative to the bundle root. */
-export const cogPath = (code: string): string => `cog/${code}.tif`;
+export { cogPath };
 
 /**
  * Reads a window of a layer: class values (Int32, no-data -1) for class layers, else Float32

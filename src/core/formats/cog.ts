@@ -22,6 +22,7 @@
  */
 import { zlibSync } from 'fflate';
 import { ByteWriter, utf8 } from './bytes';
+import { predictRows } from './predictor';
 import { asciiz, bytesPerSample, geoEntries, type TiffEntry, type TiffSampleType } from './tiff';
 
 /** zlib (RFC 1950) compressor; Node adapters may inject the native `zlib.deflateSync`. */
@@ -141,40 +142,7 @@ export function downsample(src: Samples, w: number, h: number, noData: number, m
  * first, then byte differencing).
  */
 export function predictTile(src: Uint8Array, dst: Uint8Array, ts: number, bps: number, predictor: 2 | 3): void {
-  const rowBytes = ts * bps;
-  if (predictor === 3) {
-    for (let y = 0; y < ts; y++) {
-      const o = y * rowBytes;
-      for (let b = 0; b < bps; b++) {
-        const plane = o + b * ts;
-        const sb = o + (bps - 1 - b);
-        for (let i = 0; i < ts; i++) dst[plane + i] = src[sb + i * bps];
-      }
-      for (let i = rowBytes - 1; i > 0; i--) dst[o + i] = (dst[o + i] - dst[o + i - 1]) & 0xff;
-    }
-    return;
-  }
-  if (bps === 1) {
-    for (let y = 0; y < ts; y++) {
-      const o = y * ts;
-      dst[o] = src[o];
-      for (let i = 1; i < ts; i++) dst[o + i] = (src[o + i] - src[o + i - 1]) & 0xff;
-    }
-    return;
-  }
-  // 16-bit little-endian samples
-  for (let y = 0; y < ts; y++) {
-    const o = y * rowBytes;
-    dst[o] = src[o];
-    dst[o + 1] = src[o + 1];
-    for (let i = 1; i < ts; i++) {
-      const a = src[o + 2 * i] | (src[o + 2 * i + 1] << 8);
-      const p = src[o + 2 * i - 2] | (src[o + 2 * i - 1] << 8);
-      const dlt = (a - p) & 0xffff;
-      dst[o + 2 * i] = dlt & 0xff;
-      dst[o + 2 * i + 1] = dlt >> 8;
-    }
-  }
+  predictRows(src, dst, ts, ts, bps, predictor);
 }
 
 interface Level {

@@ -19,6 +19,7 @@
  */
 import { zlibSync } from 'fflate';
 import { ByteWriter, utf8 } from './bytes';
+import { predictRows } from './predictor';
 
 /** Sample types this writer supports. */
 export type TiffSampleType = 'Float32' | 'Byte' | 'UInt16';
@@ -90,7 +91,7 @@ export function geoEntries(g: { xmin: number; ymax: number; cellSize: number; no
 }
 
 /**
- * Applies the TIFF predictor to one row of raw little-endian sample bytes, in place.
+ * Applies the TIFF predictor to one row of raw little-endian sample bytes ({@link predictRows}).
  * @param row the row's bytes (width * bps)
  * @param width samples in the row
  * @param bps bytes per sample
@@ -98,26 +99,8 @@ export function geoEntries(g: { xmin: number; ymax: number; cellSize: number; no
  */
 export function applyPredictor(row: Uint8Array, width: number, bps: number, predictor: 1 | 2 | 3): Uint8Array {
   if (predictor === 1) return row;
-  if (predictor === 2) {
-    if (bps === 1) {
-      for (let i = width - 1; i > 0; i--) row[i] = (row[i] - row[i - 1]) & 0xff;
-    } else if (bps === 2) {
-      const v = new DataView(row.buffer, row.byteOffset, row.byteLength);
-      for (let i = width - 1; i > 0; i--) v.setUint16(i * 2, (v.getUint16(i * 2, true) - v.getUint16((i - 1) * 2, true)) & 0xffff, true);
-    } else {
-      throw new Error('predictor 2 supports 8- and 16-bit samples here');
-    }
-    return row;
-  }
-  // Predictor 3: byte planes, most significant byte first, then byte differencing.
   const out = new Uint8Array(row.length);
-  for (let i = 0; i < width; i++) {
-    for (let b = 0; b < bps; b++) {
-      // little-endian sample: byte (bps-1-b) is the b-th most significant
-      out[b * width + i] = row[i * bps + (bps - 1 - b)];
-    }
-  }
-  for (let i = out.length - 1; i > 0; i--) out[i] = (out[i] - out[i - 1]) & 0xff;
+  predictRows(row, out, 1, width, bps, predictor);
   return out;
 }
 

@@ -3,6 +3,7 @@
  * runs in browsers, dedicated and service workers, and Node 20+. Plus a source factory and
  * a text loader for a bundle served at a base URL.
  */
+import { bundleUrl } from '../bundle';
 import { IndapiError } from '../errors';
 import type { RangeSource, SourceFactory, TextLoader } from './source';
 
@@ -130,10 +131,8 @@ async function httpError(url: string, res: Response): Promise<IndapiError> {
   return new IndapiError('IO', `Cannot fetch ${url}: HTTP ${res.status}.`);
 }
 
-/** Joins a base URL (with or without trailing slash) and a relative path. */
-function join(base: string, rel: string): string {
-  return base.endsWith('/') ? base + rel : `${base}/${rel}`;
-}
+/** Joins a base URL and a bundle path (the bundle's one URL rule: segments URL-encoded). */
+const join = bundleUrl;
 
 /** Source factory for a bundle served under `baseUrl` (e.g. `https://host/app/data/`). */
 export function fetchSourceFactory(baseUrl: string, opts: FetchSourceOptions = {}): SourceFactory {
