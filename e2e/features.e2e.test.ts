@@ -198,10 +198,10 @@ describe('upload shapes', () => {
     const res = await summariseAreas(page);
     const text = await res.textContent();
     expect(text).toMatch(/Kenya/);
-    // Mount Kenya's square is higher than Nairobi's: shape 2 > shape 1 (mean elevation, m)
+    // Mount Kenya's square is higher than Nairobi's (mean elevation, m); rows named by the features' `name` (issue 17 item 2)
     const vals = await res.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')));
     const elev = (k: string) => Number(vals.find((r) => r[0].startsWith(k))!.find((c, i) => i > 0 && /^[\d,]+$/.test(c))!.replace(/,/g, ''));
-    expect(elev('2')).toBeGreaterThan(elev('1'));
+    expect(elev('Fixture Mt Kenya square')).toBeGreaterThan(elev('Fixture Nairobi square'));
     await waitMap(page);
     await shot(page, 'features-upload-geojson-1440');
     expect(errors).toEqual([]);
