@@ -7,24 +7,22 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } fro
 import { useQuery } from '@tanstack/react-query';
 import type { Feature, FeatureCollection } from 'geojson';
 import type { Row, VarRecord } from '../core/types';
-import { SSA_GRID, cellToColRow } from '../core/grid';
+import { SSA_GRID } from '../core/grid';
 import { CatalogBrowser } from '../ui/CatalogBrowser';
 import { IndicatorCard } from '../ui/IndicatorCard';
 import { Legend } from '../ui/Legend';
 import type { DrawMode } from '../ui/MapView';
 import type { Map as MlMap } from 'maplibre-gl';
 import type { Palette } from '../core/map/palette';
-import { adminLevel, buildChoropleth, countryChoropleth } from '../ui/choropleth';
-import { bundleFiles } from '../ui/bundle-files';
 import { appendWkt, wktToFeatures } from '../ui/wkt';
-import type { LegendEntry } from '../core/map/palette';
 import type { CellInfo } from '../../workers/protocol/raster';
 import { DATA_BASE, ONLINE_BASEMAPS, loadGrid, loadIso } from './bundle';
+import { catchmentLayer, similarCellsLayer, similarUnitsChoropleth, summaryChoropleth, type Choro } from './result-layers';
 import { useBasemap } from './basemap-control';
 import { getEngine, getRaster } from './services';
 import { useUrlState } from './useUrlState';
 import type { PanelId } from './url-state';
-import { colLabel, errText, fmtNum, prettyUnit, type PanelCtx, type QuerySpec } from './panels/common';
+import { errText, fmtNum, prettyUnit, type PanelCtx, type QuerySpec } from './panels/common';
 import { SummaryPanel, summaryArgs, type SummaryRows } from './panels/SummaryPanel';
 import { AreasPanel } from './panels/AreasPanel';
 import { UPLOAD_EVENT } from './panels/UploadShapes';
@@ -85,9 +83,6 @@ function useCoarsePointer(): boolean {
   }, []);
   return coarse;
 }
-
-/** A choropleth on the map: colours per admin1 raster value, legend, and the value drawn per unit. */
-interface Choro { pairs: Array<[number | string, string]>; legend: LegendEntry[]; title: string; code: string; values: Map<number | string, number>; dec: number; unit: string; level?: 0 | 1 | 2 }
 
 /** The app. */
 export function App() {
@@ -225,30 +220,7 @@ export function App() {
   // Choropleth from summaries by ADM2 (when the manifest lists basemap/admin2.geojson) or ADM1, on the
   // outlines whose `value` is the ADM<l>_NAME_ALT raster value (a summary by code joins on its `code`).
   const onSummaryRows = useCallback((r: SummaryRows | null) => {
-    // by country (ISO3 or ADM0_NAME), or one row per country without a domain: the country outlines
-    const byCountry = r && !r.by.some((x) => adminLevel(x)) && (r.by.some((x) => x === 'ISO3' || x === 'ADM0_NAME') || (!r.by.length && new Set(r.rows.map((x) => x.ISO3)).size > 1));
-    if (r && byCountry) {
-      const v = r.value;
-      const names = new Map(iso.map((e) => [e.name, e.code]));
-      const units = r.rows.filter((row) => row.total !== 1 && r.by.every((k) => k === 'ISO3' || k === 'ADM0_NAME' || row[k] === undefined)); // a country's total row repeats it
-      const c = countryChoropleth(units.length ? units : r.rows, v, names, byCode.get(v)?.dec ?? 2);
-      if (!c.pairs.length) { setChoro(null); return; }
-      setChoro({ pairs: c.pairs, legend: c.legend, title: `${colLabel(byCode, v)} by country`, code: `${v} by ${r.by.find((x) => x === 'ISO3' || x === 'ADM0_NAME') ?? 'ISO3'}`, values: c.values, dec: byCode.get(v)?.dec ?? 2, unit: prettyUnit(byCode.get(v)?.unit ?? ''), level: 0 });
-      return;
-    }
-    if (!r || !r.by.some((x) => adminLevel(x))) { setChoro(null); return; }
-    void bundleFiles(DATA_BASE).then((files) => {
-      const has = (l: 1 | 2) => (files ? files.has(`basemap/admin${l}.geojson`) : l === 1);
-      const b = r.by.find((x) => adminLevel(x) === 2 && has(2)) ?? r.by.find((x) => adminLevel(x) === 1 && has(1));
-      if (!b) { setChoro(null); return; }
-      const level = adminLevel(b)!;
-      const key = `ADM${level}_NAME_ALT`;
-      const v = r.value;
-      return getRaster().classTable(key).then((t) => {
-        const c = buildChoropleth(r.rows.filter((row) => r.by.every((k) => k === b || row[k] === undefined)), b, v, t, byCode.get(v)?.dec ?? 2, undefined, b === key ? 'label' : 'code');
-        setChoro({ pairs: c.pairs, legend: c.legend, title: `${colLabel(byCode, v)} by ${level === 2 ? 'district' : 'province'}`, code: `${v} by ${b}`, values: c.values, dec: byCode.get(v)?.dec ?? 2, unit: prettyUnit(byCode.get(v)?.unit ?? ''), level });
-      });
-    }).catch(() => setChoro(null));
+    void summaryChoropleth(r, iso, byCode).then(setChoro, () => setChoro(null));
   }, [byCode, iso]);
   // The unit under the pointer: the raster value of the choropleth's key layer (ADM1_NAME_ALT / ADM2_NAME_ALT), or the country's ISO3.
   const hoverUnit = choro && hover ? (choro.level === 0 ? hover.iso3 ?? undefined : choro.level === 2 ? hover.adm2Value : hover.adm1Value) : undefined;
@@ -258,45 +230,20 @@ export function App() {
     if (!r) return;
     const score = r.rows.length && Object.keys(r.rows[0]).find((k) => /score/i.test(k));
     if (!score) return;
-    if (r.by === 0) {
-      setChoro(null); // the cell ranks are a raster layer: an ADM1 choropleth would hide them
-      const vals = new Float64Array(grid.width * grid.height).fill(NaN);
-      const scores = r.rows.map((x) => Number(x[score])).filter(Number.isFinite).sort((a, b) => a - b);
-      const ramp = ['#08306b', '#2171b5', '#6baed6', '#c6dbef', '#f7fbff'];
-      const q = [0, 0.05, 0.2, 0.4, 0.7, 1].map((p) => scores[Math.min(scores.length - 1, Math.floor(p * (scores.length - 1)))]);
-      for (const row of r.rows) {
-        const cr = cellToColRow(grid, Number(row.CELL5M));
-        if (cr) vals[cr[1] * grid.width + cr[0]] = Number(row[score]);
-      }
-      const pal: Palette = { kind: 'intervals', breaks: q, colors: ramp, labels: ['most similar (top 5%)', '5–20%', '20–40%', '40–70%', 'least similar (70–100%)'] };
-      const key = `cells:similar:${Date.now()}`;
-      setCellsPending('styling');
-      void getRaster().styleCells(key, grid, vals, pal).then(() => { setRasterKey(key); setPalette(pal); setCellsPending(key); }).catch(() => setCellsPending(null));
-      return;
-    }
-    const keyCol = ['ADM1_CODE_ALT', 'ADM1_NAME_ALT'].find((k) => r.rows.some((x) => x[k] !== undefined));
-    if (!keyCol) return;
-    void getRaster().classTable(keyCol).then((t) => {
-      const c = buildChoropleth(r.rows, keyCol, score, t, 2, ['#08306b', '#08519c', '#2171b5', '#4292c6', '#9ecae1', '#deebf7']);
-      const legend = c.legend.map((e, i) => ({ ...e, label: i === 0 ? `${e.label} most similar` : i === c.legend.length - 1 ? `${e.label} least similar` : e.label }));
-      setChoro({ pairs: c.pairs, legend, title: 'Similarity score (low = similar)', code: `${score} by ${keyCol}`, values: c.values, dec: 3, unit: '' });
-    });
+    if (r.by !== 0) { void similarUnitsChoropleth(r.rows, score).then((c) => { if (c) setChoro(c); }); return; }
+    setChoro(null); // the cell ranks are a raster layer: an ADM1 choropleth would hide them
+    const { values, palette: pal } = similarCellsLayer(r.rows, score, grid);
+    const key = `cells:similar:${Date.now()}`;
+    setCellsPending('styling');
+    void getRaster().styleCells(key, grid, values, pal).then(() => { setRasterKey(key); setPalette(pal); setCellsPending(key); }).catch(() => setCellsPending(null));
   }, [grid]);
 
   // Catchment bands on the map: band index per cell, nearest band darkest.
   const onCatchment = useCallback((r: CatchmentResult | null) => {
     if (!r) return;
-    const vals = new Float64Array(grid.width * grid.height).fill(NaN);
-    const c0 = r.grid.colOffset - grid.colOffset, r0 = r.grid.rowOffset - grid.rowOffset;
-    for (let y = 0; y < r.grid.height; y++) for (let x = 0; x < r.grid.width; x++) {
-      const b = r.band[y * r.grid.width + x];
-      if (b >= 0) vals[(y + r0) * grid.width + x + c0] = b;
-    }
-    const ramp = ['#49006a', '#7a0177', '#ae017e', '#dd3497', '#f768a1', '#fa9fb5', '#fcc5c0', '#fde0dd'];
-    const n = r.bands.length;
-    const pal: Palette = { kind: 'intervals', breaks: Array.from({ length: n + 1 }, (_, i) => i - 0.5), colors: r.bands.map((_, i) => ramp[Math.round((i * (ramp.length - 1)) / Math.max(1, n - 1))]), labels: r.bands.map((b) => `${b.label} min`) };
+    const { values, palette: pal } = catchmentLayer(r, grid);
     const key = `cells:catchment:${Date.now()}`;
-    void getRaster().styleCells(key, grid, vals, pal).then(() => { setChoro(null); setRasterKey(key); setPalette(pal); });
+    void getRaster().styleCells(key, grid, values, pal).then(() => { setChoro(null); setRasterKey(key); setPalette(pal); });
   }, [grid]);
 
   // The map view as PNG, SVG or PDF (map-export.ts, loaded on first use): legend of the choropleth or the mapped layer.

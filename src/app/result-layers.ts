@@ -1,0 +1,129 @@
+/**
+ * What the app draws on the map for a result: the choropleth of a summary (by country, first-
+ * or second-level unit), the ranks of `similar` (units as a choropleth, cells as a raster) and
+ * the bands of a catchment (a raster). Each function turns a result into the values and the
+ * palette the map needs; App.tsx only puts them on the map.
+ */
+import type { CatchmentResult } from '../core/catchment/query';
+import { cellToColRow, type GridDef } from '../core/grid';
+import type { LegendEntry, Palette } from '../core/map/palette';
+import type { IsoEntry, Row, VarRecord } from '../core/types';
+import { bundleFiles } from '../ui/bundle-files';
+import { adminLevel, buildChoropleth, countryChoropleth } from '../ui/choropleth';
+import { DATA_BASE } from './bundle';
+import { colLabel, prettyUnit } from './panels/common';
+import type { SummaryRows } from './panels/SummaryPanel';
+import { getRaster } from './services';
+
+/** A choropleth on the map: unit -> colour pairs, its legend, and the values by unit for the read-out. */
+export interface Choro {
+  /** Raster value (or code) of each unit and its colour. */
+  pairs: Array<[number | string, string]>;
+  /** Legend entries, low to high. */
+  legend: LegendEntry[];
+  /** Legend title. */
+  title: string;
+  /** What was mapped, as codes (e.g. "ELEVATION by ADM1_NAME_ALT"). */
+  code: string;
+  /** The value of each unit (same keys as `pairs`). */
+  values: Map<number | string, number>;
+  /** Decimals of the values. */
+  dec: number;
+  /** Unit of the values, as shown. */
+  unit: string;
+  /** Outlines: 0 countries, 1 first-level, 2 second-level units (default 1). */
+  level?: 0 | 1 | 2;
+}
+
+/** A per-cell layer for the raster worker: one value per cell of the bundle grid (NaN: none) and its palette. */
+export interface CellsLayer {
+  /** Row-major values on the bundle grid (`grid.width * grid.height`). */
+  values: Float64Array;
+  /** Colours, breaks and labels. */
+  palette: Palette;
+}
+
+/**
+ * The choropleth of a summary: by country (ISO3 or ADM0_NAME, or one row per country) on the
+ * country outlines, else by the second-level unit (when the bundle lists basemap/admin2.geojson)
+ * or the first-level one; null when the summary has no such domain.
+ * @param r the summary's rows and domains (null: none)
+ * @param iso the bundle's countries and regions (names to ISO3)
+ * @param byCode catalog records by code (labels, decimals, units)
+ */
+export async function summaryChoropleth(r: SummaryRows | null, iso: IsoEntry[], byCode: Map<string, VarRecord>): Promise<Choro | null> {
+  if (!r) return null;
+  const v = r.value;
+  const dec = byCode.get(v)?.dec ?? 2;
+  const unit = prettyUnit(byCode.get(v)?.unit ?? '');
+  const byCountry = !r.by.some((x) => adminLevel(x)) && (r.by.some((x) => x === 'ISO3' || x === 'ADM0_NAME') || (!r.by.length && new Set(r.rows.map((x) => x.ISO3)).size > 1));
+  if (byCountry) {
+    const names = new Map(iso.map((e) => [e.name, e.code]));
+    const units = r.rows.filter((row) => row.total !== 1 && r.by.every((k) => k === 'ISO3' || k === 'ADM0_NAME' || row[k] === undefined)); // a country's total row repeats it
+    const c = countryChoropleth(units.length ? units : r.rows, v, names, dec);
+    if (!c.pairs.length) return null;
+    return { pairs: c.pairs, legend: c.legend, title: `${colLabel(byCode, v)} by country`, code: `${v} by ${r.by.find((x) => x === 'ISO3' || x === 'ADM0_NAME') ?? 'ISO3'}`, values: c.values, dec, unit, level: 0 };
+  }
+  if (!r.by.some((x) => adminLevel(x))) return null;
+  const files = await bundleFiles(DATA_BASE);
+  const has = (l: 1 | 2) => (files ? files.has(`basemap/admin${l}.geojson`) : l === 1);
+  const b = r.by.find((x) => adminLevel(x) === 2 && has(2)) ?? r.by.find((x) => adminLevel(x) === 1 && has(1));
+  if (!b) return null;
+  const level = adminLevel(b)!;
+  const key = `ADM${level}_NAME_ALT`;
+  const t = await getRaster().classTable(key);
+  const c = buildChoropleth(r.rows.filter((row) => r.by.every((k) => k === b || row[k] === undefined)), b, v, t, dec, undefined, b === key ? 'label' : 'code');
+  return { pairs: c.pairs, legend: c.legend, title: `${colLabel(byCode, v)} by ${level === 2 ? 'district' : 'province'}`, code: `${v} by ${b}`, values: c.values, dec, unit, level };
+}
+
+/**
+ * The ranks of `similar` by cell as a raster: quantile classes of the score (low = similar).
+ * @param rows result rows with CELL5M and the score column
+ * @param score name of the score column
+ * @param grid the bundle grid
+ */
+export function similarCellsLayer(rows: Row[], score: string, grid: GridDef): CellsLayer {
+  const values = new Float64Array(grid.width * grid.height).fill(NaN);
+  const scores = rows.map((x) => Number(x[score])).filter(Number.isFinite).sort((a, b) => a - b);
+  const ramp = ['#08306b', '#2171b5', '#6baed6', '#c6dbef', '#f7fbff'];
+  const q = [0, 0.05, 0.2, 0.4, 0.7, 1].map((p) => scores[Math.min(scores.length - 1, Math.floor(p * (scores.length - 1)))]);
+  for (const row of rows) {
+    const cr = cellToColRow(grid, Number(row.CELL5M));
+    if (cr) values[cr[1] * grid.width + cr[0]] = Number(row[score]);
+  }
+  return { values, palette: { kind: 'intervals', breaks: q, colors: ramp, labels: ['most similar (top 5%)', '5–20%', '20–40%', '40–70%', 'least similar (70–100%)'] } };
+}
+
+/**
+ * The ranks of `similar` by first-level unit as a choropleth (low score = similar).
+ * @param rows result rows with the unit key and the score column
+ * @param score name of the score column
+ * @returns null when the rows carry no first-level key
+ */
+export async function similarUnitsChoropleth(rows: Row[], score: string): Promise<Choro | null> {
+  const keyCol = ['ADM1_CODE_ALT', 'ADM1_NAME_ALT'].find((k) => rows.some((x) => x[k] !== undefined));
+  if (!keyCol) return null;
+  const t = await getRaster().classTable(keyCol);
+  const c = buildChoropleth(rows, keyCol, score, t, 2, ['#08306b', '#08519c', '#2171b5', '#4292c6', '#9ecae1', '#deebf7']);
+  const legend = c.legend.map((e, i) => ({ ...e, label: i === 0 ? `${e.label} most similar` : i === c.legend.length - 1 ? `${e.label} least similar` : e.label }));
+  return { pairs: c.pairs, legend, title: 'Similarity score (low = similar)', code: `${score} by ${keyCol}`, values: c.values, dec: 3, unit: '' };
+}
+
+/**
+ * The bands of a catchment as a raster on the bundle grid: band index per cell, the nearest
+ * band darkest, labelled in minutes.
+ * @param r the catchment (its own window, band index per cell, -1 outside every band)
+ * @param grid the bundle grid
+ */
+export function catchmentLayer(r: CatchmentResult, grid: GridDef): CellsLayer {
+  const values = new Float64Array(grid.width * grid.height).fill(NaN);
+  const c0 = r.grid.colOffset - grid.colOffset, r0 = r.grid.rowOffset - grid.rowOffset;
+  for (let y = 0; y < r.grid.height; y++) for (let x = 0; x < r.grid.width; x++) {
+    const b = r.band[y * r.grid.width + x];
+    if (b >= 0) values[(y + r0) * grid.width + x + c0] = b;
+  }
+  const ramp = ['#49006a', '#7a0177', '#ae017e', '#dd3497', '#f768a1', '#fa9fb5', '#fcc5c0', '#fde0dd'];
+  const n = r.bands.length;
+  const palette: Palette = { kind: 'intervals', breaks: Array.from({ length: n + 1 }, (_, i) => i - 0.5), colors: r.bands.map((_, i) => ramp[Math.round((i * (ramp.length - 1)) / Math.max(1, n - 1))]), labels: r.bands.map((b) => `${b.label} min`) };
+  return { values, palette };
+}
