@@ -4,14 +4,12 @@
  * test-results/screenshots/.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
-import { startServer, type Started } from './helpers';
+import { startServer, type Started, injectAxe } from './helpers';
 import { launch, shot, still, waitMap } from './app-helpers';
 
 let srv: Started;
 let browser: Browser;
-const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 beforeAll(async () => {
   srv = await startServer();
@@ -21,7 +19,7 @@ afterAll(async () => { await browser?.close(); await srv?.stop(); });
 
 /** Serious and critical axe violations of the page, as "rule: target" lines. */
 async function axe(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => !!(window as any).axe))) await page.addScriptTag({ path: axePath });
+  await injectAxe(page);
   const r = await page.evaluate(async () => (window as any).axe.run(document, { resultTypes: ['violations'] }));
   return (r.violations as Array<{ id: string; impact: string; nodes: Array<{ target: string[]; html?: string; failureSummary?: string }> }>)
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')

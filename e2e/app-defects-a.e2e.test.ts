@@ -7,14 +7,12 @@
  * test-results/screenshots/defects-a-*.png; axe-core runs on the panels touched.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startServer, type Started } from './helpers';
+import { startServer, type Started, injectAxe } from './helpers';
 import { launch, openApp, shot, waitMap } from './app-helpers';
 
 let srv: Started;
 let browser: Browser;
-const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const DESKTOP = { width: 1440, height: 900 };
 const PHONE = { width: 390, height: 844 };
 const VIEWPORTS = [['desktop', DESKTOP], ['phone', PHONE]] as const;
@@ -27,7 +25,7 @@ afterAll(async () => { await browser?.close(); await srv?.stop(); });
 
 /** Serious and critical axe violations of the page. */
 async function axe(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => !!(window as any).axe))) await page.addScriptTag({ path: axePath });
+  await injectAxe(page);
   const r = await page.evaluate(async () => (window as any).axe.run(document, { resultTypes: ['violations'] }));
   return (r.violations as Array<{ id: string; impact: string; nodes: Array<{ target: string[]; html?: string }> }>)
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')

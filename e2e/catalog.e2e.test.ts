@@ -5,15 +5,13 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { startServer, type Started } from './helpers';
-import { createRequire } from 'node:module';
+import { startServer, type Started, injectAxe } from './helpers';
 import { launch, shot } from './app-helpers';
 
-const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 /** Serious and critical axe violations inside the catalog, as "rule: target" lines. */
 async function axeCatalog(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => !!(window as any).axe))) await page.addScriptTag({ path: axePath });
+  await injectAxe(page);
   const r = await page.evaluate(async () => (window as any).axe.run('.catalog', { resultTypes: ['violations'] }));
   return (r.violations as Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }>)
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')

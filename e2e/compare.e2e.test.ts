@@ -7,15 +7,13 @@
  * overlapping. Screenshots go to test-results/screenshots/compare-*.png.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startServer, type Started } from './helpers';
+import { startServer, type Started, injectAxe } from './helpers';
 import { launch, shot, still, waitMap, openApp } from './app-helpers';
 import { decodePng } from './png';
 
 let srv: Started;
 let browser: Browser;
-const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const KENYA = '&map=37.6,0.3,5.6';
 const SWIPE = `#v=ELEVATION&op=1&cmp=swipe&v2=DIST_PLACE50K${KENYA}`;
 
@@ -66,7 +64,7 @@ const px = (img: ReturnType<typeof decodePng>, x: number, y: number) => { const 
 const differ = (a: number[], b: number[]) => Math.abs(a[0] - b[0]) + Math.abs(a[1] - b[1]) + Math.abs(a[2] - b[2]) > 24;
 
 async function axe(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => !!(window as any).axe))) await page.addScriptTag({ path: axePath });
+  await injectAxe(page);
   const r = await page.evaluate(async () => (window as any).axe.run(document, { resultTypes: ['violations'] }));
   return (r.violations as Array<{ id: string; impact: string; nodes: Array<{ target: string[]; failureSummary?: string }> }>)
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')

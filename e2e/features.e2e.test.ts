@@ -12,19 +12,17 @@ import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import Papa from 'papaparse';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startServer, type Started } from './helpers';
+import { startServer, type Started, injectAxe } from './helpers';
 import { launch, settle, shot, waitMap, openApp } from './app-helpers';
 import { decodePng } from './png';
-import { createRequire } from 'node:module';
 
 let srv: Started;
 let browser: Browser;
 const OUT = 'test-results/features';
-const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 /** Serious and critical axe violations of the page, as "rule: target" lines. */
 async function axe(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => !!(window as any).axe))) await page.addScriptTag({ path: axePath });
+  await injectAxe(page);
   const r = await page.evaluate(async () => (window as any).axe.run(document, { resultTypes: ['violations'] }));
   return (r.violations as Array<{ id: string; impact: string; nodes: Array<{ target: string[]; html?: string }> }>)
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')

@@ -31,3 +31,16 @@ export async function startServer(env: Record<string, string> = {}, cwd?: string
   const kill = () => { try { process.kill(-proc.pid!, 'SIGTERM'); } catch { proc.kill('SIGTERM'); } };
   return { url, port, proc, stop: () => new Promise<void>((res) => { if (proc.exitCode !== null) return res(); proc.once('exit', () => res()); kill(); }) };
 }
+
+/**
+ * Loads axe-core into the page once. Evaluated over the DevTools protocol rather than added as
+ * a <script>: the app's Content-Security-Policy (src/node/hardening.ts) rightly blocks inline
+ * scripts, and a test must not weaken it.
+ */
+export async function injectAxe(page: import('playwright-core').Page): Promise<void> {
+  if (await page.evaluate(() => !!(window as any).axe)) return;
+  const { readFileSync } = await import('node:fs');
+  const { createRequire } = await import('node:module');
+  const src = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  await page.evaluate(src);
+}

@@ -7,12 +7,11 @@
  * `bench-out/bundle750` exists (npm run bench:bundle, made-up values), against it via DATA_DIR.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser } from 'playwright-core';
 import Papa from 'papaparse';
-import { startServer, type Started } from './helpers';
+import { startServer, type Started, injectAxe } from './helpers';
 import { storageStatus, summarise, waitSynced } from './offline-helpers';
 import { launch, shot } from './app-helpers';
 
@@ -139,7 +138,7 @@ test('CACHE_MB sets the budget through /config.json; the storage dialog passes a
     await page.getByTestId('storage-open').click();
     await page.getByTestId('storage-panel').waitFor({ timeout: 30_000 });
     await expect.poll(() => page.getByTestId('keep-category').locator('option').count(), { timeout: 30_000 }).toBeGreaterThan(1);
-    await page.addScriptTag({ path: createRequire(import.meta.url).resolve('axe-core/axe.min.js') });
+    await injectAxe(page);
     const r = await page.evaluate(async () => (window as any).axe.run(document.querySelector('[data-testid="storage-dialog"]'), { resultTypes: ['violations'] }));
     const bad = (r.violations as any[]).filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
     expect(bad).toEqual([]);

@@ -10,14 +10,12 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import Papa from 'papaparse';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startServer, type Started } from './helpers';
+import { startServer, type Started, injectAxe } from './helpers';
 import { launch, shot, openApp } from './app-helpers';
-import { createRequire } from 'node:module';
 
-const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 /** Serious and critical axe-core violations of the page, as "rule: target" lines. */
 async function axe(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => !!(window as any).axe))) await page.addScriptTag({ path: axePath });
+  await injectAxe(page);
   const r = await page.evaluate(async () => (window as any).axe.run(document, { resultTypes: ['violations'] }));
   return (r.violations as Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }>)
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
