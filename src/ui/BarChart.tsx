@@ -65,7 +65,8 @@ export function BarChart({ rows, x, y, color, title, xTitle, yTitle, label, orde
     let view: { finalize(): void } | null = null;
     let cancelled = false;
     (async () => {
-      const [vega, vl] = await Promise.all([import('vega'), import('vega-lite')]);
+      // vega-interpreter evaluates Vega expressions without `new Function`: the app's CSP allows no eval
+      const [vega, vl, { expressionInterpreter }] = await Promise.all([import('vega'), import('vega-lite'), import('vega-interpreter')]);
       if (cancelled || !el.current) return; // a newer chart replaced this one while the libraries loaded
       const grouped = !!color && cats.length < bars.length; // some category has several bars: side by side
       const horizontal = bars.length > 12;
@@ -88,7 +89,7 @@ export function BarChart({ rows, x, y, color, title, xTitle, yTitle, label, orde
       };
       const compiled = vl.compile(spec).spec;
       el.current.replaceChildren(); // never leave an older chart's SVG beside the new one
-      const v = new vega.View(vega.parse(compiled), { renderer: 'svg', container: el.current, hover: true });
+      const v = new vega.View(vega.parse(compiled, undefined, { ast: true }), { renderer: 'svg', container: el.current, hover: true, expr: expressionInterpreter });
       view = v;
       await v.runAsync();
       if (cancelled) v.finalize();

@@ -403,8 +403,10 @@ export interface HistInput {
 async function vegaSvg(spec: unknown): Promise<string> {
   const vl = await import('vega-lite');
   const vega = await import('vega');
+  // evaluated without `new Function` (vega-interpreter): workers and the service worker run under a CSP with no eval
+  const { expressionInterpreter } = await import('vega-interpreter');
   const compiled = vl.compile(spec as any).spec;
-  const view = new vega.View(vega.parse(compiled), { renderer: 'none' });
+  const view = new vega.View(vega.parse(compiled, undefined, { ast: true }), { renderer: 'none', expr: expressionInterpreter });
   try {
     return await view.toSVG();
   } finally {
