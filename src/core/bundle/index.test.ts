@@ -18,7 +18,11 @@ describe('manifest', () => {
     expect(m).toMatchObject({ name: 'b', version: '1', extra: 1 });
     expect(serialiseManifest(m)).toBe(text);
     expect(manifestGrid(m)).toBe(SSA_GRID);
-    expect(manifestGrid({ ...m, grid: { width: 60, cellSizeDeg: 1 / 12, xmin: 30 } })).toMatchObject({ width: 60, xmin: 30, height: SSA_GRID.height });
+    // a window other than the embedded one (e.g. an ingested table's), checked against the lattice
+    const win = { width: 60, height: SSA_GRID.height, colOffset: 2520, rowOffset: SSA_GRID.rowOffset, cellSizeDeg: 1 / 12, xmin: 30 };
+    expect(manifestGrid({ ...m, grid: win })).toMatchObject({ width: 60, xmin: 30, xmax: 35, height: SSA_GRID.height, ymax: SSA_GRID.ymax });
+    // edges that disagree with the offsets: not trusted, the embedded window is used
+    expect(manifestGrid({ ...m, grid: { ...win, xmin: 31 } })).toBe(SSA_GRID);
   });
 
   it('refuses what is not a manifest (IO)', () => {
