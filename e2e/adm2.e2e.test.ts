@@ -180,8 +180,9 @@ describe('an ingested ADM2 bundle', () => {
     expect(rows.filter((r) => r.ADM1_NAME_ALT === 'Nord').length).toBe(1);
     await waitChoropleth(page);
     expect(await page.evaluate(() => (window as any).__indapiMap.getLayer('choropleth').source)).toBe('admin1');
-    const drawn = await page.evaluate(() => (window as any).__indapiMap.queryRenderedFeatures({ layers: ['choropleth'] }).map((f: any) => f.properties.name));
-    expect([...new Set(drawn)].sort()).toEqual(['Lagunes', 'Nord']); // the traced admin1.geojson
+    // the outlines load after the first map (src/ui/first-map.ts): wait until both units are drawn
+    const drawnNames = () => page.evaluate(() => [...new Set((window as any).__indapiMap.queryRenderedFeatures({ layers: ['choropleth'] }).map((f: any) => f.properties.name as string))].sort());
+    await expect.poll(drawnNames, { timeout: 30_000 }).toEqual(['Lagunes', 'Nord']); // the traced admin1.geojson
     expect(requested.filter((u) => u.includes('admin2'))).toEqual([]);
     expect(requested.some((u) => u.endsWith('basemap/admin1.geojson'))).toBe(true);
     expect(errors).toEqual([]);
