@@ -78,13 +78,15 @@ describe('basemap water', () => {
 
 describe('basemap choice', () => {
   test('an online basemap of config.json can be chosen; offline or failing tiles fall back to the bundled one', async () => {
+    // the server offers the basemap (BASEMAPS), so its /config.json lists it and its CSP allows the tile host
+    const basemaps = [{ id: 'test', label: 'Test tiles', tiles: ['https://tiles.test.invalid/{z}/{x}/{y}.png'], attribution: 'Test tiles (made-up)' }];
+    const srvB = await startServer({ BASEMAPS: JSON.stringify(basemaps) });
     const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, serviceWorkers: 'block' });
     const page = await ctx.newPage();
     let fail = false;
-    await page.route('**/config.json', (r) => r.fulfill({ contentType: 'application/json', body: JSON.stringify({ dataUrl: './data/', basemaps: [{ id: 'test', label: 'Test tiles', tiles: ['https://tiles.test.invalid/{z}/{x}/{y}.png'], attribution: 'Test tiles (made-up)' }] }) }));
     const tile = solidPng(255, 0, 255);
     await page.route('https://tiles.test.invalid/**', (r) => (fail ? r.fulfill({ status: 503, body: 'down' }) : r.fulfill({ contentType: 'image/png', body: tile })));
-    await page.goto(`${srv.url}#v=ELEVATION&op=1&map=45,-15,5`);
+    await page.goto(`${srvB.url}#v=ELEVATION&op=1&map=45,-15,5`);
     await waitMap(page);
     const sel = page.getByRole('combobox', { name: 'Basemap' });
     expect(await sel.inputValue()).toBe('bundled');
@@ -109,5 +111,6 @@ describe('basemap choice', () => {
     await expect.poll(() => sel.inputValue(), { timeout: 20_000 }).toBe('bundled');
     expect(await page.locator('.basemap-control [role="status"]').textContent()).toMatch(/could not be loaded/);
     await ctx.close();
+    await srvB.stop();
   }, 120_000);
 });

@@ -74,19 +74,27 @@ export const API_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src d
 /**
  * CSP of the app: its own scripts and WebAssembly (resvg: `'wasm-unsafe-eval'`), workers
  * from its origin and `blob:` (MapLibre), images from `data:` and `blob:`, inline styles
- * (React and MapLibre set style attributes), data from its origin and the bundle's host.
+ * (React and MapLibre set style attributes), data from its origin and the bundle's host,
+ * and the tiles of the online basemaps the server offers (config.json `basemaps`).
+ * @param dataUrl the bundle's URL when it is on another host
+ * @param tileUrls tile URL templates of the online basemaps (`https://host/{z}/{x}/{y}.png`);
+ *   their origins are allowed for fetch and images
  */
-export function appCsp(dataUrl?: string): string {
+export function appCsp(dataUrl?: string, tileUrls: readonly string[] = []): string {
   const data = dataUrl && /^https?:\/\//i.test(dataUrl) ? ' ' + new URL(dataUrl).origin : '';
+  const tiles = [...new Set(tileUrls.flatMap((u) => {
+    const m = /^(https?:\/\/[^/{}?#]+)/i.exec(u);
+    return m ? [m[1].toLowerCase()] : [];
+  }))].map((o) => ' ' + o).join('');
   return [
     "default-src 'self'",
     "script-src 'self' 'wasm-unsafe-eval'",
     "worker-src 'self' blob:",
     "child-src 'self' blob:",
-    "img-src 'self' data: blob:",
+    `img-src 'self' data: blob:${tiles}`,
     "style-src 'self' 'unsafe-inline'",
     "font-src 'self' data:",
-    `connect-src 'self' data: blob:${data}`,
+    `connect-src 'self' data: blob:${data}${tiles}`,
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",

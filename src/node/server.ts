@@ -197,7 +197,9 @@ function createUncompressedFetch(o: ServerOptions): (req: Request) => Promise<Re
     publicOrigin: origin,
     runtimeInfo: async () => `Runtime: Node.js ${process.version} (${process.platform}-${process.arch}), server\nBundle: ${await bundleVersion(d.dataDir)}`,
   });
-  const csp = appCsp(d.dataUrl);
+  // the online basemaps' tile hosts are allowed by the app's CSP (config.json `basemaps`)
+  const tileUrls = (d.basemaps ?? []).flatMap((b) => (b && typeof b === 'object' && Array.isArray((b as { tiles?: unknown }).tiles) ? ((b as { tiles: unknown[] }).tiles.filter((t): t is string => typeof t === 'string')) : []));
+  const csp = appCsp(d.dataUrl, tileUrls);
   const routeStatic = staticRoutes(d);
   return async (req) => {
     const url = new URL(req.url);

@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node
 import { request } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, test } from 'vitest';
 import type { GenFile } from '../../src/contract/methods';
 import { startServer, type RunningServer } from '../../src/node/server';
 import { createFakeEngine, fakeGenFile } from '../contract/fake-engine.fixture';
@@ -116,4 +116,16 @@ test('socket limits come from HEADERS_TIMEOUT_S, REQUEST_TIMEOUT_S and MAX_CONNE
   expect(srv.server.headersTimeout).toBe(7000);
   expect(srv.server.requestTimeout).toBe(33_000);
   expect(srv.server.maxConnections).toBe(55);
+});
+
+describe('app CSP and online basemaps', () => {
+  it('allows the tile hosts of the offered basemaps for fetch and images, and nothing else', async () => {
+    const { appCsp } = await import('../../src/node/hardening');
+    const csp = appCsp(undefined, ['https://Tile.Example.org/{z}/{x}/{y}.png', 'https://tile.example.org/other/{z}/{x}/{y}.png', 'not a url']);
+    const dir = (name: string) => csp.split('; ').find((d) => d.startsWith(name + ' '))!;
+    expect(dir('connect-src')).toBe("connect-src 'self' data: blob: https://tile.example.org");
+    expect(dir('img-src')).toBe("img-src 'self' data: blob: https://tile.example.org");
+    expect(dir('script-src')).toBe("script-src 'self' 'wasm-unsafe-eval'");
+    expect(appCsp()).not.toContain('example.org');
+  });
 });
