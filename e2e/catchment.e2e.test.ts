@@ -36,7 +36,7 @@ describe('Catchment panel', () => {
     const rows = await bandRows(page, 4);
     expect(rows).toEqual(['[0,60]', '(60,120]', '(120,240]', '(240,480]']);
     await expect.poll(() => page.locator('.legend h3').first().textContent(), { timeout: 30_000 }).toContain('Travel time');
-    await expect.poll(() => page.locator('.legend li').allTextContents()).toEqual(['[0,60] min', '(60,120] min', '(120,240] min', '(240,480] min']);
+    await expect.poll(() => page.locator('.legend li').allTextContents()).toEqual(['[0,60] min', '(60,120] min', '(120,240] min', '(240,480] min', 'Beyond the last band, or unreachable']);
     expect(await page.locator('[data-testid="catchment-result"] svg').count()).toBeGreaterThanOrEqual(2);
     await shot(page, 'catchment-desktop');
     // downloads and the API snippet follow the run

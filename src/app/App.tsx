@@ -330,7 +330,7 @@ export function App() {
         <div className="overlay bl">
           {mapErr && <p className="msg error" role="alert" data-testid="map-error">{mapErr}</p>}
           {cellsPending && <div data-testid="cells-progress"><Progress label="Drawing the similar cells" /></div>}
-          {rec && drawnRec && <Legend key={phone ? 'phone' : 'wide'} collapsed={!!choro || phone} title={`${cmpOn ? `${compareSide(state.cmp, state.v2, phone, 'a')}: ` : ''}${rasterKey?.startsWith('cells:catchment') ? 'Travel time (catchment)' : rasterKey?.startsWith('cells:') ? 'Similarity' : drawnRec.varLabel}`} unit={rasterKey?.startsWith('cells:') ? '' : drawnRec.unit} palette={palette} opacity={state.op} onOpacity={(op) => update({ op })}>
+          {rec && drawnRec && <Legend key={phone ? 'phone' : 'wide'} collapsed={!!choro || phone} title={`${cmpOn ? `${compareSide(state.cmp, state.v2, phone, 'a')}: ` : ''}${rasterKey?.startsWith('cells:catchment') ? 'Travel time (catchment)' : rasterKey?.startsWith('cells:') ? 'Similarity' : drawnRec.varLabel}`} unit={rasterKey?.startsWith('cells:') ? '' : drawnRec.unit} noDataLabel={rasterKey?.startsWith('cells:catchment') ? 'Beyond the last band, or unreachable' : undefined} palette={palette} opacity={state.op} onOpacity={(op) => update({ op })}>
             {rasterKey?.startsWith('cells:') && <button type="button" className="ghost small" onClick={() => setRestyle((k) => k + 1)}>Back to {rec.varCode}</button>}
           </Legend>}
           {choro && (

@@ -15,10 +15,12 @@ export interface LegendProps {
   children?: ReactNode;
   /** Starts closed (e.g. while a choropleth covers the layer); the user can open it. */
   collapsed?: boolean;
+  /** Label of the swatch for cells without a value (default "No data"; a catchment: beyond its last band). */
+  noDataLabel?: string;
 }
 
 /** Legend box with swatches (and a "No data" swatch: the basemap's land colour, which shows where a layer has no value) and an opacity slider. */
-export function Legend({ title, unit, palette, opacity, onOpacity, max = 14, children, collapsed = false }: LegendProps) {
+export function Legend({ title, unit, palette, opacity, onOpacity, max = 14, children, collapsed = false, noDataLabel = 'No data' }: LegendProps) {
   const entries = palette ? legendOf(palette) : [];
   return (
     <details className="legend" open={!collapsed} aria-label="Legend">
@@ -28,7 +30,7 @@ export function Legend({ title, unit, palette, opacity, onOpacity, max = 14, chi
         {entries.slice(0, max).map((e, i) => (
           <li key={i}><span className="sw" style={{ background: e.color }} aria-hidden="true" />{e.label}</li>
         ))}
-        {palette && <li className="nodata" title="Cells without a value: the basemap shows through"><span className="sw sw-nodata" aria-hidden="true" />No data</li>}
+        {palette && <li className="nodata" title="Cells without a value: the basemap shows through"><span className="sw sw-nodata" aria-hidden="true" />{noDataLabel}</li>}
       </ul>
       {entries.length > max && <p className="muted small">+ {entries.length - max} more classes</p>}
       <label className="field inline small">
