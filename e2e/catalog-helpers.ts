@@ -70,6 +70,8 @@ export interface FirstLoad {
   requests: number;
   /** Bytes of the catalog files (vi.csv, manifest.json) among them. */
   catalogBytes: number;
+  /** Bytes of basemap files (outlines, lakes, places): they differ between bundles whatever their indicator count. */
+  basemapBytes: number;
   /** Navigation start to the first idle map with the indicator's raster (ms). */
   firstMapMs: number;
 }
@@ -81,7 +83,7 @@ export interface FirstLoad {
  */
 export async function firstLoad(browser: Browser, url: string): Promise<FirstLoad> {
   const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  let bytes = 0, requests = 0, catalogBytes = 0, pending = 0, lastDone = Date.now();
+  let bytes = 0, requests = 0, catalogBytes = 0, basemapBytes = 0, pending = 0, lastDone = Date.now();
   const sizes: Array<Promise<void>> = [];
   ctx.on('request', () => { pending++; });
   const done = (req: Request) => {
@@ -90,6 +92,7 @@ export async function firstLoad(browser: Browser, url: string): Promise<FirstLoa
       const n = s.responseBodySize + s.responseHeadersSize;
       bytes += n; requests++;
       if (/\/(vi\.csv|manifest\.json)(\?|$)/.test(req.url())) catalogBytes += n;
+      if (/\/basemap\//.test(req.url())) basemapBytes += n;
     }).catch(() => undefined));
   };
   ctx.on('requestfinished', done);
@@ -103,7 +106,7 @@ export async function firstLoad(browser: Browser, url: string): Promise<FirstLoa
     const t0 = Date.now();
     while (Date.now() - t0 < 60_000 && (pending > 0 || Date.now() - lastDone < 1500)) await new Promise((r) => setTimeout(r, 200));
     await Promise.all(sizes);
-    return { bytes, requests, catalogBytes, firstMapMs: Math.round(firstMapMs) };
+    return { bytes, requests, catalogBytes, basemapBytes, firstMapMs: Math.round(firstMapMs) };
   } finally {
     await ctx.close();
   }
