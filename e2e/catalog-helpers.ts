@@ -72,6 +72,8 @@ export interface FirstLoad {
   catalogBytes: number;
   /** Bytes of basemap files (outlines, lakes, places): they differ between bundles whatever their indicator count. */
   basemapBytes: number;
+  /** Bytes of the requests that finished before the first map was drawn (the offline copy starts after it). */
+  beforeMapBytes: number;
   /** Navigation start to the first idle map with the indicator's raster (ms). */
   firstMapMs: number;
 }
@@ -83,14 +85,16 @@ export interface FirstLoad {
  */
 export async function firstLoad(browser: Browser, url: string): Promise<FirstLoad> {
   const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  let bytes = 0, requests = 0, catalogBytes = 0, basemapBytes = 0, pending = 0, lastDone = Date.now();
+  let bytes = 0, requests = 0, catalogBytes = 0, basemapBytes = 0, beforeMapBytes = 0, mapDrawn = false, pending = 0, lastDone = Date.now();
   const sizes: Array<Promise<void>> = [];
   ctx.on('request', () => { pending++; });
   const done = (req: Request) => {
     pending--; lastDone = Date.now();
+    const beforeMap = !mapDrawn;
     sizes.push(req.sizes().then((s) => {
       const n = s.responseBodySize + s.responseHeadersSize;
       bytes += n; requests++;
+      if (beforeMap) beforeMapBytes += n;
       if (/\/(vi\.csv|manifest\.json)(\?|$)/.test(req.url())) catalogBytes += n;
       if (/\/basemap\//.test(req.url())) basemapBytes += n;
     }).catch(() => undefined));
@@ -101,12 +105,13 @@ export async function firstLoad(browser: Browser, url: string): Promise<FirstLoa
     const page = await ctx.newPage();
     await page.goto(url);
     await page.waitForFunction(() => document.body.dataset.mapRendered === '1', undefined, { timeout: 120_000 });
+    mapDrawn = true;
     const firstMapMs = await page.evaluate(() => (window as any).__indapiFirstRender as number);
     await page.evaluate(() => Promise.race([navigator.serviceWorker?.ready, new Promise((r) => setTimeout(r, 10_000))]));
     const t0 = Date.now();
     while (Date.now() - t0 < 60_000 && (pending > 0 || Date.now() - lastDone < 1500)) await new Promise((r) => setTimeout(r, 200));
     await Promise.all(sizes);
-    return { bytes, requests, catalogBytes, basemapBytes, firstMapMs: Math.round(firstMapMs) };
+    return { bytes, requests, catalogBytes, basemapBytes, beforeMapBytes, firstMapMs: Math.round(firstMapMs) };
   } finally {
     await ctx.close();
   }
