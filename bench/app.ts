@@ -41,7 +41,7 @@ export interface ScaleMetrics {
   catalogBytes: number;
   /** Bytes of basemap files in the first load (they differ between bundles, not with the indicator count). */
   basemapBytes: number;
-  /** Bytes transferred before the first map was drawn. */
+  /** Bytes transferred before the first map was drawn, COG ranges left out. */
   beforeMapBytes: number;
   requests: number;
   firstMapMs: number;
