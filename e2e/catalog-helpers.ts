@@ -72,7 +72,7 @@ export interface FirstLoad {
   catalogBytes: number;
   /** Bytes of basemap files (outlines, lakes, places): they differ between bundles whatever their indicator count. */
   basemapBytes: number;
-  /** Bytes of the requests that finished before the first map was drawn, COG ranges left out (their size is the data's, not the catalog's). */
+  /** Bytes of the requests that finished before the first map was drawn, COG ranges and basemap files left out (their size is the bundle's data, not its catalog's). */
   beforeMapBytes: number;
   /** Navigation start to the first idle map with the indicator's raster (ms). */
   firstMapMs: number;
@@ -94,7 +94,7 @@ export async function firstLoad(browser: Browser, url: string): Promise<FirstLoa
     sizes.push(req.sizes().then((s) => {
       const n = s.responseBodySize + s.responseHeadersSize;
       bytes += n; requests++;
-      if (beforeMap && !/\.tiff?(\?|$)/.test(req.url())) beforeMapBytes += n;
+      if (beforeMap && !/\.tiff?(\?|$)/.test(req.url()) && !/\/basemap\//.test(req.url())) beforeMapBytes += n;
       if (/\/(vi\.csv|manifest\.json)(\?|$)/.test(req.url())) catalogBytes += n;
       if (/\/basemap\//.test(req.url())) basemapBytes += n;
     }).catch(() => undefined));

@@ -86,7 +86,7 @@ describe('the app with 750 indicators', () => {
     console.log(JSON.stringify({ small, large }));
     expect(large.records).toBeGreaterThanOrEqual(750);
     // first load, up to the first map and without the COG ranges (made-up values compress worse
-    // than ETOPO5's): at most today's plus the larger catalog (vi.csv and manifest.json). After the first map the offline copy fetches the bundle's small files (class
+    // than ETOPO5's) and basemap files (each bundle's own; the embedded ones are brotli at build): at most today's plus the larger catalog (vi.csv and manifest.json). After the first map the offline copy fetches the bundle's small files (class
     // tables, outlines, README), which are the bundle's own: their size is in bench/app.ts.
     expect(large.beforeMapBytes).toBeLessThanOrEqual(small.beforeMapBytes + Math.max(0, large.catalogBytes - small.catalogBytes));
     expect(large.viewed).toBe(20);
