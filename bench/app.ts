@@ -41,8 +41,10 @@ export interface ScaleMetrics {
   catalogBytes: number;
   /** Bytes of basemap files in the first load (they differ between bundles, not with the indicator count). */
   basemapBytes: number;
-  /** Bytes transferred before the first map was drawn, COG ranges left out. */
+  /** Bytes of the app and the catalog transferred before the first map was drawn. */
   beforeMapBytes: number;
+  /** Requests for bundle files other than COGs before the first map. */
+  beforeMapDataRequests: number;
   requests: number;
   firstMapMs: number;
   searchP50: number;
@@ -77,7 +79,7 @@ export async function scaleMetrics(browser: Browser, url: string): Promise<Scale
     await settle(page); // tiles drawn: keystrokes are not timed against the first map's work
     const ks = await searchKeystrokeMs(page, TYPED_QUERIES);
     const heap = await heapAfterViews(page, spreadCodes(csv));
-    return { records: parseVi(csv).length, firstLoadBytes: fl.bytes, catalogBytes: fl.catalogBytes, basemapBytes: fl.basemapBytes, beforeMapBytes: fl.beforeMapBytes, requests: fl.requests, firstMapMs: fl.firstMapMs, searchP50: +ks.p50.toFixed(2), searchP95: +ks.p95.toFixed(2), searchTaskP95: +ks.taskP95.toFixed(1), heapUsedMB: +heap.usedMB.toFixed(1), pageMB: +heap.pageMB.toFixed(1), rendererMB: +heap.rendererMB.toFixed(0), viewed: heap.viewed };
+    return { records: parseVi(csv).length, firstLoadBytes: fl.bytes, catalogBytes: fl.catalogBytes, basemapBytes: fl.basemapBytes, beforeMapBytes: fl.beforeMapBytes, beforeMapDataRequests: fl.beforeMapDataRequests, requests: fl.requests, firstMapMs: fl.firstMapMs, searchP50: +ks.p50.toFixed(2), searchP95: +ks.p95.toFixed(2), searchTaskP95: +ks.taskP95.toFixed(1), heapUsedMB: +heap.usedMB.toFixed(1), pageMB: +heap.pageMB.toFixed(1), rendererMB: +heap.rendererMB.toFixed(0), viewed: heap.viewed };
   } finally {
     await ctx.close();
   }

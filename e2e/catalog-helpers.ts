@@ -72,8 +72,10 @@ export interface FirstLoad {
   catalogBytes: number;
   /** Bytes of basemap files (outlines, lakes, places): they differ between bundles whatever their indicator count. */
   basemapBytes: number;
-  /** Bytes of the requests that finished before the first map was drawn, COG ranges and basemap files left out (their size is the bundle's data, not its catalog's). */
+  /** Bytes of the requests that finished before the first map was drawn, only the app and the catalog (COG ranges and other bundle files are each bundle's own data). */
   beforeMapBytes: number;
+  /** Requests for bundle files other than COGs before the first map (a count: their bytes are each bundle's own). */
+  beforeMapDataRequests: number;
   /** Navigation start to the first idle map with the indicator's raster (ms). */
   firstMapMs: number;
 }
@@ -85,7 +87,7 @@ export interface FirstLoad {
  */
 export async function firstLoad(browser: Browser, url: string): Promise<FirstLoad> {
   const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  let bytes = 0, requests = 0, catalogBytes = 0, basemapBytes = 0, beforeMapBytes = 0, mapDrawn = false, pending = 0, lastDone = Date.now();
+  let bytes = 0, requests = 0, catalogBytes = 0, basemapBytes = 0, beforeMapBytes = 0, beforeMapDataRequests = 0, mapDrawn = false, pending = 0, lastDone = Date.now();
   const sizes: Array<Promise<void>> = [];
   ctx.on('request', () => { pending++; });
   const done = (req: Request) => {
@@ -94,7 +96,11 @@ export async function firstLoad(browser: Browser, url: string): Promise<FirstLoa
     sizes.push(req.sizes().then((s) => {
       const n = s.responseBodySize + s.responseHeadersSize;
       bytes += n; requests++;
-      if (beforeMap && !/\.tiff?(\?|$)/.test(req.url()) && !/\/basemap\//.test(req.url())) beforeMapBytes += n;
+      const u = req.url();
+      const data = /\/data\//.test(u) && !/\.tiff?(\?|$)/.test(u);
+      const catalog = /\/(vi\.csv|manifest\.json)(\?|$)/.test(u);
+      if (beforeMap && data) beforeMapDataRequests++;
+      if (beforeMap && !/\.tiff?(\?|$)/.test(u) && (!data || catalog)) beforeMapBytes += n;
       if (/\/(vi\.csv|manifest\.json)(\?|$)/.test(req.url())) catalogBytes += n;
       if (/\/basemap\//.test(req.url())) basemapBytes += n;
     }).catch(() => undefined));
@@ -111,7 +117,7 @@ export async function firstLoad(browser: Browser, url: string): Promise<FirstLoa
     const t0 = Date.now();
     while (Date.now() - t0 < 60_000 && (pending > 0 || Date.now() - lastDone < 1500)) await new Promise((r) => setTimeout(r, 200));
     await Promise.all(sizes);
-    return { bytes, requests, catalogBytes, basemapBytes, beforeMapBytes, firstMapMs: Math.round(firstMapMs) };
+    return { bytes, requests, catalogBytes, basemapBytes, beforeMapBytes, beforeMapDataRequests, firstMapMs: Math.round(firstMapMs) };
   } finally {
     await ctx.close();
   }
