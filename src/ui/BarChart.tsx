@@ -72,8 +72,7 @@ export function BarChart({ rows, x, y, color, title, xTitle, yTitle, label, orde
       const horizontal = bars.length > 12;
       const cat = { field: 'x', type: 'nominal', sort: cats, title: xTitle ?? x, axis: { labelLimit: 180, ...(horizontal ? {} : { labelAngle: -45 }) } };
       const maxAbs = Math.max(0, ...bars.map((d) => Math.abs(d.y)));
-      // a long title on the vertical value axis ends in an ellipsis within the plot's height, never cut by the chart's edge
-      const val = { field: 'y', type: 'quantitative', title: yTitle ?? y, stack: null, axis: { format: maxAbs >= 1e5 ? '~s' : ',~r', ...(horizontal ? {} : { titleLimit: 210 }) } };
+      const val = { field: 'y', type: 'quantitative', title: yTitle ?? y, stack: null, axis: { format: maxAbs >= 1e5 ? '~s' : ',~r' } };
       const offset = grouped ? { [horizontal ? 'yOffset' : 'xOffset']: { field: 'c', type: 'nominal' } } : {};
       const spec: any = {
         $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
