@@ -112,9 +112,10 @@ describe('an ingested ADM2 bundle', () => {
       const f = m.queryRenderedFeatures(m.project([lon, lat]), { layers: ['choropleth'] });
       return f.map((x: any) => [x.source, x.properties.value, x.properties.name, x.properties.adm1]);
     }, p);
+    // the outlines load after the first map (src/ui/first-map.ts): wait until the districts are drawn
+    await expect.poll(() => valueAt(CIV_NORD_CENTRE), { timeout: 30_000 }).toEqual([['admin2', expect.any(Number), 'Centre', 'Nord']]);
+    await expect.poll(() => valueAt(CIV_LAGUNES_CENTRE), { timeout: 30_000 }).toEqual([['admin2', expect.any(Number), 'Centre', 'Lagunes']]);
     const nord = await valueAt(CIV_NORD_CENTRE), lagunes = await valueAt(CIV_LAGUNES_CENTRE);
-    expect(nord).toEqual([['admin2', expect.any(Number), 'Centre', 'Nord']]);
-    expect(lagunes).toEqual([['admin2', expect.any(Number), 'Centre', 'Lagunes']]);
     const drawn = await page.evaluate(() => (window as any).__indapiMap.queryRenderedFeatures({ layers: ['choropleth'] }).map((f: any) => f.properties.value));
     expect(new Set(drawn).size).toBe(4); // the four districts of Côte d'Ivoire in view
 
@@ -154,8 +155,8 @@ describe('an ingested ADM2 bundle', () => {
     await waitAdm2Choropleth(page);
     await page.evaluate(() => window.scrollTo(0, 0));
     await settle(page);
-    const drawn = await page.evaluate(() => (window as any).__indapiMap.queryRenderedFeatures({ layers: ['choropleth'] }).map((f: any) => f.properties.value));
-    expect(new Set(drawn).size).toBe(4);
+    const drawnValues = () => page.evaluate(() => new Set((window as any).__indapiMap.queryRenderedFeatures({ layers: ['choropleth'] }).map((f: any) => f.properties.value)).size);
+    await expect.poll(drawnValues, { timeout: 30_000 }).toBe(4); // the outlines load after the first map
     await expect.poll(() => page.locator('details[aria-label="Choropleth legend"]').count()).toBe(1);
     await shot(page, 'adm2-02-districts-390');
     expect(errors).toEqual([]);

@@ -1,16 +1,26 @@
 /**
  * Reading bundle COGs for the map (runs in a Web Worker): geotiff.js over HTTP range
- * requests, one full image per pyramid level (the full-resolution image or one of its
+ * requests (through the bundle's one range reader, see ./geotiff-client.ts), one full image per pyramid level (the full-resolution image or one of its
  * internal overviews), no-data turned into NaN. Class tables are read from the bundle's
  * `classes/<code>.csv`. No DOM use: fetch only.
  */
-import { fromUrl, type GeoTIFF } from 'geotiff';
+import { fromCustomClient, type GeoTIFF } from 'geotiff';
 import { bundleUrl, classTablePath, cogPath, parseClassTable } from '../../src/core/bundle';
 import { noDataTest } from '../../src/core/cog/nodata';
 import { IndapiError } from '../../src/core/errors';
 import { gridFromCellExtent, SSA_GRID, type GridDef } from '../../src/core/grid';
 import type { ClassEntry } from '../../src/core/types';
 import type { RasterLevel } from '../../src/core/map/mercator';
+import { RangeClient } from './geotiff-client';
+
+/**
+ * geotiff.js reads in blocks of 16 KiB (its `BlockedSource`), at most 200 kept per COG (3.2 MiB):
+ * a COG's header, IFDs and tile offset arrays come in one request instead of one 4-byte
+ * request per tile offset (sequential round trips on a mobile network), and neighbouring
+ * tiles of a level come together.
+ */
+const GEOTIFF_BLOCK_BYTES = 16 * 1024;
+const GEOTIFF_CACHE_BLOCKS = 200;
 
 /** One COG opened for mapping: level sizes known, pixels loaded on demand per level. */
 export interface CogLayer {
@@ -31,7 +41,7 @@ export interface CogLayer {
 export async function openCog(dataBase: string, code: string, signal?: AbortSignal): Promise<CogLayer> {
   let tiff: GeoTIFF;
   try {
-    tiff = await fromUrl(bundleUrl(dataBase, cogPath(code)), { allowFullFile: true, cacheSize: 400 } as any, signal);
+    tiff = await fromCustomClient(new RangeClient(bundleUrl(dataBase, cogPath(code))), { blockSize: GEOTIFF_BLOCK_BYTES, cacheSize: GEOTIFF_CACHE_BLOCKS } as Parameters<typeof fromCustomClient>[1], signal); // the block options are read by makeCustomSource (geotiff.js 3), not typed on RemoteSourceOptions
   } catch (e) {
     throw new IndapiError('IO', `Cannot open the map layer of ${code}: ${(e as Error).message}`);
   }

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CogStore } from '../cog/store';
-import { FetchSource, fetchSourceFactory } from './fetch-source';
+import { bodyMatches, FetchSource, fetchSourceFactory } from './fetch-source';
 
 const COG = join(__dirname, '../../../tests/engine/fixtures/bundle/cog');
 
@@ -76,5 +76,44 @@ describe('CogStore over a republished COG', () => {
     const fresh = new CogStore({ source: fetchSourceFactory('http://host/', { fetch: host(v2, '"v2"').fetch }) });
     expect(Array.from(await store.readFloat('cog/x.tif', last))).toEqual(Array.from(await fresh.readFloat('cog/x.tif', last)));
     expect(Array.from(await store.readFloat('cog/x.tif', [0, 0, 8, 8]))).toEqual(Array.from(await fresh.readFloat('cog/x.tif', [0, 0, 8, 8])));
+  });
+});
+
+describe('FetchSource: a 206 whose body is shorter than its Content-Range', () => {
+  const file = new Uint8Array(Array.from({ length: 100 }, (_, i) => i));
+  /** A host whose first answers to a range carry the right Content-Range and an empty body (as Chromium's HTTP cache gave for a range held in part), until asked with `cache: 'no-store'` or after `bad` such answers. */
+  function flakyCache(bad: number) {
+    const seen: Array<RequestCache | undefined> = [];
+    let left = bad;
+    const fetch = (async (_url: string, init?: RequestInit) => {
+      seen.push(init?.cache);
+      const m = /bytes=(\d+)-(\d+)/.exec((init?.headers as Record<string, string>).Range)!;
+      const a = Number(m[1]), b = Math.min(Number(m[2]), file.length - 1);
+      const empty = init?.cache !== 'no-store' || left-- > 1;
+      return new Response(empty ? new Uint8Array(0) : file.slice(a, b + 1), { status: 206, headers: { 'Content-Range': `bytes ${a}-${b}/${file.length}` } });
+    }) as typeof globalThis.fetch;
+    return { fetch, seen };
+  }
+
+  it('asks again without the HTTP cache and returns the bytes', async () => {
+    const h = flakyCache(1);
+    const got = new Uint8Array(await new FetchSource('http://x/a.tif', { fetch: h.fetch }).getBytes(10, 5));
+    expect([...got]).toEqual([10, 11, 12, 13, 14]);
+    expect(h.seen).toEqual([undefined, 'no-store']);
+  });
+
+  it('fails with IO naming the range when the second answer is short too', async () => {
+    const h = flakyCache(2);
+    await expect(new FetchSource('http://x/a.tif', { fetch: h.fetch }).getBytes(10, 5)).rejects.toMatchObject({ code: 'IO', message: expect.stringContaining('bytes 10-14') });
+  });
+
+  it('bodyMatches: Content-Range decides; without it a non-empty body up to the length (end of file)', () => {
+    expect(bodyMatches(5, 'bytes 10-14/100', 10, 5)).toBe(true);
+    expect(bodyMatches(0, 'bytes 10-14/100', 10, 5)).toBe(false);
+    expect(bodyMatches(5, 'bytes 11-15/100', 10, 5)).toBe(false);
+    expect(bodyMatches(3, 'bytes 97-99/100', 97, 5)).toBe(true); // cut at the end of the file
+    expect(bodyMatches(3, null, 97, 5)).toBe(true);
+    expect(bodyMatches(0, null, 10, 5)).toBe(false);
+    expect(bodyMatches(6, null, 10, 5)).toBe(false);
   });
 });

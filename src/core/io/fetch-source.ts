@@ -71,23 +71,41 @@ export class FetchSource implements RangeSource {
   /**
    * Reads `length` bytes at `offset`. A server that ignores `Range` and answers 200 with the
    * whole file is refused (BAD_BUNDLE): a bundle of hundreds of COGs cannot be read whole.
-   * @throws IndapiError IO on network or HTTP failure, BAD_BUNDLE when the host ignores ranges,
-   *   OFFLINE / BAD_BUNDLE when the service worker says so (header `X-Indapi3-Error`),
-   *   BUNDLE_CHANGED when `checkEtag` is set and the file's ETag changed, ABORTED when `signal` aborts
+   *
+   * Every 206 body is checked against what it claims (`Content-Range`, when readable) and what
+   * was asked: Chromium's HTTP cache, asked for a range it holds in part (a sparse entry
+   * revalidated with `no-cache`), can answer 206 with the right `Content-Range` and an empty
+   * body (seen when the engine and the map read the same tiles of a COG; the family of
+   * crbug.com/770694). Such a read is asked once more with `cache: 'no-store'`, which goes to
+   * the network (or the service worker) without the HTTP cache.
+   * @throws IndapiError IO on network or HTTP failure or a short body twice, BAD_BUNDLE when
+   *   the host ignores ranges, OFFLINE / BAD_BUNDLE when the service worker says so (header
+   *   `X-Indapi3-Error`), BUNDLE_CHANGED when `checkEtag` is set and the file's ETag changed,
+   *   ABORTED when `signal` aborts
    */
   async getBytes(offset: number, length: number, signal?: AbortSignal): Promise<ArrayBuffer> {
+    const first = await this.readRange(offset, length, signal);
+    if (first.complete) return first.buf;
+    const again = await this.readRange(offset, length, signal, 'no-store');
+    if (again.complete) return again.buf;
+    throw new IndapiError('IO', `Cannot read ${this.url}: asked for bytes ${offset}-${offset + length - 1}, the answer held ${again.buf.byteLength} bytes (${again.contentRange ?? 'no Content-Range'}).`);
+  }
+
+  /** One range request; `complete` is false when the body is shorter than its `Content-Range` (or empty). */
+  private async readRange(offset: number, length: number, signal?: AbortSignal, cache?: RequestCache): Promise<{ buf: ArrayBuffer; complete: boolean; contentRange: string | null }> {
     let res: Response;
     try {
       res = await this.doFetch(this.url, {
         headers: this.rangeHeaders(offset, length),
         signal,
+        ...(cache ? { cache } : {}),
       });
     } catch (e) {
       if (signal?.aborted) throw new IndapiError('ABORTED', 'The request was aborted.');
       throw new IndapiError('IO', `Cannot fetch ${this.url}: ${(e as Error).message}`);
     }
     this.checkVersion(res);
-    if (res.status === 416) return new ArrayBuffer(0);
+    if (res.status === 416) return { buf: new ArrayBuffer(0), complete: true, contentRange: null };
     if (!res.ok) throw await httpError(this.url, res);
     if (res.status === 200) {
       void res.body?.cancel().catch(() => undefined);
@@ -100,7 +118,8 @@ export class FetchSource implements RangeSource {
       if (signal?.aborted) throw new IndapiError('ABORTED', 'The request was aborted.');
       throw new IndapiError('IO', `Cannot read ${this.url}: ${(e as Error).message}`);
     }
-    return buf;
+    const contentRange = res.headers.get('content-range');
+    return { buf, complete: bodyMatches(buf.byteLength, contentRange, offset, length), contentRange };
   }
 
   /** Size from a HEAD request's Content-Length. @throws IndapiError IO */
@@ -112,6 +131,18 @@ export class FetchSource implements RangeSource {
     if (!res.ok || !Number.isFinite(n)) throw new IndapiError('IO', `Cannot get the size of ${this.url}.`);
     return n;
   }
+}
+
+/**
+ * Whether a 206 body of `bodyBytes` bytes is the whole answer to `bytes=offset-(offset+length-1)`:
+ * with a readable `Content-Range: bytes a-b/n` (RFC 9110 section 14.4), `a` must be `offset`
+ * and the body `b - a + 1` bytes, at most `length`; without one (a cross-origin host that does
+ * not expose it), a non-empty body of at most `length` bytes (it may end at the end of the file).
+ */
+export function bodyMatches(bodyBytes: number, contentRange: string | null, offset: number, length: number): boolean {
+  const m = /^\s*bytes\s+(\d+)-(\d+)\/(\d+|\*)\s*$/i.exec(contentRange ?? '');
+  if (m) return Number(m[1]) === offset && bodyBytes === Number(m[2]) - Number(m[1]) + 1 && bodyBytes <= length;
+  return length === 0 || (bodyBytes > 0 && bodyBytes <= length);
 }
 
 /** Error codes a service worker may name in the `X-Indapi3-Error` header of a failed bundle read. */
