@@ -10,7 +10,8 @@
  * resolution first, then the overviews from largest to smallest) with their out-of-line
  * values, then the tile data: smallest overview first, full resolution last, tiles in row-major
  * order, each preceded by its byte count (uint32) and followed by a copy of its last 4 bytes.
- * This passes GDAL's `validate_cloud_optimized_geotiff.py` (full check).
+ * This passes GDAL's `validate_cloud_optimized_geotiff.py` (full check). The bytes are laid out by
+ * the project's one TIFF serialiser, `serialiseTiff` in ./tiff.ts (with `writeGeoTiff`).
  *
  * Specs: TIFF 6.0 (tiles: TileWidth 322, TileLength 323, TileOffsets 324, TileByteCounts 325;
  * NewSubfileType 254 = 1 for reduced-resolution images), Adobe TIFF Technical Note 3
@@ -21,9 +22,9 @@
  * 540 x 378 -> 270 x 189 -> 135 x 94), as GDAL's COG driver does.
  */
 import { zlibSync } from 'fflate';
-import { ByteWriter, utf8 } from './bytes';
+import { utf8 } from './bytes';
 import { predictRows } from './predictor';
-import { asciiz, bytesPerSample, geoEntries, type TiffEntry, type TiffSampleType } from './tiff';
+import { asciiz, bytesPerSample, geoEntries, serialiseTiff, TIFF_TYPE, type TiffEntry, type TiffSampleType } from './tiff';
 
 /** zlib (RFC 1950) compressor; Node adapters may inject the native `zlib.deflateSync`. */
 export type Deflate = (data: Uint8Array) => Uint8Array;
@@ -54,10 +55,7 @@ export interface CogInput {
   deflate?: Deflate;
 }
 
-const SHORT = 3;
-const LONG = 4;
-const ASCII = 2;
-const DOUBLE = 12;
+const { SHORT, LONG, ASCII } = TIFF_TYPE;
 
 type Entry = TiffEntry;
 
@@ -268,74 +266,5 @@ function assembleCog(input: CogInput, plan: ReturnType<typeof planCog>, compress
   // Ghost area (GDAL's structural metadata) right after the 8-byte header.
   const ghostBody = 'LAYOUT=IFDS_BEFORE_DATA\nBLOCK_ORDER=ROW_MAJOR\nBLOCK_LEADER=SIZE_AS_UINT4\nBLOCK_TRAILER=LAST_4_BYTES_REPEATED\nKNOWN_INCOMPATIBLE_EDITION=NO\n ';
   const ghost = utf8(`GDAL_STRUCTURAL_METADATA_SIZE=${String(ghostBody.length).padStart(6, '0')} bytes\n${ghostBody}`);
-  let pos = 8 + ghost.length;
-  pos += pos % 2;
-
-  // IFD offsets and out-of-line value offsets.
-  const typeSize = (t: number) => (t === SHORT ? 2 : t === LONG ? 4 : t === DOUBLE ? 8 : 1);
-  const ifdPos: number[] = [];
-  const extOf = new Map<Entry, number>();
-  for (const l of levels) {
-    ifdPos.push(pos);
-    pos += 2 + l.ifd.length * 12 + 4;
-    for (const e of l.ifd) {
-      const size = typeSize(e.type) * e.values.length;
-      if (size > 4) {
-        extOf.set(e, pos);
-        pos += size + (size % 2);
-      }
-    }
-  }
-  // Tile data: smallest overview first, full resolution last; 4-byte leader and trailer.
-  for (let li = levels.length - 1; li >= 0; li--) {
-    const l = levels[li];
-    const offs = l.ifd.find((e) => e.tag === 324) as Entry;
-    offs.values = l.tiles.map((t) => {
-      const o = pos + 4;
-      pos += 4 + t.length + 4;
-      return o;
-    });
-  }
-
-  const w = new ByteWriter(true, pos + 16);
-  w.u8(0x49).u8(0x49).u16(42).u32(ifdPos[0]);
-  w.bytes(ghost);
-  if (w.length % 2) w.u8(0);
-  const writeValue = (type: number, v: number) => {
-    if (type === SHORT) w.u16(v);
-    else if (type === LONG) w.u32(v);
-    else if (type === DOUBLE) w.f64(v);
-    else w.u8(v);
-  };
-  levels.forEach((l, li) => {
-    if (w.length !== ifdPos[li]) throw new Error('COG layout error (IFD)');
-    w.u16(l.ifd.length);
-    for (const e of l.ifd) {
-      w.u16(e.tag).u16(e.type).u32(e.values.length);
-      const ext = extOf.get(e);
-      if (ext !== undefined) w.u32(ext);
-      else {
-        const start = w.length;
-        for (const v of e.values) writeValue(e.type, v);
-        w.zeros(4 - (w.length - start));
-      }
-    }
-    w.u32(li + 1 < levels.length ? ifdPos[li + 1] : 0);
-    for (const e of l.ifd) {
-      const ext = extOf.get(e);
-      if (ext === undefined) continue;
-      if (w.length !== ext) throw new Error('COG layout error (values)');
-      for (const v of e.values) writeValue(e.type, v);
-      if (w.length % 2) w.u8(0);
-    }
-  });
-  for (let li = levels.length - 1; li >= 0; li--) {
-    for (const t of levels[li].tiles) {
-      w.u32(t.length);
-      w.bytes(t);
-      w.bytes(t.subarray(t.length - 4));
-    }
-  }
-  return w.result();
+  return serialiseTiff(levels.map((l) => ({ entries: l.ifd, blocks: l.tiles, offsetsTag: 324 as const })), { ghost, cog: true });
 }
-

@@ -54,10 +54,9 @@ export interface GeoTiffInput {
   description?: string;
 }
 
-const SHORT = 3;
-const LONG = 4;
-const ASCII = 2;
-const DOUBLE = 12;
+/** TIFF field type codes used by the writers (TIFF 6.0 section 2). */
+export const TIFF_TYPE = { ASCII: 2, SHORT: 3, LONG: 4, DOUBLE: 12 } as const;
+const { SHORT, LONG, ASCII, DOUBLE } = TIFF_TYPE;
 
 /** One TIFF IFD entry: tag, field type (TIFF 6.0 section 2: 2 ASCII, 3 SHORT, 4 LONG, 12 DOUBLE) and values. */
 export interface TiffEntry {
@@ -169,54 +168,113 @@ export function writeGeoTiff(input: GeoTiffInput): Uint8Array {
   }
   entries.sort((a, b) => a.tag - b.tag);
 
-  // Layout: header (8) | IFD | out-of-line values | strips.
-  const typeSize = (t: number) => (t === SHORT ? 2 : t === LONG ? 4 : t === DOUBLE ? 8 : 1);
-  const ifdSize = 2 + entries.length * 12 + 4;
-  let extOffset = 8 + ifdSize;
+  return serialiseTiff([{ entries, blocks: strips, offsetsTag: 273 }]);
+}
+
+/** One image (IFD) of a TIFF file for {@link serialiseTiff}: its entries and its compressed strips or tiles. */
+export interface TiffImage {
+  /** IFD entries, sorted by tag; the offsets entry's values are filled in. */
+  entries: TiffEntry[];
+  /** Strips or tiles, in the order of the offsets entry. */
+  blocks: Uint8Array[];
+  /** The entry that receives the blocks' offsets: StripOffsets 273 or TileOffsets 324. */
+  offsetsTag: 273 | 324;
+}
+
+/** Layout options of {@link serialiseTiff} (GDAL's COG layout, https://gdal.org/drivers/raster/cog.html). */
+export interface TiffLayout {
+  /** Bytes right after the 8-byte header (GDAL's structural metadata, the "ghost area"). */
+  ghost?: Uint8Array;
+  /** COG layout: blocks of the last image first, each with a 4-byte size leader and its last 4 bytes repeated as trailer. */
+  cog?: boolean;
+}
+
+/**
+ * The one TIFF file layout of the project (TIFF 6.0, little-endian): header `II*\0`, the
+ * optional ghost area, then each IFD followed by its out-of-line values (word-aligned), then
+ * the blocks. Plain GeoTIFFs keep the blocks in IFD order; COGs (`layout.cog`) put the
+ * smallest overview's blocks first and frame each block with a leader and trailer, as GDAL's
+ * COG driver does. Used by {@link writeGeoTiff} and `writeCog` (./cog.ts).
+ * @param images IFDs in file order (full resolution first)
+ * @returns the file bytes
+ * @throws Error on an internal layout inconsistency (a bug)
+ */
+export function serialiseTiff(images: TiffImage[], layout: TiffLayout = {}): Uint8Array {
+  const framing = layout.cog ? 8 : 0;
+  let pos = 8 + (layout.ghost?.length ?? 0);
+  pos += pos % 2;
+  const ifdPos: number[] = [];
   const extOf = new Map<Entry, number>();
-  for (const e of entries) {
-    const size = typeSize(e.type) * e.values.length;
-    if (size > 4) {
-      extOf.set(e, extOffset);
-      extOffset += size + (size % 2);
+  for (const im of images) {
+    ifdPos.push(pos);
+    pos += 2 + im.entries.length * 12 + 4;
+    for (const e of im.entries) {
+      const size = typeSize(e.type) * e.values.length;
+      if (size > 4) {
+        extOf.set(e, pos);
+        pos += size + (size % 2);
+      }
     }
   }
-  let dataOffset = extOffset;
-  const stripOffsets = strips.map((s) => {
-    const o = dataOffset;
-    dataOffset += s.length;
-    return o;
-  });
-  (entries.find((e) => e.tag === 273) as Entry).values = stripOffsets;
-  const w = new ByteWriter(true, dataOffset + 16);
-  w.u8(0x49).u8(0x49).u16(42).u32(8);
-  w.u16(entries.length);
-  const writeValue = (ww: ByteWriter, type: number, v: number) => {
-    if (type === SHORT) ww.u16(v);
-    else if (type === LONG) ww.u32(v);
-    else if (type === DOUBLE) ww.f64(v);
-    else ww.u8(v);
-  };
-  for (const e of entries) {
-    w.u16(e.tag).u16(e.type).u32(e.values.length);
-    const ext = extOf.get(e);
-    if (ext !== undefined) w.u32(ext);
-    else {
-      const start = w.length;
+  const order = images.map((_, i) => i);
+  if (layout.cog) order.reverse();
+  for (const i of order) {
+    const im = images[i];
+    const offs = im.entries.find((e) => e.tag === im.offsetsTag);
+    if (!offs) throw new Error(`TIFF layout error (no offsets tag ${im.offsetsTag})`);
+    offs.values = im.blocks.map((b) => {
+      const o = pos + framing / 2;
+      pos += b.length + framing;
+      return o;
+    });
+  }
+
+  const w = new ByteWriter(true, pos + 16);
+  w.u8(0x49).u8(0x49).u16(42).u32(ifdPos[0]);
+  if (layout.ghost) w.bytes(layout.ghost);
+  if (w.length % 2) w.u8(0);
+  images.forEach((im, i) => {
+    if (w.length !== ifdPos[i]) throw new Error('TIFF layout error (IFD)');
+    w.u16(im.entries.length);
+    for (const e of im.entries) {
+      w.u16(e.tag).u16(e.type).u32(e.values.length);
+      const ext = extOf.get(e);
+      if (ext !== undefined) w.u32(ext);
+      else {
+        const start = w.length;
+        for (const v of e.values) writeValue(w, e.type, v);
+        w.zeros(4 - (w.length - start));
+      }
+    }
+    w.u32(i + 1 < images.length ? ifdPos[i + 1] : 0);
+    for (const e of im.entries) {
+      const ext = extOf.get(e);
+      if (ext === undefined) continue;
+      if (w.length !== ext) throw new Error('TIFF layout error (values)');
       for (const v of e.values) writeValue(w, e.type, v);
-      w.zeros(4 - (w.length - start));
+      if (w.length % 2) w.u8(0);
+    }
+  });
+  for (const i of order) {
+    for (const b of images[i].blocks) {
+      if (layout.cog) w.u32(b.length);
+      w.bytes(b);
+      if (layout.cog) w.bytes(b.subarray(b.length - 4));
     }
   }
-  w.u32(0);
-  for (const e of entries) {
-    const ext = extOf.get(e);
-    if (ext === undefined) continue;
-    if (w.length !== ext) throw new Error('TIFF layout error');
-    for (const v of e.values) writeValue(w, e.type, v);
-    if (w.length % 2) w.u8(0);
-  }
-  for (const s of strips) w.bytes(s);
   return w.result();
+}
+
+/** Bytes of one value of a TIFF field type (SHORT 2, LONG 4, DOUBLE 8, ASCII/BYTE 1). */
+function typeSize(t: number): number {
+  return t === SHORT ? 2 : t === LONG ? 4 : t === DOUBLE ? 8 : 1;
+}
+
+function writeValue(w: ByteWriter, type: number, v: number): void {
+  if (type === SHORT) w.u16(v);
+  else if (type === LONG) w.u32(v);
+  else if (type === DOUBLE) w.f64(v);
+  else w.u8(v);
 }
 
 /** A TIFF ASCII value: the UTF-8 bytes of `s` and a terminating NUL. */
