@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { inflateSync } from 'node:zlib';
 import type { Engine } from '../core/api';
 import type { GenFile } from '../contract/methods';
+import { parseManifest } from '../core/bundle';
 import { createEngine } from '../core/engine';
 import { IndapiError, isIndapiError } from '../core/errors';
 import { configureGraphics, createResvgRasterizer, genFile } from '../core/formats';
@@ -58,7 +59,7 @@ function guardPartial(where: string, source: SourceFactory, text: TextLoader): {
  */
 export async function createBundleEngine(dataDir: string, cacheBytes = 256 * 1024 * 1024): Promise<Engine> {
   try {
-    JSON.parse(await readBundleText(dataDir, 'manifest.json'));
+    parseManifest(await readBundleText(dataDir, 'manifest.json'));
   } catch (e) {
     throw new IndapiError('BAD_BUNDLE', `There is no data bundle at ${dataDir} (manifest.json: ${(e as Error).message}). Set DATA_DIR to a bundle folder or URL.`);
   }
@@ -118,8 +119,8 @@ const FONT_FILES = (() => {
 /** The bundle's name and version at its location, or "none". */
 export async function bundleVersion(dataDir: string): Promise<string> {
   try {
-    const m = JSON.parse(await readBundleText(dataDir, 'manifest.json'));
-    return `${m.name ?? 'bundle'} ${m.version ?? '?'} at ${dataDir}`;
+    const m = parseManifest(await readBundleText(dataDir, 'manifest.json'));
+    return `${m.name || 'bundle'} ${m.version || '?'} at ${dataDir}`;
   } catch {
     return 'none';
   }

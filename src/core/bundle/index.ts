@@ -2,11 +2,14 @@
  * The bundle format's one owner: where each file lives (paths relative to the bundle root,
  * URL-encoded in one place), the manifest's type and its parse and serialisation, and the
  * parsers of vi.csv, iso.csv and class tables (`classes/<code>.csv`; they live with the
- * catalog, re-exported here). Engine, server, app, service worker and raster worker read the
+ * catalog, re-exported here), and the writers of vi.csv, iso.csv and class tables (RFC 4180
+ * via papaparse, `\n` line ends, a final newline). Engine, server, app, service worker and raster worker read the
  * bundle through these; the layout is described in the README ("The data bundle").
  */
+import Papa from 'papaparse';
 import { IndapiError } from '../errors';
 import { gridFromManifest, SSA_GRID, type GridDef } from '../grid';
+import type { ClassEntry } from '../types';
 
 export { parseClassTable, parseIso, parseVi, type IsoRow } from '../catalog';
 
@@ -80,4 +83,55 @@ export function serialiseManifest(m: BundleManifest): string {
 /** The grid of a bundle: its manifest's when it gives one (width and cell size), else SSA_GRID. */
 export function manifestGrid(m: BundleManifest | null): GridDef {
   return gridFromManifest(m?.grid, SSA_GRID);
+}
+
+/** RFC 4180 CSV text (papaparse): a header row, `\n` line ends, a final newline; `quoteAll` quotes every field. */
+function csvText(fields: readonly string[], rows: ReadonlyArray<ReadonlyArray<string>>, quoteAll = false): string {
+  return `${Papa.unparse({ fields: [...fields], data: rows.map((r) => [...r]) }, { newline: '\n', quotes: quoteAll })}\n`;
+}
+
+/**
+ * vi.csv text: the catalog records as rows of `fields` (a missing field is empty).
+ * @param fields column order (varCode first by convention)
+ * @param records records as text fields
+ * @param opts `quoteAll`: quote every field, as the original service's vi.csv export did
+ */
+export function serialiseVi(fields: readonly string[], records: ReadonlyArray<Readonly<Record<string, string | undefined>>>, opts: { quoteAll?: boolean } = {}): string {
+  return csvText(fields, records.map((r) => fields.map((f) => r[f] ?? '')), opts.quoteAll);
+}
+
+/**
+ * vi.csv as text records, every column kept (for tools that add or replace records and must
+ * keep fields this version does not know; the typed reader is `parseVi`).
+ * @param text the file's text (a UTF-8 BOM is dropped)
+ * @param name file name for messages
+ * @returns the header's fields in order and one record per row
+ * @throws IndapiError IO when the CSV cannot be parsed
+ */
+export function parseViRecords(text: string, name = 'vi.csv'): { fields: string[]; records: Array<Record<string, string>> } {
+  const res = Papa.parse<Record<string, string>>(text.replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: true });
+  const bad = res.errors.find((e) => e.type !== 'Delimiter');
+  if (bad) throw new IndapiError('IO', `Cannot parse ${name}: ${bad.message} (row ${bad.row}).`);
+  return { fields: res.meta.fields ?? [], records: res.data };
+}
+
+/**
+ * Class table text (`classes/<code>.csv`): `value,label,color`, then `extras` columns.
+ * @param table one entry per class value
+ * @param extras further columns, in order
+ */
+export function serialiseClassTable(table: readonly ClassEntry[], extras: readonly string[] = []): string {
+  const fields = ['value', 'label', 'color', ...extras];
+  return csvText(fields, table.map((e) => fields.map((f) => (e[f] === undefined ? '' : String(e[f])))));
+}
+
+/** The columns of iso.csv, in order. */
+export const ISO_FIELDS = ['code', 'name', 'type', 'members', 'xmin', 'ymin', 'xmax', 'ymax', 'cells'] as const;
+
+/**
+ * iso.csv text: one row per country or region, in {@link ISO_FIELDS} order (members `|`-separated,
+ * extent in degrees, cells of the grid).
+ */
+export function serialiseIso(rows: ReadonlyArray<ReadonlyArray<string>>): string {
+  return csvText(ISO_FIELDS, rows);
 }

@@ -8,6 +8,7 @@
  * {@link isFrictionRecord}. The embedded bundle has FRICTION_WALK (walking only); ingested
  * bundles may add others (e.g. a motorised surface), and several may coexist.
  */
+import { cogPath } from '../bundle';
 import type { CallOptions, ColumnInfo, TableResult } from '../api';
 import { cellAreaKm2 } from '../area';
 import type { Catalog } from '../catalog';
@@ -187,7 +188,7 @@ export async function runCatchment(engine: CatchmentEngine, args: CatchmentArgs,
   const vars = args.var ?? [];
   cat.validate(vars);
   const allowed = await isoFilter(cat, args.iso3, signal);
-  const friction = await engine.store.readFloat(`cog/${fr.varCode}.tif`, [0, 0, grid.width, grid.height], signal);
+  const friction = await engine.store.readFloat(cogPath(fr.varCode), [0, 0, grid.width, grid.height], signal);
   let steps = stepsCache.get(grid);
   if (!steps) { steps = gridSteps(grid); stepsCache.set(grid, steps); }
   const total = 4 + vars.length;

@@ -14,7 +14,7 @@
  * - iso.csv: countries from ISO3 / ADM0_NAME (codes outside ISO 3166 such as XX0, ATF, ESH kept),
  *   regions SSA, EAF, MAF, SAF, WAF with the members of the embedded bundle's iso.csv that occur.
  */
-import Papa from 'papaparse';
+import { serialiseIso } from '../bundle';
 import type { ClassEntry } from '../types';
 import { CELL_SIZE_DEG, type GridDef } from '../grid';
 
@@ -195,15 +195,6 @@ export function colourTextClasses(table: ClassEntry[], record: Record<string, st
   return hit ? 'text-labels' : 'text-sorted';
 }
 
-/**
- * CSV text of a class table (`value,label,color` then the extras), RFC 4180 via papaparse.
- * @param table rows
- * @param extras further columns
- */
-export function classTableCsv(table: ClassEntry[], extras: string[] = []): string {
-  const fields = ['value', 'label', 'color', ...extras];
-  return Papa.unparse({ fields, data: table.map((e) => fields.map((f) => (e[f] === undefined ? '' : String(e[f])))) }, { newline: '\n' }) + '\n';
-}
 
 /**
  * Regions of the embedded bundle's iso.csv (UN M49 subregions of Africa south of the Sahara),
@@ -261,5 +252,5 @@ export function isoCsv(grid: GridDef, countries: Map<string, CountryCells>): str
     }
     rows.push([r.code, r.name, 'region', members.join('|'), ...bbox(ext), String(cells)]);
   }
-  return Papa.unparse({ fields: ['code', 'name', 'type', 'members', 'xmin', 'ymin', 'xmax', 'ymax', 'cells'], data: rows }, { newline: '\n' }) + '\n';
+  return serialiseIso(rows);
 }

@@ -3,6 +3,7 @@
  * engine's COG store, for the table export and the bench table generator. Memory stays
  * bounded: one band of every layer at a time (Float32 or Int32 samples).
  */
+import { cogPath } from '../../core/bundle';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { throwIfAborted } from '../../core/errors';
@@ -89,7 +90,7 @@ export async function openBundle(dir: string, opts: OpenBundleOptions = {}): Pro
   const layers: BundleLayer[] = [];
   let blockHeight = 256;
   const add = async (code: string, record?: VarRecord) => {
-    const info = await engine.store.info(`cog/${code}.tif`, signal);
+    const info = await engine.store.info(cogPath(code), signal);
     blockHeight = info.blockHeight;
     const integer = !(info.kind === 'float32' || info.kind === 'float64');
     const type = record?.type === 'class' ? 'class' : 'continuous';
@@ -123,8 +124,8 @@ export async function openBundle(dir: string, opts: OpenBundleOptions = {}): Pro
         if (!l) continue;
         const win: [number, number, number, number] = [0, y0, grid.width, y1];
         // copies: the store's window cache may share its arrays
-        data.set(code, l.type === 'class' ? (await engine.store.readInt(`cog/${code}.tif`, win, sig)).slice()
-          : (await engine.store.readFloat(`cog/${code}.tif`, win, sig)).slice());
+        data.set(code, l.type === 'class' ? (await engine.store.readInt(cogPath(code), win, sig)).slice()
+          : (await engine.store.readFloat(cogPath(code), win, sig)).slice());
       }
       engine.store.clear();
       return { y0, y1, data };

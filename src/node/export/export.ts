@@ -16,7 +16,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { once } from 'node:events';
-import Papa from 'papaparse';
+import { serialiseVi } from '../../core/bundle';
 import { IndapiError, throwIfAborted } from '../../core/errors';
 import { cellId } from '../../core/grid';
 import type { ClassEntry } from '../../core/types';
@@ -159,7 +159,7 @@ export async function exportBundle(opts: ExportOptions): Promise<ExportResult> {
  */
 export async function writeCatalog(records: import('../../core/types').VarRecord[], path: string): Promise<void> {
   const fields = [...ORIGINAL_VI_FIELDS, ...EXTRA_VI_FIELDS];
-  const csv = Papa.unparse({ fields: [...fields], data: records.map((r, i) => { const o = originalViRow(r, i); return fields.map((f) => o[f]); }) }, { quotes: true, newline: '\n' });
+  const csv = serialiseVi(fields, records.map((r, i) => originalViRow(r, i)), { quoteAll: true });
   await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, csv + '\n');
+  await writeFile(path, csv);
 }

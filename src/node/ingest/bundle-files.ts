@@ -6,7 +6,7 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import Papa from 'papaparse';
+import { classTablePath, serialiseManifest, serialiseVi } from '../../core/bundle';
 import { VI_FIELDS } from '../../core/catalog';
 import { gridText, type GridDef } from '../../core/grid';
 import { CLASS_RULE_TEXT, isoCsv, type ClassRule, type CountryCells } from '../../core/ingest/classes';
@@ -72,7 +72,7 @@ export async function writeBundleFiles(o: BundleFilesInput): Promise<Finding[]> 
   const finish = (rec: Record<string, string>, l: Layer) => {
     rec.dataType = l.sampleType!;
     rec.noData = String(l.noData);
-    rec.classTable = l.classes ? `classes/${l.plan.code}.csv` : '';
+    rec.classTable = l.classes ? classTablePath(l.plan.code) : '';
     if (l.classes) rec.type = 'class';
     return rec;
   };
@@ -109,14 +109,13 @@ export async function writeBundleFiles(o: BundleFilesInput): Promise<Finding[]> 
       // not shipped with this installation: the map draws without outlines / place search
     }
   }
-  const viCsv = Papa.unparse({ fields, data: outRecs.map((rec) => fields.map((f) => rec[f] ?? '')) }, { newline: '\n' }) + '\n';
-  await o.addFile('vi.csv', viCsv);
+  await o.addFile('vi.csv', serialiseVi(fields, outRecs));
   await o.addFile('iso.csv', isoCsv(o.grid, o.countries));
   const droppedFindings = o.found.list.filter((f) => f.severity === 'droppable');
   await o.addFile('README.md', bundleReadme({ grid: o.grid, fixed: !!o.fixedWindow, source: o.source, catalog: o.catalog, today, rows: o.rows, validRows: o.validRows, layers: o.kept.length, records: outRecs.length, dropped: droppedFindings, encoding: o.encoding, classRules: o.kept.filter((l) => l.rule).map((l) => [l.plan.code, l.rule!] as [string, ClassRule]) }));
   o.files.sort((a, b) => (a.path < b.path ? -1 : 1));
   const manifest = { name: 'indapi3-bundle', version: `${today.slice(0, 4)}.${today.slice(5, 7)}.1`, created: today, source: { table: o.source, catalog: o.catalog, ingested: new Date().toISOString() }, grid: { ...o.grid }, files: o.files };
-  await writeFile(join(o.tmp, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
+  await writeFile(join(o.tmp, 'manifest.json'), serialiseManifest(manifest));
   return droppedFindings;
 }
 

@@ -8,16 +8,14 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import Papa from 'papaparse';
-import { IndapiError } from '../../core/errors';
-import { gridFromManifest, SSA_GRID, type GridDef } from '../../core/grid';
+import { type BundleManifest, classTablePath, cogPath, manifestGrid, parseManifest, parseViRecords, serialiseClassTable, serialiseManifest, serialiseVi } from '../../core/bundle';
+import { SSA_GRID, type GridDef } from '../../core/grid';
 import type { ClassEntry } from '../../core/types';
 
 /** The grid of a bundle folder (manifest.json's `grid`), or the SSA grid when there is none. */
 export async function bundleGrid(dir: string): Promise<GridDef> {
   try {
-    const m = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as { grid?: unknown };
-    return gridFromManifest(m.grid, SSA_GRID);
+    return manifestGrid(parseManifest(await readFile(join(dir, 'manifest.json'), 'utf8')));
   } catch {
     // no manifest: the default grid
   }
@@ -50,12 +48,11 @@ export async function addLayersToBundle(dir: string, layers: AddedLayer[], writt
   await mkdir(join(dir, 'classes'), { recursive: true });
   for (const l of layers) {
     const code = l.record.varCode;
-    changed.push(`cog/${code}.tif`);
+    changed.push(cogPath(code));
     if (l.classes) {
       const extra = [...new Set(l.classes.flatMap((c) => Object.keys(c)))].filter((k) => !['value', 'label', 'color'].includes(k));
-      const fields = ['value', 'label', 'color', ...extra];
-      const path = `classes/${code}.csv`;
-      await writeFile(join(dir, path), Papa.unparse({ fields, data: l.classes.map((c) => fields.map((f) => (c[f] === undefined ? '' : String(c[f])))) }, { newline: '\n' }) + '\n');
+      const path = classTablePath(code);
+      await writeFile(join(dir, path), serialiseClassTable(l.classes, extra));
       l.record.classTable = path;
       changed.push(path);
     }
@@ -65,11 +62,7 @@ export async function addLayersToBundle(dir: string, layers: AddedLayer[], writt
   let fields: string[] = [];
   let rows: Record<string, string>[] = [];
   if (existsSync(viPath)) {
-    const res = Papa.parse<Record<string, string>>((await readFile(viPath, 'utf8')).replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: true });
-    const bad = res.errors.find((e) => e.type !== 'Delimiter');
-    if (bad) throw new IndapiError('IO', `Cannot parse ${viPath}: ${bad.message} (row ${bad.row}).`);
-    fields = res.meta.fields ?? [];
-    rows = res.data;
+    ({ fields, records: rows } = parseViRecords(await readFile(viPath, 'utf8'), viPath));
   }
   for (const l of layers) {
     for (const f of Object.keys(l.record)) if (!fields.includes(f)) fields.push(f);
@@ -77,14 +70,14 @@ export async function addLayersToBundle(dir: string, layers: AddedLayer[], writt
     if (i >= 0) rows[i] = { ...rows[i], ...l.record };
     else rows.push(l.record);
   }
-  await writeFile(viPath, Papa.unparse({ fields, data: rows.map((r) => fields.map((f) => r[f] ?? '')) }, { newline: '\n' }) + '\n');
+  await writeFile(viPath, serialiseVi(fields, rows));
   changed.push('vi.csv');
   // manifest.json: size and sha256 of every changed file
   const mPath = join(dir, 'manifest.json');
-  const manifest: { files?: Array<{ path: string; bytes: number; sha256: string }>; [k: string]: unknown } = existsSync(mPath)
-    ? JSON.parse(await readFile(mPath, 'utf8'))
-    : { name: 'indapi3-bundle', version: '0.0.0', created: new Date().toISOString().slice(0, 10), grid: SSA_GRID };
-  const files = manifest.files ?? [];
+  const manifest: BundleManifest = existsSync(mPath)
+    ? parseManifest(await readFile(mPath, 'utf8'))
+    : { name: 'indapi3-bundle', version: '0.0.0', created: new Date().toISOString().slice(0, 10), grid: SSA_GRID, files: [] };
+  const files = manifest.files;
   for (const p of changed) {
     const entry = { path: p, bytes: (await stat(join(dir, p))).size, sha256: await sha256(join(dir, p)) };
     const i = files.findIndex((f) => f.path === p);
@@ -93,7 +86,7 @@ export async function addLayersToBundle(dir: string, layers: AddedLayer[], writt
   }
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   manifest.files = files;
-  await writeFile(mPath, JSON.stringify(manifest, null, 2) + '\n');
+  await writeFile(mPath, serialiseManifest(manifest));
 }
 
 /** Qualitative colours (ColorBrewer Set3) cycled over classes without colours. */

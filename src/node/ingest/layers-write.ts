@@ -11,7 +11,7 @@ import { throwIfAborted } from '../../core/errors';
 import { writeCogAsync } from '../../core/formats/cog';
 import { OUTLINE_FILES, OUTLINE_KEY, outlineAttribution, outlineDescription, outlineUnits, writeOutlines } from '../../core/formats/outlines';
 import type { GridDef } from '../../core/grid';
-import { classTableCsv } from '../../core/ingest/classes';
+import { classTablePath, cogPath, serialiseClassTable } from '../../core/bundle';
 import { BLOCK_ROWS, type Layer } from './layer';
 
 /** Layers being compressed at once (their tiles on zlib's thread pool). */
@@ -102,8 +102,8 @@ export async function writeLayers(o: WriteLayersInput): Promise<number> {
         { width: o.grid.width, height: o.grid.height, data, sampleType: l.sampleType!, xmin: o.grid.xmin, ymax: o.grid.ymax, cellSize: o.grid.cellSizeDeg, noData: nd },
         deflateAsync,
       ).then(async (tif) => {
-        await o.addFile(`cog/${l.plan.code}.tif`, tif);
-        if (l.classes) await o.addFile(`classes/${l.plan.code}.csv`, classTableCsv(l.classes.table, l.classes.extras));
+        await o.addFile(cogPath(l.plan.code), tif);
+        if (l.classes) await o.addFile(classTablePath(l.plan.code), serialiseClassTable(l.classes.table, l.classes.extras));
         done++;
         o.onLayer?.(done);
       });
