@@ -4,7 +4,11 @@
  */
 import type { Catalog } from '../catalog';
 import { unknownCodeMessage } from '../catalog';
+import { asList, byCodesOf } from '../args';
 import { IndapiError } from '../errors';
+
+/** The list readers live in ../args.ts (shared with the file namer); re-exported for the engine's modules. */
+export { asList, byCodesOf };
 import type { ByArg, ClassEntry, VarRecord } from '../types';
 import { parseAggFun, renameColumns, type AggFormula } from './expr';
 import { cutLabels } from './labels';
@@ -83,17 +87,6 @@ export const STAT_NAMES = ['count', 'sum', 'mean', 'min', 'max', 'sd', 'majority
 export const HIST_BINS = 10;
 
 /**
- * Normalises a list argument that may be a single string.
- * @throws IndapiError BAD_ARGUMENT when it is neither text nor a list of text
- */
-export function asList(v: unknown, name: string): string[] {
-  if (v === undefined || v === null) return [];
-  const a = Array.isArray(v) ? v : [v];
-  for (const x of a) if (typeof x !== 'string' || x === '') throw new IndapiError('BAD_ARGUMENT', `'${name}' must be text or a list of text.`);
-  return a as string[];
-}
-
-/**
  * Validates requested statistics.
  * @throws IndapiError BAD_ARGUMENT naming unknown statistics
  */
@@ -156,15 +149,6 @@ export async function planVars(cat: Catalog, vars: string[], byCodes: string[], 
     out.push(spec);
   }
   return out;
-}
-
-/** Codes named by a `by` argument. */
-export function byCodesOf(by: ByArg | string | undefined | null): string[] {
-  if (by === undefined || by === null) return [];
-  if (typeof by === 'string') return [by];
-  if (Array.isArray(by)) return asList(by, 'by');
-  if (typeof by === 'object') return Object.keys(by);
-  throw new IndapiError('BAD_ARGUMENT', "'by' must be a list of codes or an object of breaks / classes.");
 }
 
 /**

@@ -13,6 +13,8 @@
  * names stay short on every file system. Characters other than letters, digits, `_` and
  * `.` become `_`.
  */
+import { asList, byCodesOf } from '../args';
+import type { ByArg } from '../types';
 
 /** The codes a request names. */
 export interface RequestCodes {
@@ -24,21 +26,17 @@ export interface RequestCodes {
   area: string[];
 }
 
-function asList(v: unknown): string[] {
-  if (v === undefined || v === null) return [];
-  if (Array.isArray(v)) return v.map(String);
-  return [String(v)];
-}
-
 /**
- * Codes of a request's arguments (`var`, `by` as a list or object, `iso3`, `wkt`, `ids`).
+ * Codes of a request's arguments (`var`, `by` as a list or object, `iso3`, `wkt`, `ids`), read
+ * by the engine's own list readers (../args.ts).
+ * @throws IndapiError BAD_ARGUMENT for list arguments that are not text (the engine refuses them first)
  * @param args the request arguments as the contract parsed them
  */
 export function requestCodes(args: Record<string, unknown>): RequestCodes {
-  const vars = asList(args.var);
-  const byArg = args.by;
-  const by = byArg && typeof byArg === 'object' && !Array.isArray(byArg) ? Object.keys(byArg) : asList(byArg);
-  let area = asList(args.iso3);
+  const vars = asList(args.var, 'var');
+  // similar()'s `by` is a count of cells, named as it is
+  const by = typeof args.by === 'number' ? [String(args.by)] : byCodesOf(args.by as ByArg | string | undefined);
+  let area = asList(args.iso3, 'iso3');
   if (area.length === 0) area = args.ids !== undefined ? ['CELLS'] : args.wkt !== undefined ? ['WKT'] : ['SSA'];
   return { vars, by, area };
 }
