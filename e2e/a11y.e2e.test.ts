@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { startServer, type Started, injectAxe } from './helpers';
+import { startServer, type Started, axeViolations } from './helpers';
 import { launch, shot, still, waitMap } from './app-helpers';
 
 let srv: Started;
@@ -18,13 +18,7 @@ beforeAll(async () => {
 afterAll(async () => { await browser?.close(); await srv?.stop(); });
 
 /** Serious and critical axe violations of the page, as "rule: target" lines. */
-async function axe(page: Page): Promise<string[]> {
-  await injectAxe(page);
-  const r = await page.evaluate(async () => (window as any).axe.run(document, { resultTypes: ['violations'] }));
-  return (r.violations as Array<{ id: string; impact: string; nodes: Array<{ target: string[]; html?: string; failureSummary?: string }> }>)
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 4).map((n) => `${n.target.join(" ")} ${n.html?.slice(0, 160)} ${n.failureSummary ?? ""}`).join(", ")}`);
-}
+const axe = (page: Page): Promise<string[]> => axeViolations(page);
 
 const PANELS: Array<[string, string]> = [['summary', 'Summaries'], ['areas', 'Areas'], ['compare', 'Compare'], ['download', 'Download'], ['api', 'API']];
 

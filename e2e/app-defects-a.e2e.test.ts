@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startServer, type Started, injectAxe } from './helpers';
+import { startServer, type Started, axeViolations } from './helpers';
 import { launch, openApp, shot, waitMap } from './app-helpers';
 
 let srv: Started;
@@ -24,13 +24,7 @@ beforeAll(async () => {
 afterAll(async () => { await browser?.close(); await srv?.stop(); });
 
 /** Serious and critical axe violations of the page. */
-async function axe(page: Page): Promise<string[]> {
-  await injectAxe(page);
-  const r = await page.evaluate(async () => (window as any).axe.run(document, { resultTypes: ['violations'] }));
-  return (r.violations as Array<{ id: string; impact: string; nodes: Array<{ target: string[]; html?: string }> }>)
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 4).map((n) => `${n.target.join(' ')} ${n.html?.slice(0, 160)}`).join(', ')}`);
-}
+const axe = (page: Page): Promise<string[]> => axeViolations(page);
 
 async function open(hash: string, viewport: { width: number; height: number } = DESKTOP): Promise<{ ctx: BrowserContext; page: Page; errors: string[] }> {
   const phone = viewport.width < 900;

@@ -5,18 +5,12 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { startServer, type Started, injectAxe } from './helpers';
+import { startServer, type Started, axeViolations } from './helpers';
 import { launch, shot } from './app-helpers';
 
 
 /** Serious and critical axe violations inside the catalog, as "rule: target" lines. */
-async function axeCatalog(page: Page): Promise<string[]> {
-  await injectAxe(page);
-  const r = await page.evaluate(async () => (window as any).axe.run('.catalog', { resultTypes: ['violations'] }));
-  return (r.violations as Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }>)
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
+const axeCatalog = (page: Page): Promise<string[]> => axeViolations(page, '.catalog');
 
 let srv: Started;
 let browser: Browser;

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startServer, type Started, injectAxe } from './helpers';
+import { startServer, type Started, axeViolations } from './helpers';
 import { launch, shot, still, waitMap, openApp } from './app-helpers';
 import { decodePng } from './png';
 
@@ -63,13 +63,7 @@ async function mapSamples(page: Page): Promise<Array<{ x: number; y: number; fx:
 const px = (img: ReturnType<typeof decodePng>, x: number, y: number) => { const k = (y * img.width + x) * 4; return [img.data[k], img.data[k + 1], img.data[k + 2]]; };
 const differ = (a: number[], b: number[]) => Math.abs(a[0] - b[0]) + Math.abs(a[1] - b[1]) + Math.abs(a[2] - b[2]) > 24;
 
-async function axe(page: Page): Promise<string[]> {
-  await injectAxe(page);
-  const r = await page.evaluate(async () => (window as any).axe.run(document, { resultTypes: ['violations'] }));
-  return (r.violations as Array<{ id: string; impact: string; nodes: Array<{ target: string[]; failureSummary?: string }> }>)
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 4).map((n) => `${n.target.join(' ')} ${n.failureSummary ?? ''}`).join(', ')}`);
-}
+const axe = (page: Page): Promise<string[]> => axeViolations(page);
 
 type Box = { x: number; y: number; width: number; height: number };
 const intersects = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;

@@ -12,7 +12,7 @@ import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import Papa from 'papaparse';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startServer, type Started, injectAxe } from './helpers';
+import { startServer, type Started, axeViolations } from './helpers';
 import { launch, settle, shot, waitMap, openApp } from './app-helpers';
 import { decodePng } from './png';
 
@@ -21,13 +21,7 @@ let browser: Browser;
 const OUT = 'test-results/features';
 
 /** Serious and critical axe violations of the page, as "rule: target" lines. */
-async function axe(page: Page): Promise<string[]> {
-  await injectAxe(page);
-  const r = await page.evaluate(async () => (window as any).axe.run(document, { resultTypes: ['violations'] }));
-  return (r.violations as Array<{ id: string; impact: string; nodes: Array<{ target: string[]; html?: string }> }>)
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 4).map((n) => `${n.target.join(' ')} ${n.html?.slice(0, 160)}`).join(', ')}`);
-}
+const axe = (page: Page): Promise<string[]> => axeViolations(page);
 
 beforeAll(async () => {
   srv = await startServer();

@@ -44,3 +44,15 @@ export async function injectAxe(page: import('playwright-core').Page): Promise<v
   const src = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
   await page.evaluate(src);
 }
+
+/**
+ * Serious and critical axe-core violations on the page (or within `selector`), one line
+ * each: rule, impact, and up to four nodes (selector, start of the HTML, axe's summary).
+ */
+export async function axeViolations(page: import('playwright-core').Page, selector?: string): Promise<string[]> {
+  await injectAxe(page);
+  const r = await page.evaluate(async (sel) => (window as any).axe.run(sel ?? document, { resultTypes: ['violations'] }), selector);
+  return (r.violations as Array<{ id: string; impact: string; nodes: Array<{ target: string[]; html?: string; failureSummary?: string }> }>)
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 4).map((n) => `${n.target.join(' ')} ${n.html?.slice(0, 160) ?? ''} ${n.failureSummary ?? ''}`).join(', ')}`);
+}

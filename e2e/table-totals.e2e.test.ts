@@ -10,17 +10,11 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import Papa from 'papaparse';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startServer, type Started, injectAxe } from './helpers';
+import { startServer, type Started, axeViolations } from './helpers';
 import { launch, shot, openApp } from './app-helpers';
 
 /** Serious and critical axe-core violations of the page, as "rule: target" lines. */
-async function axe(page: Page): Promise<string[]> {
-  await injectAxe(page);
-  const r = await page.evaluate(async () => (window as any).axe.run(document, { resultTypes: ['violations'] }));
-  return (r.violations as Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }>)
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 4).map((n) => n.target.join(' ')).join(', ')}`);
-}
+const axe = (page: Page): Promise<string[]> => axeViolations(page);
 
 let srv: Started;
 let browser: Browser;
