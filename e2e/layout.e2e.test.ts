@@ -98,12 +98,16 @@ describe('small layout defects (defect 14)', () => {
   }, 90_000);
 
   for (const [name, opts] of [['1440', DESKTOP], ['390', PHONE]] as const) {
-    test(`the chart's axis titles are inside the chart (${name})`, async () => {
+    for (const [kind, hash] of [
       // by country: more than 12 bars, drawn as horizontal bars with the values' axis at the bottom
-      const { ctx, page } = await openApp(browser, `${srv.url}#v=ELEVATION&vars=ELEVATION&iso=KEN,TZA,UGA,RWA,BDI,ETH,SOM,SSD,COD,ZMB,MWI,MOZ,ZWE&by=ADM0_NAME&run=summary`, opts);
+      ['horizontal', '#v=ELEVATION&vars=ELEVATION&iso=KEN,TZA,UGA,RWA,BDI,ETH,SOM,SSD,COD,ZMB,MWI,MOZ,ZWE&by=ADM0_NAME&run=summary'],
+      // vertical bars with a long value title (56 characters): it breaks into lines within the plot's height
+      ['vertical, long title', '#v=PLACES_POP&vars=PLACES_POP&iso=KEN&by=ADM1_NAME_ALT&run=summary'],
+    ] as const) test(`the chart's axis titles are inside the chart (${kind}, ${name})`, async () => {
+      const { ctx, page } = await openApp(browser, `${srv.url}${hash}`, opts);
       await page.locator('figure.chart svg .role-axis-title text').first().waitFor({ timeout: 90_000 });
       await page.locator('figure.chart').first().scrollIntoViewIfNeeded();
-      await shot(page, `layout-chart-${name}`);
+      await shot(page, `layout-chart-${kind.split(',')[0]}-${name}`);
       const out = await page.evaluate(() => {
         const fig = document.querySelector('figure.chart')!;
         const box = fig.querySelector('svg')!.getBoundingClientRect();
@@ -115,6 +119,25 @@ describe('small layout defects (defect 14)', () => {
       });
       expect(out.length).toBe(2);
       expect(out.filter((o) => !o.inside)).toEqual([]);
+      await ctx.close();
+    }, 120_000);
+  }
+
+  for (const [name, opts] of [['1440', DESKTOP], ['1280', { viewport: { width: 1280, height: 720 } }], ['390', PHONE]] as const) {
+    test(`every tool tab is whole and in view, none scrolled away (${name})`, async () => {
+      const { ctx, page } = await openApp(browser, `${srv.url}#v=ELEVATION`, opts);
+      await page.getByRole('tab', { name: 'API' }).waitFor({ timeout: 60_000 });
+      const out = await page.evaluate(() => {
+        const bar = document.querySelector('.tabs')!.getBoundingClientRect();
+        const panel = document.querySelector('.tabs')!.closest('.right, aside, main, body')!.getBoundingClientRect();
+        return [...document.querySelectorAll('.tabs [role="tab"]')].map((t) => {
+          const r = t.getBoundingClientRect();
+          const el = t as HTMLElement;
+          return { text: t.textContent, whole: el.scrollWidth <= el.clientWidth + 1, inside: r.left >= Math.max(bar.left, panel.left) - 1 && r.right <= Math.min(bar.right, panel.right, window.innerWidth) + 1 };
+        });
+      });
+      expect(out.length).toBe(7);
+      expect(out.filter((o) => !o.whole || !o.inside)).toEqual([]);
       await ctx.close();
     }, 120_000);
   }

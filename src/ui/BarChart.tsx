@@ -55,7 +55,31 @@ export function chartBars(rows: Row[], p: Pick<BarChartProps, 'x' | 'y' | 'color
   return { bars, cats, total: all.length, cut: all.length > bars.length };
 }
 
-/** The chart component. */
+/**
+ * Splits an axis title into lines of at most `maxChars` characters at spaces (a word longer
+ * than that keeps its own line), for Vega-Lite's multi-line titles: a long vertical title
+ * ("Population of places of 1000+ people (GeoNames) (people)") would otherwise run past the
+ * ends of a short plot on a phone. The unit, last, stays whole.
+ * @returns the title itself when it fits one line, else its lines
+ */
+export function wrapTitle(text: string, maxChars: number): string | string[] {
+  if (text.length <= maxChars) return text;
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (line && line.length + 1 + word.length > maxChars) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+/** Characters per line of a vertical value-axis title (about 170 px of plot at 11 px bold). */
+const VERTICAL_TITLE_CHARS = 28;
+
+/** The bar chart (Vega-Lite, SVG renderer, CSP-safe expression interpreter) with its caption. */
 export function BarChart({ rows, x, y, color, title, xTitle, yTitle, label, order, max = 25, fullList = 'in the table below' }: BarChartProps) {
   const el = useRef<HTMLDivElement>(null);
   const [err, setErr] = useState<string | null>(null);
@@ -70,9 +94,9 @@ export function BarChart({ rows, x, y, color, title, xTitle, yTitle, label, orde
       if (cancelled || !el.current) return; // a newer chart replaced this one while the libraries loaded
       const grouped = !!color && cats.length < bars.length; // some category has several bars: side by side
       const horizontal = bars.length > 12;
-      const cat = { field: 'x', type: 'nominal', sort: cats, title: xTitle ?? x, axis: { labelLimit: 180, ...(horizontal ? {} : { labelAngle: -45 }) } };
+      const cat = { field: 'x', type: 'nominal', sort: cats, title: horizontal ? wrapTitle(xTitle ?? x, VERTICAL_TITLE_CHARS) : (xTitle ?? x), axis: { labelLimit: 180, ...(horizontal ? {} : { labelAngle: -45 }) } };
       const maxAbs = Math.max(0, ...bars.map((d) => Math.abs(d.y)));
-      const val = { field: 'y', type: 'quantitative', title: yTitle ?? y, stack: null, axis: { format: maxAbs >= 1e5 ? '~s' : ',~r' } };
+      const val = { field: 'y', type: 'quantitative', title: horizontal ? (yTitle ?? y) : wrapTitle(yTitle ?? y, VERTICAL_TITLE_CHARS), stack: null, axis: { format: maxAbs >= 1e5 ? '~s' : ',~r' } };
       const offset = grouped ? { [horizontal ? 'yOffset' : 'xOffset']: { field: 'c', type: 'nominal' } } : {};
       const spec: any = {
         $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
