@@ -352,11 +352,16 @@ describe('the map app on the bundle', () => {
     await jumpTo(page, 37, -1, 6);
     await page.getByRole('button', { name: 'Draw polygon' }).click();
     const pts: Array<[number, number]> = [[36.5, -1.5], [37.5, -1.5], [37.5, -0.5], [36.5, -0.5]];
-    for (const [lo, la] of pts) {
+    // distinct vertices of the polygon being drawn (terra-draw's snapshot)
+    const placed = () => page.evaluate(() => {
+      const poly = ((window as any).__indapiDraw.getSnapshot() as any[]).find((f) => f.geometry.type === 'Polygon');
+      return poly ? new Set((poly.geometry.coordinates[0] as number[][]).map((c) => c.join())).size : 0;
+    });
+    for (const [i, [lo, la]] of pts.entries()) {
       const q = await mapPoint(page, lo, la);
       await page.mouse.move(q.x, q.y, { steps: 4 });
       await page.mouse.down(); await page.mouse.up();
-      await page.waitForTimeout(150);
+      await expect.poll(placed, { timeout: 10_000 }).toBe(i + 1); // the click was taken before the next one
     }
     const first = await mapPoint(page, pts[0][0], pts[0][1]);
     await page.mouse.move(first.x, first.y, { steps: 4 });

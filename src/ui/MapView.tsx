@@ -238,6 +238,7 @@ export function MapView(p: MapViewProps) {
         draw.clear();
       });
       drawRef.current = draw;
+      if (!p.secondary) (window as any).__indapiDraw = draw; // for end-to-end tests: the vertices placed so far
       // Admin outlines the manifest lists (none that the bundle lacks: no failed request); no manifest list: admin-1 as before.
       // After the first map (first-map.ts): the outlines (1.2 MB, 185 KB brotli) are not needed to draw it.
       void Promise.all([bundleFiles(p.dataBase), afterFirstMap()]).then(([files]) => {
