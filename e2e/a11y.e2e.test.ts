@@ -3,19 +3,15 @@
  * no serious or critical violations; a screenshot of each panel at both sizes goes to
  * test-results/screenshots/.
  */
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { startServer, type Started, axeViolations } from './helpers';
-import { launch, shot, still, waitMap } from './app-helpers';
+import { type Started, axeViolations } from './helpers';
+import { shot, still, waitMap, serverAndBrowser } from './app-helpers';
 
 let srv: Started;
 let browser: Browser;
 
-beforeAll(async () => {
-  srv = await startServer();
-  browser = await launch();
-});
-afterAll(async () => { await browser?.close(); await srv?.stop(); });
+serverAndBrowser((s, b) => { srv = s; browser = b; });
 
 /** Serious and critical axe violations of the page, as "rule: target" lines. */
 const axe = (page: Page): Promise<string[]> => axeViolations(page);

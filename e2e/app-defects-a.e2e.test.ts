@@ -6,10 +6,10 @@
  * labels as the API writes them. Screenshots at 1440x900 and 390x844 go to
  * test-results/screenshots/defects-a-*.png; axe-core runs on the panels touched.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startServer, type Started, axeViolations } from './helpers';
-import { launch, openApp, shot, waitMap } from './app-helpers';
+import { type Started, axeViolations } from './helpers';
+import { openApp, shot, waitMap, serverAndBrowser } from './app-helpers';
 
 let srv: Started;
 let browser: Browser;
@@ -17,11 +17,7 @@ const DESKTOP = { width: 1440, height: 900 };
 const PHONE = { width: 390, height: 844 };
 const VIEWPORTS = [['desktop', DESKTOP], ['phone', PHONE]] as const;
 
-beforeAll(async () => {
-  srv = await startServer();
-  browser = await launch();
-});
-afterAll(async () => { await browser?.close(); await srv?.stop(); });
+serverAndBrowser((s, b) => { srv = s; browser = b; });
 
 /** Serious and critical axe violations of the page. */
 const axe = (page: Page): Promise<string[]> => axeViolations(page);

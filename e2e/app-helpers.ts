@@ -1,6 +1,8 @@
 /** Helpers of the app's end-to-end tests: browser launch, screenshots, map coordinates. */
 import { mkdirSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { startServer, type Started } from './helpers';
 
 /** Launches Debian Chromium headless (WebGL through SwiftShader for MapLibre). */
 export function launch(): Promise<Browser> {
@@ -71,4 +73,19 @@ export async function addChip(page: Page, picker: string, text: string): Promise
   await input.fill(text);
   await page.getByRole('listbox', { name: picker }).getByRole('option').first().waitFor({ timeout: 10_000 });
   await input.press('Enter');
+}
+
+/**
+ * One server (`startServer(env)`) and one browser for a test file: started in `beforeAll`,
+ * handed to `set` (the file keeps them in its own variables), stopped in `afterAll`.
+ */
+export function serverAndBrowser(set: (srv: Started, browser: Browser) => void, env: Record<string, string> = {}): void {
+  let srv: Started | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    srv = await startServer(env);
+    browser = await launch();
+    set(srv, browser);
+  });
+  afterAll(async () => { await browser?.close(); await srv?.stop(); });
 }

@@ -3,24 +3,20 @@
  * cells, summarise by province, draw an area, compare units, download files, call the API,
  * share the URL, go offline. Screenshots go to test-results/screenshots/.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import JSZip from 'jszip';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startServer, type Started } from './helpers';
+import { type Started } from './helpers';
 import { mkdirSync } from 'node:fs';
-import { addChip, jumpTo, launch, mapPoint, settle, shot, still, waitChoropleth, waitMap, openApp } from './app-helpers';
+import { addChip, jumpTo, mapPoint, settle, shot, still, waitChoropleth, waitMap, openApp, serverAndBrowser } from './app-helpers';
 import { decodePng } from './png';
 import { cellId, pointToColRow, SSA_GRID } from '../src/core/grid';
 
 let srv: Started;
 let browser: Browser;
 
-beforeAll(async () => {
-  srv = await startServer();
-  browser = await launch();
-});
-afterAll(async () => { await browser?.close(); await srv?.stop(); });
+serverAndBrowser((s, b) => { srv = s; browser = b; });
 
 async function open(hash = '', ctxOpts: Parameters<Browser['newContext']>[0] = {}): Promise<{ ctx: BrowserContext; page: Page; errors: string[] }> {
   return openApp(browser, srv.url + hash, { viewport: { width: 1440, height: 900 }, acceptDownloads: true, ...ctxOpts });

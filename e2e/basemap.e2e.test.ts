@@ -6,22 +6,18 @@
  * here are served by the test (a solid magenta PNG, made-up test tiles), so no network is used.
  * Screenshots: test-results/screenshots/basemap-*.png.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { deflateSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { startServer, type Started } from './helpers';
-import { launch, shot, waitMap, openApp, mapPoint, settle } from './app-helpers';
+import { shot, waitMap, openApp, mapPoint, settle, serverAndBrowser } from './app-helpers';
 import { decodePng } from './png';
 
 let srv: Started;
 let browser: Browser;
 
-beforeAll(async () => {
-  srv = await startServer();
-  browser = await launch();
-});
-afterAll(async () => { await browser?.close(); await srv?.stop(); });
+serverAndBrowser((s, b) => { srv = s; browser = b; });
 
 /** A 256 x 256 PNG of one colour (test tile). */
 function solidPng(r: number, g: number, b: number): Buffer {

@@ -3,10 +3,10 @@
  * keyboard use of the virtual tree and results list, ARIA positions, filters with counts,
  * and the card's "All fields".
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { startServer, type Started, axeViolations } from './helpers';
-import { launch, shot } from './app-helpers';
+import { type Started, axeViolations } from './helpers';
+import { shot, serverAndBrowser } from './app-helpers';
 
 
 /** Serious and critical axe violations inside the catalog, as "rule: target" lines. */
@@ -15,11 +15,7 @@ const axeCatalog = (page: Page): Promise<string[]> => axeViolations(page, '.cata
 let srv: Started;
 let browser: Browser;
 
-beforeAll(async () => {
-  srv = await startServer({ LOG: '0' });
-  browser = await launch();
-});
-afterAll(async () => { await browser?.close(); await srv?.stop(); });
+serverAndBrowser((s, b) => { srv = s; browser = b; }, { LOG: '0' });
 
 async function open(hash = '#v=ELEVATION'): Promise<Page> {
   const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, serviceWorkers: 'block' });

@@ -6,21 +6,17 @@
  * first run it works offline (reload offline, other bands); the phone layout (390 x 844) shows
  * the same. Screenshots: test-results/screenshots/catchment-*.png.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { startServer, type Started } from './helpers';
-import { launch, openApp, shot, waitMap } from './app-helpers';
+import { type Started } from './helpers';
+import { openApp, shot, waitMap, serverAndBrowser } from './app-helpers';
 import { waitSynced } from './offline-helpers';
 
 let srv: Started;
 let browser: Browser;
 const NAIROBI = '#v=ELEVATION&panel=catchment&pick=36.82,-1.29&vars=PN14_POP&map=36.8,-1.3,7';
 
-beforeAll(async () => {
-  srv = await startServer();
-  browser = await launch();
-});
-afterAll(async () => { await browser?.close(); await srv?.stop(); });
+serverAndBrowser((s, b) => { srv = s; browser = b; });
 
 /** Waits for the band table and returns the band label of each body row. */
 async function bandRows(page: Page, n: number): Promise<string[]> {

@@ -6,10 +6,10 @@
  * no serious or critical violation, and the phone layout stacks the maps with nothing
  * overlapping. Screenshots go to test-results/screenshots/compare-*.png.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startServer, type Started, axeViolations } from './helpers';
-import { launch, shot, still, waitMap, openApp } from './app-helpers';
+import { type Started, axeViolations } from './helpers';
+import { shot, still, waitMap, openApp, serverAndBrowser } from './app-helpers';
 import { decodePng } from './png';
 
 let srv: Started;
@@ -17,11 +17,7 @@ let browser: Browser;
 const KENYA = '&map=37.6,0.3,5.6';
 const SWIPE = `#v=ELEVATION&op=1&cmp=swipe&v2=DIST_PLACE50K${KENYA}`;
 
-beforeAll(async () => {
-  srv = await startServer();
-  browser = await launch();
-});
-afterAll(async () => { await browser?.close(); await srv?.stop(); });
+serverAndBrowser((s, b) => { srv = s; browser = b; });
 
 const DESKTOP = { viewport: { width: 1440, height: 900 } };
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };

@@ -4,19 +4,15 @@
  * and Back, the wide panel and number formats, choropleth hover, and area totals.
  * Screenshots go to test-results/screenshots/.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startServer, type Started } from './helpers';
-import { addChip, jumpTo, launch, mapPoint, settle, shot, still, waitChoropleth, waitMap, openApp } from './app-helpers';
+import { type Started } from './helpers';
+import { addChip, jumpTo, mapPoint, settle, shot, still, waitChoropleth, waitMap, openApp, serverAndBrowser } from './app-helpers';
 
 let srv: Started;
 let browser: Browser;
 
-beforeAll(async () => {
-  srv = await startServer();
-  browser = await launch();
-});
-afterAll(async () => { await browser?.close(); await srv?.stop(); });
+serverAndBrowser((s, b) => { srv = s; browser = b; });
 
 async function open(hash = '', ctxOpts: Parameters<Browser['newContext']>[0] = {}): Promise<{ ctx: BrowserContext; page: Page; errors: string[] }> {
   return openApp(browser, srv.url + hash, { viewport: { width: 1440, height: 900 }, ...ctxOpts });

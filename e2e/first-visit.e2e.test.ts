@@ -7,19 +7,15 @@
  * fetch or registration, whether the map was drawn yet. Budgets in time and bytes are in
  * bench/app.ts (bench/first-visit.ts), not here.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { startServer, type Started } from './helpers';
-import { launch, waitMap } from './app-helpers';
+import { type Started } from './helpers';
+import { waitMap, serverAndBrowser } from './app-helpers';
 
 describe('first visit', () => {
   let srv: Started;
   let browser: Browser;
-  beforeAll(async () => {
-    srv = await startServer({ LOG: '0' });
-    browser = await launch();
-  });
-  afterAll(async () => { await browser?.close(); await srv?.stop(); });
+  serverAndBrowser((s, b) => { srv = s; browser = b; }, { LOG: '0' });
 
   test('scripts and styles come compressed; places and the service worker come after the first map', async () => {
     const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });

@@ -4,19 +4,15 @@
  * table's Rows/Columns selects are not cut, and legends have a "no data" swatch (defect 14).
  * Screenshots: test-results/screenshots/layout-*.png.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { startServer, type Started } from './helpers';
-import { launch, shot, waitMap, openApp } from './app-helpers';
+import { type Started } from './helpers';
+import { shot, waitMap, openApp, serverAndBrowser } from './app-helpers';
 
 let srv: Started;
 let browser: Browser;
 
-beforeAll(async () => {
-  srv = await startServer();
-  browser = await launch();
-});
-afterAll(async () => { await browser?.close(); await srv?.stop(); });
+serverAndBrowser((s, b) => { srv = s; browser = b; });
 
 const DESKTOP = { viewport: { width: 1440, height: 900 } };
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };

@@ -9,22 +9,18 @@
  * the page, as on a slow connection, whatever the machine's speed. Screenshots of the offline summary at 1440x900 and 390x844
  * go to test-results/screenshots/.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { startServer, type Started } from './helpers';
+import { type Started } from './helpers';
 import { waitSynced } from './offline-helpers';
-import { launch, settle, shot, waitMap } from './app-helpers';
+import { settle, shot, waitMap, serverAndBrowser } from './app-helpers';
 
 const LINK = '#v=ELEVATION&vars=ELEVATION&iso=KEN&by=ADM1_NAME_ALT&run=summary';
 
 describe('offline from the first visit', () => {
   let srv: Started;
   let browser: Browser;
-  beforeAll(async () => {
-    srv = await startServer({ LOG: '0' });
-    browser = await launch();
-  });
-  afterAll(async () => { await browser?.close(); await srv?.stop(); });
+  serverAndBrowser((s, b) => { srv = s; browser = b; }, { LOG: '0' });
 
   for (const vp of [{ name: 'desktop', width: 1440, height: 900 }, { name: 'phone', width: 390, height: 844 }]) {
     test(`${vp.name}: a summary computed on the first visit is there offline after a reload`, async () => {

@@ -11,11 +11,11 @@
  *   the app keeps answering online.
  * Screenshots of the offline map at 1440x900 and 390x844 go to test-results/screenshots/.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { startServer, type Started } from './helpers';
+import { type Started } from './helpers';
 import { storageStatus, summarise, waitSynced } from './offline-helpers';
-import { launch, settle, shot, waitMap } from './app-helpers';
+import { settle, shot, waitMap, serverAndBrowser } from './app-helpers';
 import { decodePng } from './png';
 
 /** Paths of the COGs the storage status lists as recently used (cached because they were read). */
@@ -125,11 +125,7 @@ const manifestCodes = (codes: string[]) => codes.map((c) => `cog/${c}.tif`).sort
 describe('map tiles and a full quota offline', () => {
   let srv: Started;
   let browser: Browser;
-  beforeAll(async () => {
-    srv = await startServer({ LOG: '0' });
-    browser = await launch();
-  });
-  afterAll(async () => { await browser?.close(); await srv?.stop(); });
+  serverAndBrowser((s, b) => { srv = s; browser = b; }, { LOG: '0' });
 
   for (const vp of [{ name: 'desktop', width: 1440, height: 900 }, { name: 'phone', width: 390, height: 844 }]) {
     test(`${vp.name}: tiles drawn on a first visit draw again offline after a reload`, async () => {

@@ -4,19 +4,15 @@
  * taps meant for vertices reach the map; the read-out says "Tap the map" on touch screens.
  * Screenshots: test-results/screenshots/phone-drawing-*.png.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { startServer, type Started } from './helpers';
-import { launch, shot, waitMap, openApp, mapPoint } from './app-helpers';
+import { type Started } from './helpers';
+import { shot, waitMap, openApp, mapPoint, serverAndBrowser } from './app-helpers';
 
 let srv: Started;
 let browser: Browser;
 
-beforeAll(async () => {
-  srv = await startServer();
-  browser = await launch();
-});
-afterAll(async () => { await browser?.close(); await srv?.stop(); });
+serverAndBrowser((s, b) => { srv = s; browser = b; });
 
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
 

@@ -6,12 +6,12 @@
  * read back from the CSV download; the histogram in km² (default) or cells. Screenshots at
  * 1440x900 and 390x844 go to test-results/screenshots/.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import Papa from 'papaparse';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startServer, type Started, axeViolations } from './helpers';
-import { launch, shot, openApp } from './app-helpers';
+import { type Started, axeViolations } from './helpers';
+import { shot, openApp, serverAndBrowser } from './app-helpers';
 
 /** Serious and critical axe-core violations of the page, as "rule: target" lines. */
 const axe = (page: Page): Promise<string[]> => axeViolations(page);
@@ -20,11 +20,7 @@ let srv: Started;
 let browser: Browser;
 const SEL = ['KEN', 'ETH'];
 
-beforeAll(async () => {
-  srv = await startServer();
-  browser = await launch();
-});
-afterAll(async () => { await browser?.close(); await srv?.stop(); });
+serverAndBrowser((s, b) => { srv = s; browser = b; });
 
 async function open(hash: string, viewport = { width: 1440, height: 900 }): Promise<{ ctx: BrowserContext; page: Page; errors: string[] }> {
   return openApp(browser, srv.url + hash, { viewport, acceptDownloads: true });
