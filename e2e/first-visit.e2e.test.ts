@@ -38,13 +38,15 @@ describe('first visit', () => {
       // responses of scripts and styles (page and workers) up to the first map
       const assets: Array<{ url: string; encoding: string | null; mapped: boolean }> = [];
       let drawn = false;
-      ctx.on('response', async (r) => {
+      // synchronous: a listener still awaiting a response's headers when the context closes rejects unhandled
+      ctx.on('response', (r) => {
         const u = new URL(r.url());
         if (!/\.(js|mjs|css)$/.test(u.pathname) || r.status() !== 200) return;
         const mappedAtResponse = drawn;
-        const encoding = await r.headerValue('content-encoding');
+        const headers = r.headers();
+        const encoding = headers['content-encoding'] ?? null;
         // files under 1 KiB have no compressed variant (not worth it)
-        if (!encoding && Number(await r.headerValue('content-length')) < 1024) return;
+        if (!encoding && Number(headers['content-length']) < 1024) return;
         assets.push({ url: u.pathname, encoding, mapped: mappedAtResponse });
       });
       await page.goto(`${srv.url}#v=ELEVATION`);
