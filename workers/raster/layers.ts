@@ -14,13 +14,14 @@ import type { RasterLevel } from '../../src/core/map/mercator';
 import { RangeClient } from './geotiff-client';
 
 /**
- * geotiff.js reads in blocks of 16 KiB (its `BlockedSource`), at most 200 kept per COG (3.2 MiB):
- * a COG's header, IFDs and tile offset arrays come in one request instead of one 4-byte
- * request per tile offset (sequential round trips on a mobile network), and neighbouring
- * tiles of a level come together.
+ * geotiff.js reads in blocks of 4 KiB (its `BlockedSource`), at most 1,000 kept per COG (4 MiB):
+ * a COG's header, IFDs and tile offset arrays (GDAL's layout puts them first, a few hundred
+ * bytes for the bundle grid) come in one request instead of one 4-byte request per tile
+ * offset (sequential round trips on a mobile network), and a tile read overshoots by less
+ * than 8 KiB (16 KiB blocks added 41 KB before the first map at 1.6 Mbps: bench/app.ts).
  */
-const GEOTIFF_BLOCK_BYTES = 16 * 1024;
-const GEOTIFF_CACHE_BLOCKS = 200;
+const GEOTIFF_BLOCK_BYTES = 4 * 1024;
+const GEOTIFF_CACHE_BLOCKS = 1000;
 
 /** One COG opened for mapping: level sizes known, pixels loaded on demand per level. */
 export interface CogLayer {
