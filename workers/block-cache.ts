@@ -15,6 +15,7 @@
  * panel. Why not workbox-range-requests alone: it slices a cached WHOLE response, while
  * this cache holds parts of files.
  */
+import { parseContentRange } from '../src/core/io/http-range';
 
 /** Block size in bytes (64 KiB): a COG tile of this bundle (256 x 256 cells, deflated) spans 1-3 blocks. */
 export const BLOCK_SIZE = 64 * 1024;
@@ -116,11 +117,10 @@ export function checkRangeResponse(status: number, contentRange: string | null, 
     throw new RangeResponseError('NO_RANGES', `The data host answered a range request for ${file.path} with the whole file (HTTP 200): it must serve byte ranges (Accept-Ranges: bytes).`, status);
   }
   if (status !== 206) throw new RangeResponseError('HTTP', `Cannot read ${file.path}: HTTP ${status}.`, status);
-  const m = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec((contentRange ?? '').trim());
-  if (!m) throw new RangeResponseError('NO_RANGES', `The data host answered a range request for ${file.path} without a readable Content-Range header (with CORS, it must be listed in Access-Control-Expose-Headers).`, status);
-  const total = m[3] === '*' ? NaN : Number(m[3]);
-  if (Number(m[1]) !== start || Number(m[2]) !== Math.min(end, file.bytes - 1) || total !== file.bytes) {
-    throw new RangeResponseError('SIZE', `${file.path} on the data host does not match the bundle manifest (got bytes ${m[1]}-${m[2]}/${m[3]}, expected ${start}-${Math.min(end, file.bytes - 1)}/${file.bytes}): the bundle is partial or being replaced.`, status);
+  const r = parseContentRange(contentRange);
+  if (!r) throw new RangeResponseError('NO_RANGES', `The data host answered a range request for ${file.path} without a readable Content-Range header (with CORS, it must be listed in Access-Control-Expose-Headers).`, status);
+  if (r.start !== start || r.end !== Math.min(end, file.bytes - 1) || r.size !== file.bytes) {
+    throw new RangeResponseError('SIZE', `${file.path} on the data host does not match the bundle manifest (got bytes ${r.start}-${r.end}/${Number.isNaN(r.size) ? '*' : r.size}, expected ${start}-${Math.min(end, file.bytes - 1)}/${file.bytes}): the bundle is partial or being replaced.`, status);
   }
 }
 

@@ -6,9 +6,6 @@ import type { Catalog } from '../catalog';
 import { unknownCodeMessage } from '../catalog';
 import { asList, byCodesOf } from '../args';
 import { IndapiError } from '../errors';
-
-/** The list readers live in ../args.ts (shared with the file namer); re-exported for the engine's modules. */
-export { asList, byCodesOf };
 import type { ByArg, ClassEntry, VarRecord } from '../types';
 import { parseAggFun, renameColumns, type AggFormula } from './expr';
 import { cutLabels } from './labels';

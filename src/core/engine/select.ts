@@ -9,7 +9,7 @@ import type { SelectionUsed } from '../api';
 import type { ClassEntry } from '../types';
 import type { CellWeights } from '../wkt/raster';
 import type { Ctx } from './context';
-import { asList } from './plan';
+import { asList } from '../args';
 
 /** Most CELL5M ids a query may pass. */
 export const MAX_IDS = 1_000_000;

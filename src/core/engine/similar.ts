@@ -12,7 +12,7 @@ import type { GetLayerArgs, Row } from '../types';
 import type { Computed } from './compute';
 import type { Ctx } from './context';
 import { roundR } from './labels';
-import { asList } from './plan';
+import { asList } from '../args';
 import { fmtValue } from './rows';
 
 /** Arguments of `similar`. */

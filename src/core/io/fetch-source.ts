@@ -5,6 +5,7 @@
  */
 import { bundleUrl } from '../bundle';
 import { IndapiError } from '../errors';
+import { parseContentRange } from './http-range';
 import type { RangeSource, SourceFactory, TextLoader } from './source';
 
 /** Options of {@link FetchSource}. */
@@ -140,8 +141,8 @@ export class FetchSource implements RangeSource {
  * not expose it), a non-empty body of at most `length` bytes (it may end at the end of the file).
  */
 export function bodyMatches(bodyBytes: number, contentRange: string | null, offset: number, length: number): boolean {
-  const m = /^\s*bytes\s+(\d+)-(\d+)\/(\d+|\*)\s*$/i.exec(contentRange ?? '');
-  if (m) return Number(m[1]) === offset && bodyBytes === Number(m[2]) - Number(m[1]) + 1 && bodyBytes <= length;
+  const r = parseContentRange(contentRange);
+  if (r) return r.start === offset && bodyBytes === r.end - r.start + 1 && bodyBytes <= length;
   return length === 0 || (bodyBytes > 0 && bodyBytes <= length);
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contentRange, parseRange } from './http-range';
+import { contentRange, parseContentRange, parseRange } from './http-range';
 
 describe('parseRange (RFC 9110 14.1.2)', () => {
   it.each([
@@ -18,4 +18,14 @@ describe('parseRange (RFC 9110 14.1.2)', () => {
   ] as const)('%s of %i bytes', (h, size, want) => expect(parseRange(h, size)).toEqual(want));
 
   it('contentRange', () => expect(contentRange(10, 19, 100)).toBe('bytes 10-19/100'));
+});
+
+describe('parseContentRange', () => {
+  it('reads start, end and size, * as NaN; refuses anything else', () => {
+    expect(parseContentRange('bytes 10-14/100')).toEqual({ start: 10, end: 14, size: 100 });
+    expect(parseContentRange(' bytes 0-0/*')).toEqual({ start: 0, end: 0, size: NaN });
+    expect(parseContentRange('bytes */100')).toBeUndefined();
+    expect(parseContentRange(null)).toBeUndefined();
+    expect(parseContentRange('items 1-2/3')).toBeUndefined();
+  });
 });

@@ -1,7 +1,8 @@
 /**
  * HTTP `Range` request headers (RFC 9110 section 14.1.2), one parser for every server of
  * the bundle: the Node static server (src/node/static.ts) and the service worker answering
- * from Cache Storage (workers/sw-data.ts).
+ * from Cache Storage (workers/sw-data.ts); and the `Content-Range` of their answers, for the
+ * readers that check them (src/core/io/fetch-source.ts, workers/block-cache.ts).
  */
 
 /**
@@ -29,6 +30,16 @@ export function parseRange(header: string, size: number): [number, number] | 'un
   }
   if (start >= size || size === 0) return 'unsatisfiable';
   return [start, end];
+}
+
+/**
+ * Parses the `Content-Range` of a 206 answer (RFC 9110 section 14.4): `bytes start-end/size`,
+ * the size `*` when unknown.
+ * @returns start and end (inclusive) and the size (NaN for `*`), or undefined when unreadable
+ */
+export function parseContentRange(header: string | null): { start: number; end: number; size: number } | undefined {
+  const m = /^\s*bytes\s+(\d+)-(\d+)\/(\d+|\*)\s*$/i.exec(header ?? '');
+  return m ? { start: Number(m[1]), end: Number(m[2]), size: m[3] === '*' ? NaN : Number(m[3]) } : undefined;
 }
 
 /** The `Content-Range` value of a 206 answer: `bytes start-end/size`. */
