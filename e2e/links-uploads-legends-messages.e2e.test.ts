@@ -4,7 +4,7 @@
  * layer switch, choropleths of summaries by country, typing right after Enter under CPU load,
  * one indicator search everywhere, one current error message, progress of long runs, interval
  * labels as the API writes them. Screenshots at 1440x900 and 390x844 go to
- * test-results/screenshots/defects-a-*.png; axe-core runs on the panels touched.
+ * test-results/screenshots/links-uploads-*.png; axe-core runs on the panels touched.
  */
 import { describe, expect, test } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -64,7 +64,7 @@ describe('1. a built table and the charted indicator are in the link', () => {
       await panel2.locator('[data-testid="pivot-table"] tbody tr').nth(2).waitFor({ timeout: 90_000 });
       expect(await panel2.locator('[data-testid="pivot-table"] caption').textContent()).toBe(caption);
       expect(await panel2.getByTestId('table-value').inputValue()).toBe('AREA_TOTAL');
-      await shot(b.page, `defects-a-1-table-link-${name}`);
+      await shot(b.page, `links-uploads-1-table-link-${name}`);
       expect(await axe(b.page)).toEqual([]);
       await b.ctx.close();
     });
@@ -113,7 +113,7 @@ describe('2. uploaded shapes keep their names', () => {
       expect(await key.locator('option').allTextContents()).toEqual(expect.arrayContaining(['fid', 'name', 'code']));
       await key.selectOption('code');
       await table.getByRole('cell', { name: 'C2', exact: true }).first().waitFor({ timeout: 10_000 });
-      await shot(page, `defects-a-2-upload-names-${name}`);
+      await shot(page, `links-uploads-2-upload-names-${name}`);
       expect(await axe(page)).toEqual([]);
       expect(JSON.parse((await hashParams(page)).get('fn') ?? '[]')).toEqual(['W1', 'C2', 'E3']);
       const link = await page.evaluate(() => location.hash);
@@ -145,7 +145,7 @@ describe('8. typing right after Enter under CPU load', () => {
       const chips = page.getByRole('list', { name: 'Countries or regions: chosen' }).locator('li.chip');
       await expect.poll(() => chips.evaluateAll((els) => els.map((e) => e.getAttribute('data-value'))), { timeout: 30_000 }).toEqual(['KEN', 'TZA']);
       await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
-      if (attempt === 0) await shot(page, 'defects-a-8-chips-desktop');
+      if (attempt === 0) await shot(page, 'links-uploads-8-chips-desktop');
       await ctx.close();
     }
   });
@@ -172,7 +172,7 @@ describe('9. indicator pickers search as the catalog does', () => {
       await opts.first().waitFor({ timeout: 10_000 });
       const pick = (await opts.allTextContents()).map((t) => /\(([A-Z0-9_]+)\)\s*$/.exec(t)?.[1]);
       expect(pick).toEqual(codes.filter((c) => c !== 'ELEVATION'));
-      await shot(page, `defects-a-9-search-summary-${name}`);
+      await shot(page, `links-uploads-9-search-summary-${name}`);
       await input.fill('');
 
       // Table: the find box narrows the cells' list to the same hits
@@ -210,7 +210,7 @@ describe('13. interval labels as the API writes them', () => {
       expect(await table.getByRole('cell', { name: '(500,1000]', exact: true }).count()).toBe(0);
       for (const l of apiLabels) expect(await table.getByRole('cell', { name: l, exact: true }).count()).toBe(1);
       expect(await panel.locator('svg').first().textContent()).toContain('(500,1e+03]');
-      await shot(page, `defects-a-13-intervals-${name}`);
+      await shot(page, `links-uploads-13-intervals-${name}`);
       await ctx.close();
     });
   }
@@ -236,7 +236,7 @@ describe('6. a failed layer switch keeps legend and map consistent', () => {
       expect(text).toContain('still shows Elevation');
       expect(await title.textContent()).toContain('Elevation');
       expect(await title.textContent()).not.toContain('coast');
-      await shot(page, `defects-a-6-layer-switch-failed-${name}`);
+      await shot(page, `links-uploads-6-layer-switch-failed-${name}`);
       await ctx.close();
     });
   }
@@ -258,7 +258,7 @@ describe('7. summaries by country get a choropleth and a named, value-ordered ch
       const labels = page.locator('#panel-summary .chart svg .role-axis-label text');
       await expect.poll(async () => (await labels.allTextContents()).filter((t) => expected.includes(t)), { timeout: 30_000 }).toEqual(expected);
       expect((await labels.allTextContents()).some((t) => t === 'KEN')).toBe(false);
-      await shot(page, `defects-a-7-country-choropleth-${name}`);
+      await shot(page, `links-uploads-7-country-choropleth-${name}`);
       expect(await axe(page)).toEqual([]);
       await ctx.close();
     });
@@ -281,7 +281,7 @@ describe('11. one current message', () => {
       const alerts = panel.locator('[role="alert"]');
       await expect.poll(() => alerts.count()).toBe(1);
       expect(await alerts.first().getAttribute('id')).toBe('wkt-err');
-      await shot(page, `defects-a-11-wkt-one-message-${name}`);
+      await shot(page, `links-uploads-11-wkt-one-message-${name}`);
       expect(await axe(page)).toEqual([]);
       await ctx.close();
     });
@@ -293,7 +293,7 @@ describe('11. one current message', () => {
     await page.locator('#panel-summary [data-testid="summary-result"]').waitFor({ timeout: 90_000 });
     expect(await page.locator('#panel-summary .msg.error').count()).toBe(0);
     expect(await page.locator('body').textContent()).not.toContain('describe()');
-    await shot(page, 'defects-a-11-bad-code-desktop');
+    await shot(page, 'links-uploads-11-bad-code-desktop');
     await ctx.close();
   });
 });
@@ -314,7 +314,7 @@ describe('12. progress while long layers are drawn', () => {
       await page.getByTestId('compare-second').waitFor({ timeout: 60_000 });
       await page.waitForFunction(() => (window as any).__seen === true, undefined, { timeout: 60_000 });
       await page.getByTestId('compare-progress').waitFor({ state: 'detached', timeout: 90_000 });
-      await shot(page, `defects-a-12-compare-drawn-${name}`);
+      await shot(page, `links-uploads-12-compare-drawn-${name}`);
       await ctx.close();
     });
   }
@@ -333,7 +333,7 @@ describe('12. progress while long layers are drawn', () => {
     await page.waitForFunction(() => (window as any).__seen === true, undefined, { timeout: 90_000 });
     await page.getByTestId('cells-progress').waitFor({ state: 'detached', timeout: 120_000 });
     await page.locator('.overlay.bl details.legend[aria-label="Legend"] h3', { hasText: 'Similarity' }).waitFor({ timeout: 30_000 });
-    await shot(page, 'defects-a-12-similar-cells-desktop');
+    await shot(page, 'links-uploads-12-similar-cells-desktop');
     await ctx.close();
   });
 });
