@@ -86,6 +86,7 @@ async function main() {
   const mem = spawnSync(process.execPath, [...process.execArgv, SELF, dir], { env: { ...process.env, BENCH_CHILD: '1', BENCH_VARS: vars.join(',') }, encoding: 'utf8' });
   const memJson = JSON.parse(mem.stdout.trim().split('\n').pop() || '{}');
   // R terra, each case cold in its own process
+  mkdirSync(join(ROOT, '.cache'), { recursive: true }); // a fresh checkout has no .cache yet
   const cfgFile = join(ROOT, '.cache/bench-terra.json');
   const varCfg = vars.map((code) => {
     const f = simpleAggregate(parseAggFun(cat.need(code).aggFunR))!;
