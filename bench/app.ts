@@ -95,7 +95,8 @@ export function bundle750Dir(): string | null {
 export function initialJsGzip(dist = 'dist'): { files: string[]; bytes: number; gzip: number } {
   const html = readFileSync(path.join(dist, 'index.html'), 'utf8');
   const files = new Set<string>();
-  for (const m of html.matchAll(/<(?:script[^>]*\ssrc|link[^>]*rel="modulepreload"[^>]*\shref)="([^"]+\.js)"/g)) files.add(m[1].replace(/^\.\//, ''));
+  // the map's chunks preloaded beside them (vite.config.ts preloadMapChunks, `data-first-map`) are not the shell's
+  for (const m of html.matchAll(/<(?:script[^>]*\ssrc|link[^>]*rel="modulepreload"[^>]*\shref)="([^"]+\.js)"([^>]*)>/g)) if (!m[2].includes('data-first-map')) files.add(m[1].replace(/^\.\//, ''));
   // static imports of the entry (rolldown emits them as import statements at the top)
   for (const f of [...files]) {
     const src = readFileSync(path.join(dist, f), 'utf8');
@@ -113,7 +114,7 @@ async function firstVisits(browser: Browser, distDir: string, cwd?: string): Pro
     const hash = '#v=ELEVATION';
     const median = async (profile?: typeof SLOW_MOBILE) => {
       const runs: FirstVisit[] = [];
-      for (let i = 0; i < 3; i++) runs.push(await firstVisit(browser, srv.url + hash, profile));
+      for (let i = 0; i < 3; i++) runs.push(await firstVisit(browser, srv.url + hash, profile, path.resolve(cwd ?? '.', distDir)));
       runs.sort((a, b) => a.firstMapMs - b.firstMapMs);
       return { mid: runs[1], ms: runs.map((r) => r.firstMapMs) };
     };

@@ -15,6 +15,8 @@
  * worker's own fetch, counted there, or came from its cache). Requests still running at the
  * first map count with what they had received.
  */
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
 import type { Browser, CDPSession } from 'playwright-core';
 
 /** A network profile for `Network.emulateNetworkConditions`. */
@@ -51,25 +53,25 @@ export interface FirstVisit {
  * Opens `url` in a fresh context (1440x900), throttled by `profile` when given, and
  * measures the first map. @throws Error when the map is not drawn within 5 minutes
  */
-export async function firstVisit(browser: Browser, url: string, profile?: NetworkProfile): Promise<FirstVisit> {
+export async function firstVisit(browser: Browser, url: string, profile?: NetworkProfile, distDir?: string): Promise<FirstVisit> {
   const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   try {
     const page = await ctx.newPage();
-    const reqs = new Map<string, { url: string; bytes: number; encoding: string; done: boolean; viaSw: boolean }>();
+    const reqs = new Map<string, { url: string; bytes: number; encoding: string; done: boolean; viaSw: boolean; startS: number; endS: number }>();
     let frozen = false; // stop counting once the first map is there
     // keyed by requestId alone: one request seen by two sessions is counted once
     const onNet = (method: string, e: any) => {
       if (frozen) return;
       const id = String(e.requestId);
       const r = reqs.get(id);
-      if (method === 'Network.requestWillBeSent') { if (!r) reqs.set(id, { url: e.request.url, bytes: 0, encoding: '', done: false, viaSw: false }); }
+      if (method === 'Network.requestWillBeSent') { if (!r) reqs.set(id, { url: e.request.url, bytes: 0, encoding: '', done: false, viaSw: false, startS: e.timestamp, endS: NaN }); }
       else if (!r) return;
       else if (method === 'Network.responseReceived') {
         r.encoding = (Object.entries(e.response.headers).find(([k]) => k.toLowerCase() === 'content-encoding')?.[1] as string) ?? '';
         r.viaSw = !!e.response.fromServiceWorker; // its bytes are the service worker's own fetch (or its cache)
       }
       else if (method === 'Network.dataReceived' && !r.done) r.bytes += e.encodedDataLength;
-      else if (method === 'Network.loadingFinished') { r.bytes = Math.max(r.bytes, e.encodedDataLength); r.done = true; }
+      else if (method === 'Network.loadingFinished') { r.bytes = Math.max(r.bytes, e.encodedDataLength); r.done = true; r.endS = e.timestamp; }
     };
     const setup = async (send: (m: string, p?: object) => Promise<unknown>) => {
       await send('Network.enable');
@@ -93,11 +95,32 @@ export async function firstVisit(browser: Browser, url: string, profile?: Networ
     await Promise.race([mappedP, new Promise((_, rej) => setTimeout(() => rej(new Error('no first map within 5 minutes')), 300_000))]);
     const firstMapMs = await page.evaluate(() => (window as any).__indapiFirstRender as number);
     const list = [...reqs.values()].filter((r) => !r.viaSw);
+    if (distDir) for (const r of list) r.bytes = Math.max(r.bytes, workerScriptBytes(distDir, new URL(r.url).pathname, r.bytes));
+    if (process.env.FV_WATERFALL) { // FV_WATERFALL=1: each request's start and end (ms after the first request), bytes
+      const t0 = Math.min(...list.map((r) => r.startS));
+      for (const r of [...list].sort((a, b) => a.startS - b.startS)) {
+        console.error(`${((r.startS - t0) * 1000).toFixed(0).padStart(6)} ${((r.endS - t0) * 1000).toFixed(0).padStart(6)} ${String(r.bytes).padStart(8)} ${new URL(r.url).pathname}`);
+      }
+      console.error(`first map ${firstMapMs.toFixed(0)} ms after navigation start`);
+    }
     const largest = list.sort((a, b) => b.bytes - a.bytes).slice(0, 8).map((r): [string, number, string] => [new URL(r.url).pathname, r.bytes, r.encoding]);
     return { firstMapMs: Math.round(firstMapMs), bytesBeforeMap: list.reduce((a, r) => a + r.bytes, 0), requestsBeforeMap: list.length, largest };
   } finally {
     await ctx.close();
   }
+}
+
+/**
+ * The bytes of a worker's script (`/assets/*.worker-*.js`, MapLibre's `maplibre-gl-worker-*.mjs`):
+ * CDP reports such a fetch, made for the worker, with its headers' length only (about 800
+ * bytes), not its body; the body is the brotli copy the server sends (`<file>.br` in `distDir`,
+ * else the file) plus those header bytes. Other requests keep `reported`.
+ */
+function workerScriptBytes(distDir: string, pathname: string, reported: number): number {
+  if (!/^\/assets\/[^/]*worker[^/]*\.m?js$/.test(pathname) || reported > 2048) return reported;
+  const file = path.join(distDir, pathname);
+  const size = (f: string) => (existsSync(f) ? statSync(f).size : 0);
+  return reported + (size(file + '.br') || size(file));
 }
 
 /**

@@ -4,6 +4,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { App } from './App';
 import { setBasemaps, setDataBase } from './bundle';
 import { fetchConfig } from './config';
+import { prefetchJson } from '../ui/prefetch';
 import './styles.css';
 
 const client = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false } } });
@@ -15,6 +16,8 @@ void import('../ui/MapView');
 // The bundle location (config.json's dataUrl) is known before anything reads the bundle.
 void fetchConfig(document.baseURI).then((c) => {
   setDataBase(c.dataUrl);
+  // The country outlines the first map draws, fetched while MapLibre is still downloading (src/ui/prefetch.ts).
+  prefetchJson(new URL('basemap/countries.geojson', c.dataUrl).href);
   setBasemaps(c.basemaps ?? []);
   if (c.error) console.warn(c.error);
   createRoot(document.getElementById('root')!).render(

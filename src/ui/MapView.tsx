@@ -17,6 +17,7 @@ import type { FeatureCollection, Feature, Geometry, Position } from 'geojson';
 import { bundleFiles } from './bundle-files';
 import { SSA_GRID } from '../core/grid';
 import { afterFirstMap } from './first-map';
+import { prefetchedJson } from './prefetch';
 
 maplibregl.setWorkerUrl(maplibreWorkerUrl);
 
@@ -177,6 +178,8 @@ export function MapView(p: MapViewProps) {
   useEffect(() => {
     ensureProtocol();
     const abs = (f: string) => new URL(f, p.dataBase).href;
+    const countriesUrl = abs('basemap/countries.geojson');
+    const earlyCountries = prefetchedJson(countriesUrl); // fetched by the app's start (./prefetch.ts)
     const v0 = p.view;
     const map = new maplibregl.Map({
       container: el.current!,
@@ -188,7 +191,7 @@ export function MapView(p: MapViewProps) {
       style: {
         version: 8,
         sources: {
-          countries: { type: 'geojson', data: abs('basemap/countries.geojson') },
+          countries: { type: 'geojson', data: earlyCountries ? EMPTY : countriesUrl },
           // admin outlines: set on load when the manifest lists them (src/ui/bundle-files.ts)
           admin1: { type: 'geojson', data: EMPTY, promoteId: 'value' },
           admin2: { type: 'geojson', data: EMPTY, promoteId: 'value' },
@@ -220,6 +223,13 @@ export function MapView(p: MapViewProps) {
     mapRef.current = map;
     (window as any)[p.secondary ? '__indapiMap2' : '__indapiMap'] = map; // for end-to-end tests
     cb.current.onMap?.(map);
+    if (earlyCountries) {
+      // the early fetch's GeoJSON once the style has its sources; if it failed, the map's own request
+      const loaded = new Promise<void>((res) => map.once('load', () => res()));
+      void Promise.all([earlyCountries.catch(() => countriesUrl), loaded]).then(([data]) => {
+        if (mapRef.current === map) (map.getSource('countries') as GeoJSONSource | undefined)?.setData(data as FeatureCollection | string);
+      });
+    }
     map.on('load', () => {
       // the attribution starts folded (its "i" button opens it), never over the legends
       map.getContainer().querySelector('.maplibregl-ctrl-attrib')?.classList.remove('maplibregl-compact-show');

@@ -4,7 +4,7 @@
  * internal overviews), no-data turned into NaN. Class tables are read from the bundle's
  * `classes/<code>.csv`. No DOM use: fetch only.
  */
-import { fromCustomClient, type GeoTIFF } from 'geotiff';
+import { fromCustomClient, getDecoder, type GeoTIFF } from 'geotiff';
 import { bundleUrl, classTablePath, cogPath, parseClassTable } from '../../src/core/bundle';
 import { noDataTest } from '../../src/core/cog/nodata';
 import { IndapiError } from '../../src/core/errors';
@@ -22,6 +22,20 @@ import { RangeClient } from './geotiff-client';
  */
 const GEOTIFF_BLOCK_BYTES = 4 * 1024;
 const GEOTIFF_CACHE_BLOCKS = 1000;
+
+/** TIFF Compression tag of the bundle's COGs: 8, Deflate (src/core/cog writes it; TIFF 6.0 / Adobe). */
+const DEFLATE = 8;
+
+/**
+ * Starts loading geotiff.js's Deflate decoder (a lazy chunk and pako, two chained module
+ * requests) now, beside the first COG's header, instead of after it: geotiff.js asks for the
+ * decoder before it fetches any tile, so on a 150 ms RTT link the first map waited about
+ * 0.5 s for it (bench/first-visit.ts with FV_WATERFALL=1). The module stays loaded, so the
+ * decoder made for the first tile finds it ready. Errors are left for the real read to report.
+ */
+export function warmDeflateDecoder(): void {
+  getDecoder(DEFLATE, { tileWidth: 256, tileHeight: 256, planarConfiguration: 1, bitsPerSample: [32], predictor: 1 } as Parameters<typeof getDecoder>[1]).catch(() => undefined);
+}
 
 /** One COG opened for mapping: level sizes known, pixels loaded on demand per level. */
 export interface CogLayer {
