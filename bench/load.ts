@@ -18,6 +18,11 @@
  * (SESSION_QUOTA_MB, here {@link QUOTA_MB}), RSS bounded; the 1e6-breaks request answered
  * 400 within 1 s while a probe waits at most 0.5 s. The machine is shared: run it once,
  * on an otherwise idle machine when possible.
+ *
+ * Knobs: BENCH_LOAD_CLIENTS, BENCH_LOAD_S, BENCH_LOAD_QUOTA_MB; BENCH_LOAD_KINDS=1 prints
+ * each kind of call apart; BENCH_LOAD_REF_RPS=<n> skips the reference run and compares
+ * with that figure (while working on the server). The server inherits the environment:
+ * `RESULT_CACHE_MB=0` measures it without its result cache (every call computed).
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, statSync, readdirSync } from 'node:fs';
@@ -192,6 +197,8 @@ async function abuse(base: string): Promise<{ status: number; ms: number; probeM
 }
 
 interface Figures {
+  /** Samples of the load phase (for the per-kind table). */
+  samples: Sample[];
   rps: number;
   p50: number;
   p99: number;
@@ -214,6 +221,7 @@ async function measure(label: string, checkout: string): Promise<Figures> {
     const busy = samples.filter((s) => s.status === 503 && s.retryAfter).length;
     const ab = await abuse(base);
     return {
+      samples,
       rps: samples.length / seconds,
       p50: pct(ok.map((s) => s.ms), 0.5),
       p99: pct(ok.map((s) => s.ms), 0.99),
@@ -235,12 +243,31 @@ async function measure(label: string, checkout: string): Promise<Figures> {
   }
 }
 
+/** Per kind of call: count, p50 and p99 of the 2xx answers, and the others (BENCH_LOAD_KINDS=1). */
+function printKinds(f: Figures): void {
+  const kinds = [...new Set(f.samples.map((s) => s.kind))];
+  for (const k of kinds) {
+    const all = f.samples.filter((s) => s.kind === k);
+    const ok = all.filter((s) => s.status >= 200 && s.status < 300).map((s) => s.ms);
+    console.log(`  ${k.padEnd(14)} n=${String(all.length).padStart(5)} p50=${pct(ok, 0.5).toFixed(0).padStart(5)} p99=${pct(ok, 0.99).toFixed(0).padStart(5)} not-2xx=${all.length - ok.length}`);
+  }
+}
+
 /** Runs the reference and this checkout, prints the table and the targets. */
 export async function loadBench(): Promise<void> {
   if (process.env.BENCH_LOAD === '0') return;
   console.log(`\nload (issue 16): ${CLIENTS} clients for ${SECONDS} s of category, describe, SSA by ADM1, WKT, tif + zip, dta + zip; reference ${REF_COMMIT}`);
-  const ref = await measure('reference', referenceCheckout());
+  // BENCH_LOAD_REF_RPS: a reference figure measured earlier (while working on the server), instead of a run
+  const refRps = Number(process.env.BENCH_LOAD_REF_RPS);
+  const ref = Number.isFinite(refRps) && refRps > 0 ? undefined : await measure('reference', referenceCheckout());
   const now = await measure('this checkout', ROOT);
+  if (process.env.BENCH_LOAD_KINDS === '1') printKinds(now);
+  if (!ref) return printFigures({ ...now, rps: refRps }, now);
+  printFigures(ref, now);
+}
+
+/** The table of both runs and the targets. */
+function printFigures(ref: Figures, now: Figures): void {
   const f = (x: number, d = 0) => (Number.isFinite(x) ? x.toFixed(d) : '-').padStart(12);
   const row = (name: string, a: string, b: string) => console.log(`${name.padEnd(38)}${a}${b}`);
   row('', 'reference'.padStart(12), 'now'.padStart(12));

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { newSessionKey, type SessionData } from '../contract/sessions';
-import { createDiskSessionStore, isSafeFileName } from './disk-sessions';
+import { createDiskSessionStore, isSafeFileName, SMALL_SESSION_CHARS } from './disk-sessions';
 
 let dir: string;
 beforeEach(() => {
@@ -131,12 +131,13 @@ test('temporary folders of a killed server are removed at start, whatever their 
   expect(readdirSync(dir)).toEqual([path.basename(mine)]); // a live process's write is left alone
 });
 
-test('metadata is kept apart from the value: info and files never parse it; the ZIP is kept once built', async () => {
+test('metadata is kept apart from a large value: info and files never parse it; the ZIP is kept once built', async () => {
   const s = createDiskSessionStore({ dir });
   const d = session();
+  d.value = Array.from({ length: 2000 }, (_, i) => ({ ELEVATION: i })); // over SMALL_SESSION_CHARS as JSON
   await s.put(d);
   expect(readdirSync(path.join(dir, d.key)).sort()).toEqual(['files', 'graphics', 'meta.json', 'print.txt', 'value.json']);
-  expect(await fsp.readFile(path.join(dir, d.key, 'meta.json'), 'utf8')).not.toContain('ELEVATION": 1');
+  expect(await fsp.readFile(path.join(dir, d.key, 'meta.json'), 'utf8')).not.toContain('"ELEVATION":1');
   await fsp.writeFile(path.join(dir, d.key, 'value.json'), '{ not json');
   expect((await s.get(d.key))?.info).toBe('info');
   expect(await s.readFile(d.key, 'a.csv')).toBeDefined();
@@ -145,4 +146,30 @@ test('metadata is kept apart from the value: info and files never parse it; the 
   await s.putZip(d.key, new Uint8Array([80, 75, 5, 6]));
   expect((await s.get(d.key))?.zipBytes).toBe(4);
   expect(await s.readZip(d.key)).toEqual(new Uint8Array([80, 75, 5, 6]));
+});
+
+test('a small session is one file: value and print inside meta.json, read back the same; get() does not show them', async () => {
+  const s = createDiskSessionStore({ dir });
+  const d = { ...session(), files: [], graphics: [] };
+  expect(JSON.stringify(d.value).length + d.print.length).toBeLessThanOrEqual(SMALL_SESSION_CHARS);
+  await s.put(d);
+  expect(readdirSync(path.join(dir, d.key))).toEqual(['meta.json']);
+  expect(await s.readValue(d.key)).toEqual({ value: [{ ELEVATION: 1 }] });
+  expect(await s.readPrint(d.key)).toBe(d.print);
+  const m = await s.get(d.key);
+  expect(m && 'small' in m).toBe(false);
+  expect(m?.files).toEqual([]);
+  expect(await s.readFile(d.key, 'a.csv')).toBeUndefined();
+  await s.putZip(d.key, new Uint8Array([80, 75, 5, 6])); // rewriting meta.json keeps the value
+  expect(await s.readValue(d.key)).toEqual({ value: [{ ELEVATION: 1 }] });
+  expect(await s.readPrint(d.key)).toBe(d.print);
+});
+
+test('the session folder removed under a running server is made again at the next put', async () => {
+  const s = createDiskSessionStore({ dir });
+  await s.put(session());
+  rmSync(dir, { recursive: true, force: true });
+  const d = session();
+  await s.put(d);
+  expect(await s.readValue(d.key)).toEqual({ value: [{ ELEVATION: 1 }] });
 });

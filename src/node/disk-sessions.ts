@@ -4,7 +4,8 @@
  * Folder: `SESSION_DIR` (default `.sessions/` in the working directory, git-ignored).
  * Layout: `<dir>/<key>/meta.json` (the small {@link SessionMeta}: listings, `info`, `stdout`
  * paths and file reads parse only this), `<dir>/<key>/value.json` (R/.val),
- * `<dir>/<key>/print.txt` (the printed value), `<dir>/<key>/files/<name>`,
+ * `<dir>/<key>/print.txt` (the printed value; both kept in `meta.json` instead when together
+ * under {@link SMALL_SESSION_CHARS}), `<dir>/<key>/files/<name>`,
  * `<dir>/<key>/graphics/<n>.svg|.png` and `<dir>/<key>/session.zip` (the files' archive,
  * built once). A session is written into `<dir>/.tmp-<pid>-<key>-<random>/` and renamed to
  * `<dir>/<key>` in one step, so a reader sees all of it or nothing; a failed write removes
@@ -114,12 +115,13 @@ export function createDiskSessionStore(opts: DiskSessionOptions): DiskSessionSto
   });
   const ready = indexFolder(dir, lru);
 
-  async function readMeta(key: string): Promise<SessionMeta | undefined> {
+  /** The stored metadata (with a small session's value and print), undefined when missing or expired. */
+  async function readStored(key: string): Promise<StoredMeta | undefined> {
     if (!isSessionKey(key)) return undefined;
     await ready;
-    let m: SessionMeta;
+    let m: StoredMeta;
     try {
-      m = JSON.parse(await fsp.readFile(path.join(sessionDir(key), 'meta.json'), 'utf8')) as SessionMeta;
+      m = JSON.parse(await fsp.readFile(path.join(sessionDir(key), 'meta.json'), 'utf8')) as StoredMeta;
     } catch {
       return undefined;
     }
@@ -132,10 +134,24 @@ export function createDiskSessionStore(opts: DiskSessionOptions): DiskSessionSto
     return m;
   }
 
-  async function readPart(key: string, part: string): Promise<string | undefined> {
-    if (!(await readMeta(key))) return undefined;
+  async function readMeta(key: string): Promise<SessionMeta | undefined> {
+    const m = await readStored(key);
+    if (!m) return undefined;
+    const { small: _small, ...meta } = m;
+    return meta;
+  }
+
+  /** A part of the session: from the metadata for a small session, else its file. */
+  async function readPart(key: string, part: 'value.json' | 'print.txt'): Promise<string | undefined> {
+    const m = await readStored(key);
+    if (!m) return undefined;
+    if (m.small) return part === 'print.txt' ? m.small.print : JSON.stringify(m.small.value);
     return fsp.readFile(path.join(sessionDir(key), part), 'utf8').catch(() => undefined);
   }
+
+  let made: Promise<unknown> | undefined;
+  /** Creates the folder once (again after a failure, e.g. when it was removed under the server). */
+  const mkdirOnce = () => (made ??= fsp.mkdir(dir, { recursive: true }).catch((e) => { made = undefined; throw e; }));
 
   const store: DiskSessionStore = {
     dir,
@@ -152,10 +168,15 @@ export function createDiskSessionStore(opts: DiskSessionOptions): DiskSessionSto
           `The result is ${(bytes / 1048576).toFixed(1)} MB, more than the ${(maxSession / 1048576).toFixed(1)} MB one session may keep on this server. Ask for a smaller area (iso3, wkt, ids) or fewer variables, or a lighter format (format = "csv").`,
         );
       }
-      await fsp.mkdir(dir, { recursive: true });
+      await mkdirOnce();
       const tmp = path.join(dir, `.tmp-${process.pid}-${data.key}-${randomBytes(6).toString('hex')}`);
       try {
-        await writeSession(tmp, data, valueJson);
+        await writeSession(tmp, data, valueJson).catch(async (e) => {
+          if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+          made = undefined; // the folder went away under the server: make it again, once
+          await mkdirOnce();
+          await writeSession(tmp, data, valueJson);
+        });
         await fsp.rename(tmp, sessionDir(data.key));
       } catch (e) {
         await fsp.rm(tmp, { recursive: true, force: true }).catch(() => undefined);
@@ -165,7 +186,9 @@ export function createDiskSessionStore(opts: DiskSessionOptions): DiskSessionSto
     },
     get: readMeta,
     async readValue(key) {
-      const t = await readPart(key, 'value.json');
+      const m = await readStored(key);
+      if (m?.small) return { value: m.small.value };
+      const t = m && (await fsp.readFile(path.join(sessionDir(key), 'value.json'), 'utf8').catch(() => undefined));
       return t === undefined ? undefined : { value: JSON.parse(t) as unknown };
     },
     readPrint: (key) => readPart(key, 'print.txt'),
@@ -176,7 +199,7 @@ export function createDiskSessionStore(opts: DiskSessionOptions): DiskSessionSto
       return b && new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
     },
     async putZip(key, zip) {
-      const m = await readMeta(key);
+      const m = await readStored(key);
       if (!m || m.zipBytes) return;
       const p = sessionDir(key);
       const tmp = `${p}/.zip-${randomBytes(6).toString('hex')}`;
@@ -244,19 +267,40 @@ function sessionBytes(data: SessionData, valueJson: string): number {
   return n;
 }
 
-/** Writes a session's parts into a new folder. */
+/**
+ * A value and printed value together at most this size (characters) are kept in `meta.json`
+ * (as `small`) instead of files of their own: a typical call (category, describe, a summary)
+ * is then one file, fewer file-system operations per call under load (bench/load.ts).
+ */
+export const SMALL_SESSION_CHARS = 16 * 1024;
+
+/** `meta.json` as stored: the metadata, with the value and printed value of a small session. */
+interface StoredMeta extends SessionMeta {
+  small?: { value: unknown; print: string };
+}
+
+/** Writes a session's parts into a new folder (`tmp`, whose parent exists). */
 async function writeSession(tmp: string, data: SessionData, valueJson: string): Promise<void> {
-  await fsp.mkdir(path.join(tmp, 'files'), { recursive: true });
-  await fsp.mkdir(path.join(tmp, 'graphics'));
-  for (const f of data.files) await fsp.writeFile(path.join(tmp, 'files', f.name), f.bytes);
-  for (let i = 0; i < data.graphics.length; i++) {
-    await fsp.writeFile(path.join(tmp, 'graphics', `${i + 1}.svg`), data.graphics[i].svg);
-    await fsp.writeFile(path.join(tmp, 'graphics', `${i + 1}.png`), data.graphics[i].png);
+  await fsp.mkdir(tmp);
+  if (data.files.length) {
+    await fsp.mkdir(path.join(tmp, 'files'));
+    for (const f of data.files) await fsp.writeFile(path.join(tmp, 'files', f.name), f.bytes);
+  }
+  if (data.graphics.length) {
+    await fsp.mkdir(path.join(tmp, 'graphics'));
+    for (let i = 0; i < data.graphics.length; i++) {
+      await fsp.writeFile(path.join(tmp, 'graphics', `${i + 1}.svg`), data.graphics[i].svg);
+      await fsp.writeFile(path.join(tmp, 'graphics', `${i + 1}.png`), data.graphics[i].png);
+    }
   }
   if (data.zip) await fsp.writeFile(path.join(tmp, 'session.zip'), data.zip);
-  await fsp.writeFile(path.join(tmp, 'value.json'), valueJson);
-  await fsp.writeFile(path.join(tmp, 'print.txt'), data.print);
-  await fsp.writeFile(path.join(tmp, 'meta.json'), JSON.stringify(metaOf(data)));
+  const meta: StoredMeta = metaOf(data);
+  if (valueJson.length + data.print.length <= SMALL_SESSION_CHARS) meta.small = { value: data.value ?? null, print: data.print };
+  else {
+    await fsp.writeFile(path.join(tmp, 'value.json'), valueJson);
+    await fsp.writeFile(path.join(tmp, 'print.txt'), data.print);
+  }
+  await fsp.writeFile(path.join(tmp, 'meta.json'), JSON.stringify(meta));
 }
 
 /** Replaces a file in one step (write beside, rename). */

@@ -53,6 +53,7 @@ import { bundleVersion, createBundleEngine, isDataUrl, nodeGenFile } from './bun
 import { createDiskSessionStore, type DiskSessionStore } from './disk-sessions';
 import { API_CSP, appCsp, applySocketLimits, envNumber, publicOriginResolver, socketLimitsFromEnv, withSecurityHeaders, type SocketLimits } from './hardening';
 import { createMethodPool, type MethodPoolOptions } from './pool';
+import { cachedRunner } from './result-cache';
 import { safeJoin, serveFile } from './static';
 
 export { createBundleEngine, isDataUrl } from './bundle-runtime';
@@ -99,6 +100,8 @@ export interface ServerOptions {
   methodTimeoutMs?: number;
   /** Socket limits (default from the environment, see {@link socketLimitsFromEnv}). */
   socket?: Partial<SocketLimits>;
+  /** Bytes of the pool's result cache (default `RESULT_CACHE_MB`, 64 MiB; 0 turns it off). See result-cache.ts. */
+  resultCacheBytes?: number;
 }
 
 /** A running server. */
@@ -138,6 +141,7 @@ function defaults(o: ServerOptions) {
     sessionMaxBytes: env.SESSION_MAX_MB ? envNumber(env.SESSION_MAX_MB, 256) * 1024 * 1024 : undefined,
     methodTimeoutMs: o.methodTimeoutMs ?? envNumber(env.METHOD_TIMEOUT_S, 300) * 1000,
     publicUrl: o.publicUrl ?? (env.PUBLIC_URL || undefined),
+    resultCacheBytes: o.resultCacheBytes ?? (env.RESULT_CACHE_MB !== undefined && /^\d+$/.test(env.RESULT_CACHE_MB) ? Number(env.RESULT_CACHE_MB) : 64) * 1024 * 1024,
   };
 }
 
@@ -186,6 +190,7 @@ function createUncompressedFetch(o: ServerOptions): (req: Request) => Promise<Re
   const sessions = o.sessions ?? diskStore(d);
   let port = Number(process.env.PORT ?? 8080); // updated from each request's URL
   const origin = publicOriginResolver(d.publicUrl, () => port);
+  let runtimeText: Promise<string> | undefined; // read once: the bundle does not change under a running server
   const contract = createHandler({
     engine: o.engine ?? (() => createBundleEngine(d.dataDir)),
     genFile: o.genFile ?? nodeGenFile(d.dataDir),
@@ -195,7 +200,7 @@ function createUncompressedFetch(o: ServerOptions): (req: Request) => Promise<Re
     runner: o.runner || undefined,
     timeoutMs: d.methodTimeoutMs,
     publicOrigin: origin,
-    runtimeInfo: async () => `Runtime: Node.js ${process.version} (${process.platform}-${process.arch}), server\nBundle: ${await bundleVersion(d.dataDir)}`,
+    runtimeInfo: () => (runtimeText ??= bundleVersion(d.dataDir).then((v) => `Runtime: Node.js ${process.version} (${process.platform}-${process.arch}), server\nBundle: ${v}`)),
   });
   // the online basemaps' tile hosts are allowed by the app's CSP (config.json `basemaps`)
   const tileUrls = (d.basemaps ?? []).flatMap((b) => (b && typeof b === 'object' && Array.isArray((b as { tiles?: unknown }).tiles) ? ((b as { tiles: unknown[] }).tiles.filter((t): t is string => typeof t === 'string')) : []));
@@ -291,7 +296,9 @@ export async function startServer(o: ServerOptions = {}): Promise<RunningServer>
   }
   // Methods run on worker threads unless an engine is injected (tests) or a runner is given.
   const pool = o.runner === undefined && !o.engine ? methodPool(d, o) : undefined;
-  const handle = createServerFetch({ ...o, sessions, runner: o.runner || pool });
+  // the bundle is immutable while the server runs: repeated calls are answered from a result cache
+  const runner = pool ? cachedRunner(pool, { maxBytes: d.resultCacheBytes, bundleId: d.dataDir }) : undefined;
+  const handle = createServerFetch({ ...o, sessions, runner: o.runner || runner });
   const fetchWithLog = async (req: Request): Promise<Response> => {
     const t0 = performance.now();
     let res: Response;
