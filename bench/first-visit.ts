@@ -75,7 +75,9 @@ export async function firstVisit(browser: Browser, url: string, profile?: Networ
     };
     const setup = async (send: (m: string, p?: object) => Promise<unknown>) => {
       await send('Network.enable');
-      await send('Network.setCacheDisabled', { cacheDisabled: true });
+      // The HTTP cache stays on: each visit has a fresh browser context (an empty cache, as a
+      // first visit), and a file read twice during the visit (vi.csv by the page and a worker)
+      // is fetched once, as in a real browser.
       if (profile) await send('Network.emulateNetworkConditions', { offline: false, latency: profile.rttMs, downloadThroughput: profile.downBitsPerSecond / 8, uploadThroughput: profile.upBitsPerSecond / 8 });
     };
     const cdp = await ctx.newCDPSession(page);

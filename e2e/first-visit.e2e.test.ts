@@ -69,4 +69,36 @@ describe('first visit', () => {
       await ctx.close();
     }
   }, 300_000);
+
+  test('the first map is drawn from a coarser overview, then sharpened; the engine worker starts after it', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    try {
+      const page = await ctx.newPage();
+      await page.addInitScript(() => {
+        const log: Array<{ url: string; mapped: boolean }> = ((window as any).__workers = []);
+        const W = window.Worker;
+        (window as any).Worker = class extends W {
+          constructor(url: string | URL, o?: WorkerOptions) {
+            log.push({ url: String(url), mapped: document.body?.dataset.mapRendered === '1' });
+            super(url, o);
+          }
+        };
+      });
+      await page.goto(`${srv.url}#v=ELEVATION`);
+      await waitMap(page, 120_000);
+      // tiles drawn from the preview (a quarter of the cells) are drawn again from the level the zoom needs
+      await page.waitForFunction(() => document.body.dataset.mapSharp === '1', undefined, { timeout: 120_000 });
+      const levels = (await page.evaluate(() => (window as any).__indapiRaster.loadedLevels())) as Array<[string, number]>;
+      const elevation = levels.filter(([c]) => c === 'ELEVATION').map(([, i]) => i).sort();
+      expect(elevation).toEqual([1, 2]); // level 1 for zoom 3 (1440 x 900 shows the bundle's window), level 2 its preview
+      const workers = (await page.evaluate(() => (window as any).__workers)) as Array<{ url: string; mapped: boolean }>;
+      expect(workers.some((w) => /raster\.worker/.test(w.url) && !w.mapped), 'the raster worker starts before the first map').toBe(true);
+      expect(workers.filter((w) => /engine\.worker/.test(w.url) && !w.mapped), 'the engine worker started before the first map').toEqual([]);
+      // the engine starts on first use, and answers
+      const n = await page.evaluate(async () => ((await (window as any).__indapiEngine().catalog()) as unknown[]).length);
+      expect(n).toBeGreaterThan(10);
+    } finally {
+      await ctx.close();
+    }
+  }, 300_000);
 });

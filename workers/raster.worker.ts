@@ -8,7 +8,7 @@ import { cellCentre, cellId, gridFromManifest, pointToColRow, SSA_GRID, type Gri
 import type { ClassEntry, VarRecord } from '../src/core/types';
 import { levelForZoom, renderTile, type RasterLevel } from '../src/core/map/mercator';
 import { makeColorizer, paletteFor, quantileBreaks, type Palette } from '../src/core/map/palette';
-import { loadClassTable, openCog, warmDeflateDecoder, type CogLayer } from './raster/layers';
+import { loadClassTable, openCog, previewLevel, warmDeflateDecoder, type CogLayer } from './raster/layers';
 import { parseVi } from '../src/core/catalog';
 import type { CellInfo, RasterWorkerApi } from './protocol/raster';
 
@@ -22,10 +22,26 @@ const styles = new Map<string, { source: string; colorOf: (v: number) => number;
 const custom = new Map<string, RasterLevel>();
 /** Codes of class layers (their hover shows the class label): the catalog's `type`, read at init. */
 const classCodes = new Set<string>();
-let catalogRead: Promise<void> = Promise.resolve();
 /** The bundle's window (manifest.json `grid`; SSA_GRID until read or when absent). */
 let grid: GridDef = SSA_GRID;
-let gridRead: Promise<void> = Promise.resolve();
+// manifest.json and vi.csv are read on the first look-up (hover, click), not at start: the
+// tiles need neither, and a first visit on a slow network should not wait on them (issue 17)
+let gridRead: Promise<void> | undefined;
+let catalogRead: Promise<void> | undefined;
+/** Reads the bundle's window once. Never rejects. */
+function readGrid(): Promise<void> {
+  return (gridRead ??= fetch(`${dataBase}manifest.json`)
+    .then((r) => (r.ok ? r.json() : null))
+    .then((m) => { grid = gridFromManifest(m?.grid, SSA_GRID); })
+    .catch(() => undefined));
+}
+/** Reads the codes of the class layers from the catalog once. Never rejects. */
+function readCatalog(): Promise<void> {
+  return (catalogRead ??= fetch(`${dataBase}vi.csv`)
+    .then((r) => (r.ok ? r.text() : ''))
+    .then((t) => { if (t) for (const rec of parseVi(t)) if (rec.type === 'class') classCodes.add(rec.varCode); })
+    .catch(() => undefined));
+}
 
 function cog(code: string): Promise<CogLayer> {
   let p = cogs.get(code);
@@ -36,6 +52,32 @@ function classes(code: string): Promise<ClassEntry[]> {
   let p = classTables.get(code);
   if (!p) { p = loadClassTable(dataBase, code); p.catch(() => classTables.delete(code)); classTables.set(code, p); }
   return p;
+}
+
+/**
+ * Progressive drawing: a tile whose level has not been read is drawn from a coarser level
+ * (see `previewLevel`), and the level it needs is noted here by style key. The page asks
+ * {@link RasterWorkerApi.refined} when its map is idle, that is once the previews are on
+ * screen; only then is the finer level read, and the page draws the tiles again. On a slow
+ * network the first map comes from a quarter of the bytes, the finer read does not compete
+ * with what the first map still needs (MapLibre's worker), and a zoom shows coarse cells at
+ * once instead of an empty map.
+ */
+const refining = new Map<string, Map<CogLayer, Set<number>>>();
+
+/** The level a tile at zoom `z` of style `key` is drawn from now: the level it needs when read, else a preview (the need noted). */
+async function levelToDraw(key: string, layer: CogLayer, z: number): Promise<RasterLevel> {
+  const want = levelForZoom(layer.levelCellDeg, z);
+  const ready = layer.peek(want);
+  if (ready) return ready;
+  const prev = previewLevel(layer, want);
+  if (prev === undefined) return layer.level(want);
+  let byLayer = refining.get(key);
+  if (!byLayer) refining.set(key, (byLayer = new Map()));
+  let levels = byLayer.get(layer);
+  if (!levels) byLayer.set(layer, (levels = new Set()));
+  levels.add(want);
+  return layer.level(prev).catch(() => layer.level(want)); // no preview (a failed read): wait for the level itself
 }
 
 async function valueAt(code: string, col: number, row: number): Promise<number> {
@@ -51,14 +93,7 @@ const api: RasterWorkerApi = {
   init(base: string) {
     dataBase = base;
     grid = SSA_GRID;
-    gridRead = fetch(`${base}manifest.json`)
-      .then((r) => (r.ok ? r.json() : null))
-      .then((m) => { grid = gridFromManifest(m?.grid, SSA_GRID); })
-      .catch(() => undefined);
-    catalogRead = fetch(`${base}vi.csv`)
-      .then((r) => (r.ok ? r.text() : ''))
-      .then((t) => { if (t) for (const rec of parseVi(t)) if (rec.type === 'class') classCodes.add(rec.varCode); })
-      .catch(() => undefined);
+    gridRead = catalogRead = undefined;
   },
 
   /**
@@ -88,10 +123,29 @@ const api: RasterWorkerApi = {
     if (custom.size > 6) { const k = custom.keys().next().value!; custom.delete(k); styles.delete(k); }
   },
 
-  /** Opens a layer's COG and reads the level a zoom needs, ahead of styling (first paint). */
+  /**
+   * Opens a layer's COG and reads, ahead of styling (first paint), what the first tiles at a
+   * zoom are drawn from: the preview of the level that zoom needs (the level itself when it
+   * has none); the finer level is read when the page asks {@link RasterWorkerApi.refined}.
+   */
   async prefetch(code: string, zoom: number): Promise<void> {
     const layer = await cog(code);
-    await layer.level(levelForZoom(layer.levelCellDeg, Math.floor(zoom)));
+    const want = levelForZoom(layer.levelCellDeg, Math.floor(zoom));
+    await layer.level(previewLevel(layer, want) ?? want);
+  },
+
+  /**
+   * Reads the levels that tiles of style `key` were drawn without (from a preview), and
+   * resolves once they are read: true when at least one was (the page should draw the tiles
+   * again), false when none was needed or every read failed.
+   */
+  async refined(key: string): Promise<boolean> {
+    const byLayer = refining.get(key);
+    if (!byLayer?.size) return false;
+    refining.delete(key);
+    const reads = [...byLayer].flatMap(([layer, levels]) => [...levels].map((i) => layer.level(i)));
+    const r = await Promise.allSettled(reads);
+    return r.some((x) => x.status === 'fulfilled');
   },
 
   /** Draws tile z/x/y of style `key`; null when empty. */
@@ -104,8 +158,7 @@ const api: RasterWorkerApi = {
       if (!c) return null;
       level = c;
     } else {
-      const layer = await cog(st.source);
-      level = await layer.level(levelForZoom(layer.levelCellDeg, z));
+      level = await levelToDraw(key, await cog(st.source), z);
     }
     const px = renderTile(level, z, x, y, st.colorOf);
     if (!px) return null;
@@ -115,7 +168,7 @@ const api: RasterWorkerApi = {
 
   /** Look-up at a point for the hover/click panel; null outside the grid. */
   async cellInfo(code: string | null, lon: number, lat: number): Promise<CellInfo | null> {
-    await gridRead;
+    await readGrid();
     const cr = pointToColRow(grid, lon, lat);
     if (!cr) return null;
     const [col, row] = cr;
@@ -140,12 +193,12 @@ const api: RasterWorkerApi = {
       // ADM1_CODE_ALT label of the same value (read only when the catalog has that layer: no failed request)
       if (e?.code !== undefined && e.code !== '') info.adm1Code = String(e.code);
       else {
-        await catalogRead;
+        await readCatalog();
         if (classCodes.has('ADM1_CODE_ALT')) info.adm1Code = (await classes('ADM1_CODE_ALT').catch(() => [] as ClassEntry[])).find((c) => c.value === v)?.label;
       }
     })().catch(() => undefined));
     tasks.push((async () => {
-      await catalogRead;
+      await readCatalog();
       if (!classCodes.has('ADM2_NAME_ALT')) return; // no second-level layer: nothing requested
       const v = await valueAt('ADM2_NAME_ALT', col, row);
       if (Number.isNaN(v)) return;
@@ -155,7 +208,7 @@ const api: RasterWorkerApi = {
     if (code) {
       tasks.push((async () => {
         info.value = await valueAt(code, col, row);
-        await catalogRead;
+        await readCatalog();
         if (!Number.isNaN(info.value) && classCodes.has(code)) {
           const t = await classes(code).catch(() => null);
           if (t) info.valueLabel = t.find((c) => c.value === info.value)?.label;
@@ -172,7 +225,7 @@ const api: RasterWorkerApi = {
    */
   async colorAt(key: string, lon: number, lat: number): Promise<number> {
     const st = styles.get(key);
-    await gridRead;
+    await readGrid();
     const cr = pointToColRow(grid, lon, lat);
     if (!st || !cr || st.source.startsWith('custom:')) return 0;
     return st.colorOf(await valueAt(st.source, cr[0], cr[1]));

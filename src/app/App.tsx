@@ -16,10 +16,10 @@ import type { Map as MlMap } from 'maplibre-gl';
 import type { Palette } from '../core/map/palette';
 import { appendWkt, wktToFeatures } from '../ui/wkt';
 import type { CellInfo } from '../../workers/protocol/raster';
-import { DATA_BASE, ONLINE_BASEMAPS, loadGrid, loadIso } from './bundle';
+import { DATA_BASE, ONLINE_BASEMAPS, catalogQuery, loadGrid, loadIso } from './bundle';
 import { catchmentLayer, similarCellsLayer, similarUnitsChoropleth, summaryChoropleth, type Choro } from './result-layers';
 import { useBasemap } from './basemap-control';
-import { getEngine, getRaster } from './services';
+import { getRaster } from './services';
 import { useUrlState } from './useUrlState';
 import type { PanelId } from './url-state';
 import { errText, fmtNum, prettyUnit, type PanelCtx, type QuerySpec } from './panels/common';
@@ -30,9 +30,9 @@ import type { CatchmentResult } from '../core/catchment/query';
 import { UpdateBanner } from './UpdateBanner';
 import { Progress } from '../ui/Progress';
 import { MapExportControl } from './map-export-control';
-import type { ExportSize, MapExportFormat } from './map-export-svg';
+import type { ExportSize, MapExportFormat } from './map-export-size';
 import { CompareBar, compareSide } from '../ui/CompareBar';
-import { markFirstMap } from '../ui/first-map';
+import { afterFirstMap, markFirstMap } from '../ui/first-map';
 import { varOptions, varSearch } from './panels/common';
 
 const MapView = lazy(() => import('../ui/MapView').then((m) => ({ default: m.MapView })));
@@ -50,6 +50,7 @@ const PANELS: Array<[PanelId, string]> = [['summary', 'Summaries'], ['table', 'T
 
 /** Tile loader handed to the map: draws in the raster worker. */
 const loadTile = (key: string, z: number, x: number, y: number) => getRaster().tile(key, z, x, y);
+const refineTiles = (key: string) => getRaster().refined(key);
 (window as any).__indapiRaster = getRaster(); // for end-to-end tests of the map's pixels
 
 function fmtValue(info: CellInfo, rec: VarRecord | undefined): string {
@@ -87,7 +88,7 @@ function useCoarsePointer(): boolean {
 /** The app. */
 export function App() {
   const [state, update] = useUrlState();
-  const catalogQ = useQuery({ queryKey: ['catalog'], queryFn: ({ signal }) => getEngine().catalog({ signal }), staleTime: Infinity, retry: 1 });
+  const catalogQ = useQuery(catalogQuery);
   const isoQ = useQuery({ queryKey: ['iso'], queryFn: ({ signal }) => loadIso(signal), staleTime: Infinity, retry: 1 });
   // the bundle's window (an ingested bundle's comes from its table): map bounds and per-cell result layers
   const gridQ = useQuery({ queryKey: ['grid', DATA_BASE], queryFn: ({ signal }) => loadGrid(signal), staleTime: Infinity, retry: 1 });
@@ -112,6 +113,11 @@ export function App() {
   const [copied, setCopied] = useState(false);
   const [fit, setFit] = useState<[number, number, number, number] | null>(null);
   const [mlMap, setMlMap] = useState<MlMap | null>(null);
+  // The lazy panels other than the open one (and the place search) load after the first map:
+  // their code is not what a first visit on a slow network waits for (issue 17).
+  const [afterMap, setAfterMap] = useState(false);
+  useEffect(() => { const ac = new AbortController(); afterFirstMap(ac.signal).then(() => setAfterMap(true), () => undefined); return () => ac.abort(); }, []);
+  const mounted = (panel: string) => afterMap || state.panel === panel;
 
   // Bad codes in a pasted URL: message in place, ignored.
   const badCodes = useMemo(() => {
@@ -290,16 +296,16 @@ export function App() {
       <main className={`centre${cmpOn ? ` cmp cmp-${state.cmp}` : ''}${drawMode !== 'off' ? ' drawing' : ''}`} aria-label="Map" onDragOver={(e) => { if (e.dataTransfer.types.includes('Files')) e.preventDefault(); }}
         onDrop={(e) => { const f = e.dataTransfer.files[0]; if (!f) return; e.preventDefault(); update({ panel: 'areas' }); setTimeout(() => window.dispatchEvent(new CustomEvent(UPLOAD_EVENT, { detail: f })), 0); }}>
         <Suspense fallback={<div className="map placeholder">Loading map…</div>}>
-          <MapView dataBase={DATA_BASE} rasterKey={rasterKey} opacity={state.op} loadTile={loadTile} choropleth={choro?.pairs ?? null} choroplethLevel={choro?.level ?? 1} areas={areas}
+          <MapView dataBase={DATA_BASE} rasterKey={rasterKey} opacity={state.op} loadTile={loadTile} refineTiles={refineTiles} choropleth={choro?.pairs ?? null} choroplethLevel={choro?.level ?? 1} areas={areas}
             marker={picked ? [picked.lon, picked.lat] : null} fit={fit} gridBounds={gridBounds} drawMode={drawMode} onDrawn={onDrawn} onHover={onHover} onClick={onClick} view={state.map} onView={onView} onMap={setMlMap} basemap={base.basemap} onBasemapError={base.onError}
             onRendered={() => { (window as any).__indapiFirstRender ??= performance.now(); document.body.dataset.mapRendered = '1'; markFirstMap(); setCellsPending((k) => (k && k === rasterKey ? null : k)); }} />
         </Suspense>
-        {cmpOn && <Suspense fallback={null}><CompareMaps dataBase={DATA_BASE} gridBounds={gridBounds} loadTile={loadTile} rec={rec2!} labelA={rec!.varLabel} sideA={compareSide(state.cmp, state.v2, phone, 'a')} sideB={compareSide(state.cmp, state.v2, phone, 'b')}
+        {cmpOn && <Suspense fallback={null}><CompareMaps dataBase={DATA_BASE} gridBounds={gridBounds} loadTile={loadTile} refineTiles={refineTiles} rec={rec2!} labelA={rec!.varLabel} sideA={compareSide(state.cmp, state.v2, phone, 'a')} sideB={compareSide(state.cmp, state.v2, phone, 'b')}
           mode={state.cmp!} sw={state.sw} onSw={(sw) => update({ sw }, { replace: true })} map={mlMap} opacity={state.op} onOpacity={(op) => update({ op })} areas={areas} marker={picked ? [picked.lon, picked.lat] : null}
           onHover={onHover} onClick={onClick} phone={phone} styleLayer={(r) => getRaster().styleCog(`cog:${r.varCode}`, r).then((palette) => ({ key: `cog:${r.varCode}`, palette }))} /></Suspense>}
         <div className="overlay-stack">
         <div className="overlay map-tools" role="group" aria-label="Place search and map export">
-          <Suspense fallback={null}><PlaceSearch map={mlMap} dataBase={DATA_BASE} maxLabels={phone ? 12 : 30} onPlace={state.panel === 'catchment' ? (p) => update({ pick: [p.lon, p.lat] }) : undefined} /></Suspense>
+          {afterMap && <Suspense fallback={null}><PlaceSearch map={mlMap} dataBase={DATA_BASE} maxLabels={phone ? 12 : 30} onPlace={state.panel === 'catchment' ? (p) => update({ pick: [p.lon, p.lat] }) : undefined} /></Suspense>}
           <MapExportControl disabled={!mlMap} onSave={(f, z) => (mlMap ? saveMap(mlMap, f, z) : Promise.resolve())} />
           {base.control}
         </div>
@@ -360,12 +366,12 @@ export function App() {
         {PANELS.map(([id]) => (
           <div key={id} role="tabpanel" id={`panel-${id}`} aria-labelledby={`tab-${id}`} hidden={state.panel !== id} className="panel">
             {id === 'summary' && <SummaryPanel ctx={ctx} onRows={onSummaryRows} />}
-            {id === 'table' && <Suspense fallback={<p className="muted small">Loading the table builder…</p>}><TablePanel ctx={ctx} /></Suspense>}
+            {id === 'table' && mounted(id) && <Suspense fallback={<p className="muted small">Loading the table builder…</p>}><TablePanel ctx={ctx} /></Suspense>}
             {id === 'areas' && <AreasPanel ctx={ctx} drawMode={drawMode} setDrawMode={setDrawMode} />}
-            {id === 'compare' && <Suspense fallback={<p className="muted small">Loading…</p>}><ComparePanel ctx={ctx} picked={picked} onResult={onCompare} /></Suspense>}
+            {id === 'compare' && mounted(id) && <Suspense fallback={<p className="muted small">Loading…</p>}><ComparePanel ctx={ctx} picked={picked} onResult={onCompare} /></Suspense>}
             {id === 'catchment' && state.panel === 'catchment' && <Suspense fallback={<p className="muted small">Loading…</p>}><CatchmentPanel ctx={ctx} source={state.pick} onResult={onCatchment} /></Suspense>}
-            {id === 'download' && <Suspense fallback={<p className="muted small">Loading…</p>}><DownloadPanel query={current} /></Suspense>}
-            {id === 'api' && <Suspense fallback={<p className="muted small">Loading…</p>}><ApiPanel query={current} /></Suspense>}
+            {id === 'download' && mounted(id) && <Suspense fallback={<p className="muted small">Loading…</p>}><DownloadPanel query={current} /></Suspense>}
+            {id === 'api' && mounted(id) && <Suspense fallback={<p className="muted small">Loading…</p>}><ApiPanel query={current} /></Suspense>}
           </div>
         ))}
       </aside>

@@ -1,8 +1,13 @@
 /**
- * Small bundle files the app reads itself: `iso.csv` (countries and regions) and the
- * manifest (bundle version for the update prompt).
+ * Small bundle files the app reads itself: `vi.csv` (the catalog), `iso.csv` (countries and
+ * regions) and the manifest (bundle version for the update prompt). The page reads the
+ * catalog itself rather than through the engine worker: the first map needs only the mapped
+ * layer's record, and the engine worker's script (83 KB brotli) then waits until after the
+ * first map (issue 17: nothing the first map does not need comes before it).
  */
 import { parseIso, parseManifest } from '../core/bundle';
+import { parseVi } from '../core/catalog';
+import type { VarRecord } from '../core/types';
 import { IndapiError } from '../core/errors';
 import type { IsoEntry } from '../core/types';
 import { gridFromManifest, SSA_GRID, type GridDef } from '../core/grid';
@@ -35,6 +40,22 @@ async function readFailure(what: string, r: Response): Promise<IndapiError> {
   return new IndapiError('IO', `Cannot read ${what} of the data bundle at ${DATA_BASE} (HTTP ${r.status}).`);
 }
 
+
+/**
+ * Loads the catalog, `vi.csv` of the bundle, with the bundle's one parser (the records the
+ * engine's `catalog()` gives).
+ * @throws IndapiError IO, OFFLINE or BAD_BUNDLE when it cannot be read; BAD_BUNDLE when it has no ISO3 layer (the country mask)
+ */
+export async function loadCatalog(signal?: AbortSignal): Promise<VarRecord[]> {
+  const r = await fetch(new URL('vi.csv', DATA_BASE), { signal });
+  if (!r.ok) throw await readFailure('vi.csv', r);
+  const records = parseVi(await r.text());
+  if (!records.some((x) => x.varCode === 'ISO3')) throw new IndapiError('BAD_BUNDLE', `The catalog of the data bundle at ${DATA_BASE} has no ISO3 layer (the country mask).`);
+  return records;
+}
+
+/** TanStack Query options of the catalog (one cache entry for every panel). */
+export const catalogQuery = { queryKey: ['catalog'], queryFn: ({ signal }: { signal?: AbortSignal }) => loadCatalog(signal), staleTime: Infinity, retry: 1 } as const;
 
 /** Loads iso.csv of the bundle. @throws IndapiError IO, OFFLINE or BAD_BUNDLE */
 export async function loadIso(signal?: AbortSignal): Promise<IsoEntry[]> {

@@ -4,7 +4,7 @@
  * disabled while the file builds.
  */
 import { useState } from 'react';
-import { MAX_EXPORT_PX, type ExportSize, type MapExportFormat } from './map-export-svg';
+import { MAX_EXPORT_PX, type ExportSize, type MapExportFormat } from './map-export-size';
 
 /** Props of {@link MapExportControl}. */
 export interface MapExportControlProps {

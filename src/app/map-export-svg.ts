@@ -7,21 +7,14 @@
  * {@link Measure}).
  */
 import { fmtBreak, intervalLabels, legendOf, type LegendEntry, type Palette } from '../core/map/palette';
+import { MAX_EXPORT_PX, type ExportSize, type MapExportFormat } from './map-export-size';
+export { MAX_EXPORT_PX, type ExportSize, type MapExportFormat } from './map-export-size';
 
-/** The formats the map export writes. */
-export type MapExportFormat = 'png' | 'svg' | 'pdf';
 
-/**
- * Size of an exported image: the map as on screen; an A4 page (297 x 210 mm, oriented as the
- * view) at 150 or 300 dpi; or a width in pixels (the view's aspect).
- */
-export type ExportSize = { kind: 'screen' } | { kind: 'a4'; dpi: 150 | 300 } | { kind: 'width'; px: number };
 
 /** Where an export is rendered: a map of cssW x cssH CSS px drawn at `ratio` device px per CSS px, written as pxW x pxH pixels. */
 export interface ExportTarget { cssW: number; cssH: number; ratio: number; pxW: number; pxH: number }
 
-/** Largest side of an exported image in px (MapLibre's default maxCanvasSize, 4096). */
-export const MAX_EXPORT_PX = 4096;
 /** A4 in mm (ISO 216). */
 const A4_MM: [number, number] = [297, 210];
 /** The PDF page's margin in mm (28 pt). */

@@ -34,6 +34,8 @@ export interface CompareMapsProps {
   gridBounds?: [number, number, number, number];
   /** Loads raster tiles (the same worker as the main map). */
   loadTile: TileLoader;
+  /** Progressive drawing of the second map (see MapView's `refineTiles`). */
+  refineTiles?: (key: string) => Promise<boolean>;
   /** The second indicator. */
   rec: VarRecord;
   /** Name of the main indicator (the slider's spoken value). */
@@ -129,7 +131,7 @@ export function CompareMaps(p: CompareMapsProps) {
   return (
     <>
       <div className={`cmp-second ${p.mode}`} style={swipe ? { clipPath: `inset(0 0 0 ${pos * 100}%)` } : undefined} data-testid="compare-second">
-        <MapView secondary dataBase={p.dataBase} rasterKey={layer?.key ?? null} opacity={p.opacity} loadTile={p.loadTile} choropleth={null}
+        <MapView secondary dataBase={p.dataBase} rasterKey={layer?.key ?? null} opacity={p.opacity} loadTile={p.loadTile} refineTiles={p.refineTiles} choropleth={null}
           gridBounds={p.gridBounds} areas={p.areas} marker={p.marker} fit={null} drawMode="off" onDrawn={noDraw} view={view0} onMap={setMap2} onRendered={() => setDrawnKey(layerKey.current)}
           label={`${p.sideB} map: ${p.rec.varLabel}. Moves with the ${p.sideA.toLowerCase()} map.`}
           onHover={(ll) => { setCompareHover(ll ? { ll, side: 'b' } : null); cb.current.onHover(ll); }}

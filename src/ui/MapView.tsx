@@ -8,7 +8,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import * as maplibregl from 'maplibre-gl';
-import type { GeoJSONSource, Map as MlMap } from 'maplibre-gl';
+import type { GeoJSONSource, Map as MlMap, RasterTileSource } from 'maplibre-gl';
 import maplibreWorkerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
 import 'maplibre-gl/dist/maplibre-gl.css';
 import { TerraDraw, TerraDrawPointMode, TerraDrawPolygonMode } from 'terra-draw';
@@ -50,6 +50,36 @@ export interface BasemapTiles {
   maxzoom: number;
 }
 
+/**
+ * Draws the raster tiles of style `key` again whenever, at an idle moment, the raster worker
+ * says tiles drawn from a coarser preview can be drawn from their own level (progressive
+ * drawing, workers/raster.worker.ts): the tile URLs get a new `?r=` so MapLibre asks again,
+ * keeping the old tiles on screen until the new ones are in. Sets `data-map-sharp="1"` on the
+ * body once the map is idle with nothing left to refine (bench/first-visit.ts).
+ * @returns a function that stops it
+ */
+function refineOnIdle(map: MlMap, key: string, refine: () => ((key: string) => Promise<boolean>) | undefined): () => void {
+  let version = 0, busy = false, stopped = false;
+  const onIdle = async () => {
+    const f = refine();
+    if (busy || !f || !map.getSource('raster') || !map.isSourceLoaded('raster')) return;
+    busy = true;
+    try {
+      const again = await f(key);
+      if (stopped) return;
+      const src = map.getSource('raster') as RasterTileSource | undefined;
+      if (again && src) src.setTiles([`indapi://${encodeURIComponent(key)}/{z}/{x}/{y}?r=${++version}`]);
+      else if (!again) document.body.dataset.mapSharp = '1';
+    } catch {
+      /* a worker swap or a failed read: the next idle moment asks again */
+    } finally {
+      busy = false;
+    }
+  };
+  map.on('idle', onIdle);
+  return () => { stopped = true; map.off('idle', onIdle); };
+}
+
 /** Drawing mode of the map. */
 export type DrawMode = 'off' | 'point' | 'polygon';
 
@@ -86,6 +116,12 @@ export interface MapViewProps {
   onClick: (lngLat: [number, number]) => void;
   /** Called once the map is idle after the first raster render (for timing). */
   onRendered?: () => void;
+  /**
+   * Progressive drawing (the raster worker's `refined`): asked at each idle moment of the map
+   * for the current style key; resolves true when tiles drawn from a coarser preview can now
+   * be drawn from their own level, and the map then draws the raster tiles again.
+   */
+  refineTiles?: (key: string) => Promise<boolean>;
   /** Map view [centre longitude, latitude, zoom] to show (e.g. from a link, or Back); null = the default/fitted view. */
   view?: [number, number, number] | null;
   /** The view after each move ends (pans, zooms, fits): [centre longitude, latitude, zoom]. */
@@ -251,7 +287,7 @@ export function MapView(p: MapViewProps) {
       if (!p.secondary) (window as any).__indapiDraw = draw; // for end-to-end tests: the vertices placed so far
       // Admin outlines the manifest lists (none that the bundle lacks: no failed request); no manifest list: admin-1 as before.
       // After the first map (first-map.ts): the outlines (1.2 MB, 185 KB brotli) are not needed to draw it.
-      void Promise.all([bundleFiles(p.dataBase), afterFirstMap()]).then(([files]) => {
+      void afterFirstMap().then(() => bundleFiles(p.dataBase)).then((files) => {
         if (mapRef.current !== map) return;
         for (const [src, path] of [['admin1', 'basemap/admin1.geojson'], ['admin2', 'basemap/admin2.geojson'], ['lakes', 'basemap/lakes.geojson'], ['rivers', 'basemap/rivers.geojson']]) {
           if (files ? files.has(path) : src === 'admin1') (map.getSource(src) as GeoJSONSource).setData(abs(path));
@@ -288,7 +324,8 @@ export function MapView(p: MapViewProps) {
     map.addLayer({ id: 'raster', type: 'raster', source: 'raster', paint: { 'raster-opacity': cb.current.opacity, 'raster-resampling': 'nearest', 'raster-fade-duration': 0 } }, 'choropleth');
     const onIdle = () => { if (map.getSource('raster') && map.isSourceLoaded('raster')) { cb.current.onRendered?.(); map.off('idle', onIdle); } };
     map.on('idle', onIdle);
-    return () => { map.off('idle', onIdle); };
+    const stopRefine = refineOnIdle(map, p.rasterKey, () => cb.current.refineTiles);
+    return () => { map.off('idle', onIdle); stopRefine(); };
   }, [p.rasterKey, ready, p.gridBounds?.join(',')]);
 
   // A bundle window other than the first view's (read after the map was made): show it, unless a view or a fit was given.

@@ -45,8 +45,14 @@ export interface RasterWorkerApi {
   styleCog(key: string, rec: VarRecord, breaks?: number[], colors?: string[]): Promise<Palette>;
   /** Registers a per-cell result (values row-major on `grid`, NaN = none) drawn with `palette`. */
   styleCells(key: string, grid: GridDef, values: Float64Array | Float32Array, palette: Palette): void;
-  /** Opens a layer's COG and reads the level a zoom needs, ahead of styling (first paint). */
+  /** Opens a layer's COG and reads the level a zoom needs (its preview first), ahead of styling (first paint). */
   prefetch(code: string, zoom: number): Promise<void>;
+  /**
+   * Progressive drawing: tiles whose level is still being read are drawn from a coarser
+   * level. Resolves when those reads for style `key` are done: true when the page should
+   * draw the tiles again (a finer level is in), false when nothing was waited for.
+   */
+  refined(key: string): Promise<boolean>;
   /** Draws tile z/x/y (Web Mercator, 256 px) of style `key`; null when empty. */
   tile(key: string, z: number, x: number, y: number): Promise<ImageBitmap | null>;
   /** Look-up at a point (degrees) for the hover/click panel; null outside the grid. */

@@ -9,8 +9,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { PinProgress, StorageStatus } from '../../../workers/protocol/storage';
-import { DATA_BASE } from '../bundle';
-import { getEngine } from '../services';
+import { DATA_BASE, catalogQuery } from '../bundle';
 import { pinSet } from './pin-set';
 import { parseManifest } from '../../core/bundle';
 
@@ -45,7 +44,7 @@ export function StoragePanel() {
   const [cat, setCat] = useState('');
   const [code, setCode] = useState('');
   const controlled = !!navigator.serviceWorker?.controller;
-  const catalogQ = useQuery({ queryKey: ['catalog'], queryFn: ({ signal }) => getEngine().catalog({ signal }), staleTime: Infinity, retry: 1 });
+  const catalogQ = useQuery(catalogQuery);
   const manifestQ = useQuery({
     queryKey: ['manifest-files', DATA_BASE],
     queryFn: async ({ signal }) => {

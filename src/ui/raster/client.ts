@@ -46,7 +46,7 @@ export interface RasterClientOptions {
 /** Methods whose calls register state in the worker, replayed on a new worker in call order. */
 const STYLE_METHODS = new Set(['styleCog', 'styleCells']);
 /** Calls forwarded to the worker. */
-const METHODS = ['init', 'styleCog', 'styleCells', 'prefetch', 'tile', 'cellInfo', 'colorAt', 'classTable', 'loadedLevels', 'warm'] as const;
+const METHODS = ['init', 'styleCog', 'styleCells', 'prefetch', 'refined', 'tile', 'cellInfo', 'colorAt', 'classTable', 'loadedLevels', 'warm'] as const;
 
 interface Slot { worker: Worker; remote: Remote<RasterWorkerApi>; pending: number; onIdle: Array<() => void> }
 interface StyleCall { seq: number; method: string; args: unknown[] }
