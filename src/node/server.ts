@@ -100,7 +100,7 @@ export interface ServerOptions {
   methodTimeoutMs?: number;
   /** Socket limits (default from the environment, see {@link socketLimitsFromEnv}). */
   socket?: Partial<SocketLimits>;
-  /** Bytes of the pool's result cache (default `RESULT_CACHE_MB`, 64 MiB; 0 turns it off). See result-cache.ts. */
+  /** Bytes of the pool's result cache (default `RESULT_CACHE_MB`, 64 MiB; 0 turns it and the sharing of identical calls off). See result-cache.ts. */
   resultCacheBytes?: number;
 }
 
@@ -297,7 +297,8 @@ export async function startServer(o: ServerOptions = {}): Promise<RunningServer>
   // Methods run on worker threads unless an engine is injected (tests) or a runner is given.
   const pool = o.runner === undefined && !o.engine ? methodPool(d, o) : undefined;
   // the bundle is immutable while the server runs: repeated calls are answered from a result cache
-  const runner = pool ? cachedRunner(pool, { maxBytes: d.resultCacheBytes, bundleId: d.dataDir }) : undefined;
+  // (RESULT_CACHE_MB=0: no cache and no sharing, every call is computed)
+  const runner = pool && d.resultCacheBytes > 0 ? cachedRunner(pool, { maxBytes: d.resultCacheBytes, bundleId: d.dataDir }) : pool;
   const handle = createServerFetch({ ...o, sessions, runner: o.runner || runner });
   const fetchWithLog = async (req: Request): Promise<Response> => {
     const t0 = performance.now();
