@@ -461,7 +461,8 @@ describe('the map app on the bundle', () => {
     await page.locator('[data-testid="summary-result"]').waitFor({ timeout: 60_000 });
     await page.getByRole('tab', { name: 'API' }).click();
     const panel = page.locator('#panel-api');
-    expect(await panel.textContent()).toContain("curl -sS -X POST");
+    // the panel's code may still be loading (panels other than the open one load after the first map)
+    await expect.poll(() => panel.textContent(), { timeout: 30_000 }).toContain('curl -sS -X POST');
     expect(await panel.textContent()).toContain('library(httr)');
     await page.waitForFunction(() => !!navigator.serviceWorker?.controller, undefined, { timeout: 30_000 }).catch(() => undefined);
     await panel.getByRole('button', { name: 'Run here' }).click();
@@ -507,7 +508,7 @@ describe('the map app on the bundle', () => {
     await page.locator('[data-testid="compare-result"]').waitFor({ timeout: 60_000 });
     await page.getByRole('tab', { name: 'API' }).click();
     const panel = page.locator('#panel-api');
-    expect(await panel.textContent()).toContain('/library/indapi3/R/similar/json');
+    await expect.poll(() => panel.textContent(), { timeout: 30_000 }).toContain('/library/indapi3/R/similar/json');
     await page.waitForFunction(() => !!navigator.serviceWorker?.controller, undefined, { timeout: 30_000 });
     await panel.getByRole('button', { name: 'Run here' }).click();
     const out = page.locator('[data-testid="api-output"]');
