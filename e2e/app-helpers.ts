@@ -53,9 +53,23 @@ export async function waitChoropleth(page: Page, timeout = 30_000): Promise<void
   await settle(page);
 }
 
-/** Waits for the map to finish drawing the current state (sources loaded, one more frame painted). */
+/**
+ * Waits for the map to finish drawing the current state (sources loaded, one more frame
+ * painted), including the progressive drawing: tiles drawn from a coarser overview are drawn
+ * again from their own level (MapView's `refineOnIdle`, state in `window.__indapiRefine`).
+ */
 export async function settle(page: Page): Promise<void> {
-  await page.evaluate(() => new Promise<void>((res) => { const m = (window as any).__indapiMap; m.once('idle', () => res()); m.triggerRepaint(); }));
+  for (let round = 0; round < 10; round++) {
+    await page.evaluate(() => new Promise<void>((res) => { const m = (window as any).__indapiMap; m.once('idle', () => res()); m.triggerRepaint(); }));
+    // the map's own idle listener ran first: a refinement it started is under way (busy); wait for it
+    const again = await page.evaluate(async () => {
+      const s = (window as any).__indapiRefine as { busy: boolean; again: boolean } | undefined;
+      if (!s) return false;
+      while (s.busy) await new Promise((r) => requestAnimationFrame(r));
+      return s.again;
+    });
+    if (!again) return; // nothing was drawn again: the map shows every tile at its own level
+  }
 }
 
 /**

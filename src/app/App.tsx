@@ -51,6 +51,15 @@ const PANELS: Array<[PanelId, string]> = [['summary', 'Summaries'], ['table', 'T
 /** Tile loader handed to the map: draws in the raster worker. */
 const loadTile = (key: string, z: number, x: number, y: number) => getRaster().tile(key, z, x, y);
 const refineTiles = (key: string) => getRaster().refined(key);
+/**
+ * The place search's box until its code is loaded (after the first map): the same box, not
+ * yet usable, so the map's tools do not move when it arrives.
+ */
+const placeSearchHolder = (
+  <div className="place-search">
+    <input type="search" placeholder="Find a place…" aria-label="Find a place (loading)" disabled />
+  </div>
+);
 (window as any).__indapiRaster = getRaster(); // for end-to-end tests of the map's pixels
 
 function fmtValue(info: CellInfo, rec: VarRecord | undefined): string {
@@ -305,7 +314,7 @@ export function App() {
           onHover={onHover} onClick={onClick} phone={phone} styleLayer={(r) => getRaster().styleCog(`cog:${r.varCode}`, r).then((palette) => ({ key: `cog:${r.varCode}`, palette }))} /></Suspense>}
         <div className="overlay-stack">
         <div className="overlay map-tools" role="group" aria-label="Place search and map export">
-          {afterMap && <Suspense fallback={null}><PlaceSearch map={mlMap} dataBase={DATA_BASE} maxLabels={phone ? 12 : 30} onPlace={state.panel === 'catchment' ? (p) => update({ pick: [p.lon, p.lat] }) : undefined} /></Suspense>}
+          {!afterMap ? placeSearchHolder : <Suspense fallback={placeSearchHolder}><PlaceSearch map={mlMap} dataBase={DATA_BASE} maxLabels={phone ? 12 : 30} onPlace={state.panel === 'catchment' ? (p) => update({ pick: [p.lon, p.lat] }) : undefined} /></Suspense>}
           <MapExportControl disabled={!mlMap} onSave={(f, z) => (mlMap ? saveMap(mlMap, f, z) : Promise.resolve())} />
           {base.control}
         </div>

@@ -55,25 +55,30 @@ export interface BasemapTiles {
  * says tiles drawn from a coarser preview can be drawn from their own level (progressive
  * drawing, workers/raster.worker.ts): the tile URLs get a new `?r=` so MapLibre asks again,
  * keeping the old tiles on screen until the new ones are in. Sets `data-map-sharp="1"` on the
- * body once the map is idle with nothing left to refine (bench/first-visit.ts).
+ * body once the map is idle with nothing left to refine; with `expose` (the main map) its
+ * state is `window.__indapiRefine` for end-to-end tests.
  * @returns a function that stops it
  */
-function refineOnIdle(map: MlMap, key: string, refine: () => ((key: string) => Promise<boolean>) | undefined): () => void {
-  let version = 0, busy = false, stopped = false;
+function refineOnIdle(map: MlMap, key: string, refine: () => ((key: string) => Promise<boolean>) | undefined, expose: boolean): () => void {
+  let version = 0, stopped = false;
+  // for end-to-end tests (e2e/app-helpers.ts settle): a refinement running, and whether the last one drew again
+  const state = { busy: false, again: false };
+  if (expose) (window as any).__indapiRefine = state;
   const onIdle = async () => {
     const f = refine();
-    if (busy || !f || !map.getSource('raster') || !map.isSourceLoaded('raster')) return;
-    busy = true;
+    if (state.busy || !f || !map.getSource('raster') || !map.isSourceLoaded('raster')) return;
+    state.busy = true; // set before the first await: an idle listener added after this one sees it
     try {
       const again = await f(key);
+      state.again = again;
       if (stopped) return;
       const src = map.getSource('raster') as RasterTileSource | undefined;
       if (again && src) src.setTiles([`indapi://${encodeURIComponent(key)}/{z}/{x}/{y}?r=${++version}`]);
       else if (!again) document.body.dataset.mapSharp = '1';
     } catch {
-      /* a worker swap or a failed read: the next idle moment asks again */
+      state.again = false; /* a worker swap or a failed read: the next idle moment asks again */
     } finally {
-      busy = false;
+      state.busy = false;
     }
   };
   map.on('idle', onIdle);
@@ -324,7 +329,7 @@ export function MapView(p: MapViewProps) {
     map.addLayer({ id: 'raster', type: 'raster', source: 'raster', paint: { 'raster-opacity': cb.current.opacity, 'raster-resampling': 'nearest', 'raster-fade-duration': 0 } }, 'choropleth');
     const onIdle = () => { if (map.getSource('raster') && map.isSourceLoaded('raster')) { cb.current.onRendered?.(); map.off('idle', onIdle); } };
     map.on('idle', onIdle);
-    const stopRefine = refineOnIdle(map, p.rasterKey, () => cb.current.refineTiles);
+    const stopRefine = refineOnIdle(map, p.rasterKey, () => cb.current.refineTiles, !p.secondary);
     return () => { map.off('idle', onIdle); stopRefine(); };
   }, [p.rasterKey, ready, p.gridBounds?.join(',')]);
 
