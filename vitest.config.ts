@@ -17,5 +17,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // expect.poll waits on state; its 1-s default is too short on a loaded machine.
+    expect: { poll: { timeout: 20_000, interval: 50 } },
   },
 });

@@ -8,5 +8,8 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 180_000,
     fileParallelism: false,
+    // expect.poll waits on state; its 1-s default is too short on a loaded CI machine
+    // (a lazily started worker's first answer can take longer). A passing poll returns at once.
+    expect: { poll: { timeout: 30_000, interval: 100 } },
   },
 });

@@ -10,5 +10,7 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 180_000,
     pool: 'forks',
+    // expect.poll waits on state; its 1-s default is too short on a loaded machine.
+    expect: { poll: { timeout: 20_000, interval: 50 } },
   },
 });

@@ -135,7 +135,7 @@ export async function firstVisitReport(browser: Browser): Promise<Record<string,
   const before = ref ? await firstVisits(browser, ref, refDir && path.resolve(refDir)) : null;
   const mb = (n: number) => +(n / 1024 / 1024).toFixed(3);
   const show = (f: Awaited<ReturnType<typeof firstVisits>>) => ({
-    throttled: { firstMapMs: f.throttled.firstMapMs, runsMs: f.throttledRunsMs, mbBeforeMap: mb(f.throttled.bytesBeforeMap), requests: f.throttled.requestsBeforeMap, largest: f.throttled.largest },
+    throttled: { firstMapMs: f.throttled.firstMapMs, runsMs: f.throttledRunsMs, mbBeforeMap: mb(f.throttled.bytesBeforeMap), bytesBeforeMap: f.throttled.bytesBeforeMap, requests: f.throttled.requestsBeforeMap, largest: f.throttled.largest },
     unthrottled: { firstMapMs: f.unthrottled.firstMapMs, runsMs: f.unthrottledRunsMs, mbBeforeMap: mb(f.unthrottled.bytesBeforeMap) },
   });
   return {

@@ -38,8 +38,13 @@ describe('side by side (defect 10)', () => {
     await waitMap(page);
     await page.waitForFunction(() => { const m = (window as any).__indapiMap2; return !!m && !!m.getSource('raster') && m.isSourceLoaded('raster'); }, undefined, { timeout: 60_000 });
     const hover = await page.evaluate(() => { const r = (window as any).__indapiMap2.getCanvas().getBoundingClientRect(); return { x: r.left + r.width / 2, y: r.top + r.height / 2 }; });
-    await page.mouse.move(hover.x, hover.y); // the value box at its fullest
-    await expect.poll(() => page.getByTestId('compare-value-b').textContent()).not.toBe('—');
+    // the value box at its fullest; the pointer is moved again on each try (by one pixel), so a
+    // move made before the map listened, or a look-up that failed while the worker started, is retried
+    let nudge = 0;
+    await expect.poll(async () => {
+      await page.mouse.move(hover.x + (nudge++ % 2), hover.y);
+      return page.getByTestId('compare-value-b').textContent();
+    }, { timeout: 60_000, interval: 250 }).not.toBe('—');
     await shot(page, 'layout-compare-split-1440');
     const a = await coveredShare(page, '__indapiMap');
     const b = await coveredShare(page, '__indapiMap2');

@@ -8,12 +8,11 @@ import { cellCentre, cellId, gridFromManifest, pointToColRow, SSA_GRID, type Gri
 import type { ClassEntry, VarRecord } from '../src/core/types';
 import { levelForZoom, renderTile, type RasterLevel } from '../src/core/map/mercator';
 import { makeColorizer, paletteFor, quantileBreaks, type Palette } from '../src/core/map/palette';
-import { loadClassTable, openCog, previewLevel, warmDeflateDecoder, type CogLayer } from './raster/layers';
+import { loadClassTable, openCog, previewLevel, type CogLayer } from './raster/layers';
 import { parseVi } from '../src/core/catalog';
 import type { CellInfo, RasterWorkerApi } from './protocol/raster';
 
 let dataBase = '';
-warmDeflateDecoder(); // every bundle COG is Deflate: its decoder module loads beside the first header
 const cogs = new Map<string, Promise<CogLayer>>();
 const classTables = new Map<string, Promise<ClassEntry[]>>();
 /** Styles by key: palette + source (a COG code or a custom per-cell layer). */

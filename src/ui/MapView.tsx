@@ -292,12 +292,13 @@ export function MapView(p: MapViewProps) {
       if (!p.secondary) (window as any).__indapiDraw = draw; // for end-to-end tests: the vertices placed so far
       // Admin outlines the manifest lists (none that the bundle lacks: no failed request); no manifest list: admin-1 as before.
       // After the first map (first-map.ts): the outlines (1.2 MB, 185 KB brotli) are not needed to draw it.
+      // data-map-overlays="1" once they are asked for (or could not be): e2e/app-helpers.ts settle() waits for it
       void afterFirstMap().then(() => bundleFiles(p.dataBase)).then((files) => {
         if (mapRef.current !== map) return;
         for (const [src, path] of [['admin1', 'basemap/admin1.geojson'], ['admin2', 'basemap/admin2.geojson'], ['lakes', 'basemap/lakes.geojson'], ['rivers', 'basemap/rivers.geojson']]) {
           if (files ? files.has(path) : src === 'admin1') (map.getSource(src) as GeoJSONSource).setData(abs(path));
         }
-      });
+      }).finally(() => { if (!p.secondary) document.body.dataset.mapOverlays = '1'; });
       setReady(true);
     });
     let raf = 0;

@@ -93,6 +93,7 @@ export function usePlaceLabels(map: MlMap | null, places: Place[] | null, max = 
       });
     };
     draw();
+    document.body.dataset.placeLabels = '1'; // the first labels are placed (e2e/app-helpers.ts settle() waits for it)
     map.on('moveend', draw);
     return () => { map.off('moveend', draw); for (const m of markers) m.remove(); };
   }, [map, places, max]);
@@ -120,7 +121,12 @@ export function PlaceSearch({ map, dataBase, labels = true, maxLabels = MAX_LABE
   const [err, setErr] = useState<string | null>(null);
   const [text, setText] = useState('');
   const [flown, setFlown] = useState<string>('');
-  useEffect(() => { loadPlaces(dataBase).then(setPlaces, (e: Error) => setErr(`Places cannot be loaded: ${e.message}`)); }, [dataBase]);
+  useEffect(() => {
+    loadPlaces(dataBase).then(setPlaces, (e: Error) => {
+      setErr(`Places cannot be loaded: ${e.message}`);
+      document.body.dataset.placeLabels = '0'; // none will be placed
+    });
+  }, [dataBase]);
   usePlaceLabels(labels ? map : null, places, maxLabels);
   const items = useMemo(() => (places ? matchPlaces(places, text) : []), [places, text]);
   const input = useRef<HTMLInputElement | null>(null);

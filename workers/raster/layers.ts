@@ -4,7 +4,8 @@
  * internal overviews), no-data turned into NaN. Class tables are read from the bundle's
  * `classes/<code>.csv`. No DOM use: fetch only.
  */
-import { fromCustomClient, getDecoder, type GeoTIFF } from 'geotiff';
+import { addDecoder, BaseDecoder, fromCustomClient, type GeoTIFF } from 'geotiff';
+import { inflateZlib } from '../../src/core/cog/inflate';
 import { bundleUrl, classTablePath, cogPath, parseClassTable } from '../../src/core/bundle';
 import { noDataTest } from '../../src/core/cog/nodata';
 import { IndapiError } from '../../src/core/errors';
@@ -23,19 +24,28 @@ import { RangeClient } from './geotiff-client';
 const GEOTIFF_BLOCK_BYTES = 4 * 1024;
 const GEOTIFF_CACHE_BLOCKS = 1000;
 
-/** TIFF Compression tag of the bundle's COGs: 8, Deflate (src/core/cog writes it; TIFF 6.0 / Adobe). */
-const DEFLATE = 8;
+/** TIFF Compression tags of a zlib stream: 8 (Adobe Deflate, what src/core/cog writes) and 32946 (the old Deflate code); TIFF 6.0 / Adobe PageMaker TIFF Technical Notes. */
+const DEFLATE_TAGS = [8, 32946];
 
 /**
- * Starts loading geotiff.js's Deflate decoder (a lazy chunk and pako, two chained module
- * requests) now, beside the first COG's header, instead of after it: geotiff.js asks for the
- * decoder before it fetches any tile, so on a 150 ms RTT link the first map waited about
- * 0.5 s for it (bench/first-visit.ts with FV_WATERFALL=1). The module stays loaded, so the
- * decoder made for the first tile finds it ready. Errors are left for the real read to report.
+ * geotiff.js's Deflate decoder, with the core's one inflater (src/core/cog/inflate.ts,
+ * fflate) instead of geotiff.js's own (a lazy chunk and pako: 14 KB brotli and two chained
+ * module requests before the first tile, on the first map's path). Predictors are applied
+ * by geotiff.js's `BaseDecoder.decode`, as for its own decoders.
  */
-export function warmDeflateDecoder(): void {
-  getDecoder(DEFLATE, { tileWidth: 256, tileHeight: 256, planarConfiguration: 1, bitsPerSample: [32], predictor: 1 } as Parameters<typeof getDecoder>[1]).catch(() => undefined);
+class ZlibDecoder extends BaseDecoder {
+  /** Inflates one tile (a zlib stream) into a fresh ArrayBuffer. @throws Error when the stream is corrupt */
+  override decodeBlock(buffer: ArrayBufferLike): ArrayBufferLike {
+    const out = inflateZlib(new Uint8Array(buffer));
+    return out.byteOffset === 0 && out.byteLength === out.buffer.byteLength ? out.buffer : out.slice().buffer;
+  }
 }
+
+/** Registers {@link ZlibDecoder} for the Deflate tags (idempotent; geotiff.js keeps one registry per module instance). */
+export function useCoreInflate(): void {
+  addDecoder(DEFLATE_TAGS, async () => ZlibDecoder as unknown as typeof BaseDecoder);
+}
+useCoreInflate();
 
 /** One COG opened for mapping: level sizes known, pixels loaded on demand per level. */
 export interface CogLayer {

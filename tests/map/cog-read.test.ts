@@ -1,0 +1,62 @@
+/**
+ * The map's COG reads (geotiff.js with the core's inflater, workers/raster/layers.ts) give the same cells
+ * as the engine's reader (src/core/cog, the one that answers R): embedded bundle COGs, read
+ * over a fetch that answers byte ranges from the files, as a static host does.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { getDecoder } from 'geotiff';
+import { openCog } from '../../workers/raster/layers';
+import { CogStore } from '../../src/core/cog/store';
+import { FileSource } from '../../src/node/file-source';
+
+const DATA = join(__dirname, '../../public/data');
+const BASE = 'http://fixture.test/data/';
+
+/** A fetch over public/data answering `Range: bytes=a-b` with 206 (RFC 9110 14.4), else 200. */
+function fileFetch(): typeof fetch {
+  return (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(String(input instanceof Request ? input.url : input));
+    const bytes = readFileSync(join(DATA, decodeURIComponent(url.pathname.replace(/^\/data\//, ''))));
+    const range = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined)).get('range');
+    const m = range && /^bytes=(\d+)-(\d*)$/.exec(range);
+    if (!m) return new Response(bytes, { status: 200, headers: { 'Content-Length': String(bytes.length) } });
+    const a = Number(m[1]), b = Math.min(m[2] ? Number(m[2]) : bytes.length - 1, bytes.length - 1);
+    return new Response(bytes.subarray(a, b + 1), { status: 206, headers: { 'Content-Range': `bytes ${a}-${b}/${bytes.length}` } });
+  }) as typeof fetch;
+}
+
+beforeAll(() => { vi.stubGlobal('fetch', fileFetch()); });
+afterAll(() => { vi.unstubAllGlobals(); });
+
+describe('map COG reads with the core inflater', () => {
+  it('registers the core inflater for both Deflate tags (8 and 32946)', async () => {
+    const params = { tileWidth: 2, tileHeight: 1, planarConfiguration: 1, bitsPerSample: [8], predictor: 1 };
+    for (const tag of [8, 32946]) {
+      const d = await getDecoder(tag, params as Parameters<typeof getDecoder>[1]);
+      expect(d.constructor.name).toBe('ZlibDecoder');
+    }
+  });
+
+  // a continuous Float32 layer (floating-point predictor 3) and a class layer (Byte, no-data 255)
+  for (const [code, read] of [['ELEVATION', 'readFloat'], ['ECONOMY', 'readInt']] as const) {
+    it(`${code}: every cell of the full-resolution level equals the engine's read (no-data as NaN)`, async () => {
+      const layer = await openCog(BASE, code);
+      const full = await layer.level(0);
+      const store = new CogStore({ source: (p) => new FileSource(join(DATA, p)) });
+      const ref = await store[read](`cog/${code}.tif`, [0, 0, full.width, full.height]);
+      expect(ref.length).toBe(full.values.length);
+      let diff = 0, values = 0;
+      // the engine gives no-data as NaN (Float32) or -1 (class values)
+      for (let i = 0; i < ref.length; i++) {
+        const want = read === 'readInt' && ref[i] === -1 ? NaN : ref[i];
+        const got = full.values[i];
+        if (!Number.isNaN(want)) values++;
+        if (!(Object.is(got, want) || (Number.isNaN(got) && Number.isNaN(want)))) diff++;
+      }
+      expect(values, 'cells with a value').toBeGreaterThan(10_000);
+      expect(diff).toBe(0);
+    });
+  }
+});
