@@ -113,7 +113,8 @@ function waitFor<T>(p: Promise<T>, signal: AbortSignal, onAbort: () => void): Pr
  */
 export function cachedRunner(runner: MethodRunner, o: ResultCacheOptions): CachedRunner {
   const maxBytes = Math.max(0, Math.floor(o.maxBytes));
-  const cache = maxBytes > 0 ? new LRUCache<string, CallOutput>({ maxSize: maxBytes, sizeCalculation: (v) => Math.max(1, outputBytes(v)) }) : undefined;
+  // an output over an eighth of the cache is not kept (lru-cache's maxEntrySize: set() ignores it)
+  const cache = maxBytes > 0 ? new LRUCache<string, CallOutput>({ maxSize: maxBytes, maxEntrySize: Math.max(1, maxBytes / 8), sizeCalculation: (v) => Math.max(1, outputBytes(v)) }) : undefined;
   const flights = new Map<string, Flight>();
   const counts = { hits: 0, joined: 0, misses: 0 };
 
@@ -124,7 +125,7 @@ export function cachedRunner(runner: MethodRunner, o: ResultCacheOptions): Cache
     flight.promise.then(
       (out) => {
         if (flights.get(key) === flight) flights.delete(key);
-        if (cache && outputBytes(out) <= maxBytes / 8) cache.set(key, out);
+        cache?.set(key, out);
       },
       () => { if (flights.get(key) === flight) flights.delete(key); },
     );
