@@ -42,9 +42,13 @@ export async function waitMap(page: Page, timeout = 60_000): Promise<void> {
   await page.waitForFunction(() => document.body.dataset.mapRendered === '1', undefined, { timeout });
 }
 
-/** Moves the map to a view and waits for it to settle. */
+/**
+ * Moves the map to a view and waits for it to settle ({@link settle}: drawn, including the
+ * progressive drawing's finer level, so the level the zoom needs has been read).
+ */
 export async function jumpTo(page: Page, lon: number, lat: number, zoom: number): Promise<void> {
   await page.evaluate(([lo, la, z]) => new Promise<void>((res) => { const m = (window as any).__indapiMap; m.once('idle', () => res()); m.jumpTo({ center: [lo, la], zoom: z }); }), [lon, lat, zoom]);
+  await settle(page);
 }
 
 /** Waits until the ADM1 choropleth is styled on the map and a frame with it has been drawn. */
