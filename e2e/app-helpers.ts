@@ -66,10 +66,12 @@ export async function settle(page: Page): Promise<void> {
   // Once the first map is drawn, the basemap's overlays (outlines, lakes, rivers) and the place
   // labels are added at the next idle moment (src/ui/first-map.ts afterFirstMap): wait until
   // both were asked for (MapView's data-map-overlays, PlaceSearch's data-place-labels), so the
-  // map drawn below is the whole map. No first map (a failing layer): nothing to wait for.
+  // map drawn below is the whole map. No first map (a failing layer): nothing to wait for; no
+  // place search (its code failed to download): no labels to wait for.
   await page.waitForFunction(() => {
     const d = document.body.dataset;
-    return !d.mapRendered || (!!d.mapOverlays && !!d.placeLabels);
+    const noPlaceSearch = !!document.querySelector('.map-tools [data-testid="load-failed"]'); // its code did not load
+    return !d.mapRendered || (!!d.mapOverlays && (!!d.placeLabels || noPlaceSearch));
   }, undefined, { timeout: 60_000, polling: 100 });
   for (let round = 0; round < 10; round++) {
     await page.evaluate(() => new Promise<void>((res) => { const m = (window as any).__indapiMap; m.once('idle', () => res()); m.triggerRepaint(); }));

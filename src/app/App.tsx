@@ -3,7 +3,7 @@
  * in the centre (legend, opacity, hover read-out), and the panels on the right
  * (summaries, areas, compare, downloads, API). State that can be shared lives in the URL.
  */
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { Feature, FeatureCollection } from 'geojson';
 import type { Row, VarRecord } from '../core/types';
@@ -34,17 +34,19 @@ import type { ExportSize, MapExportFormat } from './map-export-size';
 import { CompareBar, compareSide } from '../ui/CompareBar';
 import { afterFirstMap, markFirstMap } from '../ui/first-map';
 import { varOptions, varSearch } from './panels/common';
+import { lazyRetry } from '../ui/lazy-retry';
+import { Loadable } from '../ui/Loadable';
 
-const MapView = lazy(() => import('../ui/MapView').then((m) => ({ default: m.MapView })));
-const TablePanel = lazy(() => import('./panels/TablePanel').then((m) => ({ default: m.TablePanel })));
-const CompareMaps = lazy(() => import('../ui/CompareMaps').then((m) => ({ default: m.CompareMaps })));
-const PlaceSearch = lazy(() => import('../ui/PlaceSearch').then((m) => ({ default: m.PlaceSearch })));
+const MapView = lazyRetry(() => import('../ui/MapView').then((m) => m.MapView));
+const TablePanel = lazyRetry(() => import('./panels/TablePanel').then((m) => m.TablePanel));
+const CompareMaps = lazyRetry(() => import('../ui/CompareMaps').then((m) => m.CompareMaps));
+const PlaceSearch = lazyRetry(() => import('../ui/PlaceSearch').then((m) => m.PlaceSearch));
 // panels loaded when opened (not before the first map); Areas stays in the entry: a file
 // dropped on the map is handed to its upload listener right after switching to it
-const ComparePanel = lazy(() => import('./panels/ComparePanel').then((m) => ({ default: m.ComparePanel })));
-const DownloadPanel = lazy(() => import('./panels/DownloadPanel').then((m) => ({ default: m.DownloadPanel })));
-const ApiPanel = lazy(() => import('./panels/ApiPanel').then((m) => ({ default: m.ApiPanel })));
-const CatchmentPanel = lazy(() => import('./panels/CatchmentPanel').then((m) => ({ default: m.CatchmentPanel })));
+const ComparePanel = lazyRetry(() => import('./panels/ComparePanel').then((m) => m.ComparePanel));
+const DownloadPanel = lazyRetry(() => import('./panels/DownloadPanel').then((m) => m.DownloadPanel));
+const ApiPanel = lazyRetry(() => import('./panels/ApiPanel').then((m) => m.ApiPanel));
+const CatchmentPanel = lazyRetry(() => import('./panels/CatchmentPanel').then((m) => m.CatchmentPanel));
 
 const PANELS: Array<[PanelId, string]> = [['summary', 'Summaries'], ['table', 'Table'], ['areas', 'Areas'], ['compare', 'Compare'], ['catchment', 'Catchment'], ['download', 'Download'], ['api', 'API']];
 
@@ -304,17 +306,17 @@ export function App() {
       </aside>
       <main className={`centre${cmpOn ? ` cmp cmp-${state.cmp}` : ''}${drawMode !== 'off' ? ' drawing' : ''}`} aria-label="Map" onDragOver={(e) => { if (e.dataTransfer.types.includes('Files')) e.preventDefault(); }}
         onDrop={(e) => { const f = e.dataTransfer.files[0]; if (!f) return; e.preventDefault(); update({ panel: 'areas' }); setTimeout(() => window.dispatchEvent(new CustomEvent(UPLOAD_EVENT, { detail: f })), 0); }}>
-        <Suspense fallback={<div className="map placeholder">Loading map…</div>}>
+        <Loadable what="the map" loading={<div className="map placeholder">Loading map…</div>}>
           <MapView dataBase={DATA_BASE} rasterKey={rasterKey} opacity={state.op} loadTile={loadTile} refineTiles={refineTiles} choropleth={choro?.pairs ?? null} choroplethLevel={choro?.level ?? 1} areas={areas}
             marker={picked ? [picked.lon, picked.lat] : null} fit={fit} gridBounds={gridBounds} drawMode={drawMode} onDrawn={onDrawn} onHover={onHover} onClick={onClick} view={state.map} onView={onView} onMap={setMlMap} basemap={base.basemap} onBasemapError={base.onError}
             onRendered={() => { (window as any).__indapiFirstRender ??= performance.now(); document.body.dataset.mapRendered = '1'; markFirstMap(); setCellsPending((k) => (k && k === rasterKey ? null : k)); }} />
-        </Suspense>
-        {cmpOn && <Suspense fallback={null}><CompareMaps dataBase={DATA_BASE} gridBounds={gridBounds} loadTile={loadTile} refineTiles={refineTiles} rec={rec2!} labelA={rec!.varLabel} sideA={compareSide(state.cmp, state.v2, phone, 'a')} sideB={compareSide(state.cmp, state.v2, phone, 'b')}
+        </Loadable>
+        {cmpOn && <Loadable what="the second map" compact loading={null}><CompareMaps dataBase={DATA_BASE} gridBounds={gridBounds} loadTile={loadTile} refineTiles={refineTiles} rec={rec2!} labelA={rec!.varLabel} sideA={compareSide(state.cmp, state.v2, phone, 'a')} sideB={compareSide(state.cmp, state.v2, phone, 'b')}
           mode={state.cmp!} sw={state.sw} onSw={(sw) => update({ sw }, { replace: true })} map={mlMap} opacity={state.op} onOpacity={(op) => update({ op })} areas={areas} marker={picked ? [picked.lon, picked.lat] : null}
-          onHover={onHover} onClick={onClick} phone={phone} styleLayer={(r) => getRaster().styleCog(`cog:${r.varCode}`, r).then((palette) => ({ key: `cog:${r.varCode}`, palette }))} /></Suspense>}
+          onHover={onHover} onClick={onClick} phone={phone} styleLayer={(r) => getRaster().styleCog(`cog:${r.varCode}`, r).then((palette) => ({ key: `cog:${r.varCode}`, palette }))} /></Loadable>}
         <div className="overlay-stack">
         <div className="overlay map-tools" role="group" aria-label="Place search and map export">
-          {!afterMap ? placeSearchHolder : <Suspense fallback={placeSearchHolder}><PlaceSearch map={mlMap} dataBase={DATA_BASE} maxLabels={phone ? 12 : 30} onPlace={state.panel === 'catchment' ? (p) => update({ pick: [p.lon, p.lat] }) : undefined} /></Suspense>}
+          {!afterMap ? placeSearchHolder : <Loadable what="the place search" compact loading={placeSearchHolder}><PlaceSearch map={mlMap} dataBase={DATA_BASE} maxLabels={phone ? 12 : 30} onPlace={state.panel === 'catchment' ? (p) => update({ pick: [p.lon, p.lat] }) : undefined} /></Loadable>}
           <MapExportControl disabled={!mlMap} onSave={(f, z) => (mlMap ? saveMap(mlMap, f, z) : Promise.resolve())} />
           {base.control}
         </div>
@@ -375,12 +377,12 @@ export function App() {
         {PANELS.map(([id]) => (
           <div key={id} role="tabpanel" id={`panel-${id}`} aria-labelledby={`tab-${id}`} hidden={state.panel !== id} className="panel">
             {id === 'summary' && <SummaryPanel ctx={ctx} onRows={onSummaryRows} />}
-            {id === 'table' && mounted(id) && <Suspense fallback={<p className="muted small">Loading the table builder…</p>}><TablePanel ctx={ctx} /></Suspense>}
+            {id === 'table' && mounted(id) && <Loadable what="the table builder" loading={<p className="muted small">Loading the table builder…</p>}><TablePanel ctx={ctx} /></Loadable>}
             {id === 'areas' && <AreasPanel ctx={ctx} drawMode={drawMode} setDrawMode={setDrawMode} />}
-            {id === 'compare' && mounted(id) && <Suspense fallback={<p className="muted small">Loading…</p>}><ComparePanel ctx={ctx} picked={picked} onResult={onCompare} /></Suspense>}
-            {id === 'catchment' && state.panel === 'catchment' && <Suspense fallback={<p className="muted small">Loading…</p>}><CatchmentPanel ctx={ctx} source={state.pick} onResult={onCatchment} /></Suspense>}
-            {id === 'download' && mounted(id) && <Suspense fallback={<p className="muted small">Loading…</p>}><DownloadPanel query={current} /></Suspense>}
-            {id === 'api' && mounted(id) && <Suspense fallback={<p className="muted small">Loading…</p>}><ApiPanel query={current} /></Suspense>}
+            {id === 'compare' && mounted(id) && <Loadable what="the comparison tools" loading={<p className="muted small">Loading…</p>}><ComparePanel ctx={ctx} picked={picked} onResult={onCompare} /></Loadable>}
+            {id === 'catchment' && state.panel === 'catchment' && <Loadable what="the catchment tool" loading={<p className="muted small">Loading…</p>}><CatchmentPanel ctx={ctx} source={state.pick} onResult={onCatchment} /></Loadable>}
+            {id === 'download' && mounted(id) && <Loadable what="the download panel" loading={<p className="muted small">Loading…</p>}><DownloadPanel query={current} /></Loadable>}
+            {id === 'api' && mounted(id) && <Loadable what="the API panel" loading={<p className="muted small">Loading…</p>}><ApiPanel query={current} /></Loadable>}
           </div>
         ))}
       </aside>

@@ -9,12 +9,14 @@
  * precache never competes with the first map for the network; a returning visit registers
  * at once (an update check).
  */
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { DATA_BASE, loadManifest } from './bundle';
 import { afterFirstMap } from '../ui/first-map';
 import { firstVisitStored } from './services';
+import { lazyRetry } from '../ui/lazy-retry';
+import { Loadable } from '../ui/Loadable';
 
-const StoragePanel = lazy(() => import('./panels/StoragePanel').then((m) => ({ default: m.StoragePanel })));
+const StoragePanel = lazyRetry(() => import('./panels/StoragePanel').then((m) => m.StoragePanel));
 
 /** Set when the person asked to update: the next controller change reloads the page. */
 let reloadRequested = false;
@@ -88,7 +90,7 @@ export function UpdateBanner() {
       </p>
       <dialog ref={dialog} aria-labelledby="storage-title" data-testid="storage-dialog" onClose={() => setStorageOpen(false)} style={{ maxWidth: 720, width: '95vw', maxHeight: '85vh', overflow: 'auto' }}>
         <div className="row space"><h2 id="storage-title" style={{ margin: 0 }}>Storage on this device</h2><button type="button" className="ghost" onClick={() => dialog.current?.close()}>Close</button></div>
-        {storageOpen && <Suspense fallback={<p>Loading…</p>}><StoragePanel /></Suspense>}
+        {storageOpen && <Loadable what="the storage panel" loading={<p>Loading…</p>}><StoragePanel /></Loadable>}
       </dialog>
       {bundleErr && (
         <div className="msg error banner" role="alert" data-testid="bundle-error">Data bundle ({DATA_BASE}): {bundleErr}</div>

@@ -1,7 +1,9 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { ErrorBoundary } from 'react-error-boundary';
 import { App } from './App';
+import { Crashed } from './Crashed';
 import { setBasemaps, setDataBase } from './bundle';
 import { fetchConfig } from './config';
 import { prefetchJson } from '../ui/prefetch';
@@ -22,9 +24,11 @@ void fetchConfig(document.baseURI).then((c) => {
   if (c.error) console.warn(c.error);
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
-      <QueryClientProvider client={client}>
-        <App />
-      </QueryClientProvider>
+      <ErrorBoundary FallbackComponent={Crashed}>
+        <QueryClientProvider client={client}>
+          <App />
+        </QueryClientProvider>
+      </ErrorBoundary>
     </StrictMode>,
   );
 });
