@@ -71,12 +71,17 @@ async function levelToDraw(key: string, layer: CogLayer, z: number): Promise<Ras
   if (ready) return ready;
   const prev = previewLevel(layer, want);
   if (prev === undefined) return layer.level(want);
+  noteRefine(key, layer, want);
+  return layer.level(prev).catch(() => layer.level(want)); // no preview (a failed read): wait for the level itself
+}
+
+/** Notes that tiles of style `key` were drawn without level `level` of `layer` (see `refining`). */
+function noteRefine(key: string, layer: CogLayer, level: number): void {
   let byLayer = refining.get(key);
   if (!byLayer) refining.set(key, (byLayer = new Map()));
   let levels = byLayer.get(layer);
   if (!levels) byLayer.set(layer, (levels = new Set()));
-  levels.add(want);
-  return layer.level(prev).catch(() => layer.level(want)); // no preview (a failed read): wait for the level itself
+  levels.add(level);
 }
 
 async function valueAt(code: string, col: number, row: number): Promise<number> {
@@ -145,6 +150,22 @@ const api: RasterWorkerApi = {
     const reads = [...byLayer].flatMap(([layer, levels]) => [...levels].map((i) => layer.level(i)));
     const r = await Promise.allSettled(reads);
     return r.some((x) => x.status === 'fulfilled');
+  },
+
+  /** The pending refinement notes as [style key, COG code, level index] (see `refining`). */
+  async refiningLevels(): Promise<Array<[string, string, number]>> {
+    const out: Array<[string, string, number]> = [];
+    for (const [key, byLayer] of refining) for (const [layer, levels] of byLayer) for (const i of levels) out.push([key, layer.code, i]);
+    return out;
+  },
+
+  /** Adds refinement notes handed over from another worker; a COG that cannot be opened is skipped. */
+  async noteRefining(notes: Array<[string, string, number]>): Promise<void> {
+    for (const [key, code, i] of notes) {
+      const layer = await cog(code).catch(() => null);
+      if (!layer || layer.peek(i)) continue; // read already: nothing left to refine
+      noteRefine(key, layer, i);
+    }
   },
 
   /** Draws tile z/x/y of style `key`; null when empty. */

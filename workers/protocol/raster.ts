@@ -65,4 +65,12 @@ export interface RasterWorkerApi {
   warm(levels: Array<[string, number]>): Promise<void>;
   /** Class table of a class layer (value, label, color, extras). */
   classTable(code: string): Promise<ClassEntry[]>;
+  /**
+   * The progressive drawing's pending notes: levels that tiles were drawn without (from a
+   * coarser preview), as [style key, COG code, level index]. A worker that takes over
+   * (src/ui/raster/client.ts) gets them with {@link RasterWorkerApi.noteRefining}.
+   */
+  refiningLevels(): Promise<Array<[string, string, number]>>;
+  /** Adds notes of {@link RasterWorkerApi.refiningLevels} (from the worker taken over from); failed COG opens are skipped. */
+  noteRefining(notes: Array<[string, string, number]>): Promise<void>;
 }

@@ -3,7 +3,7 @@ import { expose } from 'comlink';
 import { rasterClient } from './client';
 
 /** A stand-in raster worker over a MessageChannel (made-up answers naming the worker). */
-function fakeWorker(name: string, log: string[], loaded: Array<[string, number]>, gate?: Promise<void>): Worker {
+function fakeWorker(name: string, log: string[], loaded: Array<[string, number]>, gate?: Promise<void>, notes: Array<[string, string, number]> = []): Worker {
   const { port1, port2 } = new MessageChannel();
   const api = {
     init: (base: string) => void log.push(`${name} init ${base}`),
@@ -16,6 +16,8 @@ function fakeWorker(name: string, log: string[], loaded: Array<[string, number]>
     classTable: async () => [],
     loadedLevels: async () => loaded,
     warm: async (levels: Array<[string, number]>) => void log.push(`${name} warm ${levels.map((l) => l.join('/')).join(',')}`),
+    refiningLevels: async () => notes,
+    noteRefining: async (n: Array<[string, string, number]>) => void log.push(`${name} noteRefining ${n.map((l) => l.join('/')).join(',')}`),
   };
   expose(api, port2 as any);
   ports.push(port1, port2);
@@ -31,14 +33,14 @@ function container() {
 }
 
 describe('raster worker client', () => {
-  test('on controllerchange a new worker gets the styles in order and reads the old one\'s levels, then takes the calls; the old one answers its call in flight, then ends', async () => {
+  test('on controllerchange a new worker gets the styles in order, reads the old one\'s levels and takes its refinement notes, then takes the calls; the old one answers its call in flight, then ends', async () => {
     const log: string[] = [];
     let open!: () => void;
     const gate = new Promise<void>((r) => { open = r; });
     let n = 0;
     const sw = container();
     const c = rasterClient({
-      start: () => (++n === 1 ? fakeWorker('w1', log, [['ELEVATION', 2], ['ISO3', 0]], gate) : fakeWorker(`w${n}`, log, [])),
+      start: () => (++n === 1 ? fakeWorker('w1', log, [['ELEVATION', 2], ['ISO3', 0]], gate, [['cog:ELEVATION', 'ELEVATION', 1]]) : fakeWorker(`w${n}`, log, [])),
       dataBase: 'https://x/data/', container: sw as any, idleWaitMs: 20,
     });
     await c.styleCog('cog:ELEVATION', { varCode: 'ELEVATION' } as any);
@@ -54,7 +56,7 @@ describe('raster worker client', () => {
     expect(await inFlight).toBe('w1:cog:ELEVATION');
     expect(await c.tile('cog:SLOPE', 3, 4, 3)).toBe('w2:cog:SLOPE');
     expect(log.filter((l) => l.startsWith('w2'))).toEqual([
-      'w2 init https://x/data/', 'w2 styleCells cells:1 4', 'w2 styleCog cog:SLOPE', 'w2 styleCog cog:ELEVATION', 'w2 warm ELEVATION/2,ISO3/0', 'w2 tile cog:SLOPE',
+      'w2 init https://x/data/', 'w2 styleCells cells:1 4', 'w2 styleCog cog:SLOPE', 'w2 styleCog cog:ELEVATION', 'w2 warm ELEVATION/2,ISO3/0', 'w2 noteRefining cog:ELEVATION/ELEVATION/1', 'w2 tile cog:SLOPE',
     ]);
     await expect.poll(() => log.includes('w1 terminated')).toBe(true);
     expect(log.indexOf('w1 terminated')).toBeGreaterThan(log.indexOf('w1 tile cog:ELEVATION'));

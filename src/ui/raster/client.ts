@@ -12,7 +12,9 @@
  * uncontrolled, a new worker is started (controlled: it inherits the page's controller). It
  * gets every style registered so far, replayed in order, then reads the COG levels the old
  * worker had read (`loadedLevels`/`warm`), through the service worker, which caches their byte
- * ranges. Calls keep going to the old worker meanwhile; the switch happens when the new one
+ * ranges, and takes over the progressive drawing's notes of levels still to read (tiles drawn
+ * from a preview), so those tiles are still sharpened after the switch. Calls keep going to
+ * the old worker meanwhile; the switch happens when the new one
  * has caught up and no call is running on the old one, which finishes its in-flight calls
  * and is then terminated. The new worker draws the same pixels from the same bytes, so the map
  * needs no redraw and nothing in flight is lost.
@@ -46,9 +48,10 @@ export interface RasterClientOptions {
 /** Methods whose calls register state in the worker, replayed on a new worker in call order. */
 const STYLE_METHODS = new Set(['styleCog', 'styleCells']);
 /** Calls forwarded to the worker. */
-const METHODS = ['init', 'styleCog', 'styleCells', 'prefetch', 'refined', 'tile', 'cellInfo', 'colorAt', 'classTable', 'loadedLevels', 'warm'] as const;
+const METHODS = ['init', 'styleCog', 'styleCells', 'prefetch', 'refined', 'tile', 'cellInfo', 'colorAt', 'classTable', 'loadedLevels', 'warm', 'refiningLevels', 'noteRefining'] as const;
 
-interface Slot { worker: Worker; remote: Remote<RasterWorkerApi>; pending: number; onIdle: Array<() => void> }
+/** One worker: its calls running (`pending`), tile calls made so far (`tiles`), waiters for idle. */
+interface Slot { worker: Worker; remote: Remote<RasterWorkerApi>; pending: number; tiles: number; onIdle: Array<() => void> }
 interface StyleCall { seq: number; method: string; args: unknown[] }
 
 /**
@@ -60,7 +63,7 @@ export function rasterClient(o: RasterClientOptions): RasterClient {
     const worker = o.start();
     const remote = wrap<RasterWorkerApi>(worker);
     void remote.init(o.dataBase);
-    return { worker, remote, pending: 0, onIdle: [] };
+    return { worker, remote, pending: 0, tiles: 0, onIdle: [] };
   };
   let cur = spawn();
   let generation = 0;
@@ -88,6 +91,7 @@ export function rasterClient(o: RasterClientOptions): RasterClient {
     }
     const s = cur;
     s.pending++;
+    if (method === 'tile') s.tiles++;
     const p = (s.remote as any)[method](...args) as Promise<unknown>;
     p.then(() => settled(s), () => settled(s));
     return p;
@@ -99,6 +103,7 @@ export function rasterClient(o: RasterClientOptions): RasterClient {
     const waitMs = o.idleWaitMs ?? 5000;
     let replayed = 0;
     const warmed = new Set<string>();
+    const handed = new Set<string>();
     for (let round = 0; round < 8; round++) {
       await idle(old, waitMs);
       for (const st of [...styles.values()].filter((x) => x.seq > replayed).sort((a, b) => a.seq - b.seq)) {
@@ -108,8 +113,13 @@ export function rasterClient(o: RasterClientOptions): RasterClient {
       const levels = ((await old.remote.loadedLevels().catch(() => [])) as Array<[string, number]>).filter(([c, i]) => !warmed.has(`${c}/${i}`));
       for (const [c, i] of levels) warmed.add(`${c}/${i}`);
       if (levels.length) await next.remote.warm(levels).catch(() => undefined);
-      // caught up when no style arrived and nothing runs on the old worker: switch now (no await in between)
-      if (![...styles.values()].some((x) => x.seq > replayed) && old.pending === 0) break;
+      // tiles drawn from a preview on the old worker: the new one reads their levels when the page asks `refined`
+      const tilesBefore = old.tiles;
+      const notes = ((await old.remote.refiningLevels().catch(() => [])) as Array<[string, string, number]>).filter((n) => !handed.has(n.join('/')));
+      for (const n of notes) handed.add(n.join('/'));
+      if (notes.length) await next.remote.noteRefining(notes).catch(() => undefined);
+      // caught up when no style or tile call arrived and nothing runs on the old worker: switch now (no await in between)
+      if (![...styles.values()].some((x) => x.seq > replayed) && old.pending === 0 && old.tiles === tilesBefore) break;
     }
     cur = next;
     generation++;
