@@ -377,12 +377,12 @@ export function App() {
         {PANELS.map(([id]) => (
           <div key={id} role="tabpanel" id={`panel-${id}`} aria-labelledby={`tab-${id}`} hidden={state.panel !== id} className="panel">
             {id === 'summary' && <SummaryPanel ctx={ctx} onRows={onSummaryRows} />}
-            {id === 'table' && mounted(id) && <Loadable what="the table builder" loading={<p className="muted small">Loading the table builder…</p>}><TablePanel ctx={ctx} /></Loadable>}
+            {id === 'table' && mounted(id) && <Loadable what="the table builder" resetKeys={[state.panel === id]} loading={<p className="muted small">Loading the table builder…</p>}><TablePanel ctx={ctx} /></Loadable>}
             {id === 'areas' && <AreasPanel ctx={ctx} drawMode={drawMode} setDrawMode={setDrawMode} />}
-            {id === 'compare' && mounted(id) && <Loadable what="the comparison tools" loading={<p className="muted small">Loading…</p>}><ComparePanel ctx={ctx} picked={picked} onResult={onCompare} /></Loadable>}
-            {id === 'catchment' && state.panel === 'catchment' && <Loadable what="the catchment tool" loading={<p className="muted small">Loading…</p>}><CatchmentPanel ctx={ctx} source={state.pick} onResult={onCatchment} /></Loadable>}
-            {id === 'download' && mounted(id) && <Loadable what="the download panel" loading={<p className="muted small">Loading…</p>}><DownloadPanel query={current} /></Loadable>}
-            {id === 'api' && mounted(id) && <Loadable what="the API panel" loading={<p className="muted small">Loading…</p>}><ApiPanel query={current} /></Loadable>}
+            {id === 'compare' && mounted(id) && <Loadable what="the comparison tools" resetKeys={[state.panel === id]} loading={<p className="muted small">Loading…</p>}><ComparePanel ctx={ctx} picked={picked} onResult={onCompare} /></Loadable>}
+            {id === 'catchment' && state.panel === 'catchment' && <Loadable what="the catchment tool" resetKeys={[state.panel === id]} loading={<p className="muted small">Loading…</p>}><CatchmentPanel ctx={ctx} source={state.pick} onResult={onCatchment} /></Loadable>}
+            {id === 'download' && mounted(id) && <Loadable what="the download panel" resetKeys={[state.panel === id]} loading={<p className="muted small">Loading…</p>}><DownloadPanel query={current} /></Loadable>}
+            {id === 'api' && mounted(id) && <Loadable what="the API panel" resetKeys={[state.panel === id]} loading={<p className="muted small">Loading…</p>}><ApiPanel query={current} /></Loadable>}
           </div>
         ))}
       </aside>

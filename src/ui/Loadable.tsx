@@ -19,6 +19,8 @@ export interface LoadableProps {
   loading: ReactNode;
   /** Compact failure message (one line, for the map's overlays); default a message block. */
   compact?: boolean;
+  /** After a failure, a change of any of these tries again (e.g. the panel being opened). */
+  resetKeys?: unknown[];
   children: ReactNode;
 }
 
@@ -37,7 +39,7 @@ export function loadFailureText(e: unknown, online: boolean, compact = false): s
   return m;
 }
 
-/** The failure message with a retry button; tries again by itself when the browser is back online. */
+/** The failure message with a retry button; tries again by itself when the browser is back online (and on `resetKeys`). */
 function Failed({ error, resetErrorBoundary, what, compact }: FallbackProps & { what: string; compact?: boolean }) {
   useEffect(() => {
     const again = () => resetErrorBoundary();
@@ -54,9 +56,9 @@ function Failed({ error, resetErrorBoundary, what, compact }: FallbackProps & { 
 }
 
 /** Suspense plus an error boundary for one lazily loaded part (see the module comment). */
-export function Loadable({ what, loading, compact, children }: LoadableProps) {
+export function Loadable({ what, loading, compact, resetKeys, children }: LoadableProps) {
   return (
-    <ErrorBoundary onReset={retryFailedLoads} fallbackRender={(p) => <Failed {...p} what={what} compact={compact} />}>
+    <ErrorBoundary onReset={retryFailedLoads} resetKeys={resetKeys} fallbackRender={(p) => <Failed {...p} what={what} compact={compact} />}>
       <Suspense fallback={loading}>{children}</Suspense>
     </ErrorBoundary>
   );
