@@ -3,7 +3,7 @@
  * in the centre (legend, opacity, hover read-out), and the panels on the right
  * (summaries, areas, compare, downloads, API). State that can be shared lives in the URL.
  */
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { Feature, FeatureCollection } from 'geojson';
 import type { Row, VarRecord } from '../core/types';
@@ -129,6 +129,10 @@ export function App() {
   const [afterMap, setAfterMap] = useState(false);
   useEffect(() => { const ac = new AbortController(); afterFirstMap(ac.signal).then(() => setAfterMap(true), () => undefined); return () => ac.abort(); }, []);
   const mounted = (panel: string) => afterMap || state.panel === panel;
+  /** A panel whose code is loaded on demand: its own loading line and failure message; opening it tries a failed load again. */
+  const lazyPanel = (id: PanelId, what: string, el: ReactNode) => (
+    <Loadable what={what} resetKeys={[state.panel === id]} loading={<p className="muted small">Loading {what}…</p>}>{el}</Loadable>
+  );
 
   // Bad codes in a pasted URL: message in place, ignored.
   const badCodes = useMemo(() => {
@@ -377,12 +381,12 @@ export function App() {
         {PANELS.map(([id]) => (
           <div key={id} role="tabpanel" id={`panel-${id}`} aria-labelledby={`tab-${id}`} hidden={state.panel !== id} className="panel">
             {id === 'summary' && <SummaryPanel ctx={ctx} onRows={onSummaryRows} />}
-            {id === 'table' && mounted(id) && <Loadable what="the table builder" resetKeys={[state.panel === id]} loading={<p className="muted small">Loading the table builder…</p>}><TablePanel ctx={ctx} /></Loadable>}
+            {id === 'table' && mounted(id) && lazyPanel(id, 'the table builder', <TablePanel ctx={ctx} />)}
             {id === 'areas' && <AreasPanel ctx={ctx} drawMode={drawMode} setDrawMode={setDrawMode} />}
-            {id === 'compare' && mounted(id) && <Loadable what="the comparison tools" resetKeys={[state.panel === id]} loading={<p className="muted small">Loading…</p>}><ComparePanel ctx={ctx} picked={picked} onResult={onCompare} /></Loadable>}
-            {id === 'catchment' && state.panel === 'catchment' && <Loadable what="the catchment tool" resetKeys={[state.panel === id]} loading={<p className="muted small">Loading…</p>}><CatchmentPanel ctx={ctx} source={state.pick} onResult={onCatchment} /></Loadable>}
-            {id === 'download' && mounted(id) && <Loadable what="the download panel" resetKeys={[state.panel === id]} loading={<p className="muted small">Loading…</p>}><DownloadPanel query={current} /></Loadable>}
-            {id === 'api' && mounted(id) && <Loadable what="the API panel" resetKeys={[state.panel === id]} loading={<p className="muted small">Loading…</p>}><ApiPanel query={current} /></Loadable>}
+            {id === 'compare' && mounted(id) && lazyPanel(id, 'the comparison tools', <ComparePanel ctx={ctx} picked={picked} onResult={onCompare} />)}
+            {id === 'catchment' && state.panel === 'catchment' && lazyPanel(id, 'the catchment tool', <CatchmentPanel ctx={ctx} source={state.pick} onResult={onCatchment} />)}
+            {id === 'download' && mounted(id) && lazyPanel(id, 'the download panel', <DownloadPanel query={current} />)}
+            {id === 'api' && mounted(id) && lazyPanel(id, 'the API panel', <ApiPanel query={current} />)}
           </div>
         ))}
       </aside>

@@ -54,6 +54,13 @@ const METHODS = ['init', 'styleCog', 'styleCells', 'prefetch', 'refined', 'tile'
 interface Slot { worker: Worker; remote: Remote<RasterWorkerApi>; pending: number; tiles: number; onIdle: Array<() => void> }
 interface StyleCall { seq: number; method: string; args: unknown[] }
 
+/** The tuples not in `seen` (by their values joined with "/"), which are then added to it: each is handed over once. */
+function unseen<T extends Array<string | number>>(seen: Set<string>, items: T[]): T[] {
+  const out = items.filter((t) => !seen.has(t.join('/')));
+  for (const t of out) seen.add(t.join('/'));
+  return out;
+}
+
 /**
  * Creates the client and starts its first worker.
  * @param o see {@link RasterClientOptions}
@@ -110,13 +117,11 @@ export function rasterClient(o: RasterClientOptions): RasterClient {
         replayed = Math.max(replayed, st.seq);
         await ((next.remote as any)[st.method](...st.args) as Promise<unknown>).catch(() => undefined);
       }
-      const levels = ((await old.remote.loadedLevels().catch(() => [])) as Array<[string, number]>).filter(([c, i]) => !warmed.has(`${c}/${i}`));
-      for (const [c, i] of levels) warmed.add(`${c}/${i}`);
+      const levels = unseen(warmed, (await old.remote.loadedLevels().catch(() => [])) as Array<[string, number]>);
       if (levels.length) await next.remote.warm(levels).catch(() => undefined);
       // tiles drawn from a preview on the old worker: the new one reads their levels when the page asks `refined`
       const tilesBefore = old.tiles;
-      const notes = ((await old.remote.refiningLevels().catch(() => [])) as Array<[string, string, number]>).filter((n) => !handed.has(n.join('/')));
-      for (const n of notes) handed.add(n.join('/'));
+      const notes = unseen(handed, (await old.remote.refiningLevels().catch(() => [])) as Array<[string, string, number]>);
       if (notes.length) await next.remote.noteRefining(notes).catch(() => undefined);
       // caught up when no style or tile call arrived and nothing runs on the old worker: switch now (no await in between)
       if (![...styles.values()].some((x) => x.seq > replayed) && old.pending === 0 && old.tiles === tilesBefore) break;
