@@ -3,7 +3,8 @@
  * (src/core/formats), the HTTP contract (src/contract) and the app (src/app, workers).
  * Owners implement these; changing a shape needs every user updated in the same change.
  */
-import type { CatchmentArgs, CatchmentResult } from './catchment/query';
+import type { CatchmentArgs, CatchmentResult } from './catchment/types';
+export type { CatchmentArgs, CatchmentBand, CatchmentCoverage, CatchmentOrigin, CatchmentResult, CatchmentSource, Neighbours, SourceCoverage } from './catchment/types';
 import type { GridDef } from './grid';
 import type { ClassEntry, GetLayerArgs, Row, VarRecord } from './types';
 

@@ -21,6 +21,7 @@ import { parseWkt } from '../wkt/parse';
 import { bandLabels, bandOf, checkBreaks, DEFAULT_BREAKS_MIN } from './bands';
 import { gridSteps, MAX_SOURCES, travelTimeMinutes } from './cost';
 import type { RowSteps } from './geodesic';
+import type { CatchmentArgs, CatchmentBand, CatchmentResult } from './types';
 
 /** What the catchment query needs of the engine (a subset of `IndapiEngine`). */
 export interface CatchmentEngine {
@@ -34,55 +35,7 @@ export interface CatchmentEngine {
   getLayerTable(args: GetLayerArgs, opts?: CallOptions): Promise<TableResult>;
 }
 
-/** Arguments of {@link runCatchment}. */
-export interface CatchmentArgs {
-  /** Source points, [longitude, latitude] degrees (EPSG:4326); or give `wkt`. */
-  xy?: Array<[number, number]>;
-  /** Source points as WKT POINT or MULTIPOINT (EPSG:4326), instead of `xy`. */
-  wkt?: string;
-  /** Band breaks, minutes, increasing (default 0, 60, 120, 240, 480). */
-  minutes?: number[];
-  /** Friction layer code (default: the first friction layer of the catalog). */
-  friction?: string;
-  /** Indicator codes summarised per band (default none). */
-  var?: string[];
-  /** Countries or regions whose cells are counted and summarised (default SSA: all); travel crosses borders. */
-  iso3?: string[];
-}
-
-/** One band of a catchment. */
-export interface CatchmentBand {
-  /** Label as R cut(include.lowest = TRUE): "[0,60]", "(60,120]". */
-  label: string;
-  /** Lower break, minutes. */
-  fromMinutes: number;
-  /** Upper break, minutes. */
-  toMinutes: number;
-  /** CELL5M ids of the band's cells (within `iso3`). */
-  ids: number[];
-  /** Sum of the cells' geodesic areas, km2. */
-  areaKm2: number;
-}
-
-/** Result of {@link runCatchment}. */
-export interface CatchmentResult {
-  /** One row per band: band, minutes_from, minutes_to, cells, area_km2, then the summaries of `var`. */
-  table: TableResult;
-  /** The bands, in break order. */
-  bands: CatchmentBand[];
-  /** Breaks, minutes. */
-  breaks: number[];
-  /** The friction layer's record. */
-  friction: VarRecord;
-  /** The window of cells within the largest band (a grid on the same lattice). */
-  grid: GridDef;
-  /** Travel time per window cell, minutes; NaN beyond the largest band, unreachable, or outside `iso3`. */
-  minutes: Float32Array;
-  /** Band index per window cell (-1: in no band). */
-  band: Int8Array;
-  /** Source points as given, and the CELL5M id of the cell each was snapped to. */
-  sources: Array<{ lon: number; lat: number; cell: number }>;
-}
+export type { CatchmentArgs, CatchmentBand, CatchmentResult } from './types';
 
 const FRICTION_UNITS = new Set(['minutes per metre', 'minutes per meter', 'min/m', 'minutes/m']);
 
@@ -223,9 +176,12 @@ export async function runCatchment(engine: CatchmentEngine, args: CatchmentArgs,
   const table = await bandTable(engine, bands, vars, fr, opts, total);
   const sources = points.map(([lon, lat], k) => {
     const s = tt.sourceCells[k];
-    return { lon, lat, cell: cellId(grid, s % grid.width, Math.floor(s / grid.width)) };
+    return { name: `source ${k + 1}`, lon, lat, cell: cellId(grid, s % grid.width, Math.floor(s / grid.width)) };
   });
-  return { table, bands, breaks, friction: fr, grid: win, minutes, band, sources };
+  const source = new Int16Array(minutes.length).fill(-1);
+  for (let i = 0; i < minutes.length; i++) if (!Number.isNaN(minutes[i])) source[i] = 0;
+  const cell = { ewKm: 0, nsKm: 0, areaKm2: 0 };
+  return { table, bands, breaks, friction: fr, grid: win, minutes, band, source, sources, marketshed: false, cumulative: false, neighbours: 8, origin: 'cell', cell, notes: [] };
 }
 
 /** Columns that lead every catchment table. */
