@@ -234,6 +234,14 @@ describe('input encodings and formats', () => {
     expect(res.findings.find((f) => f.kind === 'encoding')?.severity).toBe('fatal');
     expect(existsSync(res.folder)).toBe(false);
   });
+
+  it('stops on mixed encodings the other way round (Latin-1 text, then UTF-8: issue 25 item 4)', async () => {
+    const bad = Buffer.concat([readFileSync(join(FIX, 'cells-latin1.fixture.csv')), Buffer.from('4304822,"CIV","Côte d\'Ivoire","Lagunes","Centre",-4.79167,6.95833,1,1,1,1,1,,\n', 'utf8')]);
+    const res = await run(bad);
+    expect(res.ok).toBe(false);
+    expect(res.findings.find((f) => f.kind === 'encoding')).toMatchObject({ severity: 'fatal', message: expect.stringMatching(/mixes encodings \(mixed encodings: valid UTF-8 text at byte \d+ after Latin-1 text/) });
+    expect(existsSync(res.folder)).toBe(false);
+  });
 });
 
 describe('validation findings', () => {
@@ -333,6 +341,22 @@ describe('validation findings', () => {
     const d = await run(withRow(4, (f) => { f[0] = '9999999999'; return f; }), viText, { dropInvalid: true });
     expect(d.ok).toBe(true);
     expect(d.dropped).toEqual([expect.objectContaining({ kind: 'off-grid', row: 4 })]);
+  });
+
+  it('CELL5M is decimal digits only: hex, blanks and exponents are off the grid (issue 25 item 6)', async () => {
+    for (const id of ['0x41AF34', ' 4304820', '4304820e0', '4304820.0', '+4304820']) {
+      const res = await run(withRow(1, (f) => { f[0] = id; return f; }));
+      expect(kinds(res), id).toEqual(['off-grid']);
+    }
+  });
+
+  it('C0 control characters in text are fatal, naming file, row and column (issue 25 item 6)', async () => {
+    const nul = await run(withRow(3, (f) => { f[3] = '"Lag\0unes"'; return f; }), viText, { dropInvalid: true });
+    expect(nul.ok).toBe(false);
+    expect(nul.findings.find((f) => f.kind === 'control-character')).toMatchObject({ severity: 'fatal', row: 3, column: 'ADM1_NAME_ALT', file: expect.stringMatching(/^t\d+\.csv$/), message: expect.stringMatching(/row 3, column ADM1_NAME_ALT: .*U\+0000/) });
+    const esc = await run(withRow(5, (f) => { f[12] = '"Humid\x1b[31m forest"'; return f; }));
+    expect(esc.findings.find((f) => f.kind === 'control-character')).toMatchObject({ row: 5, column: 'AEZ_FIX', message: expect.stringContaining('U+001B') });
+    expect(existsSync(esc.folder)).toBe(false);
   });
 
   it('numeric class values without a label: droppable, the column dropped', async () => {

@@ -5,12 +5,14 @@
  * breaks come out whole, and a row that never ends stops with a clear message instead of
  * building a string past V8's limit. Tables are written by the tests (made-up values).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEXT_CHUNK_BYTES, openTable } from '../../src/node/ingest/table-source';
+import { gzipSync } from 'node:zlib';
+import { serializeR, type RValue } from '../../src/core/formats/rds';
+import { SPILL_RESERVE_BYTES, TEXT_CHUNK_BYTES, openTable } from '../../src/node/ingest/table-source';
 
 let dir: string;
 beforeAll(() => {
@@ -83,5 +85,41 @@ describe('text table reader', () => {
     };
     await expect(go()).rejects.toThrow(/has a row longer than 1 MB near byte \d+ \(an unclosed quote, or no line breaks\)/);
     await t.close();
+  });
+});
+
+/** The first bytes of an XDR .rds (version 3, UTF-8) of a data.frame of two double columns declaring `n` values each. */
+function bombHead(n: number): Buffer {
+  const b = Buffer.alloc(2 + 16 + 5 + 16);
+  b.write('X\n', 0, 'latin1');
+  [3, 0x040300, 0x030500, 5].forEach((v, i) => b.writeInt32BE(v, 2 + 4 * i));
+  b.write('UTF-8', 18, 'latin1');
+  [19 | 512, 2, 14, n].forEach((v, i) => b.writeInt32BE(v, 23 + 4 * i));
+  return b;
+}
+
+describe('.rds tables (issue 25 item 5)', () => {
+  it('refuses a gzip bomb as soon as a column longer than the global grid is declared, before its data', async () => {
+    const path = join(dir, 'bomb.rds');
+    writeFileSync(path, gzipSync(Buffer.concat([bombHead(150_000_000), Buffer.alloc(4 << 20)])));
+    const spills = () => readdirSync(dir).filter((f) => f.includes('.rds-'));
+    const t0 = performance.now();
+    await expect(openTable(path, { spillParent: dir })).rejects.toMatchObject({ code: 'UNPARSABLE', message: expect.stringMatching(/bomb\.rds is not a readable R data file: a vector of 150000000 items .* more than the 9331200 cells/) });
+    expect(performance.now() - t0).toBeLessThan(5000); // a generous bound for a busy machine; the run reads a few KB
+    expect(spills()).toEqual([]);
+  });
+
+  it('refuses a table whose spill would not fit in the free space beside the output', async () => {
+    const df: RValue = {
+      type: 'list',
+      values: [{ type: 'double', values: Array.from({ length: 1000 }, (_, i) => i) }, { type: 'double', values: Array.from({ length: 1000 }, (_, i) => i / 2) }],
+      attrs: [['names', { type: 'character', values: ['CELL5M', 'V'] }], ['class', { type: 'character', values: ['data.frame'] }], ['row.names', { type: 'integer', values: [null, -1000] }]],
+    };
+    const path = join(dir, 'small.rds');
+    writeFileSync(path, gzipSync(serializeR(df)));
+    await expect(openTable(path, { spillParent: dir, freeBytes: () => SPILL_RESERVE_BYTES + 12_000 })).rejects.toMatchObject({ code: 'UNPARSABLE', message: expect.stringMatching(/small\.rds needs more than 0 MB of temporary space beside the output folder/) });
+    const ok = await openTable(path, { spillParent: dir, freeBytes: () => SPILL_RESERVE_BYTES + 16_000 });
+    expect(ok.header).toEqual(['CELL5M', 'V']);
+    await ok.close();
   });
 });

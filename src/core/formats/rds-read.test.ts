@@ -54,4 +54,27 @@ describe('R serialization reader', () => {
     await expect(read(new TextEncoder().encode('A\n3\n'))).rejects.toMatchObject({ code: 'UNPARSABLE', message: expect.stringContaining('ASCII') });
     await expect(read(new TextEncoder().encode('CELL5M,X\n'))).rejects.toMatchObject({ code: 'UNPARSABLE' });
   });
+
+  it('refuses a vector longer than the global grid as soon as its length is read, before its data (issue 25 item 5)', async () => {
+    // X\n, version 3, writer, reader, "UTF-8"; a list (VECSXP with attributes) of 2 columns;
+    // a double column (REALSXP) declaring 150,000,000 values, then zeros for ever.
+    const head = new DataView(new ArrayBuffer(2 + 4 * 4 + 5 + 4 * 4));
+    let o = 0;
+    head.setUint8(o++, 0x58); head.setUint8(o++, 0x0a);
+    for (const v of [3, 0x040300, 0x030500, 5]) { head.setInt32(o, v); o += 4; }
+    for (const c of 'UTF-8') head.setUint8(o++, c.charCodeAt(0));
+    for (const v of [19 | 512, 2, 14, 150_000_000]) { head.setInt32(o, v); o += 4; }
+    let pulled = 0;
+    async function* bomb(): AsyncGenerator<Uint8Array> {
+      yield new Uint8Array(head.buffer);
+      for (;;) {
+        pulled += 1 << 20;
+        yield new Uint8Array(1 << 20);
+      }
+    }
+    await expect(readRdsTable(bomb(), { what: 'bomb.rds', onColumn: () => undefined })).rejects.toMatchObject({ code: 'UNPARSABLE', message: expect.stringMatching(/bomb\.rds.*150000000 items.*9331200 cells/) });
+    expect(pulled).toBe(0);
+    // the bound is an option (the 4-column list is over a bound of 3)
+    await expect(readRdsTable(pieces(serializeR(DF), 7), { what: 'f.rds', maxLength: 3, onColumn: () => undefined })).rejects.toMatchObject({ code: 'UNPARSABLE', message: expect.stringContaining('4 items') });
+  });
 });

@@ -68,7 +68,19 @@ export interface RdsReadOptions {
   onColumn: (index: number, column: RColumn) => void | Promise<void>;
   /** Aborts between columns. */
   signal?: AbortSignal;
+  /**
+   * Longest vector (items) or string (bytes) read; a longer one is refused as soon as its
+   * length is read, before any of its data (a gzip bomb of 150 M zeros is refused at once
+   * instead of filling memory). Default {@link RDS_MAX_VECTOR_LENGTH}.
+   */
+  maxLength?: number;
 }
+
+/**
+ * Default longest vector of {@link readRdsTable}: the cells of the global 5-arc-minute grid
+ * (4320 x 2160 = 9,331,200): no CELL5M table has more rows, columns or classes.
+ */
+export const RDS_MAX_VECTOR_LENGTH = 4320 * 2160;
 
 /** A value of the serialization stream (the parts this reader needs). */
 type RObj =
@@ -81,6 +93,9 @@ type RObj =
   | { t: 'pair'; items: Array<{ tag?: string; value: RObj }>; attr?: Map<string, RObj> }
   | { t: 'char'; v: string | null }
   | { t: 'other'; sxp: number; attr?: Map<string, RObj> };
+
+/** Longest string (bytes) {@link readRdsTable} reads: 16 MiB. */
+export const RDS_MAX_STRING_BYTES = 1 << 24;
 
 const NIL: RObj = { t: 'nil' };
 
@@ -142,20 +157,27 @@ export async function readRdsTable(chunks: AsyncIterable<Uint8Array>, opts: RdsR
   const utf8 = new TextDecoder('utf-8', { fatal: true });
   const utf8lax = new TextDecoder('utf-8');
   const refs: RObj[] = [];
+  const maxLength = opts.maxLength ?? RDS_MAX_VECTOR_LENGTH;
+  const bounded = (n: number, at: number): number => {
+    if (n > maxLength) fail(what, `a vector of ${n} items at byte ${at}, more than the ${maxLength} cells of the global 5-arc-minute grid (a CELL5M table has at most that many rows)`);
+    return n;
+  };
 
   const length = async (): Promise<number> => {
+    const at = r.offset;
     const n = await r.int();
-    if (n >= 0) return n;
+    if (n >= 0) return bounded(n, at);
     if (n !== -1) fail(what, `negative vector length at byte ${r.offset}`);
     const hi = await r.int();
     const lo = await r.int();
-    return hi * 4294967296 + (lo >>> 0);
+    return bounded(hi * 4294967296 + (lo >>> 0), at);
   };
 
   const charsxp = async (levels: number): Promise<string | null> => {
     const n = await r.int();
     if (n === -1) return null;
     if (n < 0) fail(what, `bad string length at byte ${r.offset}`);
+    if (n > RDS_MAX_STRING_BYTES) fail(what, `a string of ${n} bytes at byte ${r.offset} (at most ${RDS_MAX_STRING_BYTES} are read)`);
     if (r.available < n) await r.need(n);
     const b = r.bytes(n);
     const a = ascii(b);
@@ -224,6 +246,8 @@ export async function readRdsTable(chunks: AsyncIterable<Uint8Array>, opts: RdsR
     if (cls === 'compact_intseq' || cls === 'compact_realseq') {
       const s = state.t === 'real' ? state.v : state.t === 'int' ? Float64Array.from(state.v) : fail(what, `bad ${cls} state`);
       const [n, start, step] = [s[0], s[1], s[2]];
+      if (!(n >= 0)) fail(what, `bad ${cls} length`);
+      bounded(n, r.offset);
       if (cls === 'compact_intseq') {
         const v = new Int32Array(n);
         for (let i = 0; i < n; i++) v[i] = start + i * step;
@@ -302,7 +326,7 @@ export async function readRdsTable(chunks: AsyncIterable<Uint8Array>, opts: RdsR
         break;
       case 7: case 8: {
         const n = await r.int();
-        await r.raw(n);
+        await r.raw(bounded(n, r.offset));
         o = { t: 'other', sxp: type };
         break;
       }

@@ -26,6 +26,7 @@ export type FindingKind =
   | 'class-without-label' // a numeric class value that the record does not label
   | 'too-many-classes' // more than 65,534 classes
   | 'bad-row' // a row with the wrong number of fields
+  | 'control-character' // a text value holding a C0 control character (NUL, ESC, ...): fatal
   | 'off-grid' // CELL5M not a cell of the global 4320 x 2160 grid
   | 'outside-window' // a cell outside the bundle window
   | 'cell-xy-mismatch' // CELL5M and X/Y name different cells

@@ -207,6 +207,29 @@ export type CellCheck = { col: number; row: number } | { kind: 'off-grid' | 'out
 /** Tolerance of X/Y against the cell centre, degrees: X/Y rounded to 3 decimals (0.0005) plus float slack. */
 export const XY_TOLERANCE_DEG = 0.0005 + 1e-9;
 
+/** C0 control characters other than tab, line feed and carriage return (issue 25 item 6: `Lag\0unes`). */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const CONTROL_RE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
+
+/**
+ * Index of the first C0 control character of a text value (NUL, BEL, ESC, ...; tab, line
+ * feed and carriage return are allowed, as in a quoted CSV field), or -1.
+ */
+export function firstControlChar(text: string): number {
+  const m = CONTROL_RE.exec(text);
+  return m ? m.index : -1;
+}
+
+/**
+ * A CELL5M field as a cell id: decimal digits only (`^[0-9]+$`), so `0x41AF34`, ` 4304820`
+ * and `4304820e0` are not cell ids (issue 25 item 6).
+ * @param cell the field's text
+ * @returns the id, or NaN
+ */
+export function parseCellId(cell: string): number {
+  return /^[0-9]{1,15}$/.test(cell) ? Number(cell) : NaN;
+}
+
 /**
  * Checks one row's cell: CELL5M an integer cell of the global grid (row-major,
  * CELL5M = row * 4320 + col), X/Y its centre (x = -180 + (col + 0.5) / 12,
@@ -217,7 +240,7 @@ export const XY_TOLERANCE_DEG = 0.0005 + 1e-9;
  * @param ys Y field (text)
  */
 export function checkCell(grid: GridDef, cell: string, xs: string, ys: string): CellCheck {
-  const id = cell.trim() === '' ? NaN : Number(cell);
+  const id = parseCellId(cell);
   if (!Number.isInteger(id) || id < 0 || id >= GLOBAL_WIDTH * GLOBAL_HEIGHT) {
     return { kind: 'off-grid', message: `CELL5M '${cell}' is not a cell of the global 5-arc-minute grid (0 .. ${GLOBAL_WIDTH * GLOBAL_HEIGHT - 1}).` };
   }

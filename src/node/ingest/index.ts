@@ -36,7 +36,7 @@ import { GLOBAL_GRID, type GridDef } from '../../core/grid';
 import { windowFromCells } from '../../core/ingest/window';
 import { KEY_SEP, numericClasses, type CountryCells } from '../../core/ingest/classes';
 import { Findings, type Finding } from '../../core/ingest/findings';
-import { checkCell, checkHeader, planColumns } from '../../core/ingest/plan';
+import { checkCell, checkHeader, firstControlChar, planColumns } from '../../core/ingest/plan';
 import type { TableSource } from './table-source';
 import { BLOCK_ROWS, layerValue, type Layer } from './layer';
 import { decideColumns } from './columns-decide';
@@ -233,6 +233,12 @@ export async function ingestTable(opts: IngestOptions, signal?: AbortSignal): Pr
     const textColumns = [iCell, iX, iY, iIso, iAdm0, iAdm1, iAdm2, iAdm1c, iAdm2c].filter((i) => i >= 0);
     const labelColumns = new Set(layers.filter((l) => l.plan.role === 'indicator' && l.plan.type === 'class' && table.valueLabels.has(l.plan.index) && numericClasses(l.plan.record ?? {}, []).table.length === 0).map((l) => l.plan.index));
     const rowsOf = table.rows({ textColumns, labelColumns }, signal);
+    const checkText = (text: string | undefined, rn: number, column: string) => {
+      const at = text ? firstControlChar(text) : -1;
+      if (at < 0) return;
+      const code = text!.charCodeAt(at).toString(16).toUpperCase().padStart(4, '0');
+      found.addRow({ kind: 'control-character', severity: 'fatal', file: tableName, row: rn, column, message: `The table ${tableName}, row ${rn}, column ${column}: the text holds the control character U+${code} at character ${at + 1}; remove it from the table.` });
+    };
     const flush = () => {
       writeSync(spillFd, new Uint8Array(block.buffer));
       nBlocks++;
@@ -257,6 +263,7 @@ export async function ingestTable(opts: IngestOptions, signal?: AbortSignal): Pr
           if (b === BLOCK_ROWS - 1) flush();
           continue;
         }
+        for (const i of textColumns) checkText(row[i], rn, header[i]);
         const cc = checkCell(grid, row[iCell], row[iX], row[iY]);
         let win = -1;
         if ('kind' in cc) {
@@ -299,7 +306,11 @@ export async function ingestTable(opts: IngestOptions, signal?: AbortSignal): Pr
               }
               x = id;
             }
-          } else x = layerValue(l, v, rn);
+          } else {
+            const known = l.keys?.length;
+            x = layerValue(l, v, rn);
+            if (known !== l.keys?.length) checkText(l.keys![l.keys!.length - 1], rn, header[l.plan.index]); // a new class text
+          }
           block[j * BLOCK_ROWS + b] = x;
         }
         if (b === BLOCK_ROWS - 1) flush();

@@ -19,7 +19,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { IndapiError } from '../../core/errors';
 import type { Finding } from '../../core/ingest/findings';
-import { XY_TOLERANCE_DEG } from '../../core/ingest/plan';
+import { XY_TOLERANCE_DEG, parseCellId } from '../../core/ingest/plan';
 import { openTable, type OpenTableOptions, type TableCell, type TableSource } from './table-source';
 
 /** Key columns compared across tables (those present in both). */
@@ -75,7 +75,7 @@ async function readSide(t: TableSource, name: string, signal?: AbortSignal): Pro
   const textColumns = [iCell, ...keyCols.map((k) => k.i)];
   for await (const row of t.rows({ textColumns, labelColumns: new Set() }, signal)) {
     if (row.length === 1 && row[0] === '') continue;
-    const cell = Number(textOf(row[iCell]));
+    const cell = parseCellId(textOf(row[iCell]));
     if (Number.isInteger(cell) && !rowOf.has(cell)) rowOf.set(cell, r);
     for (const k of keyCols) {
       const v = textOf(row[k.i]);
@@ -200,7 +200,7 @@ export async function openTables(paths: string[], opts: OpenTableOptions, onFind
       };
       for await (const row of first.rows({ textColumns: [...new Set([...ro.textColumns.filter((i) => i < fh.length), iCell, ...keyIdx.map(([, i]) => i)])], labelColumns: ro.labelColumns }, signal)) {
         if (row.length === 1 && row[0] === '') continue;
-        const cell = Number(textOf(row[iCell]));
+        const cell = parseCellId(textOf(row[iCell]));
         const out = [...row];
         if (out.length !== fh.length || !Number.isInteger(cell)) {
           yield out; // the ingest reports it (field count, CELL5M)

@@ -20,7 +20,7 @@
  * checks read as text); `labelColumns` gives, for a `.dta` variable with a value label, the
  * label text instead of the code.
  */
-import { closeSync, createReadStream, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, createReadStream, openSync, readSync, statfsSync, writeSync } from 'node:fs';
 import { mkdtemp, open, rm, stat, type FileHandle } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { tmpdir } from 'node:os';
@@ -75,6 +75,21 @@ export interface OpenTableOptions {
   onProgress?: (bytes: number) => void;
   /** Longest row of a text table, characters (default {@link MAX_ROW_CHARS}). */
   maxRowChars?: number;
+  /** Free bytes of a folder's file system (default `fs.statfs`; tests inject a small disk). */
+  freeBytes?: (dir: string) => number;
+}
+
+/** Bytes kept free beside the spill of an .rds table: 64 MiB. */
+export const SPILL_RESERVE_BYTES = 64 << 20;
+
+/** Free bytes an unprivileged process may write in `dir`'s file system (`statfs`: available blocks x block size); Infinity when unknown. */
+export function freeBytesOf(dir: string): number {
+  try {
+    const s = statfsSync(dir);
+    return Number(s.bavail) * Number(s.bsize);
+  } catch {
+    return Infinity;
+  }
 }
 
 /**
@@ -309,8 +324,12 @@ async function openRdsTable(path: string, name: string, size: number, gzip: bool
   };
   const cols: Spilled[] = [];
   let pos = 0;
+  const room = (opts.freeBytes ?? freeBytesOf)(dir) - SPILL_RESERVE_BYTES;
   const put = (a: Float64Array | Int32Array) => {
     const u = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+    if (pos + u.length > room) {
+      unreadable(`The table ${name} needs more than ${Math.round((pos + u.length) / 2 ** 20)} MB of temporary space beside the output folder, and only ${Math.max(0, Math.round((room + SPILL_RESERVE_BYTES) / 2 ** 20))} MB are free there (${SPILL_RESERVE_BYTES / 2 ** 20} MB are kept free); free some space or pass a smaller table.`);
+    }
     for (let o = 0; o < u.length; ) o += writeSync(fd, u, o, Math.min(u.length - o, 1 << 26), pos + o);
     pos += u.length;
   };

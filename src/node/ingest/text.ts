@@ -25,7 +25,10 @@ export class InputDecoder {
   write(chunk: Buffer): string {
     const start = this.offset;
     this.offset += chunk.length;
-    if (this.mode === 'latin1') return chunk.toString('latin1');
+    if (this.mode === 'latin1') {
+      this.checkLatin1(chunk, start);
+      return chunk.toString('latin1');
+    }
     const bufStart = start - this.carry.length;
     let buf = this.carry.length ? Buffer.concat([this.carry, chunk]) : chunk;
     // Keep an incomplete trailing UTF-8 sequence for the next chunk.
@@ -50,10 +53,26 @@ export class InputDecoder {
     for (let i = 0; i < bad && !before; i++) if (buf[i] >= 0x80) before = true;
     if (before) throw new Error(`mixed encodings: invalid UTF-8 at byte ${bufStart + bad} after valid non-ASCII UTF-8 text`);
     this.mode = 'latin1';
-    this.switchedAt = bufStart + firstInvalidUtf8(buf);
+    this.switchedAt = bufStart + bad;
     const all = this.carry.length ? Buffer.concat([buf, this.carry]) : buf;
     this.carry = Buffer.alloc(0);
+    this.checkLatin1(all.subarray(bad + 1), bufStart + bad + 1);
     return all.toString('latin1');
+  }
+
+  /** The last bytes of the Latin-1 input so far (a UTF-8 sequence split between chunks). */
+  private tail: Buffer = Buffer.alloc(0);
+
+  /**
+   * After the switch to Latin-1, valid multi-byte UTF-8 sequences mean the input mixes
+   * encodings (issue 25 item 4: "C\xf4te" early and "C\xc3\xb4te" later would give two names).
+   * @throws Error "mixed encodings"
+   */
+  private checkLatin1(chunk: Buffer, start: number): void {
+    const b = this.tail.length ? Buffer.concat([this.tail, chunk]) : chunk;
+    const at = firstUtf8Sequence(b);
+    if (at >= 0) throw new Error(`mixed encodings: valid UTF-8 text at byte ${start - this.tail.length + at} after Latin-1 text (from byte ${this.switchedAt})`);
+    this.tail = Buffer.from(b.subarray(Math.max(0, b.length - 3)));
   }
 
   /** Flushes a carried incomplete sequence (decoded as Latin-1 when it is not valid UTF-8). */
@@ -61,6 +80,7 @@ export class InputDecoder {
     const c = this.carry;
     this.carry = Buffer.alloc(0);
     if (!c.length) return '';
+    if (this.mode === 'latin1') this.checkLatin1(c, this.offset - c.length);
     if (this.mode === 'utf8' && isUtf8(c)) return c.toString('utf8');
     if (this.sawUtf8) throw new Error('mixed encodings: the input ends with an incomplete UTF-8 sequence');
     this.mode = 'latin1';
@@ -103,6 +123,20 @@ export function firstInvalidUtf8(b: Uint8Array): number {
     i += n + 1;
   }
   return i;
+}
+
+/**
+ * Offset of the first valid multi-byte UTF-8 sequence (RFC 3629, as {@link firstInvalidUtf8}
+ * checks them), or -1. In Latin-1 text such a pair (`\xc3\xb4`, "Ã´") is almost never meant.
+ */
+export function firstUtf8Sequence(b: Uint8Array): number {
+  for (let i = 0; i < b.length; i++) {
+    const c = b[i];
+    if (c < 0xc2 || c > 0xf4) continue;
+    const n = c <= 0xdf ? 2 : c <= 0xef ? 3 : 4;
+    if (i + n <= b.length && firstInvalidUtf8(b.subarray(i, i + n)) === n) return i;
+  }
+  return -1;
 }
 
 /**
