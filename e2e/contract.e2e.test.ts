@@ -37,7 +37,8 @@ async function swReady(p: Page): Promise<void> {
 /** Sends a request with fetch from the page (answered by the service worker). */
 async function pageSend(r: SendRequest): Promise<CaseResponse> {
   const out = await page.evaluate(async (r) => {
-    const body = typeof r.body === 'object' && r.body ? 'q=' + 'a'.repeat(r.body.fill) : (r.body as string | undefined);
+    const fromB64 = (b64: string) => Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    const body = typeof r.body === 'object' && r.body ? ('base64' in r.body ? fromB64(r.body.base64) : 'q=' + 'a'.repeat(r.body.fill)) : (r.body as string | undefined);
     const res = await fetch(r.url, { method: r.method, headers: r.headers, body, redirect: r.redirect });
     const headers: Record<string, string> = {};
     res.headers.forEach((v, k) => (headers[k] = v));

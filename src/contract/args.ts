@@ -25,8 +25,8 @@ export class BodyError extends Error {
  * Reads the arguments of a POST body.
  * - `application/json`: one JSON object; each member is an argument, values as given
  *   (a plain string is a string, never R code).
- * - `application/x-www-form-urlencoded` and `multipart/form-data`: each field is an R
- *   literal ({@link parseRLiteral}).
+ * - `application/x-www-form-urlencoded`: each field is an R literal ({@link parseRLiteral});
+ *   `multipart/form-data` and `application/rds` are read from their bytes (./rds-body.ts).
  * - empty body: no arguments.
  * @param text the body text (already size-checked by the caller).
  * @throws BodyError 400 for malformed JSON or a top level that is not an object, 415 for another content type.
@@ -54,17 +54,7 @@ export function parseBody(contentType: string | null, text: string): RawArgs {
     for (const [k, val] of new URLSearchParams(text)) out.push([k, parseRLiteral(val)]);
     return out;
   }
-  throw new BodyError(415, `Unsupported Content-Type: ${type}. Send application/json or application/x-www-form-urlencoded (R literals).`);
-}
-
-/** Reads multipart form fields (values are R literals; uploaded files are refused). */
-export function parseFormData(fd: FormData): RawArgs {
-  const out: RawArgs = [];
-  for (const [k, v] of fd.entries()) {
-    if (typeof v !== 'string') throw new BodyError(400, `File uploads are not supported (field '${k}').`);
-    out.push([k, parseRLiteral(v)]);
-  }
-  return out;
+  throw new BodyError(415, `Unsupported Content-Type: ${type}. Send application/json, application/x-www-form-urlencoded or multipart/form-data (R literals), or application/rds (serialize(args, NULL)).`);
 }
 
 /** Kinds of argument values the methods take. */

@@ -7,11 +7,12 @@
 import type { Context, Hono } from 'hono';
 import { isIndapiError } from '../core/errors';
 import { concatBytes } from '../core/formats/bytes';
-import { bindArgs, BodyError, parseBody, parseFormData, type RawArgs } from './args';
+import { bindArgs, BodyError, parseBody, type RawArgs } from './args';
 import { deparseCall } from './deparse';
 import { consoleText, errorResponse, jsonText, LIBRARY, messageOf, sessionEntries, text, type RouteContext } from './http';
 import { checkCallLimits } from './limits';
 import { METHOD_BY_NAME } from './methods';
+import { parseMultipartBody, parseRdsBody } from './rds-body';
 import { toCsv } from './rprint';
 import { unknownMethod } from './routes-library';
 import { BusyError, CHEAP_METHODS, executeCall, type CallOutput, type MethodCall } from './run';
@@ -39,20 +40,21 @@ async function readBody(req: Request, max: number): Promise<Uint8Array> {
   return concatBytes(chunks);
 }
 
-/** The raw arguments of the request and the call as R source; a Response when the body cannot be read. */
-async function readCall(c: Context, name: string, max: number): Promise<{ raw: RawArgs; callText: string } | Response> {
+/**
+ * The raw arguments of the request and the call as R source; a Response when the body cannot
+ * be read. `application/rds` and multipart bodies are read from their bytes (R objects),
+ * the others as text ({@link parseBody}).
+ */
+async function readCall(c: Context, name: string, rc: RouteContext): Promise<{ raw: RawArgs; callText: string } | Response> {
   try {
-    const bytes = await readBody(c.req.raw, max);
+    const bytes = await readBody(c.req.raw, rc.maxBodyBytes);
     const ct = c.req.header('content-type') ?? null;
+    const type = (ct ?? '').split(';')[0].trim().toLowerCase();
+    const limits = { maxBytes: rc.maxBodyBytes, maxDepth: rc.limits.maxDepth };
     let raw: RawArgs;
-    if (ct && ct.toLowerCase().startsWith('multipart/form-data')) {
-      const fd = await new Response(bytes as BodyInit, { headers: { 'content-type': ct } }).formData().catch(() => {
-        throw new BodyError(400, 'Malformed multipart/form-data body.');
-      });
-      raw = parseFormData(fd);
-    } else {
-      raw = parseBody(ct, new TextDecoder('utf-8', { fatal: false }).decode(bytes));
-    }
+    if (type === 'multipart/form-data') raw = parseMultipartBody(ct!, bytes, limits);
+    else if (type === 'application/rds') raw = parseRdsBody(bytes, limits);
+    else raw = parseBody(ct, new TextDecoder('utf-8', { fatal: false }).decode(bytes));
     return { raw, callText: deparseCall(name, raw) };
   } catch (e) {
     if (e instanceof BodyError) return errorResponse(e.status, e.message);
@@ -118,7 +120,7 @@ export function addCallRoutes(app: Hono, rc: RouteContext): void {
     if (format !== undefined && !['json', 'print', 'csv', 'console'].includes(format)) {
       return rc.notFound(c, `Invalid output format for a call: ${format} (use json, print, csv or console).`);
     }
-    const read = await readCall(c, name, rc.maxBodyBytes);
+    const read = await readCall(c, name, rc);
     if (read instanceof Response) return read;
     const { raw, callText } = read;
     const timeout = AbortSignal.timeout(rc.timeoutMs);

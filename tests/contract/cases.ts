@@ -19,8 +19,8 @@ export interface CaseRequest {
   /** Path from the origin (contract prefix included), with placeholders. */
   path: string;
   headers?: Record<string, string>;
-  /** Body text, or `{ fill: n }` for n bytes of a form body (size-limit cases). */
-  body?: string | { fill: number };
+  /** Body text, `{ fill: n }` for n bytes of a form body (size-limit cases), or `{ base64 }` for bytes (R objects). */
+  body?: string | { fill: number } | { base64: string };
 }
 
 /** What a runner saw. */
@@ -58,6 +58,25 @@ export interface ContractCase {
 const P = '/ocpu';
 const LIB = `${P}/library/indapi3`;
 const R = `${LIB}/R`;
+const RDSH = { 'Content-Type': 'application/rds' };
+/** serialize(list(var = "ELEVATION", iso3 = factor("KEN"), by = list(ELEVATION = c(0, 500, 1500))), NULL) in R 4. */
+const RDS_GETLAYER =
+  'WAoAAAADAAQCAgADBQAAAAAFVVRGLTgAAAITAAAAAwAAABAAAAABAAQACQAAAAlFTEVWQVRJT04AAAMNAAAAAQAAAAEAAAQCAAAAAQAEAAkAAAAGbGV2ZWxzAAAAEAAAAAEABAAJAAAAA0tFTgAABAIAAAABAAQACQAAAAVjbGFzcwAAABAAAAABAAQACQAAAAZmYWN0b3IAAAD+AAACEwAAAAEAAAAOAAAAAwAAAAAAAAAAQH9AAAAAAABAl3AAAAAAAAAABAIAAAABAAQACQAAAAVuYW1lcwAAABAAAAABAAQACQAAAAlFTEVWQVRJT04AAAD+AAAEAgAAA/8AAAAQAAAAAwAEAAkAAAADdmFyAAQACQAAAARpc28zAAQACQAAAAJieQAAAP4=';
+/** serialize(list(q = new.env()), NULL) in R 4. */
+const RDS_ENV =
+  'WAoAAAADAAQCAgADBQAAAAAFVVRGLTgAAAITAAAAAQAAAAQAAAAAAAAA/QAAAP4AAAATAAAAHQAAAP4AAAD+AAAA/gAAAP4AAAD+AAAA/gAAAP4AAAD+AAAA/gAAAP4AAAD+AAAA/gAAAP4AAAD+AAAA/gAAAP4AAAD+AAAA/gAAAP4AAAD+AAAA/gAAAP4AAAD+AAAA/gAAAP4AAAD+AAAA/gAAAP4AAAD+AAAA/gAABAIAAAABAAQACQAAAAVuYW1lcwAAABAAAAABAAQACQAAAAFxAAAA/g==';
+const MP_BOUNDARY = '------------------------6e1fb581562bf23b';
+/**
+ * The body R's curl sends for ocpu_post_multipart('/library/indapi3/R/getLayer', list(var =
+ * "ELEVATION", iso3 = "KEN", by = list(ELEVATION = c(0, 500, 1500)))): atomic values as
+ * curl_escape(deparse(x)), the list as form_data(serialize(x, NULL), "application/rds").
+ */
+function multipartRds(): string {
+  const by = Buffer.from('WAoAAAADAAQCAgADBQAAAAAFVVRGLTgAAAITAAAAAQAAAA4AAAADAAAAAAAAAABAf0AAAAAAAECXcAAAAAAAAAAEAgAAAAEABAAJAAAABW5hbWVzAAAAEAAAAAEABAAJAAAACUVMRVZBVElPTgAAAP4=', 'base64');
+  const field = (name: string, v: string) => `--${MP_BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${v}\r\n`;
+  const head = field('var', '%22ELEVATION%22') + field('iso3', '%22KEN%22') + `--${MP_BOUNDARY}\r\nContent-Disposition: form-data; name="by"\r\nContent-Type: application/rds\r\n\r\n`;
+  return Buffer.concat([Buffer.from(head), by, Buffer.from(`\r\n--${MP_BOUNDARY}--\r\n`)]).toString('base64');
+}
 const FORM = { 'Content-Type': 'application/x-www-form-urlencoded' };
 const JSONH = { 'Content-Type': 'application/json' };
 const TEXT_PLAIN = /^text\/plain; charset=utf-8$/;
@@ -634,6 +653,40 @@ export const CASES: ContractCase[] = [
   { name: 'unknown country code', request: { method: 'POST', path: `${R}/indapi/json`, headers: FORM, body: "var='ELEVATION'&iso3='XXX'" }, status: 400, text: ['XXX'] },
   { name: 'unknown format', request: { method: 'POST', path: `${R}/indapi`, headers: JSONH, body: '{"var": "ELEVATION", "iso3": "KEN", "format": "docx"}' }, status: 400, text: ["'docx' is not a recognized format."] },
   { name: 'unknown method', request: { method: 'POST', path: `${R}/nosuchmethod` }, status: 404, text: ["object 'nosuchmethod' not found"] },
+  // application/rds bodies (OpenCPU's ocpu_post_rds) and multipart parts of that type
+  // (ocpu_post_multipart); the bytes are R 4's, each made by the R command in its comment.
+  {
+    // serialize(list(var = "ELEVATION", iso3 = factor("KEN"), by = list(ELEVATION = c(0, 500, 1500))), NULL)
+    name: 'application/rds body: a named list with a factor and a by list of breaks, as the JSON call',
+    request: { method: 'POST', path: `${R}/getLayer/json`, headers: RDSH, body: { base64: RDS_GETLAYER } },
+    status: 201,
+    json: (v) => {
+      isRows(v);
+      expect(v.map((r: any) => r.ELEVATION_by).filter(Boolean)).toEqual(['(0,500]', '(500,1.5e+03]']);
+      expect(v.every((r: any) => r.ISO3 === 'KEN')).toBe(true);
+    },
+  },
+  {
+    // f <- tempfile(); saveRDS(list(q = "elevation"), f, version = 2)  (gzip, format version 2)
+    name: 'application/rds body: a gzip-compressed saveRDS() file of format version 2',
+    request: { method: 'POST', path: `${R}/category/json`, headers: RDSH, body: { base64: 'H4sIAAAAAAAAA4vgYmBgYGJgYWJiYGIGMYWBBCMQC4BpFgZOIM2ZmpNalliSmZ/HAFSJJMGal5ibWoymmrEQSPwDADKErpBZAAAA' } },
+    status: 201,
+    json: (v) => expect(v.map((r: any) => r.code)).toContain('ELEVATION'),
+  },
+  {
+    name: 'multipart: percent-escaped deparsed fields and an application/rds part (ocpu_post_multipart)',
+    request: { method: 'POST', path: `${R}/getLayer/json`, headers: { 'Content-Type': `multipart/form-data; boundary=${MP_BOUNDARY}` }, body: { base64: multipartRds() } },
+    status: 201,
+    json: (v) => expect(v.map((r: any) => r.ELEVATION_by).filter(Boolean)).toEqual(['(0,500]', '(500,1.5e+03]']),
+  },
+  // serialize(list(q = function() Sys.time()), NULL)
+  { name: 'application/rds body holding a closure is 400 naming it', request: { method: 'POST', path: `${R}/category`, headers: RDSH, body: { base64: 'WAoAAAADAAQCAgADBQAAAAAFVVRGLTgAAAITAAAAAQAABAMAAAD9AAAA/gAAAAYAAAABAAQACQAAAAhTeXMudGltZQAAAP4AAAQCAAAAAQAEAAkAAAAFbmFtZXMAAAAQAAAAAQAEAAkAAAABcQAAAP4=' } }, status: 400, text: ['application/rds', 'a function (closure)'] },
+  // serialize(list(q = new.env()), NULL)
+  { name: 'application/rds body holding an environment is 400 naming it', request: { method: 'POST', path: `${R}/category`, headers: RDSH, body: { base64: RDS_ENV } }, status: 400, text: ['an environment'] },
+  // serialize(list(q = quote(system("id"))), NULL)
+  { name: 'application/rds body holding a call is 400 naming it', request: { method: 'POST', path: `${R}/category`, headers: RDSH, body: { base64: 'WAoAAAADAAQCAgADBQAAAAAFVVRGLTgAAAITAAAAAQAAAAYAAAABAAQACQAAAAZzeXN0ZW0AAAACAAAAEAAAAAEABAAJAAAAAmlkAAAA/gAABAIAAAABAAQACQAAAAVuYW1lcwAAABAAAAABAAQACQAAAAFxAAAA/g==' } }, status: 400, text: ['a language object'] },
+  // header of serialize(list(...), NULL), then a list declaring 2^30 elements in a body of 43 bytes
+  { name: 'application/rds body declaring more elements than it holds is 400 before any work', request: { method: 'POST', path: `${R}/category`, headers: RDSH, body: { base64: 'WAoAAAADAAQCAgADBQAAAAAFVVRGLTgAAAATQAAAAAAAAP4AAAD+AAAA/g==' } }, status: 400, text: ['declares 1073741824 elements'] },
   { name: 'unsupported content type', request: { method: 'POST', path: `${R}/category`, headers: { 'Content-Type': 'application/xml' }, body: '<q/>' }, status: 415, text: ['Unsupported Content-Type'] },
   { name: 'body over the limit', request: { method: 'POST', path: `${R}/category`, headers: FORM, body: { fill: 11 * 1024 * 1024 } }, status: 413, text: ['too large'] },
   { name: 'R/.val of an unknown session is 404', request: { path: `${P}/tmp/x0${'0'.repeat(32)}/R/.val/rds` }, status: 404, text: ['Session not found'] },

@@ -10,7 +10,7 @@ export interface SendRequest {
   method: string;
   url: string;
   headers: Record<string, string>;
-  body?: string | { fill: number };
+  body?: string | { fill: number } | { base64: string };
   /** 'manual': report redirects as they are; 'follow': follow them. */
   redirect: 'manual' | 'follow';
 }
@@ -78,7 +78,7 @@ export function nodeTransport(origin: string): Transport {
     origin,
     seesRedirects: true,
     async send(r) {
-      const body = typeof r.body === 'object' ? 'q=' + 'a'.repeat(r.body.fill) : r.body;
+      const body = typeof r.body === 'object' ? ('base64' in r.body ? Buffer.from(r.body.base64, 'base64') : 'q=' + 'a'.repeat(r.body.fill)) : r.body;
       const res = await fetch(r.url, { method: r.method, headers: r.headers, body, redirect: r.redirect });
       const headers: Record<string, string> = {};
       res.headers.forEach((v, k) => (headers[k] = v));

@@ -432,7 +432,7 @@ function toColumn(o: RObj, i: number, what: string): RColumn {
  * R's as.character of a double, as a `deferred_string` would give: at most 15 significant
  * digits, fixed notation unless scientific is shorter (R's rule with scipen = 0).
  */
-function formatR15(x: number): string {
+export function formatR15(x: number): string {
   if (!isFinite(x)) return x > 0 ? 'Inf' : x < 0 ? '-Inf' : 'NaN';
   if (x === 0) return '0';
   const p = Number(x.toPrecision(15));
