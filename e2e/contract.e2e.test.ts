@@ -5,9 +5,11 @@
  * survive a reload (IndexedDB), and what was used once works offline, including range
  * requests answered from the service worker's block cache.
  */
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startServer, type Started } from './helpers';
@@ -84,6 +86,30 @@ test('the page is controlled by the service worker, which answers the contract',
 
 describe('contract cases in the service worker', () => {
   for (const c of CASES) test(c.name, () => runCase(transport(), c));
+});
+
+test('the in-page service answers bodies R wrote (serialize and saveRDS, application/rds) as the JSON call', async () => {
+  // The bytes come from R here and now: serialize() (format 3) and a gzip saveRDS() file (format 2).
+  const r = "a <- list(var = c('ELEVATION', 'AREA_TOTAL'), iso3 = factor(c('KEN', 'UGA')), by = list(ELEVATION = c(0, 500, 1500))); " +
+    "f <- tempfile(); saveRDS(a, f, version = 2); cat(paste(serialize(a, NULL), collapse = ''), paste(readBin(f, 'raw', file.size(f)), collapse = ''))";
+  const { stdout } = await promisify(execFile)('Rscript', ['-e', r]);
+  const [plain, gz] = stdout.trim().split(' ');
+  const answers = await page.evaluate(async ({ plain, gz }) => {
+    const url = '/ocpu/library/indapi3/R/getLayer/json';
+    const hex = (h: string) => Uint8Array.from(h.match(/../g)!, (x) => parseInt(x, 16));
+    const post = async (type: string, body: BodyInit) => {
+      const res = await fetch(url, { method: 'POST', headers: { 'Content-Type': type }, body });
+      return { status: res.status, text: await res.text() };
+    };
+    const json = JSON.stringify({ var: ['ELEVATION', 'AREA_TOTAL'], iso3: ['KEN', 'UGA'], by: { ELEVATION: [0, 500, 1500] } });
+    return [await post('application/json', json), await post('application/rds', hex(plain)), await post('application/rds', hex(gz))];
+  }, { plain, gz });
+  expect(gz.startsWith('1f8b')).toBe(true);
+  for (const a of answers) expect(a.status, a.text).toBe(201);
+  const want = JSON.parse(answers[0].text);
+  expect(want.some((row: any) => row.ELEVATION_by === '(500,1.5e+03]')).toBe(true);
+  expect(JSON.parse(answers[1].text)).toEqual(want);
+  expect(JSON.parse(answers[2].text)).toEqual(want);
 });
 
 test('sessions survive a reload (IndexedDB)', async () => {
