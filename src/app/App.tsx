@@ -246,9 +246,12 @@ export function App() {
   // The unit under the pointer: the raster value of the choropleth's key layer (ADM1_NAME_ALT / ADM2_NAME_ALT), or the country's ISO3.
   const hoverUnit = choro && hover ? (choro.level === 0 ? hover.iso3 ?? undefined : choro.level === 2 ? hover.adm2Value : hover.adm1Value) : undefined;
 
+  const rasterKeyRef = useRef(rasterKey);
+  rasterKeyRef.current = rasterKey;
   // Compare results on the map: ADM1 ranks as a choropleth, cells as a raster.
   const onCompare = useCallback((r: { rows: Row[]; by: number } | null) => {
-    if (!r) return;
+    // null: the ranking failed, its result left the panel and leaves the map
+    if (!r) { setChoro(null); if (rasterKeyRef.current?.startsWith('cells:similar')) setRestyle((n) => n + 1); return; }
     const score = r.rows.length && Object.keys(r.rows[0]).find((k) => /score/i.test(k));
     if (!score) return;
     if (r.by !== 0) { void similarUnitsChoropleth(r.rows, score).then((c) => { if (c) setChoro(c); }); return; }
@@ -259,9 +262,10 @@ export function App() {
     void getRaster().styleCells(key, grid, values, pal).then(() => { setRasterKey(key); setPalette(pal); setCellsPending(key); }).catch(() => setCellsPending(null));
   }, [grid]);
 
-  // Catchment bands on the map: band index per cell, nearest band darkest.
+  // Catchment bands on the map: band index per cell, nearest band darkest; null (the run failed, its
+  // result left the panel): the bands leave the map too, the mapped indicator comes back.
   const onCatchment = useCallback((r: CatchmentResult | null) => {
-    if (!r) return;
+    if (!r) { if (rasterKeyRef.current?.startsWith('cells:catchment')) setRestyle((n) => n + 1); return; }
     const { values, palette: pal } = catchmentLayer(r, grid);
     const key = `cells:catchment:${Date.now()}`;
     void getRaster().styleCells(key, grid, values, pal).then(() => { setChoro(null); setRasterKey(key); setPalette(pal); });

@@ -7,6 +7,7 @@ import { useRun } from '../useRun';
 import { ResultTable } from '../../ui/ResultTable';
 import { BarChart } from '../../ui/BarChart';
 import { Progress } from '../../ui/Progress';
+import { ResultFrame } from '../../ui/ResultFrame';
 import type { DrawMode } from '../../ui/MapView';
 import { parseWktGeometries } from '../../ui/wkt';
 import { areasWithTotals, SHAPE_TOTAL } from './area-totals';
@@ -37,7 +38,7 @@ export function AreasPanel({ ctx, drawMode, setDrawMode }: AreasPanelProps) {
   const [text, setText] = useState(state.wkt);
   const [wktErr, setWktErr] = useState<string | null>(null);
   const [msg, setMsg] = useState<string | null>(null);
-  const r = useRun<GetLayerWktArgs, TableResult>('getLayerWKT', (a, o) => areasWithTotals(getEngine(), a, o));
+  const r = useRun<GetLayerWktArgs, TableResult>('getLayerWKT', (a, o) => areasWithTotals(getEngine(), a, o), { setQuery: ctx.setQuery });
   const [yCol, setYCol] = useState<string | null>(null);
   // the arguments of the last run: its error is shown only while the inputs are still those
   const [ranKey, setRanKey] = useState<string | null>(null);
@@ -65,12 +66,12 @@ export function AreasPanel({ ctx, drawMode, setDrawMode }: AreasPanelProps) {
     if (wktErr) { document.getElementById('areas-wkt')?.focus(); return; } // the WKT's own error is the message
     if (!state.wkt.trim()) return setMsg('Draw a point or polygon on the map, or paste WKT, first.');
     const a: GetLayerWktArgs = { var: vars, wkt: state.wkt, exact: state.exact };
-    r.run(a);
+    const n = parseWktGeometries(state.wkt).length;
+    r.run(a, { method: 'indapi', args: { var: vars, wkt: state.wkt, ...(state.exact ? { exact: true } : {}) }, label: `Areas: ${vars.join(', ')} over ${n === 1 ? '1 shape' : `${n} shapes`}${state.exact ? ' (exact)' : ''}` });
     setRanKey(JSON.stringify(a));
     if (!auto && state.run !== 'areas') update({ run: 'areas' });
     const b = wktBounds(state.wkt);
     if (b) ctx.fitTo(b);
-    ctx.setQuery({ method: 'indapi', args: { var: vars, wkt: state.wkt, ...(state.exact ? { exact: true } : {}) }, label: `Areas: ${vars.join(', ')}` });
   };
   // A link with run=areas shows its result: run once when the catalog is there.
   useEffect(() => {
@@ -119,7 +120,7 @@ export function AreasPanel({ ctx, drawMode, setDrawMode }: AreasPanelProps) {
       {!wktErr && msg && <p className="msg error" role="alert" data-testid="areas-msg">{msg}</p>}
       {!wktErr && !msg && r.error && !r.running && ranKey === JSON.stringify({ var: vars, wkt: state.wkt, exact: state.exact }) && <p className="msg error" role="alert" data-testid="areas-run-error">{errText(r.error)}</p>}
       {r.last && (
-        <div className="result-block" data-testid="areas-result">
+        <ResultFrame run={r} testId="areas-result">
           <p className="muted small">{rows.length} row{rows.length === 1 ? '' : 's'}{r.last.args.exact ? ' · exact coverage' : ''}</p>
           {r.last.args.var.length > 1 && (
             <label className="field inline small"><span>Chart</span>
@@ -128,7 +129,7 @@ export function AreasPanel({ ctx, drawMode, setDrawMode }: AreasPanelProps) {
           )}
           {rows.length > 0 && y && <BarChart rows={rows} x={x} y={y} label={barLabel} order={[...new Set(rows.map(barLabel))].sort((p, q) => p.localeCompare(q, undefined, { numeric: true }))} title={`${label(y)} by shape`} xTitle={x === 'feature' ? 'Shape' : label(x)} yTitle={label(y)} />}
           <ResultTable rows={rows} columns={table.cols} caption="Area summary table" note={table.country ?? undefined} colLabel={label} valueCols={r.last.args.var} pinned={isTotal} cellText={cellText} decimals={decimals} />
-        </div>
+        </ResultFrame>
       )}
     </section>
   );

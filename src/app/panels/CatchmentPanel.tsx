@@ -16,6 +16,7 @@ import { ChipSelect } from '../../ui/ChipSelect';
 import { ResultTable } from '../../ui/ResultTable';
 import { BarChart } from '../../ui/BarChart';
 import { Progress } from '../../ui/Progress';
+import { ResultFrame } from '../../ui/ResultFrame';
 import { colLabel, errText, varOptions, type PanelCtx } from './common';
 import { parseBreaks } from './catchment';
 
@@ -42,11 +43,11 @@ export function CatchmentPanel({ ctx, source, onResult }: CatchmentPanelProps) {
     const engine = getEngine();
     if (!engine.catchment) throw new Error('Catchments are not available.');
     return engine.catchment(a, o);
-  });
+  }, { setQuery: ctx.setQuery });
   const vars = state.vars.length ? state.vars : ['PN14_POP'].filter((c) => byCode.has(c));
   const varOpts = useMemo(() => varOptions(catalog, (x) => x.type === 'continuous' || x.type === 'class'), [catalog]);
-  useEffect(() => { onResult(r.last?.data ?? null); }, [r.last, onResult]);
-  useEffect(() => () => onResult(null), [onResult]);
+  // the bands on the map follow the result on screen: a failed run (a point in the sea) takes them away
+  useEffect(() => { if (r.last) onResult(r.last.data); else if (r.error) onResult(null); }, [r.last, r.error, onResult]);
   const fr = friction || frictions[0]?.varCode || '';
 
   // bands of a link (or of Back/Forward) show in the input
@@ -62,8 +63,7 @@ export function CatchmentPanel({ ctx, source, onResult }: CatchmentPanelProps) {
     // new bands from the input: into the URL, whose change runs (below)
     if (!breaks && source && JSON.stringify(b) !== JSON.stringify(state.cm ?? DEFAULT_BREAKS_MIN)) { update({ cm: b }); return; }
     const a: CatchmentRunArgs = { xy: [source], minutes: b, var: vars, ...(fr && fr !== frictions[0]?.varCode ? { friction: fr } : {}) };
-    r.run(a);
-    ctx.setQuery({ method: 'catchment', args: { xy: source, minutes: b, var: vars, ...(a.friction ? { friction: a.friction } : {}) }, label: `Catchment from ${source[0].toFixed(3)}, ${source[1].toFixed(3)}` });
+    r.run(a, { method: 'catchment', args: { xy: source, minutes: b, var: vars, ...(a.friction ? { friction: a.friction } : {}) }, label: `Catchment from ${source[0].toFixed(3)}, ${source[1].toFixed(3)}` });
   };
   // Runs when the source, bands, indicators or friction layer change (a link opens with them).
   const key = JSON.stringify([source, state.cm, vars, fr, catalog.length > 0]);
@@ -102,12 +102,12 @@ export function CatchmentPanel({ ctx, source, onResult }: CatchmentPanelProps) {
       {msg && <p className="msg error" role="alert">{msg}</p>}
       {r.error && !r.running && <p className="msg error" role="alert">{errText(r.error)}</p>}
       {r.last && (
-        <div className="result-block" data-testid="catchment-result">
+        <ResultFrame run={r} testId="catchment-result">
           <ResultTable rows={rows} columns={cols} caption="Catchment bands" colLabel={label} valueCols={['cells', 'area_km2', ...r.last.args.var]} decimals={decimals} />
           {['area_km2', ...r.last.args.var.filter((v) => rows.some((x) => typeof x[v] === 'number'))].map((v) => (
             <BarChart key={v} rows={rows} x="band" y={v} title={`${label(v)} by band`} xTitle="Minutes" yTitle={label(v)} order={rows.map((x) => String(x.band))} fullList="in the table above" />
           ))}
-        </div>
+        </ResultFrame>
       )}
     </section>
   );

@@ -6,6 +6,7 @@ import { getEngine } from '../services';
 import { useRun } from '../useRun';
 import { ResultTable } from '../../ui/ResultTable';
 import { Progress } from '../../ui/Progress';
+import { ResultFrame } from '../../ui/ResultFrame';
 import type { CellInfo } from '../../../workers/protocol/raster';
 import { colLabel, errText, summaryVars, tableColumns, type PanelCtx } from './common';
 
@@ -32,9 +33,9 @@ export function ComparePanel({ ctx, picked, onResult }: ComparePanelProps) {
   const [level, setLevel] = useState<1 | 0>(1);
   const [scope, setScope] = useState<'country' | 'selection'>('country');
   const [msg, setMsg] = useState<string | null>(null);
-  const r = useRun<SimilarArgs, TableResult>('similar', (a, o) => getEngine().similar(a, o));
+  const r = useRun<SimilarArgs, TableResult>('similar', (a, o) => getEngine().similar(a, o), { setQuery: ctx.setQuery });
   const vars = summaryVars(state);
-  useEffect(() => { if (r.last) onResult({ rows: r.last.data.rows, by: r.last.args.by }); }, [r.last, onResult]);
+  useEffect(() => { if (r.last) onResult({ rows: r.last.data.rows, by: r.last.args.by }); else if (r.error) onResult(null); }, [r.last, r.error, onResult]);
   const table = useMemo(() => (r.last ? tableColumns(r.last.data.rows, orderCols(r.last.data.columns.map((c) => c.name))) : null), [r.last]);
   const label = useCallback((c: string) => (c === 'score' ? 'Score (low = similar)' : c === 'rank' ? 'Rank' : colLabel(byCode, c)), [byCode]);
   // every number of a column with the same decimals: the indicator's dec, 3 for the score
@@ -51,9 +52,8 @@ export function ComparePanel({ ctx, picked, onResult }: ComparePanelProps) {
     if (x === undefined) return setMsg('The clicked place has no ADM1 unit; click inside a country.');
     const iso3 = scope === 'country' ? (picked.iso3 ? [picked.iso3] : undefined) : state.iso.length ? state.iso : undefined;
     const a: SimilarArgs = { x, var: vars, by: level, ...(iso3 ? { iso3 } : {}) };
-    r.run(a);
+    r.run(a, { method: 'similar', args: { ...a }, label: `Similar to ${level === 1 ? `${picked.adm1 ?? x} (${x})` : `cell ${x}`}` });
     if (!auto && state.run !== 'compare') ctx.update({ run: 'compare' });
-    ctx.setQuery({ method: 'similar', args: { ...a }, label: `Similar to ${x}` });
   };
   // A link with run=compare (and a picked place) shows its ranking: run once.
   useEffect(() => {
@@ -84,11 +84,11 @@ export function ComparePanel({ ctx, picked, onResult }: ComparePanelProps) {
       {msg && <p className="msg error" role="alert">{msg}</p>}
       {r.error && !r.running && <p className="msg error" role="alert">{errText(r.error)}</p>}
       {r.last && (
-        <div className="result-block" data-testid="compare-result">
+        <ResultFrame run={r} testId="compare-result">
           <p className="muted small">{r.last.data.rows.length} {r.last.args.by === 1 ? 'units' : 'cells'} ranked (lower score = more similar); the map shades the most similar darkest.</p>
           {leftOut && <p className="msg warn small" role="status" data-testid="compare-left-out">{leftOut.reason} Missing values never make a unit similar.</p>}
           <ResultTable rows={r.last.data.rows} columns={table?.cols} caption="Similar units" note={table?.country ?? undefined} colLabel={label} valueCols={r.last.args.var} max={500} decimals={decimals} />
-        </div>
+        </ResultFrame>
       )}
     </section>
   );

@@ -8,6 +8,7 @@ import { ChipSelect } from '../../ui/ChipSelect';
 import { ResultTable } from '../../ui/ResultTable';
 import { BarChart } from '../../ui/BarChart';
 import { Progress } from '../../ui/Progress';
+import { ResultFrame } from '../../ui/ResultFrame';
 import { codesKnown, byCellText, byColumn, chartKey, colLabel, emptyResult, errText, hasValue, isNaRow, isoOptions, isTotalRow, keyOrder, noData, parseBreaks, prettyInterval, prettyUnit, summaryVars, tableColumns, varOptions, varSearch, type PanelCtx } from './common';
 
 const byCodesOf = (a: GetLayerArgs): string[] => (Array.isArray(a.by) ? a.by : Object.keys(a.by ?? {}));
@@ -26,6 +27,12 @@ export function summaryArgs(s: PanelCtx['state']): GetLayerArgs {
     } else by = [...s.by];
   }
   return { var: vars, iso3: s.iso.length ? [...s.iso] : ['SSA'], ...(by ? { by } : {}) };
+}
+
+/** What a summary request was for, e.g. "Summary of AREA_TOTAL for ETH by ADM1_NAME_ALT, ELEVATION" (Download's "For:", the old-result line). */
+export function summaryLabel(a: GetLayerArgs): string {
+  const by = byCodesOf(a);
+  return `Summary of ${a.var.join(', ')} for ${(a.iso3 ?? ['SSA']).join(', ')}${by.length ? ` by ${by.join(', ')}` : ''}`;
 }
 
 /** Indicators whose values below 0 m come from sea-floor depths of ETOPO5 at coastal cells. */
@@ -68,7 +75,8 @@ export function naNote(rows: Row[], breaks = true): string {
 /** Props: the shared context and a callback with the shown rows (for the choropleth). */
 export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: SummaryRows | null) => void }) {
   const { state, update, catalog, byCode, iso } = ctx;
-  const r = useRun<GetLayerArgs, TableResult>('getLayerTable', (a, o) => getEngine().getLayerTable(a, o));
+  // a result with no value at all does not replace the one on screen (r.empty says so)
+  const r = useRun<GetLayerArgs, TableResult>('getLayerTable', (a, o) => getEngine().getLayerTable(a, o), { setQuery: ctx.setQuery, isEmpty: (a, d) => emptyResult(d.rows, a.var) });
   const [msg, setMsg] = useState<string | null>(null);
   const [breakText, setBreakText] = useState<Record<string, string>>({});
   // the charted indicator is in the link (y=)
@@ -92,10 +100,9 @@ export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: Summa
       if (t !== undefined && t.trim() && !parseBreaks(t)) return setMsg(`Breaks for ${b} must be at least two increasing numbers, e.g. 0, 500, 1000.`);
     }
     const a = summaryArgs(state);
-    r.run(a);
+    r.run(a, { method: 'indapi', args: { ...a }, label: summaryLabel(a) });
     wantFocus.current = !auto;
     if (!auto && state.run !== 'summary') update({ run: 'summary' });
-    ctx.setQuery({ method: 'indapi', args: { ...a }, label: `Summary of ${a.var.join(', ')}` });
   };
   // A shared link with run=summary shows its result: run once when the catalog is there.
   useEffect(() => {
@@ -104,19 +111,9 @@ export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: Summa
     submit(true);
   }, [catalog, iso, state.run, JSON.stringify([vars, state.by, state.iso])]);
 
-  // The result on screen: a result with no value at all does not replace the previous one.
-  const [shown, setShown] = useState<typeof r.last>(null);
-  const [emptyMsg, setEmptyMsg] = useState<string | null>(null);
-  useEffect(() => {
-    const l = r.last;
-    if (!l) return;
-    if (emptyResult(l.data.rows, l.args.var)) {
-      setEmptyMsg(`No data for ${l.args.var.join(', ')} in ${(l.args.iso3 ?? ['SSA']).join(', ')}${byCodesOf(l.args).length ? ` by ${byCodesOf(l.args).join(', ')}` : ''}.`);
-      return;
-    }
-    setEmptyMsg(null);
-    setShown(l);
-  }, [r.last]);
+  // The result on screen (a result with no value at all does not replace it: r.empty).
+  const shown = r.last;
+  const emptyMsg = r.empty ? `No data for ${r.empty.args.var.join(', ')} in ${(r.empty.args.iso3 ?? ['SSA']).join(', ')}${byCodesOf(r.empty.args).length ? ` by ${byCodesOf(r.empty.args).join(', ')}` : ''}.` : null;
   // After a run the user started, focus goes to the result's heading (never to the page body).
   const resultH = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
@@ -126,9 +123,10 @@ export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: Summa
   }, [shown]);
   const y = yCol && shown?.args.var.includes(yCol) ? yCol : shown?.args.var[0];
   useEffect(() => {
-    if (!shown || !y) return;
+    if (!shown) { if (r.error) onRows(null); return; } // a failed run's map goes with its table
+    if (!y) return;
     onRows({ rows: shown.data.rows, by: byCodesOf(shown.args), vars: shown.args.var, value: y });
-  }, [shown, onRows, y]);
+  }, [shown, onRows, y, r.error]);
 
   // `by` codes of the shown result, and the row columns holding their keys ("ELEVATION_by" when ELEVATION is also summarised).
   const shownCodes = useMemo(() => (shown ? byCodesOf(shown.args) : []), [shown]);
@@ -227,7 +225,7 @@ export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: Summa
       {r.error && !r.running && <p className="msg error" role="alert">{errText(r.error)}</p>}
       {emptyMsg && !r.running && <p className="msg warn" role="status" data-testid="summary-empty">{emptyMsg}{shown ? ' The previous result is kept below.' : ''}</p>}
       {shown && (
-        <div className="result-block" data-testid="summary-result">
+        <ResultFrame run={r} testId="summary-result">
           <h3 id="sum-result-h" tabIndex={-1} ref={resultH}>Result</h3>
           {stale && <p className="msg info small" role="status" data-testid="summary-stale">The choices above changed: press Summarise to update this result.</p>}
           <p className="muted small">{rows.length} row{rows.length === 1 ? '' : 's'}{shownBy.length && units < rows.length ? ` (${units} unit${units === 1 ? '' : 's'} and ${rows.length - units === 1 ? 'the total' : `${rows.length - units} totals`})` : ''} · {shown.args.var.join(', ')} · {(shown.args.iso3 ?? ['SSA']).join(', ')}{shownBy.length ? ` · by ${shownBy.join(', ')}` : ''}</p>
@@ -247,7 +245,7 @@ export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: Summa
               <a href="#card-title" onClick={(e) => { e.preventDefault(); update({ v: 'ELEVATION' }); setTimeout(() => { const d = document.querySelector<HTMLDetailsElement>('.card details.method'); if (d) d.open = true; document.getElementById('card-title')?.focus(); }, 50); }}>see the ELEVATION card</a>.
             </p>
           )}
-        </div>
+        </ResultFrame>
       )}
     </section>
   );

@@ -16,6 +16,7 @@ import { useRun } from '../useRun';
 import { ChipSelect } from '../../ui/ChipSelect';
 import { PivotTable } from '../../ui/PivotTable';
 import { Progress } from '../../ui/Progress';
+import { ResultFrame } from '../../ui/ResultFrame';
 import { HistogramSection } from './HistogramSection';
 import { ALL_SELECTED, COUNTRY_CODES, fetchTableData, pivotGrid, tablePivot, type TableArgs, type TableData } from '../../ui/pivot';
 import { codesKnown, colLabel, errText, fmtNum, isoOptions, keyOrder, prettyUnit, varSearch, type PanelCtx } from './common';
@@ -56,7 +57,7 @@ export function TablePanel({ ctx }: { ctx: PanelCtx }) {
     return hits.some((h) => h.varCode === value) || !byCode.has(value) ? hits : [byCode.get(value)!, ...hits];
   }, [find, search, catalog, byCode, value]);
   const [xlsxBusy, setXlsxBusy] = useState(false);
-  const r = useRun<TableArgs, TableData>('table', fetchTable);
+  const r = useRun<TableArgs, TableData>('table', fetchTable, { setQuery: ctx.setQuery });
   const isoOpts = useMemo(() => isoOptions(iso), [iso]);
   const domains = useMemo(() => catalog.filter((c) => !COUNTRY_CODES.includes(c.varCode) || c.varCode === 'ISO3'), [catalog]);
 
@@ -69,10 +70,9 @@ export function TablePanel({ ctx }: { ctx: PanelCtx }) {
     if (!row || !col) return setMsg('Choose a domain for the rows and one for the columns.');
     if (row === col) return setMsg('Rows and columns need two different domains.');
     const a: TableArgs = { value, iso3: state.iso.length ? [...state.iso] : ['SSA'], row, col };
-    r.run(a);
+    r.run(a, { method: 'indapi', args: { var: [value], iso3: a.iso3, by: [row, col] }, label: `Table of ${value} by ${row} x ${col}, ${a.iso3.join(', ')}` });
     // the link says what was built: cells, rows, columns (countries are in `iso` already) and run=table
     if (!auto) update({ run: 'table', tv: value, tr: row, tc: col });
-    ctx.setQuery({ method: 'indapi', args: { var: [value], iso3: a.iso3, by: [row, col] }, label: `Table of ${value} by ${row} x ${col}` });
   };
   // A shared link with run=table builds its table once the catalog is there.
   useEffect(() => {
@@ -167,7 +167,7 @@ export function TablePanel({ ctx }: { ctx: PanelCtx }) {
       {msg && <p className="msg error" role="alert">{msg}</p>}
       {r.error && !r.running && <p className="msg error" role="alert">{errText(r.error)}</p>}
       {last && pivot && (
-        <div className="result-block" data-testid="table-result">
+        <ResultFrame run={r} testId="table-result">
           <div className="row">
             <button type="button" onClick={downloadCsv}>Download CSV</button>
             <button type="button" onClick={() => void downloadXlsx()} aria-disabled={xlsxBusy}>{xlsxBusy ? 'Writing XLSX…' : 'Download XLSX'}</button>
@@ -175,7 +175,7 @@ export function TablePanel({ ctx }: { ctx: PanelCtx }) {
           <PivotTable pivot={pivot} rowLabel={domLabel(last.args.row)} colLabel={domLabel(last.args.col)}
             caption={`${valueLabel} by ${last.args.row} × ${last.args.col}, ${last.args.iso3.join(', ')}`} fmt={(v) => fmtNum(v, dec)} />
           {pivot.colKeys.includes('NA') && <p className="muted small">NA: cells without a class or outside every interval of a domain.</p>}
-        </div>
+        </ResultFrame>
       )}
       <HistogramSection ctx={ctx} value={value} />
     </section>

@@ -1,4 +1,5 @@
 /** Shared shapes of the side panels. */
+import type { Dispatch, SetStateAction } from 'react';
 import type { IsoEntry, Row, VarRecord } from '../../core/types';
 import type { UrlState } from '../url-state';
 import type { ChipOption, OptionSearch } from '../../ui/ChipSelect';
@@ -21,8 +22,11 @@ export interface PanelCtx {
   iso: IsoEntry[];
   state: UrlState;
   update: (p: Partial<UrlState>) => void;
-  /** Records the query behind what is on screen. */
-  setQuery: (q: QuerySpec) => void;
+  /**
+   * App's record of the query behind the result on screen (the Download and API tabs describe
+   * it). Panels hand it to `useRun` (option `setQuery`), which sets it when a result is shown.
+   */
+  setQuery: Dispatch<SetStateAction<QuerySpec | null>>;
   /** Zooms the map to bounds [w, s, e, n] in degrees. */
   fitTo: (b: [number, number, number, number]) => void;
 }
