@@ -1,17 +1,17 @@
 /**
- * Files worker (Comlink): runs the query a download needs (summary table or per-cell
- * result), writes the files with `genFile` and packs them with `zipFiles`, reporting
+ * Files worker (Comlink): builds a download package with the core's `buildPackage` (the
+ * contract's use case: the query the format needs, then its writers) and packs it with `zipFiles`, reporting
  * progress in percent and cancellable by call id. SVG-to-PNG for plot/hist is delegated
  * to the caller (the page renders SVG with its own fonts).
  */
 import { expose, transfer } from 'comlink';
-import type { CellResult, Engine, TableResult } from '../src/core/api';
+import type { Engine } from '../src/core/api';
 import { IndapiError, isIndapiError } from '../src/core/errors';
-import { cellQueryArgs, configureGraphics, genFile, needsCells, normalizeFormat, zipFiles, type Basemap } from '../src/core/formats';
+import { configureGraphics, zipFiles, type Basemap } from '../src/core/formats';
+import { buildPackage } from '../src/core/package';
 import { parseManifest } from '../src/core/bundle';
 import { createWorkerEngine } from './engine-factory';
 import type { BuildOutcome, BuildRequest, BuildResult, FilesWorkerApi } from './protocol/files';
-import { catchmentFiles } from '../src/core/catchment/files';
 
 let engine: Engine | null = null;
 let dataBase = '';
@@ -46,41 +46,11 @@ const api: FilesWorkerApi = {
     const step = (p: number) => void onProgress?.(Math.round(p), 100);
     try {
       if (!engine) throw new IndapiError('INTERNAL', 'files worker not initialised');
-      const a = req.args as any;
-      if (req.method === 'catchment') {
-        // travel-time catchment (issue 19): the band table, the travel-time raster or GeoJSON bands
-        if (!engine.catchment) throw new IndapiError('BAD_ARGUMENT', 'Catchments are not available.');
-        const r = await engine.catchment(a, { signal, onProgress: (d, t) => step(2 + (t ? (d / t) * 48 : 0)) });
-        const out = await catchmentFiles(r, { format: req.format, args: a, requestUrl: req.requestUrl, version: (await version) ?? undefined, signal });
-        step(75);
-        const zip = await zipFiles(out.files, { signal, onProgress: (d, t) => step(75 + (t ? (d / t) * 25 : 0)) });
-        const value: BuildResult = { zip, zipName: out.zipName, files: out.files.map((f) => ({ name: f.name, mediaType: f.mediaType, bytes: f.bytes.byteLength })), graphics: [] };
-        return transfer({ ok: true, value } as BuildOutcome, [zip.buffer as ArrayBuffer]);
-      }
-      const format = normalizeFormat(req.format);
-      const cellsNeeded = needsCells(format);
-      step(2);
-      let table: TableResult | undefined;
-      let cells: CellResult | undefined;
-      let method = 'getLayer';
-      const qProgress = { signal, onProgress: (d: number, t: number) => step(2 + (t ? (d / t) * 48 : 0)) };
-      if (req.method === 'similar') {
-        if (cellsNeeded) throw new IndapiError('BAD_FORMAT', `The ${format} format needs a map query; for a comparison use csv, dta or rds.`);
-        table = await engine.similar(a, qProgress);
-        method = 'similar';
-      } else if (a.wkt) {
-        method = 'getLayerWKT';
-        if (cellsNeeded) cells = await engine.getLayerCells(cellQueryArgs(format, a), qProgress);
-        else table = await engine.getLayerWKT(a, qProgress);
-      } else if (cellsNeeded) cells = await engine.getLayerCells(cellQueryArgs(format, a), qProgress);
-      else table = await engine.getLayerTable(a, qProgress);
-      step(50);
-      const meta = (table ?? cells)!.meta;
-      const out = await genFile({
-        // The requested format (e.g. rda), so the ZIP is named after it as the spec says.
-        format: req.format, method, args: a, table, cells, meta, requestUrl: req.requestUrl, version: (await version) ?? undefined,
-        basemap: (await basemap) ?? undefined, rasterize: (svg) => rasterize(svg),
-      }, { signal, onProgress: (d, t) => step(50 + (t ? (d / t) * 25 : 0)) });
+      // the contract's use case (src/core/package): the same query, writers and value as the API
+      const out = await buildPackage(engine, {
+        method: req.method, args: req.args, format: req.format, requestUrl: req.requestUrl, version: (await version) ?? undefined,
+        extra: { basemap: (await basemap) ?? undefined, rasterize: (svg) => rasterize(svg) },
+      }, { signal, onProgress: (d, t) => step(t ? (d / t) * 75 : 0) });
       step(75);
       const zip = await zipFiles(out.files, { signal, onProgress: (d, t) => step(75 + (t ? (d / t) * 25 : 0)) });
       step(100);

@@ -5,33 +5,15 @@
  */
 import { IndapiError } from '../core/errors';
 import { DEFAULT_BREAKS_MIN } from '../core/catchment/bands';
-import { parseXy, type CatchmentResult } from '../core/catchment/query';
+import { catchmentArgs, type CatchmentResult } from '../core/catchment/query';
 import type { ArgSpec } from './args';
-import type { MethodContext, MethodResult, MethodSpec } from './methods';
+import type { MethodContext, MethodSpec } from './methods';
+import { wantsFiles, withFiles } from './package-files';
 
 /** Runs the engine's catchment with bound arguments. @throws IndapiError BAD_ARGUMENT when the engine lacks it */
 async function compute(ctx: MethodContext, a: Record<string, unknown>): Promise<CatchmentResult> {
   if (!ctx.engine.catchment) throw new IndapiError('BAD_ARGUMENT', 'Catchments are not available on this server.');
-  return ctx.engine.catchment(
-    {
-      xy: a.xy === undefined ? undefined : parseXy(a.xy),
-      wkt: a.wkt as string | undefined,
-      minutes: a.minutes as number[] | undefined,
-      friction: a.friction as string | undefined,
-      var: a.var as string[] | undefined,
-      iso3: a.iso3 as string[] | undefined,
-    },
-    { signal: ctx.signal },
-  );
-}
-
-/** Files of a `format` (see `catchmentFiles` in src/core/catchment/files.ts); the writers must be available here. */
-async function files(ctx: MethodContext, a: Record<string, unknown>, r: CatchmentResult, format: string): Promise<MethodResult> {
-  if (!ctx.genFile) throw new IndapiError('BAD_FORMAT', `File formats are not available on this server ('${format}').`);
-  // loaded on first use, as the other writers are (src/contract/handler.ts loadGenFile)
-  const { catchmentFiles } = await import('../core/catchment/files');
-  const out = await catchmentFiles(r, { format, args: a, requestUrl: ctx.requestUrl, now: ctx.now, signal: ctx.signal });
-  return { value: out.files.map((x) => x.name), files: out.files, zipName: out.zipName };
+  return ctx.engine.catchment(catchmentArgs(a), { signal: ctx.signal });
 }
 
 const ARGS: ArgSpec[] = [
@@ -63,9 +45,9 @@ export const CATCHMENT_METHOD: MethodSpec = {
     `httr::POST("{base}/ocpu/library/indapi3/R/catchment", body = list(xy = c(36.82, -1.29), var = "PN14_POP", format = "tif"), encode = "json")`,
   ],
   async run(ctx, a) {
+    // with a file format: the band table, the travel-time raster or GeoJSON bands (src/core/catchment/formats.ts)
+    if (wantsFiles(a.format)) return withFiles(ctx, 'catchment', a, a.format);
     const r = await compute(ctx, a);
-    const format = a.format as string | undefined;
-    if (format && !['data.table', 'datatable'].includes(format.toLowerCase())) return files(ctx, a, r, format);
     return { value: r.table.rows };
   },
 };

@@ -4,12 +4,12 @@
  * file writers. One table: the router, the argument checks and the docs all read it.
  */
 import type { Engine, GeneratedFile, Graphic, TableResult } from '../core/api';
-import { IndapiError } from '../core/errors';
-import type { GetLayerArgs, VarRecord } from '../core/types';
+import type { VarRecord } from '../core/types';
 import type { ArgSpec } from './args';
 import { CATCHMENT_METHOD } from './catchment-method';
-import { cellQueryArgs, normalizeFormat, type FileFormat } from '../core/formats';
-import type { GenFileInput as CoreGenFileInput, GenFileResult } from '../core/formats';
+import { wantsFiles, withFiles } from './package-files';
+import type { GenFileInput as CoreGenFileInput, GenFileResult } from '../core/formats/registry';
+import { layerArgs } from '../core/package/layer-args';
 
 /** Input of the file writers: the core's own type (`genFile` of `src/core/formats`). */
 export type GenFileInput = CoreGenFileInput;
@@ -59,77 +59,12 @@ export interface MethodSpec {
   run(ctx: MethodContext, a: Record<string, unknown>): Promise<MethodResult>;
 }
 
-/** Formats whose writers need the per-cell result (rasters, GeoJSON, maps, histograms). */
-const CELL_FORMATS = new Set(['tif', 'tiff', 'geotiff', 'geotif', 'asc', 'ascii', 'grd', 'grid', 'nc', 'netcdf', 'json', 'geojson', 'plot', 'hist']);
-/** Formats that also need the summary table. */
-const TABLE_FORMATS_WITH_CELLS = new Set(['plot', 'hist']);
-/** Graphic formats: the value is the summary table, not file names. */
-const GRAPHIC_FORMATS = new Set(['plot', 'hist']);
-
 function recordOf(r: VarRecord): Record<string, string> {
   return Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v === undefined || v === null ? '' : String(v)]));
 }
 
-function layerArgs(a: Record<string, unknown>): GetLayerArgs {
-  const g: GetLayerArgs = { var: a.var as string[] };
-  if (a.iso3 !== undefined) g.iso3 = a.iso3 as string[];
-  if (a.by !== undefined) g.by = a.by as GetLayerArgs['by'];
-  if (a.ids !== undefined) g.ids = a.ids as number[];
-  if (a.collapse !== undefined) g.collapse = a.collapse as boolean;
-  if (a['as.list'] !== undefined) g.asList = a['as.list'] as boolean;
-  if (a.stats !== undefined) g.stats = a.stats as string[];
-  if (a['dig.lab'] !== undefined) g.digLab = a['dig.lab'] as number;
-  return g;
-}
-
 function tableValue(t: TableResult, asList: boolean): unknown {
   return asList ? { meta: t.meta.map(recordOf), data: t.rows } : t.rows;
-}
-
-/** The normalised format for the per-cell query, or 'csv' for formats the writers will refuse anyway. */
-function cellFormat(f: string): FileFormat {
-  try {
-    return normalizeFormat(f);
-  } catch {
-    return 'csv';
-  }
-}
-
-/** Runs the query (plain or WKT) and the writers for a file or graphic `format`. */
-async function withFiles(ctx: MethodContext, a: Record<string, unknown>, format: string): Promise<MethodResult> {
-  if (!ctx.genFile) throw new IndapiError('BAD_FORMAT', `File formats are not available on this server ('${format}').`);
-  const f = format.toLowerCase();
-  const ga = layerArgs(a);
-  const wkt = a.wkt as string | undefined;
-  const opts = { signal: ctx.signal };
-  const needCells = CELL_FORMATS.has(f);
-  const needTable = !needCells || TABLE_FORMATS_WITH_CELLS.has(f);
-  const wktArgs = wkt ? { ...ga, wkt, exact: a.exact as boolean | undefined } : undefined;
-  const [table, cells] = await Promise.all([
-    needTable ? (wktArgs ? ctx.engine.getLayerWKT(wktArgs, opts) : ctx.engine.getLayerTable(ga, opts)) : undefined,
-    needCells ? ctx.engine.getLayerCells(cellQueryArgs(cellFormat(f), wktArgs ?? ga), opts) : undefined,
-  ]);
-  const out = await ctx.genFile(
-    {
-      format,
-      method: wkt ? 'getLayerWKT' : 'getLayer',
-      args: a,
-      table,
-      cells,
-      meta: (table ?? cells)!.meta,
-      requestUrl: ctx.requestUrl,
-      now: ctx.now,
-    },
-    { signal: ctx.signal, pal: a.pal as string | undefined },
-  );
-  const warnings = a.dir !== undefined ? [`argument 'dir' is ignored: generated files are kept in the session (files/ and zip).`] : [];
-  return {
-    value: GRAPHIC_FORMATS.has(f) && table ? table.rows : out.files.map((x) => x.name),
-    files: out.files,
-    graphics: out.graphics,
-    zipName: out.zipName,
-    warnings,
-  };
 }
 
 const A_VAR: ArgSpec = { name: 'var', type: 'codes', required: true, doc: 'Indicator codes to query (character vector; one code may be a plain string). See `category()` for the codes.' };
@@ -239,7 +174,7 @@ export const METHODS: MethodSpec[] = [
       E(`curl {base}/ocpu/library/indapi3/R/genFile -d "var='ELEVATION'&iso3='KEN'&by='ADM1_NAME_ALT'&format='csv'"`),
     ],
     async run(ctx, a) {
-      return withFiles(ctx, a, (a.format as string | undefined) ?? 'csv');
+      return withFiles(ctx, 'genFile', a, (a.format as string | undefined) ?? 'csv');
     },
   },
   {
@@ -299,8 +234,7 @@ export const METHODS: MethodSpec[] = [
       E(`httr::POST("{base}/ocpu/library/indapi3/R/indapi/json", body = list(var = "ELEVATION", iso3 = "KEN", by = list(ELEVATION = c(0, 1000, 2000, 6000))), encode = "json")`),
     ],
     async run(ctx, a) {
-      const format = a.format as string | undefined;
-      if (format && !['data.table', 'datatable'].includes(format.toLowerCase())) return withFiles(ctx, a, format);
+      if (wantsFiles(a.format)) return withFiles(ctx, 'indapi', a, a.format);
       if (a.wkt !== undefined) {
         if (a.collapse === false) {
           // one row per cell the shapes touch (the engine's per-cell query over the geometry's cells,

@@ -192,8 +192,40 @@ const CATCHMENT_CASES: ContractCase[] = [
 ];
 
 /** The cases. */
+/**
+ * Issue 25 item 3: a `format` with white space or in capitals is the same format (one
+ * normalisation, in the format registry); these answered 500 ("needs the per-cell result").
+ */
+const FORMAT_SPELLING_CASES: ContractCase[] = [
+  ...(['tif ', ' tif', 'tif\n', 'GeoTIFF\t'] as const).map((f): ContractCase => ({
+    name: `indapi with format ${JSON.stringify(f)} writes the GeoTIFF package`,
+    session: { method: 'POST', path: `${R}/indapi`, headers: JSONH, body: JSON.stringify({ var: 'ELEVATION', iso3: 'KEN', format: f }) },
+    request: { path: `${P}/tmp/{key}/files/` },
+    status: 200,
+    text: [/^getLayer-ELEVATION-KEN\.tif$/m, /^getLayer-ELEVATION-KEN\.tif\.aux\.xml$/m],
+  })),
+  {
+    name: 'genFile with format "asc " writes the ESRI ASCII grid',
+    session: { method: 'POST', path: `${R}/genFile`, headers: JSONH, body: JSON.stringify({ var: 'ELEVATION', iso3: 'KEN', format: 'asc ' }) },
+    request: { path: `${P}/tmp/{key}/files/` },
+    status: 200,
+    text: [/^getLayer-ELEVATION-KEN\.asc$/m],
+  },
+  {
+    name: 'genFile with format " JSON" (form-encoded) writes GeoJSON',
+    session: { method: 'POST', path: `${R}/genFile`, headers: FORM, body: "var='ELEVATION'&iso3='KEN'&format=' JSON'" },
+    request: { path: `${P}/tmp/{key}/files/` },
+    status: 200,
+    text: [/^getLayer-ELEVATION-KEN\.geojson$/m],
+  },
+  { name: 'catchment with format "tif " writes the travel-time raster', session: catchmentSession({ format: 'tif ' }), request: { path: `${P}/tmp/{key}/files/` }, status: 200, text: [/^catchment-TRAVEL_TIME-.*\.tif$/m] },
+  { name: 'indapi/json with format " data.table" answers the table', request: { method: 'POST', path: `${R}/indapi/json`, headers: JSONH, body: JSON.stringify({ var: 'ELEVATION', iso3: 'KEN', format: ' data.table' }) }, status: 201, json: (v) => expect(v).toEqual([expect.objectContaining({ ISO3: 'KEN' })]) },
+  { name: 'catchment with an unknown format is 400 listing the catchment formats', request: { method: 'POST', path: `${R}/catchment`, headers: JSONH, body: JSON.stringify({ xy: NAIROBI, format: 'plot' }) }, status: 400, text: ["'format': catchment writes csv"] },
+];
+
 export const CASES: ContractCase[] = [
   ...CATCHMENT_CASES,
+  ...FORMAT_SPELLING_CASES,
   // ---- listings and docs ---------------------------------------------------------------
   { name: 'R without slash redirects to R/', request: { path: R }, status: 302, redirect: `${R}/` },
   {

@@ -8,14 +8,18 @@ import { Progress } from '../../ui/Progress';
 import { endpoint } from './api-snippets';
 import { API_BASE } from './ApiPanel';
 import { errText, type QuerySpec } from './common';
-import { CATCHMENT_FORMATS } from '../../core/catchment/format-list';
+import { CATCHMENT_FORMATS } from '../../core/catchment/formats';
+import { FORMATS, type FormatSpec } from '../../core/formats/registry';
 
-/** Formats offered, with what they hold. */
-export const FORMATS: Array<[string, string]> = [
-  ['csv', 'CSV table'], ['dta', 'Stata 14+ (.dta, format 118)'], ['rds', 'R data frame (.rds)'], ['rda', 'R workspace (.rda, load())'],
-  ['json', 'GeoJSON (units as polygons with by, else cell points)'], ['tif', 'GeoTIFF raster'], ['asc', 'ESRI ASCII grid'], ['grd', 'R raster (.grd/.gri)'],
-  ['plot', 'Map image (SVG + PNG)'], ['hist', 'Histogram image (SVG + PNG)'],
-];
+/**
+ * Formats offered for a query, from the format registry: a catchment's; a comparison's
+ * tables (the others need a map query); every file format of the others.
+ */
+export function formatsFor(method: string | undefined): readonly FormatSpec[] {
+  if (method === 'catchment') return CATCHMENT_FORMATS;
+  const files = FORMATS.filter((f) => f.input !== 'none');
+  return method === 'similar' ? files.filter((f) => f.input === 'table') : files;
+}
 
 let files: Remote<FilesWorkerApi> | null = null;
 function filesWorker() {
@@ -45,6 +49,9 @@ export function DownloadPanel({ query }: { query: QuerySpec | null }) {
   const imgs = useRef<string[]>([]);
   const active = useRef(0);
   const q = query;
+  const offered = formatsFor(q?.method);
+  // a format this query does not offer (e.g. tif after switching to a comparison) falls back to the first one offered
+  useEffect(() => { if (!offered.some((f) => f.name === format)) setFormat(offered[0].name); }, [offered, format]);
   useEffect(() => () => imgs.current.forEach((u) => URL.revokeObjectURL(u)), []);
 
   const build = async () => {
@@ -76,11 +83,10 @@ export function DownloadPanel({ query }: { query: QuerySpec | null }) {
       <p className="small">{q ? <>For: <strong>{q.label}</strong></> : <span className="muted">Map an indicator or run a query first.</span>}</p>
       <fieldset className="radios formats">
         <legend>Format</legend>
-        {(q?.method === 'catchment' ? CATCHMENT_FORMATS : FORMATS).map(([f, label]) => (
-          <label key={f}><input type="radio" name="dl-format" value={f} checked={format === f} onChange={() => setFormat(f)} /> <code>{f}</code> {label}</label>
+        {offered.map(({ name, label }) => (
+          <label key={name}><input type="radio" name="dl-format" value={name} checked={format === name} onChange={() => setFormat(name)} /> <code>{name}</code> {label}</label>
         ))}
       </fieldset>
-      {q?.method === 'similar' && !['csv', 'dta', 'rds', 'rda'].includes(format) && <p className="msg warn">A comparison is a table: choose csv, dta or rds.</p>}
       <div className="row">
         <button type="button" className="primary" onClick={build} disabled={!!busy || !q}>Build and save ZIP</button>
         {busy && <Progress label="Building files" done={busy.pct} total={100} onCancel={() => void filesWorker().cancel(busy.id)} />}

@@ -1,11 +1,9 @@
 /**
  * Writers' inputs for a catchment: the travel-time raster as a per-cell result (for the
  * engine's tif / asc / grd writers) and one GeoJSON polygon per band (cell outlines traced
- * with the writers' {@link traceGroups}).
+ * with the writers' {@link traceGroups}). Its formats: ./formats.ts.
  */
-import type { CellResult, GeneratedFile } from '../api';
-import { IndapiError } from '../errors';
-import { genFile, normalizeFormat } from '../formats';
+import type { CellResult } from '../api';
 import { traceGroups } from '../formats/geojson';
 import type { VarRecord } from '../types';
 import type { CatchmentResult } from './query';
@@ -71,50 +69,4 @@ export function catchmentGeoJson(r: CatchmentResult): string {
 /** Degrees rounded to 1e-9 (lattice vertices are multiples of 1/12). */
 function roundDeg(x: number): number {
   return Math.round(x * 1e9) / 1e9;
-}
-
-export { CATCHMENT_FORMATS } from './format-list';
-
-/** Options of {@link catchmentFiles}. */
-export interface CatchmentFileOptions {
-  /** Requested format (any alias of {@link CATCHMENT_FORMATS}). */
-  format: string;
-  /** The request's arguments as the HTTP contract names them (xy or wkt, minutes, friction, var, iso3): file names and the package README's "reproduce it" call. */
-  args: Record<string, unknown>;
-  /** Request URL for the package README. */
-  requestUrl?: string;
-  /** Creation time. */
-  now?: Date;
-  /** Bundle version. */
-  version?: string;
-  signal?: AbortSignal;
-  onProgress?: (done: number, total: number) => void;
-}
-
-/**
- * The files of a catchment in a `format`: csv / dta / rds / rda the band table as a data
- * package (the writers of `indapi`), tif / asc / grd the travel-time raster (minutes, Float32,
- * -9999 no-data), json one GeoJSON file with a polygon per band.
- * @throws IndapiError BAD_FORMAT naming `format` for another format
- */
-export async function catchmentFiles(r: CatchmentResult, o: CatchmentFileOptions): Promise<{ files: GeneratedFile[]; zipName: string }> {
-  let f: string;
-  try { f = normalizeFormat(o.format); } catch { f = ''; }
-  const fr = r.friction.varCode;
-  const args = Object.fromEntries(Object.entries(o.args).filter(([k, v]) => k !== 'format' && v !== undefined));
-  const opts = { signal: o.signal, onProgress: o.onProgress };
-  if (f === 'json') {
-    const name = `catchment-${fr}-bands.geojson`;
-    const bytes = new TextEncoder().encode(catchmentGeoJson(r));
-    return { files: [{ name, mediaType: 'application/geo+json', bytes }], zipName: `catchment-${fr}.json.zip` };
-  }
-  if (['csv', 'dta', 'rds', 'rda'].includes(f)) {
-    const out = await genFile({ format: o.format, method: 'catchment', args, table: r.table, meta: r.table.meta, requestUrl: o.requestUrl, now: o.now, version: o.version }, opts);
-    return { files: out.files, zipName: out.zipName };
-  }
-  if (['tif', 'asc', 'grd'].includes(f)) {
-    const out = await genFile({ format: o.format, method: 'catchment', args, cells: travelTimeCells(r), meta: [travelTimeRecord(r)], requestUrl: o.requestUrl, now: o.now, version: o.version }, opts);
-    return { files: out.files, zipName: out.zipName };
-  }
-  throw new IndapiError('BAD_FORMAT', `'format': catchment writes csv, dta, rds, rda (the band table), tif, asc, grd (the travel-time raster) or json (GeoJSON bands), not '${o.format}'.`, { arg: 'format' });
 }

@@ -87,6 +87,23 @@ export function parseXy(v: unknown): Array<[number, number]> {
 }
 
 /**
+ * The engine's catchment arguments from a request's (the contract's names: xy, wkt, minutes,
+ * friction, var, iso3), `xy` read by {@link parseXy} (a flat pair or a list of pairs).
+ * @param a the request's arguments as bound by the contract, or as a panel sends them
+ * @throws IndapiError BAD_ARGUMENT naming `xy`
+ */
+export function catchmentArgs(a: Record<string, unknown>): CatchmentArgs {
+  return {
+    xy: a.xy === undefined ? undefined : parseXy(a.xy),
+    wkt: a.wkt as string | undefined,
+    minutes: a.minutes as number[] | undefined,
+    friction: a.friction as string | undefined,
+    var: a.var as string[] | undefined,
+    iso3: a.iso3 as string[] | undefined,
+  };
+}
+
+/**
  * The friction layer: `code` (must be a friction layer) or the first of the catalog.
  * @throws IndapiError UNKNOWN_CODE, BAD_ARGUMENT naming `friction`
  */

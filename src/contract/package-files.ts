@@ -1,0 +1,31 @@
+/**
+ * The contract's file formats (`format` of indapi, genFile, catchment): the core's
+ * `buildPackage` (src/core/package), the use case the app's files worker runs too.
+ */
+import { IndapiError } from '../core/errors';
+import { findFormat } from '../core/formats/registry';
+import type { MethodContext, MethodResult } from './methods';
+
+/**
+ * True when `format` asks for files: given, and not "data.table" (any spelling the registry
+ * accepts, e.g. "DataTable ").
+ */
+export function wantsFiles(format: unknown): format is string {
+  return typeof format === 'string' && format !== '' && findFormat(format)?.input !== 'none';
+}
+
+/**
+ * Runs the query the `format` needs and its writers: the core's `buildPackage`
+ * (src/core/package), as the app's files worker does.
+ * @param method the contract method (indapi, genFile, catchment)
+ * @throws IndapiError BAD_FORMAT when the server has no writers or the format is unknown
+ */
+export async function withFiles(ctx: MethodContext, method: string, a: Record<string, unknown>, format: string): Promise<MethodResult> {
+  if (!ctx.genFile) throw new IndapiError('BAD_FORMAT', `File formats are not available on this server ('${format}').`);
+  // loaded on first use, as the writers are (src/contract/handler.ts loadGenFile)
+  const { buildPackage } = await import('../core/package');
+  const out = await buildPackage(ctx.engine, { method, args: a, format, requestUrl: ctx.requestUrl, now: ctx.now, write: ctx.genFile }, { signal: ctx.signal });
+  const warnings = a.dir !== undefined ? [`argument 'dir' is ignored: generated files are kept in the session (files/ and zip).`] : [];
+  return { ...out, warnings };
+}
+

@@ -1,0 +1,45 @@
+/**
+ * `buildPackage`, the one use case behind the API's and the app's downloads, on the embedded
+ * bundle: a catchment from a flat `xy` pair as the Catchment panel sends it (issue 23 item 1:
+ * "number 36.81667 is not iterable" in the browser), and the formats' inputs.
+ */
+import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import JSZip from 'jszip';
+import { buildPackage } from '../../src/core/package';
+import { zipFiles } from '../../src/core/formats';
+import { createNodeEngine } from '../../src/node/engine';
+
+const engine = createNodeEngine(join(__dirname, '..', '..', 'public', 'data'));
+const PICK = [36.81667, -1.28333];
+
+describe('buildPackage', () => {
+  it('a catchment from a flat xy pair (the panel\'s args) in every catchment format', async () => {
+    const args = { xy: PICK, minutes: [0, 60, 120], var: ['PN14_POP'] };
+    const csv = await buildPackage(engine, { method: 'catchment', args, format: 'csv' });
+    const text = new TextDecoder().decode(csv.files[0].bytes);
+    expect(text.split('\n')[0]).toContain('band');
+    expect(text).toContain('[0,60]');
+    const tif = await buildPackage(engine, { method: 'catchment', args, format: 'tif ' });
+    expect(tif.files[0].name).toMatch(/^catchment-TRAVEL_TIME-.*\.tif$/);
+    const json = await buildPackage(engine, { method: 'catchment', args, format: 'geojson' });
+    expect(json.zipName).toBe('catchment-FRICTION_WALK.json.zip');
+    expect(JSON.parse(new TextDecoder().decode(json.files[0].bytes)).features).toHaveLength(2);
+    const zip = await JSZip.loadAsync(await zipFiles(csv.files));
+    expect(Object.keys(zip.files)).toContain(csv.files[0].name);
+  });
+
+  it('refuses an unknown format before running the query', async () => {
+    let ran = false;
+    const spy = { ...engine, getLayerTable: async () => { ran = true; throw new Error('ran'); } } as typeof engine;
+    await expect(buildPackage(spy, { method: 'indapi', args: { var: ['ELEVATION'], iso3: ['KEN'] }, format: 'docx' })).rejects.toMatchObject({ code: 'BAD_FORMAT' });
+    expect(ran).toBe(false);
+  });
+
+  it('a comparison writes tables only, its value the file names', async () => {
+    await expect(buildPackage(engine, { method: 'similar', args: { x: 'Eastern', var: ['ELEVATION'], by: 1, iso3: ['KEN'] }, format: 'tif' })).rejects.toMatchObject({ code: 'BAD_FORMAT' });
+    const s = await buildPackage(engine, { method: 'similar', args: { x: 'Eastern', var: ['ELEVATION'], by: 1, iso3: ['KEN'] }, format: 'dta' });
+    expect(s.files[0].name).toMatch(/^similar-ELEVATION-1-KEN\.dta$/);
+    expect(s.value).toEqual(s.files.map((f) => f.name));
+  });
+});
