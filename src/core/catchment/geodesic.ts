@@ -54,7 +54,7 @@ export function geodesicDistanceM(lon1Deg: number, lat1Deg: number, lon2Deg: num
   return NaN;
 }
 
-/** Step lengths of the 8-neighbour grid, metres, per row (north row first). */
+/** Step lengths of the 8- and 16-neighbour grid, metres, per row (north row first). */
 export interface RowSteps {
   /** East-west step between two cell centres of row r. */
   ewM: Float64Array;
@@ -62,11 +62,16 @@ export interface RowSteps {
   nsM: Float64Array;
   /** Diagonal step between row r and row r + 1, one column apart (length height - 1). */
   diagM: Float64Array;
+  /** Knight's move between row r and row r + 2, one column apart (length height - 2; 16 neighbours). */
+  knightNsM?: Float64Array;
+  /** Knight's move between row r and row r + 1, two columns apart (length height - 1; 16 neighbours). */
+  knightEwM?: Float64Array;
 }
 
 /**
  * Geodesic step lengths between neighbouring cell centres of a cell-registered
- * latitude/longitude grid, per row: they depend on latitude only.
+ * latitude/longitude grid, per row: they depend on latitude only. Knight's moves (two cells
+ * one way, one the other) are included for 16-neighbour travel.
  * @param rowLatDeg latitude of each row's cell centres, degrees, north row first
  * @param cellSizeDeg cell size, degrees (the same in longitude and latitude)
  */
@@ -75,12 +80,17 @@ export function rowSteps(rowLatDeg: ArrayLike<number>, cellSizeDeg: number): Row
   const ewM = new Float64Array(h);
   const nsM = new Float64Array(Math.max(0, h - 1));
   const diagM = new Float64Array(Math.max(0, h - 1));
+  const knightNsM = new Float64Array(Math.max(0, h - 2));
+  const knightEwM = new Float64Array(Math.max(0, h - 1));
   for (let r = 0; r < h; r++) {
-    ewM[r] = geodesicDistanceM(0, rowLatDeg[r], cellSizeDeg, rowLatDeg[r]);
+    const lat = rowLatDeg[r];
+    ewM[r] = geodesicDistanceM(0, lat, cellSizeDeg, lat);
     if (r + 1 < h) {
-      nsM[r] = geodesicDistanceM(0, rowLatDeg[r], 0, rowLatDeg[r + 1]);
-      diagM[r] = geodesicDistanceM(0, rowLatDeg[r], cellSizeDeg, rowLatDeg[r + 1]);
+      nsM[r] = geodesicDistanceM(0, lat, 0, rowLatDeg[r + 1]);
+      diagM[r] = geodesicDistanceM(0, lat, cellSizeDeg, rowLatDeg[r + 1]);
+      knightEwM[r] = geodesicDistanceM(0, lat, 2 * cellSizeDeg, rowLatDeg[r + 1]);
     }
+    if (r + 2 < h) knightNsM[r] = geodesicDistanceM(0, lat, cellSizeDeg, rowLatDeg[r + 2]);
   }
-  return { ewM, nsM, diagM };
+  return { ewM, nsM, diagM, knightNsM, knightEwM };
 }

@@ -13,5 +13,6 @@
  */
 export { DEFAULT_BREAKS_MIN, assignBands, bandLabels, bandOf, checkBreaks } from './bands';
 export { MAX_SOURCES, gridSteps, snapSources, travelTimeMinutes, type FrictionSurface, type TravelTime, type TravelTimeOptions } from './cost';
+export { fmtPoint, locateSources, nearestPassable, type LocatedSource } from './sources';
 export { geodesicDistanceM, rowSteps, type RowSteps } from './geodesic';
 export { CellHeap } from './heap';
