@@ -12,13 +12,17 @@ import { cutLabels } from '../engine/labels';
 /** Default breaks, minutes: 1, 2, 4 and 8 hours. */
 export const DEFAULT_BREAKS_MIN: readonly number[] = [0, 60, 120, 240, 480];
 
+/** Most breaks of `minutes` (99 bands): the limit of the README's table, checked before any work. */
+export const MAX_BREAKS = 100;
+
 /**
- * Checks band breaks: at least two finite numbers >= 0, strictly increasing.
+ * Checks band breaks: 2 to {@link MAX_BREAKS} finite numbers >= 0, strictly increasing.
  * @param breaks minutes
  * @param argName argument named in errors
  * @throws IndapiError BAD_BREAKS naming the argument
  */
 export function checkBreaks(breaks: readonly number[], argName = 'minutes'): number[] {
+  if (breaks.length > MAX_BREAKS) throw new IndapiError('BAD_BREAKS', `'${argName}' gives ${breaks.length} breaks; at most ${MAX_BREAKS} are allowed.`, { arg: argName });
   const b = [...breaks];
   if (b.length < 2) throw new IndapiError('BAD_BREAKS', `'${argName}' needs at least two breaks (minutes), e.g. c(0, 60, 120); got ${b.length}.`, { arg: argName });
   for (let k = 0; k < b.length; k++) {

@@ -11,7 +11,7 @@
  *
  * Pure: no DOM, no Node built-ins; runs in workers, the service worker and Node.
  */
-export { DEFAULT_BREAKS_MIN, assignBands, bandLabels, bandOf, checkBreaks } from './bands';
+export { DEFAULT_BREAKS_MIN, MAX_BREAKS, assignBands, bandLabels, bandOf, checkBreaks } from './bands';
 export { MAX_SOURCES, gridSteps, snapSources, travelTimeMinutes, type FrictionSurface, type TravelTime, type TravelTimeOptions } from './cost';
 export { fmtPoint, locateSources, nearestPassable, type LocatedSource } from './sources';
 export { geodesicDistanceM, rowSteps, type RowSteps } from './geodesic';

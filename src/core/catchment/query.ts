@@ -12,19 +12,22 @@ import { cogPath } from '../bundle';
 import type { CallOptions, ColumnInfo, TableResult } from '../api';
 import { cellAreaKm2 } from '../area';
 import type { Catalog } from '../catalog';
-import type { CogStore } from '../cog/store';
-import { roundR } from '../engine/labels';
+import type { CogStore, PixelWindow } from '../cog/store';
 import { IndapiError, throwIfAborted } from '../errors';
 import { cellId, type GridDef } from '../grid';
-import type { GetLayerArgs, Row, VarRecord } from '../types';
+import type { GetLayerArgs, VarRecord } from '../types';
 import { parseWkt } from '../wkt/parse';
 import { bandLabels, bandOf, checkBreaks, DEFAULT_BREAKS_MIN } from './bands';
-import { gridSteps, MAX_SOURCES, travelTimeMinutes } from './cost';
-import type { RowSteps } from './geodesic';
-import type { CatchmentArgs, CatchmentBand, CatchmentResult } from './types';
+import { gridSteps, MAX_SOURCES, travelTimeMinutes, type TravelTime } from './cost';
+import { coverageOf } from './coverage';
+import { geodesicDistanceM, type RowSteps } from './geodesic';
+import { checkOptions } from './options';
+import { fmtPoint } from './sources';
+import { catchmentTable, type GroupSummariser } from './table';
+import type { CatchmentArgs, CatchmentBand, CatchmentCoverage, CatchmentResult, CatchmentSource } from './types';
 
 /** What the catchment query needs of the engine (a subset of `IndapiEngine`). */
-export interface CatchmentEngine {
+export interface CatchmentEngine extends GroupSummariser {
   /** The COG window store. */
   readonly store: CogStore;
   /** The bundle grid. */
@@ -141,93 +144,137 @@ async function isoFilter(cat: Catalog, iso3: string[] | undefined, signal?: Abor
 const stepsCache = new WeakMap<GridDef, RowSteps>();
 
 /**
+ * The population layer counted by `capacity`: `code`, else POP_MODEL, else PN14_POP (the
+ * first the catalog has); a continuous layer of people per cell.
+ * @throws IndapiError BAD_ARGUMENT naming `population`
+ */
+export function populationRecord(cat: Catalog, code?: string): VarRecord {
+  const want = code ? [String(code).trim().toUpperCase()] : ['POP_MODEL', 'PN14_POP'];
+  const r = want.map((c) => cat.get(c)).find(Boolean);
+  if (!r) throw new IndapiError('BAD_ARGUMENT', code ? `'population': unknown layer '${code}'.` : "'population': the bundle has no population layer (POP_MODEL or PN14_POP); name one.", { arg: 'population' });
+  if (r.type !== 'continuous') throw new IndapiError('BAD_ARGUMENT', `'population': ${r.varCode} is not a layer of people per cell (its type is ${r.type}).`, { arg: 'population' });
+  return r;
+}
+
+/** A pixel window of a grid as a grid of its own (same lattice). */
+function windowGrid(grid: GridDef, [c0, r0, c1, r1]: PixelWindow): GridDef {
+  const cs = grid.cellSizeDeg;
+  return { ...grid, width: c1 - c0, height: r1 - r0, colOffset: grid.colOffset + c0, rowOffset: grid.rowOffset + r0, xmin: grid.xmin + c0 * cs, xmax: grid.xmin + c1 * cs, ymax: grid.ymax - r0 * cs, ymin: grid.ymax - r1 * cs };
+}
+
+/** The window's cells: time, band and nearest source (within `iso3`), and each band's ids and area. */
+function assign(tt: TravelTime, grid: GridDef, win: GridDef, breaks: number[], cumulative: boolean, iso: Int32Array | null, allowed: Set<number> | null) {
+  const [c0, r0] = tt.window;
+  const labels = cumulative ? breaks.slice(1).map((b) => bandLabels([0, b])[0]) : bandLabels(breaks);
+  const bands: CatchmentBand[] = labels.map((label, k) => ({ label, fromMinutes: cumulative ? breaks[0] : breaks[k], toMinutes: breaks[k + 1], ids: [], areaKm2: 0 }));
+  const n = win.width * win.height;
+  const minutes = new Float32Array(n).fill(NaN);
+  const band = new Int8Array(n).fill(-1);
+  const source = new Int16Array(n).fill(-1);
+  const rowAreaKm2 = new Float64Array(win.height);
+  for (let r = 0; r < win.height; r++) {
+    const area = (rowAreaKm2[r] = cellAreaKm2(win.rowOffset + r));
+    for (let c = 0; c < win.width; c++) {
+      const i = r * win.width + c;
+      if (iso && !allowed!.has(iso[i])) continue;
+      const j = (r + r0) * grid.width + c + c0;
+      const t = tt.minutes[j];
+      if (Number.isNaN(t)) continue;
+      minutes[i] = t;
+      source[i] = tt.source[j];
+      const b = bandOf(breaks, t);
+      band[i] = b;
+      if (b < 0) continue;
+      const id = cellId(win, c, r);
+      for (let k = b; k < (cumulative ? bands.length : b + 1); k++) { bands[k].ids.push(id); bands[k].areaKm2 += area; }
+    }
+  }
+  return { minutes, band, source, bands, rowAreaKm2 };
+}
+
+/** Cell size near the sources and what it implies, in words; then each moved source. */
+function notesOf(grid: GridDef, friction: Float32Array, sources: CatchmentSource[], tt: TravelTime, neighbours: 8 | 16, origin: 'cell' | 'point'): { cell: CatchmentResult['cell']; notes: string[] } {
+  const lat = sources.reduce((m, x) => m + (x.snapped?.lat ?? x.lat), 0) / sources.length;
+  const cs = grid.cellSizeDeg;
+  const ewKm = geodesicDistanceM(0, lat, cs, lat) / 1000, nsKm = geodesicDistanceM(0, lat - cs / 2, 0, lat + cs / 2) / 1000;
+  const fr = tt.sourceCells.map((i) => friction[i]).sort((a, b) => a - b);
+  const crossMin = fr[fr.length >> 1] * nsKm * 1000;
+  const cell = { ewKm, nsKm, areaKm2: ewKm * nsKm };
+  const start = origin === 'cell' ? 'the whole source cell counts as 0 minutes' : 'times are counted from the source points';
+  const metric = neighbours === 8 ? 'oblique paths may come out up to 8 % long with 8 neighbours (16 neighbours: up to 3 %)' : 'oblique paths may come out up to 3 % long with 16 neighbours';
+  const notes = [
+    `Cells are ${ewKm.toFixed(1)} x ${nsKm.toFixed(1)} km (${cell.areaKm2.toFixed(0)} km2) near the sources; crossing one takes about ${Math.round(crossMin)} minutes at the sources' friction, so bands narrower than that hold few cells and each time is uncertain by about half of it (${start}; ${metric}).`,
+    ...sources.filter((x) => x.note).map((x) => x.note!),
+  ];
+  return { cell, notes };
+}
+
+/** The sources as used: names, cells, moves. */
+function sourcesOf(grid: GridDef, points: Array<[number, number]>, names: string[], tt: TravelTime): CatchmentSource[] {
+  return points.map(([lon, lat], k) => {
+    const s = tt.located[k];
+    const out: CatchmentSource = { name: names[k], lon, lat, cell: cellId(grid, s.cell % grid.width, Math.floor(s.cell / grid.width)) };
+    if (s.snapped) {
+      out.snapped = s.snapped;
+      out.note = `${names[k]} moved ${s.snapped.km.toFixed(1)} km to the nearest land cell, centred at ${fmtPoint(s.snapped.lon, s.snapped.lat)} (the point ${fmtPoint(lon, lat)} lies on a no-data cell of the friction surface: sea or a lake).
+    }
+    return out;
+  });
+}
+
+/**
  * Runs a catchment: travel time from the sources on the friction layer up to the largest
- * break, the cells of each band (by their own time; within `iso3`), and per band its cells,
- * area (km2, WGS84) and each `var` summarised by its catalog formula (the engine's main query
- * over the band's CELL5M ids). Bands without cells give a row with 0 cells and no summaries.
- * @throws IndapiError BAD_ARGUMENT / OUTSIDE_GRID naming xy or wkt, BAD_BREAKS
- *   naming minutes, UNKNOWN_CODE / BAD_ARGUMENT naming friction, UNKNOWN_CODE for var,
+ * break (8 or 16 neighbours, from the source cells or points; sources on no-data cells moved
+ * within `snapKm`), each cell's nearest source, the cells of each band (by their own time;
+ * within `iso3`), and the table (see `catchmentTable`): per band, or per source x band, its
+ * cells, area (km2, WGS84) and each `var` by its catalog formula; with `capacity` the
+ * coverage. Every argument is checked before any data is read.
+ * @throws IndapiError BAD_ARGUMENT / OUTSIDE_GRID naming xy or wkt (and the row), BAD_BREAKS
+ *   naming minutes, BAD_ARGUMENT naming names, neighbours, snap_km, origin, capacity or
+ *   population, UNKNOWN_CODE / BAD_ARGUMENT naming friction, UNKNOWN_CODE for var,
  *   UNKNOWN_ISO3, ABORTED
  */
 export async function runCatchment(engine: CatchmentEngine, args: CatchmentArgs, opts: CallOptions = {}): Promise<CatchmentResult> {
   const { signal } = opts;
   const { points, arg } = sourcePoints(args);
+  if (points.length > MAX_SOURCES) throw new IndapiError('BAD_ARGUMENT', `'${arg}' gives ${points.length} source points; at most ${MAX_SOURCES} are allowed.`, { arg });
+  const o = checkOptions(args, points.length);
   const breaks = checkBreaks(args.minutes ?? DEFAULT_BREAKS_MIN, 'minutes');
   const [cat, grid] = await Promise.all([engine.loadCatalog({ signal }), engine.grid({ signal })]);
   const fr = frictionRecord(cat, args.friction);
   const vars = args.var ?? [];
   cat.validate(vars);
+  const popRec = o.capacity ? populationRecord(cat, args.population) : null;
   const allowed = await isoFilter(cat, args.iso3, signal);
   const friction = await engine.store.readFloat(cogPath(fr.varCode), [0, 0, grid.width, grid.height], signal);
   let steps = stepsCache.get(grid);
   if (!steps) { steps = gridSteps(grid); stepsCache.set(grid, steps); }
   const total = 4 + vars.length;
   const tt = travelTimeMinutes({ grid, minutesPerMetre: friction }, points, {
-    maxMinutes: breaks[breaks.length - 1], signal, argName: arg, steps,
+    maxMinutes: breaks[breaks.length - 1], signal, argName: arg, steps, names: args.names ? o.names : undefined,
+    neighbours: o.neighbours, origin: o.origin, snapKm: o.snapKm,
     onProgress: opts.onProgress && ((d, t) => opts.onProgress!(d / t, total)),
   });
-  const [c0, r0, c1, r1] = tt.window;
-  const win: GridDef = { ...grid, width: c1 - c0, height: r1 - r0, colOffset: grid.colOffset + c0, rowOffset: grid.rowOffset + r0, xmin: grid.xmin + c0 * grid.cellSizeDeg, xmax: grid.xmin + c1 * grid.cellSizeDeg, ymax: grid.ymax - r0 * grid.cellSizeDeg, ymin: grid.ymax - r1 * grid.cellSizeDeg };
+  const win = windowGrid(grid, tt.window);
   const iso = allowed ? await engine.store.readInt('cog/ISO3.tif', tt.window, signal) : null;
-  const labels = bandLabels(breaks);
-  const bands: CatchmentBand[] = labels.map((label, k) => ({ label, fromMinutes: breaks[k], toMinutes: breaks[k + 1], ids: [], areaKm2: 0 }));
-  const minutes = new Float32Array(win.width * win.height).fill(NaN);
-  const band = new Int8Array(win.width * win.height).fill(-1);
-  for (let r = 0; r < win.height; r++) {
-    const area = cellAreaKm2(win.rowOffset + r);
-    for (let c = 0; c < win.width; c++) {
-      const i = r * win.width + c;
-      if (iso && !allowed!.has(iso[i])) continue;
-      const t = tt.minutes[(r + r0) * grid.width + c + c0];
-      const b = bandOf(breaks, t);
-      if (Number.isNaN(t)) continue;
-      minutes[i] = t;
-      band[i] = b;
-      if (b < 0) continue;
-      bands[b].ids.push(cellId(win, c, r));
-      bands[b].areaKm2 += area;
-    }
-  }
+  const a = assign(tt, grid, win, breaks, o.cumulative, iso, allowed);
   throwIfAborted(signal);
   opts.onProgress?.(2, total);
-  const table = await bandTable(engine, bands, vars, fr, opts, total);
-  const sources = points.map(([lon, lat], k) => {
-    const s = tt.sourceCells[k];
-    return { name: `source ${k + 1}`, lon, lat, cell: cellId(grid, s % grid.width, Math.floor(s / grid.width)) };
-  });
-  const source = new Int16Array(minutes.length).fill(-1);
-  for (let i = 0; i < minutes.length; i++) if (!Number.isNaN(minutes[i])) source[i] = 0;
-  const cell = { ewKm: 0, nsKm: 0, areaKm2: 0 };
-  return { table, bands, breaks, friction: fr, grid: win, minutes, band, source, sources, marketshed: false, cumulative: false, neighbours: 8, origin: 'cell', cell, notes: [] };
-}
-
-/** Columns that lead every catchment table. */
-export const CATCHMENT_KEY_COLUMNS: ColumnInfo[] = [
-  { name: 'band', role: 'key', label: 'Travel time band (minutes), as R cut(include.lowest = TRUE)', unit: 'minutes', type: 'string' },
-  { name: 'minutes_from', role: 'key', label: 'Lower break of the band', unit: 'minutes', type: 'number' },
-  { name: 'minutes_to', role: 'key', label: 'Upper break of the band', unit: 'minutes', type: 'number' },
-  { name: 'cells', role: 'value', label: 'Cells of the band', unit: 'cells', type: 'integer', dec: 0 },
-  { name: 'area_km2', role: 'value', label: 'Area of the band (WGS84 geodesic cell areas)', unit: 'km2', type: 'number', dec: 1 },
-];
-
-/** One row per band, summaries from the engine's main query over the band's cell ids. */
-async function bandTable(engine: CatchmentEngine, bands: CatchmentBand[], vars: string[], fr: VarRecord, opts: CallOptions, total: number): Promise<TableResult> {
-  const rows: Row[] = [];
-  let valueCols: ColumnInfo[] = [];
-  let meta: VarRecord[] = [];
-  for (const [k, b] of bands.entries()) {
-    const row: Row = { band: b.label, minutes_from: b.fromMinutes, minutes_to: b.toMinutes, cells: b.ids.length, area_km2: roundR(b.areaKm2, 1) };
-    if (vars.length && b.ids.length) {
-      const t = await engine.getLayerTable({ var: vars, ids: b.ids }, { signal: opts.signal });
-      if (!valueCols.length) {
-        valueCols = t.columns.filter((c) => c.role === 'value');
-        meta = t.meta;
-      }
-      const src = t.rows[0] ?? {};
-      for (const c of t.columns) if (c.role === 'value' && src[c.name] !== undefined) row[c.name] = src[c.name];
-    }
-    rows.push(row);
-    opts.onProgress?.(3 + (k + 1) / bands.length, total);
+  let coverage: CatchmentCoverage | undefined;
+  if (popRec && o.capacity) {
+    const people = await engine.store.readFloat(cogPath(popRec.varCode), tt.window, signal);
+    coverage = { population: popRec, ...coverageOf(a.minutes, a.band, a.source, people, o.capacity) };
   }
-  return { rows, columns: [...CATCHMENT_KEY_COLUMNS, ...valueCols], meta: [fr, ...meta.filter((m) => m.varCode !== fr.varCode)] };
+  const assigned = { win: tt.window, band: a.band, source: a.source, rowAreaKm2: a.rowAreaKm2 };
+  const spec = { vars, bands: a.bands, names: o.names, marketshed: o.marketshed, cumulative: o.cumulative, friction: fr, coverage };
+  const table = await catchmentTable(engine, assigned, spec, { signal, onProgress: opts.onProgress && ((d, t) => opts.onProgress!(3 + d / t, total)) });
+  opts.onProgress?.(total, total);
+  const sources = sourcesOf(grid, points, o.names, tt);
+  const { cell, notes } = notesOf(grid, friction, sources, tt, o.neighbours, o.origin);
+  return {
+    table, bands: a.bands, breaks, friction: fr, grid: win, minutes: a.minutes, band: a.band, source: a.source, sources,
+    marketshed: o.marketshed, cumulative: o.cumulative, neighbours: o.neighbours, origin: o.origin, cell, notes, coverage,
+  };
 }
+
+export { CATCHMENT_KEY_COLUMNS } from './table';

@@ -39,9 +39,12 @@ export interface Computed {
  * Reads the layers of a query over a selection and accumulates them per group (block x
  * by-combination; each by dimension has its n groups plus its NA group, index n).
  * @param aggregate false: only group the cells (per-cell output without by)
+ * @param groups caller's group per window cell (-1: none), one group per summary block
+ *   (`sel.blocks`), without `bys` (the catchment's bands x sources); cells without an ISO3
+ *   value of the selection stay out
  * @throws IndapiError TOO_LARGE over 16,000,000 groups, IO, ABORTED
  */
-export async function compute(store: CogStore, c: Ctx, sel: Selection, vars: VarSpec[], bys: BySpec[], aggregate: boolean, signal?: AbortSignal, onProgress?: CallOptions['onProgress']): Promise<Computed> {
+export async function compute(store: CogStore, c: Ctx, sel: Selection, vars: VarSpec[], bys: BySpec[], aggregate: boolean, signal?: AbortSignal, onProgress?: CallOptions['onProgress'], groups?: Int32Array): Promise<Computed> {
   const win = sel.win;
   const N = Math.max(0, win[2] - win[0]) * Math.max(0, win[3] - win[1]);
   const isoRec = c.cat.need('ISO3');
@@ -77,7 +80,8 @@ export async function compute(store: CogStore, c: Ctx, sel: Selection, vars: Var
   const g = new Int32Array(N);
   const { isoBlock, weight, mask } = sel;
   const base = blockIndex(iso, isoBlock, weight, mask, S);
-  if (bys.length === 0) g.set(base);
+  if (groups) for (let i = 0; i < N; i++) g[i] = base[i] < 0 ? -1 : groups[i];
+  else if (bys.length === 0) g.set(base);
   else if (bys.length === 1 && bys[0].kind === 'class') groupClass(base, byData[0] as Int32Array, bys[0].lut!, !!bys[0].filtered, bys[0].n, g);
   else {
     for (let i = 0; i < N; i++) {

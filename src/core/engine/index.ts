@@ -16,7 +16,8 @@ import type { Inflate } from '../cog/tiff';
 import { IndapiError, throwIfAborted } from '../errors';
 import type { GridDef } from '../grid';
 import type { SourceFactory, TextLoader } from '../io/source';
-import type { GetLayerArgs, Row } from '../types';
+import type { PixelWindow } from '../cog/store';
+import type { GetLayerArgs, Row, VarRecord } from '../types';
 import { geometryCells } from '../wkt/raster';
 import { parseWkt } from '../wkt/parse';
 import { runCatchment } from '../catchment/query';
@@ -26,7 +27,7 @@ import { loadContext, type Ctx } from './context';
 import { features, gridText, parseDomains, summariseDomains, type Domain } from './domains';
 import { asList, byCodesOf } from '../args';
 import { checkStats, digLabOf, planBy, planVars, type BySpec, type VarSpec } from './plan';
-import { cellRows, columns, metaOf, tableRows, withCells } from './rows';
+import { cellRows, columns, metaOf, tableRows, valueFields, withCells } from './rows';
 import { select, selectionUsed, unweighted, type Selection } from './select';
 import { similar } from './similar';
 
@@ -50,8 +51,28 @@ export interface EngineOptions {
   today?: () => string;
 }
 
+/** Arguments of {@link IndapiEngine.summariseGroups}. */
+export interface GroupSummaryArgs {
+  /** Indicator codes, summarised with their catalog formulas. */
+  var: string[];
+  /** Pixel window of the bundle grid [col0, row0, col1, row1). */
+  win: PixelWindow;
+  /** Group per window cell (row-major), 0 .. groups - 1, or -1 for none. */
+  group: Int32Array;
+  /** Number of groups. */
+  groups: number;
+}
+
 /** The engine with its internals exposed for adapters, tests and the benchmark. */
 export interface IndapiEngine extends Engine {
+  /**
+   * Summaries of `var` over caller-defined groups of cells, all groups in one pass over the
+   * window (the catchment's bands x sources): per group the value fields as the main query
+   * writes them (`{}` for a group without cells), the value columns and the records. Cells
+   * without an ISO3 value are left out, as `getLayer(ids = ...)` leaves them out.
+   * @throws IndapiError UNKNOWN_CODE, TOO_LARGE over 16,000,000 groups, IO, ABORTED
+   */
+  summariseGroups(args: GroupSummaryArgs, opts?: CallOptions): Promise<{ rows: Row[]; columns: ColumnInfo[]; meta: VarRecord[] }>;
   /** The COG window store (cache statistics, clearing). */
   readonly store: CogStore;
   /** The bundle grid (from manifest.json, else SSA_GRID). */
@@ -164,6 +185,19 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
     async loadCatalog(o = {}) { return (await ctx(o.signal)).cat; },
     // travel-time catchments: src/core/catchment/query.ts, over this engine's public methods
     catchment(args, o = {}) { return runCatchment(engine, args, o); },
+
+    async summariseGroups(args, o = {}) {
+      const { c, varSpecs } = await prepare({ var: args.var }, o.signal);
+      if (args.group.length !== Math.max(0, args.win[2] - args.win[0]) * Math.max(0, args.win[3] - args.win[1])) throw new IndapiError('INTERNAL', 'summariseGroups: group and window sizes differ.');
+      const sel: Selection = { ...select(c, {}, null, false), win: args.win, blocks: new Array<null>(args.groups).fill(null) };
+      const cp = await compute(store, c, sel, varSpecs, [], true, o.signal, o.onProgress, args.group);
+      const rows = Array.from({ length: args.groups }, (_, t) => {
+        const row: Row = {};
+        if (cp.frame.groupN[t] > 0) valueFields(cp, t, row);
+        return row;
+      });
+      return { rows, columns: columns(c, cp).filter((x) => x.role === 'value'), meta: metaOf(c, cp) };
+    },
 
     async catalog(o = {}) {
       return (await ctx(o.signal)).cat.records;
