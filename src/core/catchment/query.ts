@@ -216,7 +216,7 @@ function sourcesOf(grid: GridDef, points: Array<[number, number]>, names: string
     const out: CatchmentSource = { name: names[k], lon, lat, cell: cellId(grid, s.cell % grid.width, Math.floor(s.cell / grid.width)) };
     if (s.snapped) {
       out.snapped = s.snapped;
-      out.note = `${names[k]} moved ${s.snapped.km.toFixed(1)} km to the nearest land cell, centred at ${fmtPoint(s.snapped.lon, s.snapped.lat)} (the point ${fmtPoint(lon, lat)} lies on a no-data cell of the friction surface: sea or a lake).
+      out.note = `${names[k]} moved ${s.snapped.km.toFixed(1)} km to the nearest land cell, centred at ${fmtPoint(s.snapped.lon, s.snapped.lat)} (the point ${fmtPoint(lon, lat)} lies on a no-data cell of the friction surface: sea or a lake).`;
     }
     return out;
   });
