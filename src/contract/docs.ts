@@ -19,6 +19,7 @@ export function limitsText(m: MethodSpec): string | undefined {
   return (
     `Limits (checked before any work; a call over one answers 400 naming the argument, 413 for ids and vertices): argument values nested at most ${L.maxDepth} levels deep; ` +
     `\`by\` at most ${L.maxByCodes} codes and ${n(L.maxByValues)} breaks or classes per code; \`ids\` at most ${n(L.maxIds)} cell ids; ` +
+    (m.args.some((a) => a.name === 'minutes') ? `\`minutes\` at most ${L.maxMinutesBreaks} breaks; ` : '') +
     `WKT (\`wkt\`, \`domains\`) at most ${n(L.maxVertices)} vertices in all and ${L.maxWktDepth} levels of parentheses. ` +
     `A per-cell answer (\`collapse = FALSE\`) holds at most ${n(L.maxCellRows)} cells and a session's value at most ${L.maxValueBytes / 1048576} MB as JSON: ` +
     'for more, ask for a file (`format = "csv"` or `"tif"`) or a smaller area. The Node server also bounds the bytes of one session and of all sessions (README, "Limits").'

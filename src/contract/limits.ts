@@ -8,6 +8,7 @@
  * Counts the engine already bounds (cell ids, WKT vertices) keep the engine's limit and
  * its status (413, as the engine's TOO_LARGE); the others answer 400.
  */
+import { MAX_BREAKS } from '../core/catchment/bands';
 import { MAX_IDS } from '../core/engine';
 import { IndapiError } from '../core/errors';
 import { MAX_WKT_LENGTH, MAX_WKT_VERTICES } from '../core/wkt/parse';
@@ -21,6 +22,8 @@ export interface CallLimits {
   maxByCodes: number;
   /** Most breaks or classes of one `by` code: 1000. */
   maxByValues: number;
+  /** Most travel-time breaks of `minutes` (catchment): the catchment's `MAX_BREAKS` (100). */
+  maxMinutesBreaks: number;
   /** Most cell ids in `ids`: the engine's `MAX_IDS` (1 000 000); over it answers 413. */
   maxIds: number;
   /** Most vertices of all WKT shapes of a call (`wkt`, `domains`) or GeoJSON coordinates of `domains`: the WKT parser's `MAX_WKT_VERTICES` (100 000); over it answers 413. */
@@ -38,6 +41,7 @@ export const DEFAULT_LIMITS: Readonly<CallLimits> = {
   maxDepth: 64,
   maxByCodes: 10,
   maxByValues: 1000,
+  maxMinutesBreaks: MAX_BREAKS,
   maxIds: MAX_IDS,
   maxVertices: MAX_WKT_VERTICES,
   maxWktDepth: 32,
@@ -114,6 +118,9 @@ export function checkCallLimits(raw: RawArgs, call: string, lim: CallLimits = DE
   for (const [name, v] of raw) {
     // Counts first (no scan of the elements), then the scans.
     if (name === 'by') checkBy(v, call, lim);
+    if (name === 'minutes' && Array.isArray(v) && v.length > lim.maxMinutesBreaks) {
+      throw tooMuch(`argument 'minutes' has ${v.length} breaks; the limit is ${lim.maxMinutesBreaks}.`, call);
+    }
     if (name === 'ids' && Array.isArray(v) && v.length > lim.maxIds) {
       throw tooMuch(`argument 'ids' has ${v.length} cell ids; the limit is ${lim.maxIds}. Query by country (iso3) or split the ids.`, call, 'TOO_LARGE');
     }

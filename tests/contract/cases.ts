@@ -181,6 +181,44 @@ const CATCHMENT_CASES: ContractCase[] = [
       for (const f of v.features) expect(f.geometry.type).toBe('MultiPolygon');
     },
   },
+  {
+    name: 'catchment/json marketshed: rows per source x band (source, source_id), then the all-sources rows; cumulative bands; 16 neighbours',
+    request: { method: 'POST', path: `${R}/catchment/json`, headers: JSONH, body: JSON.stringify({ xy: [NAIROBI, [34.76171, -0.10221], [39.67, -4.05]], names: ['Nairobi', 'Kisumu', 'Mombasa'], minutes: [0, 120, 240, 480], marketshed: true, cumulative: true, neighbours: 16, var: 'PN14_POP' }) },
+    status: 201,
+    json: (v) => {
+      expect(v).toHaveLength(12);
+      expect(v.slice(0, 3).map((r: any) => [r.source, r.source_id, r.band])).toEqual([['Nairobi', 1, '[0,120]'], ['Nairobi', 1, '[0,240]'], ['Nairobi', 1, '[0,480]']]);
+      expect(v.slice(9).map((r: any) => [r.source, r.band])).toEqual([[undefined, '[0,120]'], [undefined, '[0,240]'], [undefined, '[0,480]']]);
+      // the all-sources rows add up the sources; cumulative bands grow
+      for (let k = 0; k < 3; k++) expect(v[9 + k].cells).toBe(v[k].cells + v[3 + k].cells + v[6 + k].cells);
+      expect(v[11].PN14_POP).toBeGreaterThan(v[9].PN14_POP);
+    },
+  },
+  {
+    name: 'catchment/json capacity: coverage per source and the people left uncovered',
+    request: { method: 'POST', path: `${R}/catchment/json`, headers: FORM, body: "xy=list(c(36.82,-1.29),c(39.67,-4.05))&names=c('Nairobi','Mombasa')&capacity=c(5e4,1e9)&minutes=c(0,240)&population='PN14_POP'" },
+    status: 201,
+    json: (v) => {
+      expect(v[0]).toMatchObject({ source: 'Nairobi', capacity: 50000, population_covered: 50000 });
+      expect(v[0].population_in_reach).toBeGreaterThan(50000);
+      expect(v[1].population_covered).toBe(v[1].population_in_reach);
+      expect(v[2].population_uncovered).toBe(v[2].population_in_reach - v[2].population_covered);
+    },
+  },
+  {
+    name: 'catchment: a coastal point in a sea cell moves to the nearest land cell, and the warnings say so',
+    session: catchmentSession({ xy: [39.67, -4.05], names: ['Mombasa'] }),
+    request: { path: `${P}/tmp/{key}/warnings` },
+    status: 200,
+    text: [/Mombasa moved \d+\.\d km to the nearest land cell, centred at \(39\.6250, -4\.0417\)/, /Cells are 9\.\d x 9\.\d km/],
+  },
+  catchmentBad('a name longer than 200 characters', `xy=list(c(36.82,-1.29),c(39.67,-4.05))&names=c('a','${'b'.repeat(201)}')`, 'names'),
+  catchmentBad('names not one per source', "xy=c(36.82,-1.29)&names=c('a','b')", 'names'),
+  catchmentBad('the same point twice', 'xy=list(c(36.82,-1.29),c(36.82,-1.29))', 'xy'),
+  catchmentBad('a negative capacity', 'xy=c(36.82,-1.29)&capacity=-5', 'capacity'),
+  catchmentBad('a capacity that is not a number', 'xy=c(36.82,-1.29)&capacity=NA', 'capacity'),
+  catchmentBad('neighbours other than 8 or 16', 'xy=c(36.82,-1.29)&neighbours=12', 'neighbours'),
+  catchmentBad('101 breaks', `xy=c(36.82,-1.29)&minutes=c(${Array.from({ length: 101 }, (_, i) => i).join(',')})`, 'minutes'),
   catchmentBad('a point outside the grid', 'xy=c(100,50)', 'xy'),
   catchmentBad('a point at sea (a barrier)', 'xy=c(45,-10)', 'xy'),
   catchmentBad('a WKT point at sea', "wkt='POINT(45 -10)'", 'wkt'),

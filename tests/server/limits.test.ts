@@ -95,3 +95,18 @@ test('depth and WKT scans need no recursion; deparse cuts deep values', () => {
   expect(wktSize('MULTIPOLYGON(((0 0, 1 0, 1 1, 0 0)))')).toEqual({ vertices: 4, depth: 3 });
   expect(deparse(v)).toContain('...');
 });
+
+test('catchment: 200,000 minutes breaks (issue 25.1) answer 400 naming minutes before any work', async () => {
+  const { post, calls } = setup();
+  const minutes = Array.from({ length: 200_000 }, (_, i) => i);
+  const t0 = performance.now();
+  const r = await post('catchment', JSON.stringify({ xy: [36.82, -1.29], minutes, var: ['PN14_POP', 'ELEVATION', 'AREA_TOTAL'] }));
+  expect(r.status).toBe(400);
+  const t = await r.text();
+  expect(t).toMatch(/^argument 'minutes' has 200000 breaks; the limit is 100\./);
+  expect(calls()).toBe(0);
+  expect(performance.now() - t0).toBeLessThan(1000);
+  // 100 breaks pass the check (the fixture engine has no catchment: 400 from the method, not the limit)
+  const ok = await post('catchment', JSON.stringify({ xy: [36.82, -1.29], minutes: minutes.slice(0, 100) }));
+  expect(await ok.text()).not.toMatch(/limit is 100/);
+});

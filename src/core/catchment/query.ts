@@ -9,7 +9,7 @@
  * bundles may add others (e.g. a motorised surface), and several may coexist.
  */
 import { cogPath } from '../bundle';
-import type { CallOptions, ColumnInfo, TableResult } from '../api';
+import type { CallOptions, TableResult } from '../api';
 import { cellAreaKm2 } from '../area';
 import type { Catalog } from '../catalog';
 import type { CogStore, PixelWindow } from '../cog/store';
@@ -103,6 +103,14 @@ export function catchmentArgs(a: Record<string, unknown>): CatchmentArgs {
     friction: a.friction as string | undefined,
     var: a.var as string[] | undefined,
     iso3: a.iso3 as string[] | undefined,
+    names: a.names as string[] | undefined,
+    marketshed: a.marketshed as boolean | undefined,
+    cumulative: a.cumulative as boolean | undefined,
+    neighbours: a.neighbours as 8 | 16 | undefined,
+    snapKm: a.snap_km as number | undefined,
+    origin: a.origin as 'cell' | 'point' | undefined,
+    capacity: a.capacity === undefined || a.capacity === null ? undefined : ((Array.isArray(a.capacity) ? a.capacity : [a.capacity]) as number[]),
+    population: a.population as string | undefined,
   };
 }
 
