@@ -1,6 +1,7 @@
 import { gunzipSync } from 'fflate';
 import { describe, expect, test } from 'vitest';
 import { FormatError, toMarkdown, toRds, toTab } from './rformats';
+import { toCsv } from './rprint';
 
 const rows = [
   { ISO3: 'KEN', ADM1_NAME_ALT: 'Rift "Valley"', ELEVATION: 1500, AREA: 1.5 },
@@ -8,6 +9,12 @@ const rows = [
 ];
 
 describe('R/.val formats', () => {
+  test('csv, tab, md: formula text neutralised, HTML shown as text, numbers untouched (issue 25 item 7)', () => {
+    const v = [{ label: '=cmd|\' /C calc\'!A0', html: '<img src=x onerror=alert(1)>', n: -1.5 }];
+    expect(toCsv(v)).toBe('"label","html","n"\r\n"\'=cmd|\' /C calc\'!A0","<img src=x onerror=alert(1)>",-1.5\r\n');
+    expect(toTab(v)).toContain('"\'=cmd|');
+    expect(toMarkdown(v)).toContain('| =cmd\\|\' /C calc\'!A0 | &lt;img src=x onerror=alert(1)&gt; | -1.5 |');
+  });
   test('tab: quoted names and text, tabs, CRLF, empty missing fields', () => {
     expect(toTab(rows)).toBe('"ISO3"\t"ADM1_NAME_ALT"\t"ELEVATION"\t"AREA"\r\n"KEN"\t"Rift ""Valley"""\t1500\t1.5\r\n"KEN"\t\t20\t\r\n');
     expect(toTab(['a.csv', 'b.csv'])).toBe('"x"\r\n"a.csv"\r\n"b.csv"\r\n');

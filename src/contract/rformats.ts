@@ -32,7 +32,8 @@ export function toTab(v: unknown): string {
 function mdCell(v: unknown): string {
   if (v === null || v === undefined) return 'NA';
   if (typeof v === 'boolean') return v ? 'TRUE' : 'FALSE';
-  return String(v).replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+  // &, < and > as entities: raw HTML in a label (`<img onerror=...>`) is shown as text by a Markdown renderer
+  return String(v).replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 /**

@@ -4,6 +4,7 @@
  * Data frames are arrays of row objects (spec part 2.3); lists are objects.
  */
 import { deparseName, deparseString } from './deparse';
+import { neutraliseFormulaText } from '../core/formats/csv';
 
 /** True when `v` looks like a data frame: a non-empty array of plain objects with scalar fields. */
 export function isTable(v: unknown): v is Record<string, unknown>[] {
@@ -143,7 +144,7 @@ function csvField(v: unknown): string {
   if (v === null || v === undefined) return '';
   if (typeof v === 'number') return Number.isFinite(v) ? String(v) : Number.isNaN(v) ? 'NaN' : v > 0 ? 'Inf' : '-Inf';
   if (typeof v === 'boolean') return v ? 'TRUE' : 'FALSE';
-  return '"' + String(v).replace(/"/g, '""') + '"';
+  return '"' + neutraliseFormulaText(String(v)).replace(/"/g, '""') + '"'; // text a spreadsheet would run as a formula gets a leading ' (csv.ts)
 }
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { Row } from '../core/types';
 import type { CellResult, Engine, TableResult } from '../core/api';
-import { ALL_SELECTED, fetchTableData, NA_KEY, pivotGrid, pivotRows } from './pivot';
+import { ALL_SELECTED, fetchTableData, NA_KEY, pivotCsv, pivotGrid, pivotRows } from './pivot';
 
 // Fixture rows (made-up values) shaped as getLayer answers them: a mean indicator, so totals
 // are not sums of cells and must come from the totals' own rows.
@@ -148,5 +148,12 @@ describe('fetchTableData: one engine call per total kind', () => {
     expect(f.calls.map((c) => c.method)).toEqual(['getLayerTable', 'getLayerTable', 'getLayerTable']);
     expect(f.calls.every((c) => c.args.pooled === true)).toBe(true);
     expect(d.union).toBe(true);
+  });
+});
+
+describe('pivotCsv (the Table download)', () => {
+  test('text a spreadsheet would run gets a leading \', numbers stay numbers (issue 25 item 7)', () => {
+    const csv = pivotCsv([['Region', '=HYPERLINK("http://x")', 'Total'], ['@SUM(1)', -1.5, null], ['-2+3+cmd|x', 2, -3]]);
+    expect(csv).toBe('Region,"\'=HYPERLINK(""http://x"")",Total\r\n"\'@SUM(1)",-1.5,\r\n"\'-2+3+cmd|x",2,-3\r\n');
   });
 });

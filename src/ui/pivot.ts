@@ -11,6 +11,8 @@
  */
 import type { CallOptions, Engine, TableResult } from '../core/api';
 import type { GetLayerArgs, Row } from '../core/types';
+import { FORMULA_TEXT } from '../core/formats/csv';
+import Papa from 'papaparse';
 
 /** Key text of the NA group (cells without a class or outside every interval). */
 export const NA_KEY = 'NA';
@@ -331,4 +333,14 @@ export function tablePivot(a: TableArgs, d: TableData, single?: string): Pivot {
     ...(d.union && byCountryCol ? { totalCol: ALL_SELECTED } : {}),
     ...(d.union && byCountryRow ? { totalRow: ALL_SELECTED } : d.union ? { totalRow: 'Total' } : {}),
   });
+}
+
+/**
+ * The Table's CSV download: the grid of {@link pivotGrid} as RFC 4180 text (papaparse, CRLF,
+ * a final line break, empty fields for missing figures). Text a spreadsheet would run as a
+ * formula (a class label `=HYPERLINK(...)`) gets a leading `'` as OWASP's CSV-injection advice
+ * says; numbers, negative ones too, stay numbers (src/core/formats/csv.ts).
+ */
+export function pivotCsv(grid: Array<Array<string | number | null>>): string {
+  return `${Papa.unparse(grid.map((x) => x.map((v) => (v === null ? '' : v))), { newline: '\r\n', escapeFormulae: FORMULA_TEXT })}\r\n`;
 }

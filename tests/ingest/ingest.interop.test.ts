@@ -414,6 +414,32 @@ describe('CLI exit codes', () => {
   });
 });
 
+describe('catalog text with spreadsheet formulas or HTML (issue 25 item 7)', () => {
+  it('vi.csv neutralises formulas (pandas reads the leading \'), the engine reads the text back as given, the README shows HTML as text', async () => {
+    const evil = Papa.parse<Record<string, string>>(viText, { header: true, skipEmptyLines: true });
+    const rain = evil.data.find((r) => r.varCode === 'RAIN_FIX')!;
+    rain.varLabel = '=HYPERLINK("http://evil.example","click")';
+    rain.varDesc = "=cmd|' /C calc'!A0";
+    rain.sources = '<img src=x onerror=alert(1)>';
+    rain.citation = '@SUM(1)';
+    const res = await run(withRow(4, (f) => { f[0] = '<img src=x onerror=alert(2)>'; return f; }), Papa.unparse(evil.data, { newline: '\n', columns: evil.meta.fields }) + '\n', { dropInvalid: true });
+    expect(res.ok, JSON.stringify(res.findings)).toBe(true);
+    const script = 'import pandas as pd, sys, json; d = pd.read_csv(sys.argv[1], dtype=str, keep_default_na=False); r = d[d.varCode == "RAIN_FIX"].iloc[0]; print(json.dumps({k: r[k] for k in ["varLabel", "varDesc", "sources", "citation"]}))';
+    const read = JSON.parse(execFileSync('/usr/bin/python3', ['-c', script, join(res.folder, 'vi.csv')], { encoding: 'utf8' })) as Record<string, string>;
+    expect(read).toEqual({ varLabel: `'${rain.varLabel}`, varDesc: `'${rain.varDesc}`, sources: rain.sources, citation: "'@SUM(1)" });
+    const e = createNodeEngine(res.folder);
+    try {
+      const d = (await e.describe({ var: ['RAIN_FIX'] })) as Array<Record<string, string>> | { data: Array<Record<string, string>> };
+      expect((Array.isArray(d) ? d : d.data)[0]).toMatchObject({ Label: rain.varLabel, Description: rain.varDesc, Sources: rain.sources });
+    } finally {
+      await e.store.close();
+    }
+    const readme = readFileSync(join(res.folder, 'README.md'), 'utf8');
+    expect(readme).toContain('&lt;img src=x onerror=alert(2)&gt;');
+    expect(readme).not.toContain('<img');
+  });
+});
+
 describe('catalog: extra fields and published', () => {
   it('parseVi keeps fields beyond VarRecord; category leaves out published false/FALSE/F/0 only', async () => {
     const { Catalog, parseVi } = await import('../../src/core/catalog');

@@ -9,7 +9,6 @@
  * XLSX (exceljs, loaded on first use), totals included and labelled. Queries: src/ui/pivot.ts.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
-import Papa from 'papaparse';
 import type { CallOptions } from '../../core/api';
 import { getEngine, getRaster } from '../services';
 import { useRun } from '../useRun';
@@ -18,7 +17,7 @@ import { PivotTable } from '../../ui/PivotTable';
 import { Progress } from '../../ui/Progress';
 import { ResultFrame } from '../../ui/ResultFrame';
 import { HistogramSection } from './HistogramSection';
-import { ALL_SELECTED, COUNTRY_CODES, fetchTableData, pivotGrid, tablePivot, type TableArgs, type TableData } from '../../ui/pivot';
+import { ALL_SELECTED, COUNTRY_CODES, fetchTableData, pivotCsv, pivotGrid, tablePivot, type TableArgs, type TableData } from '../../ui/pivot';
 import { codesKnown, colLabel, errText, fmtNum, isoOptions, keyOrder, prettyUnit, varSearch, type PanelCtx } from './common';
 
 /** Runs the table's summaries on the app's engine; key orders from the class tables (classes) or interval order. */
@@ -100,8 +99,7 @@ export function TablePanel({ ctx }: { ctx: PanelCtx }) {
   const downloadCsv = () => {
     if (!last) return;
     const g = grid();
-    const csv = Papa.unparse(g.map((x) => x.map((v) => (v === null ? '' : v))), { newline: '\r\n' });
-    save(`${csv}\r\n`, `${fileBase}.csv`, 'text/csv;charset=utf-8');
+    save(pivotCsv(g), `${fileBase}.csv`, 'text/csv;charset=utf-8');
   };
   const downloadXlsx = async () => {
     if (!last || xlsxBusy) return;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SSA_GRID } from '../grid';
-import { bundleUrl, classTablePath, cogPath, manifestGrid, parseManifest, serialiseManifest } from '.';
+import { bundleUrl, classTablePath, cogPath, manifestGrid, parseClassTable, parseManifest, parseVi, parseViRecords, serialiseClassTable, serialiseManifest, serialiseVi } from '.';
 
 describe('bundle paths', () => {
   it('builds cog/ and classes/ paths in one place, URL-encoded per segment', () => {
@@ -29,5 +29,24 @@ describe('manifest', () => {
     expect(() => parseManifest('{x')).toThrow(expect.objectContaining({ code: 'IO' }));
     expect(() => parseManifest('[]')).toThrow(expect.objectContaining({ code: 'IO' }));
     expect(() => parseManifest('{"files": 3}')).toThrow(expect.objectContaining({ code: 'IO' }));
+  });
+});
+
+describe('vi.csv and class tables against formula injection (issue 25 item 7)', () => {
+  const evil = { varCode: 'X1', varLabel: '=HYPERLINK("http://x","y")', varDesc: "=cmd|' /C calc'!A0", unit: '@SUM(1)', type: 'continuous', aggFunR: 'mean(X1)', classBreaks: '-10|0|10', noData: '-9999', sources: '<img src=x onerror=alert(1)>' };
+  it('writes a leading \' before formula text (not before -9999), and reads back what was written', () => {
+    const fields = Object.keys(evil);
+    const text = serialiseVi(fields, [evil]);
+    const line = text.split('\n')[1];
+    expect(line).toContain('"\'=HYPERLINK(""http://x"",""y"")"');
+    expect(line).toContain('"\'=cmd|\' /C calc\'!A0"');
+    expect(line).toContain('"\'@SUM(1)"');
+    expect(line).toContain('"\'-10|0|10"');
+    expect(line).toContain(',-9999,');
+    expect(parseViRecords(text).records).toEqual([evil]);
+    expect(parseVi(text)[0]).toMatchObject({ varLabel: evil.varLabel, varDesc: evil.varDesc, classBreaks: '-10|0|10', sources: evil.sources });
+    const classes = serialiseClassTable([{ value: 1, label: '=1+1' }, { value: -1, label: 'ok' }]);
+    expect(classes).toBe("value,label,color\n1,\"'=1+1\",\n-1,ok,\n");
+    expect(parseClassTable(classes).map((e) => e.label)).toEqual(['=1+1', 'ok']);
   });
 });

@@ -8,6 +8,7 @@
  */
 import Papa from 'papaparse';
 import { IndapiError } from '../errors';
+import { FORMULA_TEXT, restoreFormulaText } from '../formats/csv';
 import { gridFromManifest, SSA_GRID, type GridDef } from '../grid';
 import type { ClassEntry } from '../types';
 
@@ -85,9 +86,14 @@ export function manifestGrid(m: BundleManifest | null): GridDef {
   return gridFromManifest(m?.grid, SSA_GRID);
 }
 
-/** RFC 4180 CSV text (papaparse): a header row, `\n` line ends, a final newline; `quoteAll` quotes every field. */
+/**
+ * RFC 4180 CSV text (papaparse): a header row, `\n` line ends, a final newline; `quoteAll`
+ * quotes every field. Text a spreadsheet would run as a formula (`=HYPERLINK(...)`, `@SUM(1)`)
+ * gets a leading `'` (OWASP CSV injection, see src/core/formats/csv.ts); the parsers here
+ * and in the catalog take it off again.
+ */
 function csvText(fields: readonly string[], rows: ReadonlyArray<ReadonlyArray<string>>, quoteAll = false): string {
-  return `${Papa.unparse({ fields: [...fields], data: rows.map((r) => [...r]) }, { newline: '\n', quotes: quoteAll })}\n`;
+  return `${Papa.unparse({ fields: [...fields], data: rows.map((r) => [...r]) }, { newline: '\n', quotes: quoteAll, escapeFormulae: FORMULA_TEXT })}\n`;
 }
 
 /**
@@ -109,7 +115,7 @@ export function serialiseVi(fields: readonly string[], records: ReadonlyArray<Re
  * @throws IndapiError IO when the CSV cannot be parsed
  */
 export function parseViRecords(text: string, name = 'vi.csv'): { fields: string[]; records: Array<Record<string, string>> } {
-  const res = Papa.parse<Record<string, string>>(text.replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: true });
+  const res = Papa.parse<Record<string, string>>(text.replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: true, transform: restoreFormulaText });
   const bad = res.errors.find((e) => e.type !== 'Delimiter');
   if (bad) throw new IndapiError('IO', `Cannot parse ${name}: ${bad.message} (row ${bad.row}).`);
   return { fields: res.meta.fields ?? [], records: res.data };

@@ -7,6 +7,7 @@ import Papa from 'papaparse';
 import { RE2JS } from 're2js';
 import { aggFormulaText } from '../engine/expr';
 import { IndapiError, throwIfAborted } from '../errors';
+import { restoreFormulaText } from '../formats/csv';
 import type { TextLoader } from '../io/source';
 import type { CategoryRow } from '../api';
 import type { ClassEntry, IsoEntry, VarRecord } from '../types';
@@ -18,8 +19,9 @@ export const VI_FIELDS: Array<keyof VarRecord> = [
   'version', 'published', 'dataType', 'noData', 'classTable',
 ];
 
+/** RFC 4180 records; a field neutralised against formula injection by the bundle's writers (`'=...`) comes back as written before. */
 function parseCsv(text: string, what: string): Record<string, string>[] {
-  const res = Papa.parse<Record<string, string>>(text.replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: true });
+  const res = Papa.parse<Record<string, string>>(text.replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: true, transform: restoreFormulaText });
   const bad = res.errors.find((e) => e.type !== 'Delimiter');
   if (bad) throw new IndapiError('IO', `Cannot parse ${what}: ${bad.message} (row ${bad.row}).`);
   return res.data;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TABLE_KEN_ADM1 } from '../../../tests/formats/formats.fixture';
-import { csvField, csvText, writeCsv } from './csv';
+import { csvField, csvText, neutraliseFormulaText, restoreFormulaText, writeCsv } from './csv';
 
 describe('csv writer (RFC 4180)', () => {
   it('quotes only fields with comma, quote or line break, doubling quotes', () => {
@@ -8,6 +8,17 @@ describe('csv writer (RFC 4180)', () => {
     expect(csvField('a,b')).toBe('"a,b"');
     expect(csvField('say "hi"')).toBe('"say ""hi"""');
     expect(csvField('two\nlines')).toBe('"two\nlines"');
+  });
+  it('neutralises text a spreadsheet would run as a formula, not numbers (OWASP CSV injection, issue 25 item 7)', () => {
+    for (const bad of ['=HYPERLINK("http://x","y")', "=cmd|' /C calc'!A0", '@SUM(1)', '+1+1', '-2+3+cmd|x', '\t=1', '\r=1', "'=1"]) {
+      expect(neutraliseFormulaText(bad), bad).toBe(`'${bad}`);
+      expect(restoreFormulaText(neutraliseFormulaText(bad)), bad).toBe(bad);
+    }
+    for (const ok of ['-1.5', '+3e2', '-9999', '.5', 'Côte', "'quoted", '', '(-10,0]', 'a=b']) {
+      expect(neutraliseFormulaText(ok), ok).toBe(ok);
+      expect(restoreFormulaText(ok), ok).toBe(ok);
+    }
+    expect(csvText(['name', 'v'], [['=HYPERLINK("x")', -1.5], ['@SUM(1)', -2], ['-1.5', 3]])).toBe('name,v\r\n"\'=HYPERLINK(""x"")",-1.5\r\n"\'@SUM(1)",-2\r\n-1.5,3\r\n');
   });
   it('writes header, CRLF rows, empty fields for missing values', () => {
     expect(csvText(['a', 'b'], [[1, undefined], [NaN, 'x']])).toBe('a,b\r\n1,\r\n,x\r\n');

@@ -20,6 +20,15 @@ import { csvText } from './csv';
 import { requestCodes } from './names';
 import { rObjectName } from './rds';
 
+/**
+ * Catalog or user text for a Markdown file: `&`, `<`, `>` as entities, so raw HTML in it
+ * (`<img onerror=...>`, `<script>`) is shown as text by every renderer (CommonMark 6.6 "Raw
+ * HTML" is only recognised from a literal `<`).
+ */
+export function markdownText(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
 /** Name of the producer written in labels and descriptions. */
 export const PRODUCER = 'indapi3';
 
@@ -312,7 +321,7 @@ export function readmeText(info: PackageInfo, fileNames: string[]): string {
     '',
     '| code | label | unit | type | period | aggregation |',
     '|---|---|---|---|---|---|',
-    ...info.meta.map((m) => `| ${[m.varCode, m.varLabel, m.unit, m.type, period(m), m.aggFunR].map((s) => (s ?? '').replace(/\|/g, '\\|')).join(' | ')} |`),
+    ...info.meta.map((m) => `| ${[m.varCode, m.varLabel, m.unit, m.type, period(m), m.aggFunR].map((s) => markdownText(s ?? '').replace(/\|/g, '\\|')).join(' | ')} |`),
     '',
     '## Sources, licences and citations',
     '',

@@ -12,6 +12,7 @@ import { gridText, type GridDef } from '../../core/grid';
 import { CLASS_RULE_TEXT, isoCsv, type ClassRule, type CountryCells } from '../../core/ingest/classes';
 import type { Finding, Findings } from '../../core/ingest/findings';
 import { formulaColumns } from '../../core/ingest/plan';
+import { markdownText } from '../../core/formats/pkg';
 import type { Layer } from './layer';
 
 const KEY_LABEL: Record<string, [string, string]> = {
@@ -119,11 +120,14 @@ export async function writeBundleFiles(o: BundleFilesInput): Promise<Finding[]> 
   return droppedFindings;
 }
 
+/** A file name in the README: in a code span when it holds no backtick, else as escaped text. */
+const fileName = (name: string): string => (name.includes('`') ? markdownText(name) : `\`${name}\``);
+
 function bundleReadme(o: { grid: GridDef; fixed: boolean; source: string; catalog: string; today: string; rows: number; validRows: number; layers: number; records: number; dropped: Finding[]; encoding: string; classRules: Array<[string, ClassRule]> }): string {
   const lines = [
     `# indapi3 data bundle (ingested)`,
     '',
-    `Ingested on ${o.today} by \`npm run ingest\` (src/node/ingest) from the table \`${o.source}\` (${o.rows} rows, ${o.validRows} cells written, read as ${o.encoding === 'utf8' ? 'UTF-8' : 'Latin-1'}) and the catalog \`${o.catalog}\` (${o.records} records written).`,
+    `Ingested on ${o.today} by \`npm run ingest\` (src/node/ingest) from the table ${fileName(o.source)} (${o.rows} rows, ${o.validRows} cells written, read as ${o.encoding === 'utf8' ? 'UTF-8' : 'Latin-1'}) and the catalog ${fileName(o.catalog)} (${o.records} records written).`,
     '',
     'The values are those of the input table; this bundle adds nothing. Layout as the embedded bundle (public/data/README.md):',
     '',
@@ -140,7 +144,7 @@ function bundleReadme(o: { grid: GridDef; fixed: boolean; source: string; catalo
     '',
     `## Dropped (${o.dropped.length})`,
     '',
-    ...(o.dropped.length ? o.dropped.map((f) => `- ${f.kind}: ${f.message}`) : ['Nothing was dropped.']),
+    ...(o.dropped.length ? o.dropped.map((f) => `- ${f.kind}: ${markdownText(f.message)}`) : ['Nothing was dropped.']),
     '',
   ];
   return lines.join('\n');
