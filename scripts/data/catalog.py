@@ -5,6 +5,7 @@ Every text here describes how build_bundle.py computes the layer; keep both in s
 from __future__ import annotations
 
 import friction
+import pop_model
 import palettes as P
 
 # Population-weighted mean over the cells that have both values (issue 12): R's
@@ -298,7 +299,7 @@ def records(src: dict, ctx: dict) -> list[dict]:
     recs.append(continuous(
         'PLACES_POP', [-1, 0, 5000, 20000, 100000, 1000000, 50000000], P.RDPU7[:6], 'people',
         labels=['0', '1 - 5000', '5000 - 20000', '20000 - 100000', '100000 - 1000000', '> 1000000'],
-        varLabel='Population of places of 1000+ people (GeoNames)', varTitle='Summed population of the GeoNames places in the cell',
+        varLabel='People in towns of 1,000+ (GeoNames)', varTitle='People in the GeoNames towns of 1,000+ people whose point lies in the cell',
         varDesc=('Sum of the GeoNames population figures of the places counted in PLACES_N (populated places '
                  'of 1,000+ people whose point lies in the cell). GeoNames figures come from censuses of '
                  'various years; sections of places (PPLX) may overlap their parent city. Not a population '
@@ -313,15 +314,44 @@ def records(src: dict, ctx: dict) -> list[dict]:
     recs.append(continuous(
         'PN14_POP', [-1, 0, 100, 500, 1000, 2500, 5000, 100000], P.YLORBR7, 'people',
         labels=['0', '1 - 100', '100 - 500', '500 - 1000', '1000 - 2500', '2500 - 5000', '> 5000'],
-        varLabel='Population 2014 (national, by land area)', varTitle='National population 2014 spread over the country\'s land area',
+        varLabel='Population 2014 spread evenly by land area (not where people live)', varTitle='National population 2014 spread evenly over the country\'s land area: not where people live',
         varDesc=('World Bank total population 2014 (SP.POP.TOTL, as in spData\'s world table) of the cell\'s '
                  'country, apportioned to the country\'s cells in proportion to AREA_LAND, in whole people '
                  '(largest-remainder rounding), so that the cells of each country add up exactly to the '
-                 'national figure. A uniform density within each country, not a population map. Somalia\'s '
+                 'national figure. A uniform density within each country, not where people live: use POP_MODEL '
+                 'for people near a place. Somalia\'s '
                  'figure covers Somaliland. No data for countries absent from spData\'s world table or without '
                  f'a figure there: {missing_pop}. ' + grid_note),
         dec='0', aggFunR='sum(PN14_POP, na.rm=TRUE)',
         cat1='Demographics', cat2='National figures 2014', cat3='Population', **wb_src, **common))
+    pm = ctx['pop_notes']
+    pm_other = '; '.join(f"{k} {v['year']} ({v['source']})" for k, v in sorted(pm.items()) if v['source'] != 'PWT 9.1')
+    pm_scaled = ', '.join(k for k, v in sorted(pm.items()) if v['scaled']) or 'none'
+    pwt, dsl = deb['r-cran-pwt9'], deb['r-cran-dslabs']
+    recs.append(continuous(
+        'POP_MODEL', [-1, 0, 1000, 5000, 10000, 50000, 250000, 50000000], P.YLORBR7, 'people',
+        labels=['0', '1 - 1000', '1000 - 5000', '5000 - 10000', '10000 - 50000', '50000 - 250000', '> 250000'],
+        varLabel='Population 2017, modelled (national totals placed by towns)',
+        varTitle='Modelled total population 2017: national totals distributed over towns and land (dasymetric), not a census',
+        varDesc=('MODELLED, not a census. National totals: Penn World Table 9.1, year 2017 (population from the UN '
+                 'World Population Prospects 2017), except ' + pm_other + '. Each total is distributed over the '
+                 'country\'s cells: (1) every GeoNames place of 1,000+ people (sections of places, PPLX, left out: '
+                 'GeoNames counts them in their city) puts its GeoNames population on the land of the cells of its '
+                 f'country within sqrt(P / (pi * {pop_model.URBAN_DENSITY:g})) km of its point (a disc at '
+                 f'{pop_model.URBAN_DENSITY:g} people per km2), by land area, or in its own cell (the nearest cell '
+                 'of its country when its point lies on a sea cell); where the towns add up to more than the national '
+                 f'total they are scaled down to it ({pm_scaled}); (2) the rest of the national total (rural people '
+                 'and places under 1,000) over the country\'s cells in proportion to AREA_LAND * (1 + n), n the '
+                 'number of GeoNames places of 1,000+ people in the cell and its 8 neighbours. Rounded to whole '
+                 'people by largest remainder so each country adds up exactly to its national total. Limits: '
+                 'GeoNames town figures are of various (often older) years, so cities carry their GeoNames '
+                 'population and growth since sits in the rural part; nothing of land cover, roads or terrain; '
+                 'a model for 9 km cells, not a substitute for WorldPop or GHS-POP. Made by scripts/data/pop_model.py. '
+                 + grid_note),
+        dec='0', aggFunR='sum(POP_MODEL, na.rm=TRUE)',
+        cat1='Demographics', cat2='Population', cat3='Modelled population',
+        **dict(srcs(pwt, spd, dsl, atc), sourceMini='PWT 9.1 2017, GeoNames (modelled)', year='2017', yearEnd='2017'),
+        **common))
     recs.append(continuous(
         'PN14_LIFEEXP', [40, 50, 55, 60, 65, 70, 80], P.YLGN6, 'years',
         labels=['<= 50 years', '50 - 55 years', '55 - 60 years', '60 - 65 years', '65 - 70 years', '> 70 years'],

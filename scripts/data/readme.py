@@ -143,6 +143,13 @@ def write_readme(path: str, *, src: dict, versions: dict, recs: list[dict], coun
       + (', '.join(miss['lifeExp']) or 'none') + '; GDP per capita: ' + (', '.join(miss['gdpPercap']) or 'none')
       + '). Nothing is filled in from elsewhere.')
     a('')
+    a('`POP_MODEL` is **modelled**, not a census: national totals (Penn World Table 9.1, 2017, for the countries '
+      'it has; Somalia and South Sudan from the World Bank 2014 figures above; Eritrea from Gapminder 2015 via dslabs) '
+      'placed over each country\'s cells by its GeoNames towns and the rest by land area near settlements '
+      '(`scripts/data/pop_model.py`; method and limits in its record above). It is the default population of the '
+      'app\'s catchments; `PN14_POP` spreads each 2014 total evenly over the land and says nothing of where people live; '
+      '`PLACES_POP` holds the people of the GeoNames towns of 1,000+ only.')
+    a('')
     a('## Rebuilding')
     a('')
     a('```sh')
