@@ -1,7 +1,8 @@
 /**
- * Writers' inputs for a catchment: the travel-time raster as a per-cell result (for the
- * engine's tif / asc / grd writers) and one GeoJSON polygon per band (cell outlines traced
- * with the writers' {@link traceGroups}). Its formats: ./formats.ts.
+ * Writers' inputs for a catchment: the travel-time raster (and, for marketsheds, the
+ * nearest-source raster with its table of names) as a per-cell result (for the engine's
+ * tif / asc / grd writers) and one GeoJSON polygon per band, or per source x band (cell
+ * outlines traced with the writers' {@link traceGroups}). Its formats: ./formats.ts.
  */
 import type { CellResult } from '../api';
 import { traceGroups } from '../formats/geojson';
@@ -10,6 +11,8 @@ import type { CatchmentResult } from './query';
 
 /** Code of the travel-time layer in files. */
 export const TRAVEL_TIME_CODE = 'TRAVEL_TIME';
+/** Code of the nearest-source layer in files (marketsheds): the source's 1-based `source_id`. */
+export const NEAREST_SOURCE_CODE = 'NEAREST_SOURCE';
 
 /** A catalog-like record of the travel-time raster, for the writers (README, meta.csv, side-cars). */
 export function travelTimeRecord(r: CatchmentResult): VarRecord {
@@ -19,7 +22,7 @@ export function travelTimeRecord(r: CatchmentResult): VarRecord {
     varCode: TRAVEL_TIME_CODE,
     varLabel: `Travel time (minutes) over ${f.varCode}`,
     varTitle: 'Accumulated travel time from the source points',
-    varDesc: `Least accumulated travel time in minutes from the nearest of ${r.sources.length} source point(s) over the friction layer ${f.varCode} (${f.varLabel}): Dijkstra over the 8-neighbour grid, each step the WGS84 geodesic distance between cell centres times the mean friction of the two cells; no-data cells are barriers. Cells beyond ${r.breaks[r.breaks.length - 1]} minutes are no-data.`,
+    varDesc: `Least accumulated travel time in minutes from the nearest of ${r.sources.length} source point(s) over the friction layer ${f.varCode} (${f.varLabel}): Dijkstra over the ${r.neighbours ?? 8}-neighbour grid, each step the WGS84 geodesic distance between cell centres times the mean friction of the cells it touches${r.origin === 'point' ? ', counted from the source points' : ''}; no-data cells are barriers. Cells beyond ${r.breaks[r.breaks.length - 1]} minutes are no-data.`,
     unit: 'minutes',
     dec: 1,
     aggFunR: `mean(${TRAVEL_TIME_CODE}, na.rm=TRUE)`,
@@ -35,7 +38,29 @@ export function travelTimeRecord(r: CatchmentResult): VarRecord {
   };
 }
 
-/** The travel-time raster as a per-cell result (window of the largest band; NaN elsewhere). */
+/** A catalog-like record of the nearest-source raster: class values 1..n, labels the source names. */
+export function nearestSourceRecord(r: CatchmentResult): VarRecord {
+  return {
+    ...travelTimeRecord(r),
+    varCode: NEAREST_SOURCE_CODE,
+    varLabel: 'Nearest source by travel time (source_id)',
+    varTitle: 'Marketsheds: the source each cell is nearest to by travel time',
+    varDesc: `The 1-based source_id of the source nearest to each cell by travel time over ${r.friction.varCode} (the marketshed), labelled with the source names (${r.sources.length} sources); no-data beyond ${r.breaks[r.breaks.length - 1]} minutes.`,
+    type: 'class',
+    unit: '',
+    dec: 0,
+    aggFunR: `dominant(${NEAREST_SOURCE_CODE})`,
+    classBreaks: '',
+    classLabels: '',
+    dataType: 'UInt16',
+    noData: '0',
+  };
+}
+
+/**
+ * The travel-time raster as a per-cell result (window of the largest band; NaN elsewhere);
+ * with marketsheds also the nearest-source raster (class values = source_id, labels = names).
+ */
 export function travelTimeCells(r: CatchmentResult): CellResult {
   const n = r.minutes.length;
   const mask = new Uint8Array(n);
@@ -44,25 +69,46 @@ export function travelTimeCells(r: CatchmentResult): CellResult {
     values[i] = r.minutes[i];
     if (!Number.isNaN(r.minutes[i])) mask[i] = 1;
   }
-  return { grid: r.grid, mask, layers: [{ code: TRAVEL_TIME_CODE, type: 'continuous', values }], meta: [travelTimeRecord(r)] };
+  const out: CellResult = { grid: r.grid, mask, layers: [{ code: TRAVEL_TIME_CODE, type: 'continuous', values }], meta: [travelTimeRecord(r)] };
+  if (!r.marketshed) return out;
+  const ids = Float64Array.from(r.source, (s, i) => (s >= 0 && mask[i] ? s + 1 : NaN));
+  out.layers.push({ code: NEAREST_SOURCE_CODE, type: 'class', values: ids, classes: r.sources.map((x, k) => ({ value: k + 1, label: x.name })) });
+  out.meta.push(nearestSourceRecord(r));
+  return out;
 }
 
 /**
  * GeoJSON (RFC 7946) FeatureCollection text: one MultiPolygon per band with cells (the union
- * of the band's 5-arc-minute cells, EPSG:4326, longitude first), properties = the band's row
- * of the summary table (band, minutes_from, minutes_to, cells, area_km2, summaries).
+ * of the band's 5-arc-minute cells, EPSG:4326, longitude first), or with marketsheds one per
+ * source x band; properties = the row of the summary table (source, source_id, band,
+ * minutes_from, minutes_to, cells, area_km2, summaries). Cumulative bands overlap: each is
+ * traced on its own.
  */
 export function catchmentGeoJson(r: CatchmentResult): string {
   const { grid } = r;
-  const groups = Int32Array.from(r.band);
-  const polys = traceGroups(groups, grid.width, grid.height, r.bands.length);
+  const K = r.bands.length;
+  const S = r.marketshed ? r.sources.length : 1;
   const cs = grid.cellSizeDeg;
   const pt = ([c, row]: [number, number]): [number, number] => [roundDeg(grid.xmin + c * cs), roundDeg(grid.ymax - row * cs)];
-  const features = r.bands.flatMap((b, k) => {
-    if (!polys[k].length) return [];
-    const coordinates = polys[k].map((p) => [p.exterior.map(pt), ...p.holes.map((h) => h.map(pt))]);
-    return [{ type: 'Feature', geometry: { type: 'MultiPolygon', coordinates }, properties: r.table.rows[k] }];
-  });
+  const features: unknown[] = [];
+  const src = (i: number) => (S > 1 ? r.source[i] : 0);
+  // one trace of all groups (source x band), or one per cumulative band (groups: sources)
+  const traces = r.cumulative
+    ? Array.from({ length: K }, (_, k) => ({ n: S, group: (i: number) => (r.band[i] >= 0 && r.band[i] <= k ? src(i) : -1), row: (g: number) => g * K + k }))
+    : [{ n: S * K, group: (i: number) => (r.band[i] >= 0 ? src(i) * K + r.band[i] : -1), row: (g: number) => g }];
+  const feats: Array<[number, unknown]> = [];
+  for (const t of traces) {
+    const groups = new Int32Array(r.band.length);
+    for (let i = 0; i < groups.length; i++) groups[i] = t.group(i);
+    const polys = traceGroups(groups, grid.width, grid.height, t.n);
+    polys.forEach((p, g) => {
+      if (!p.length) return;
+      const coordinates = p.map((x) => [x.exterior.map(pt), ...x.holes.map((h) => h.map(pt))]);
+      feats.push([t.row(g), { type: 'Feature', geometry: { type: 'MultiPolygon', coordinates }, properties: r.table.rows[t.row(g)] }]);
+    });
+  }
+  // in table order: each source's bands in turn
+  for (const [, f] of feats.sort((a, b) => a[0] - b[0])) features.push(f);
   return JSON.stringify({ type: 'FeatureCollection', features }) + '\n';
 }
 

@@ -2,8 +2,9 @@
  * The download formats of a catchment (`catchment(format = ...)`, the Download panel on a
  * catchment), as format-registry entries (src/core/formats/registry.ts): csv, dta, rds, rda
  * write the band table (input `table`), tif, asc, grd the travel-time raster (input
- * `cells`: minutes, Float32, -9999 no-data beyond the last break), json one GeoJSON polygon
- * per band (input `source`: the CatchmentResult). Light: writers load on first use.
+ * `cells`: minutes, Float32, -9999 no-data beyond the last break; with marketsheds also the
+ * nearest-source raster, class values = source_id labelled with the names), json one GeoJSON
+ * polygon per band or per source x band (input `source`: the CatchmentResult). Light: writers load on first use.
  * `buildPackage` (src/core/package) hands each entry the input it names.
  */
 import { FORMATS, findFormat, resolveFormat, type FormatSpec } from '../formats/registry';
@@ -20,11 +21,11 @@ export const CATCHMENT_FORMATS: readonly FormatSpec[] = [
   as('dta', 'Stata 14+ (.dta) table of the bands'),
   as('rds', 'R data frame (.rds) of the bands'),
   as('rda', 'R workspace (.rda) of the bands'),
-  as('tif', 'GeoTIFF travel-time raster (minutes)'),
+  as('tif', 'GeoTIFF travel-time raster (minutes; marketsheds: and the nearest-source raster)'),
   as('asc', 'ESRI ASCII travel-time grid'),
   as('grd', 'R raster travel time (.grd/.gri)'),
   {
-    name: 'json', aliases: ['geojson'], input: 'source', mediaType: 'application/geo+json', label: 'GeoJSON: one polygon per band',
+    name: 'json', aliases: ['geojson'], input: 'source', mediaType: 'application/geo+json', label: 'GeoJSON: one polygon per band (marketsheds: per source x band)',
     estimateBytes: () => 4096,
     async write(input) {
       const { catchmentGeoJson } = await import('./files');
@@ -41,5 +42,5 @@ export const CATCHMENT_FORMATS: readonly FormatSpec[] = [
  * @throws IndapiError BAD_FORMAT naming `format` and listing the catchment's formats
  */
 export function resolveCatchmentFormat(format: unknown): FormatSpec {
-  return resolveFormat(format, CATCHMENT_FORMATS, (f) => `'format': catchment writes csv, dta, rds, rda (the band table), tif, asc, grd (the travel-time raster) or json (GeoJSON bands), not '${f}'.`);
+  return resolveFormat(format, CATCHMENT_FORMATS, (f) => `'format': catchment writes csv, dta, rds, rda (the band table), tif, asc, grd (the travel-time raster, and the nearest-source raster with marketshed = TRUE) or json (GeoJSON bands), not '${f}'.`);
 }

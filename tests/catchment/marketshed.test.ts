@@ -1,0 +1,160 @@
+/**
+ * Marketsheds, cumulative bands, 16 neighbours, travel from the point, snapping, coverage
+ * with capacity and the downloads (issue 24) on the embedded bundle (FRICTION_WALK); bad
+ * input refused before any work (issue 24 "Bad input").
+ */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { catchmentGeoJson, travelTimeCells, NEAREST_SOURCE_CODE } from '../../src/core/catchment/files';
+import { runCatchment } from '../../src/core/catchment/query';
+import { createNodeEngine } from '../../src/node/engine';
+
+const engine = createNodeEngine(join(__dirname, '..', '..', 'public', 'data'));
+const TOWNS: Array<[number, number]> = [[36.82, -1.29], [34.76171, -0.10221], [39.67, -4.05]];
+const NAMES = ['Nairobi', 'Kisumu', 'Mombasa'];
+
+describe('marketsheds', () => {
+  it('each cell belongs to its nearest source: time = min over one-source runs, source = argmin', async () => {
+    const all = await runCatchment(engine, { xy: TOWNS, names: NAMES, minutes: [0, 480], marketshed: true });
+    const one = await Promise.all(TOWNS.map((p) => runCatchment(engine, { xy: [p], minutes: [0, 480] })));
+    const g = all.grid;
+    let checked = 0;
+    for (let r = 0; r < g.height; r++) for (let c = 0; c < g.width; c++) {
+      const i = r * g.width + c;
+      if (Number.isNaN(all.minutes[i])) continue;
+      const times = one.map((x) => {
+        const cc = c + g.colOffset - x.grid.colOffset, rr = r + g.rowOffset - x.grid.rowOffset;
+        return cc >= 0 && rr >= 0 && cc < x.grid.width && rr < x.grid.height ? x.minutes[rr * x.grid.width + cc] : NaN;
+      });
+      const best = Math.min(...times.map((t) => (Number.isNaN(t) ? Infinity : t)));
+      expect(all.minutes[i]).toBeCloseTo(best, 3);
+      expect(times[all.source[i]]).toBeCloseTo(best, 3);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(100);
+    expect(all.sources.map((s) => s.name)).toEqual(NAMES);
+  });
+
+  it('rows per source x band equal getLayer over the same cells; the all-sources rows add up', async () => {
+    const r = await runCatchment(engine, { xy: TOWNS, names: NAMES, minutes: [0, 120, 480], marketshed: true, var: ['PN14_POP'] });
+    expect(r.table.rows).toHaveLength(3 * 2 + 2);
+    expect(r.table.columns.slice(0, 3).map((c) => c.name)).toEqual(['source', 'source_id', 'band']);
+    const g = r.grid;
+    for (let s = 0; s < 3; s++) for (let k = 0; k < 2; k++) {
+      const ids: number[] = [];
+      for (let i = 0; i < r.band.length; i++) if (r.band[i] === k && r.source[i] === s) ids.push((g.rowOffset + Math.floor(i / g.width)) * 4320 + g.colOffset + (i % g.width));
+      const row = r.table.rows[s * 2 + k];
+      expect(row).toMatchObject({ source: NAMES[s], source_id: s + 1, cells: ids.length });
+      if (ids.length) expect(row.PN14_POP).toBe((await engine.getLayerTable({ var: ['PN14_POP'], ids })).rows[0].PN14_POP);
+    }
+    for (let k = 0; k < 2; k++) {
+      const tot = r.table.rows[6 + k];
+      expect(tot.source).toBeUndefined();
+      expect(tot.cells).toBe(r.bands[k].ids.length);
+      expect(tot.PN14_POP).toBe((await engine.getLayerTable({ var: ['PN14_POP'], ids: r.bands[k].ids })).rows[0].PN14_POP);
+    }
+  });
+
+  it('cumulative bands: [0,b] holds every cell within b', async () => {
+    const plain = await runCatchment(engine, { xy: TOWNS, minutes: [0, 120, 240, 480], var: ['PN14_POP'] });
+    const cum = await runCatchment(engine, { xy: TOWNS, minutes: [0, 120, 240, 480], var: ['PN14_POP'], cumulative: true });
+    expect(cum.table.rows.map((x) => x.band)).toEqual(['[0,120]', '[0,240]', '[0,480]']);
+    let cells = 0;
+    for (let k = 0; k < 3; k++) {
+      cells += plain.table.rows[k].cells as number;
+      expect(cum.table.rows[k].cells).toBe(cells);
+      expect(cum.table.rows[k].PN14_POP).toBe((await engine.getLayerTable({ var: ['PN14_POP'], ids: cum.bands[k].ids })).rows[0].PN14_POP);
+    }
+  });
+
+  it('16 neighbours never give a longer time than 8; origin "point" counts from the point', async () => {
+    const m8 = await runCatchment(engine, { xy: [TOWNS[0]], minutes: [0, 600] });
+    const m16 = await runCatchment(engine, { xy: [TOWNS[0]], minutes: [0, 600], neighbours: 16 });
+    expect(m16.neighbours).toBe(16);
+    let shorter = 0;
+    for (let i = 0; i < m8.minutes.length; i++) {
+      if (Number.isNaN(m8.minutes[i])) continue;
+      const c = (i % m8.grid.width) + m8.grid.colOffset - m16.grid.colOffset, r = Math.floor(i / m8.grid.width) + m8.grid.rowOffset - m16.grid.rowOffset;
+      const t16 = m16.minutes[r * m16.grid.width + c];
+      expect(t16).toBeLessThanOrEqual(m8.minutes[i] + 1e-3);
+      if (t16 < m8.minutes[i] - 1) shorter++;
+    }
+    expect(shorter).toBeGreaterThan(0);
+    const pt = await runCatchment(engine, { xy: [TOWNS[0]], minutes: [0, 600], origin: 'point' });
+    const src = pt.sources[0].cell;
+    const i = ((Math.floor(src / 4320) - pt.grid.rowOffset) * pt.grid.width) + (src % 4320) - pt.grid.colOffset;
+    // the source cell is no longer at 0: the time from the point to its centre
+    expect(pt.minutes[i]).toBeGreaterThan(0);
+    expect(pt.minutes[i]).toBeLessThan(0.75 * 112);
+  });
+});
+
+describe('snapping (GeoNames points of coastal and lakeside towns)', () => {
+  it.each([
+    ['Mombasa (39.67, -4.05)', [39.67, -4.05]], ['Mombasa', [39.66359, -4.05466]], ['Kisumu', [34.76171, -0.10221]], ['Dakar', [-17.44406, 14.6937]],
+    ['Lagos', [3.39467, 6.45407]], ['Dar es Salaam', [39.26951, -6.82349]], ['Abidjan', [-4.00167, 5.35444]], ['Cape Town', [18.42322, -33.92584]],
+  ] as Array<[string, [number, number]]>)('%s works', async (name, p) => {
+    const r = await runCatchment(engine, { xy: [p], names: [name], minutes: [0, 240] });
+    expect(r.table.rows[0].cells).toBeGreaterThan(0);
+    if (r.sources[0].snapped) {
+      expect(r.sources[0].snapped.km).toBeLessThan(10 + 6.6);
+      expect(r.notes.join('\n')).toMatch(new RegExp(`${name.replace(/[()]/g, '\\$&')} moved \\d+\\.\\d km to the nearest land cell`));
+    }
+  });
+
+  it('Mombasa (39.67, -4.05) moves about 5 km; with snap_km = 0 it is a 400 naming xy and the row, 4 decimals', async () => {
+    const r = await runCatchment(engine, { xy: [[36.82, -1.29], [39.67, -4.05]], minutes: [0, 60] });
+    expect(r.sources[1].snapped!.km).toBeGreaterThan(2);
+    expect(r.sources[1].snapped!.km).toBeLessThan(8);
+    await expect(runCatchment(engine, { xy: [[36.82, -1.29], [39.67, -4.05]], minutes: [0, 60], snapKm: 0 })).rejects.toThrow(/^'xy' row 2: the point \(39\.6700, -4\.0500\) lies on a no-data cell .* within snap_km = 0 km/);
+  });
+});
+
+describe('coverage with capacity', () => {
+  it('takes each source\'s cells in travel-time order up to its capacity', async () => {
+    const r = await runCatchment(engine, { xy: TOWNS, names: NAMES, minutes: [0, 480], capacity: [50_000, 1e9, 0], population: 'PN14_POP' });
+    const cov = r.coverage!;
+    expect(r.marketshed).toBe(true);
+    expect(cov.sources.map((s) => s.covered)).toEqual([50_000, cov.sources[1].inReach, 0]);
+    expect(cov.uncovered).toBeCloseTo(cov.inReach - cov.covered, 6);
+    expect(cov.sources[0].minutes).toBeLessThan(480);
+    // covered cells: the nearest of Nairobi's marketshed, then none of Mombasa's
+    let n0 = 0;
+    for (let i = 0; i < cov.coveredCells.length; i++) if (cov.coveredCells[i]) { expect(r.source[i]).not.toBe(2); if (r.source[i] === 0) { n0++; expect(r.minutes[i]).toBeLessThanOrEqual(cov.sources[0].minutes); } }
+    expect(n0).toBe(cov.sources[0].cells);
+    expect(r.table.rows[0]).toMatchObject({ capacity: 50000, population_covered: 50000 });
+  });
+});
+
+describe('downloads', () => {
+  it('the nearest-source raster (source_id, names as classes) and GeoJSON per source x band', async () => {
+    const r = await runCatchment(engine, { xy: TOWNS, names: NAMES, minutes: [0, 120, 480], marketshed: true });
+    const cells = travelTimeCells(r);
+    expect(cells.layers.map((l) => l.code)).toEqual(['TRAVEL_TIME', NEAREST_SOURCE_CODE]);
+    expect(cells.layers[1].classes!.map((c) => c.label)).toEqual(NAMES);
+    const ids = new Set([...cells.layers[1].values].filter((v) => !Number.isNaN(v)));
+    expect([...ids].sort()).toEqual([1, 2, 3]);
+    const gj = JSON.parse(catchmentGeoJson(r));
+    expect(gj.features.map((f: { properties: { source?: string; band: string } }) => `${f.properties.source}:${f.properties.band}`)).toEqual([
+      'Nairobi:[0,120]', 'Nairobi:(120,480]', 'Kisumu:[0,120]', 'Kisumu:(120,480]', 'Mombasa:[0,120]', 'Mombasa:(120,480]',
+    ]);
+  });
+});
+
+describe('bad input: 400 naming the argument and the row, before any work', () => {
+  const bad = (args: Parameters<typeof runCatchment>[1], re: RegExp) => expect(runCatchment(engine, args)).rejects.toThrow(re);
+  it.each([
+    ['a point outside the grid', { xy: [[36.82, -1.29], [100, 50]] }, /^'xy' row 2: the point \(100\.0000, 50\.0000\) lies outside the grid/],
+    ['a point in the sea beyond snap_km', { xy: [[45, -10]] }, /^'xy' row 1: the point \(45\.0000, -10\.0000\) lies on a no-data cell .* snap_km = 10 km/],
+    ['the same point twice', { xy: [[36.82, -1.29], [34.76, -0.1], [36.82, -1.29]] }, /^'xy' rows 1 and 3 are the same point/],
+    ['1,001 sources', { xy: Array.from({ length: 1001 }, (_, i) => [20 + i / 100, 0] as [number, number]) }, /^'xy' gives 1001 source points; at most 1000/],
+    ['a name over 200 characters', { xy: TOWNS, names: ['a', 'b'.repeat(201), 'c'] }, /^'names' row 2: is 201 characters long; at most 200/],
+    ['a repeated name', { xy: TOWNS, names: ['a', 'b', 'a'] }, /^'names' row 3: 'a' is also the name of row 1/],
+    ['a negative capacity', { xy: TOWNS, capacity: [1, -1, 2] }, /^'capacity' row 2: must be a number of people >= 0, got -1/],
+    ['a capacity that is not a number', { xy: TOWNS, capacity: [1, NaN, 2] }, /^'capacity' row 2: .* got NaN/],
+    ['neighbours 4', { xy: TOWNS, neighbours: 4 as 8 }, /^'neighbours': must be 8 or 16/],
+    ['101 breaks', { xy: TOWNS, minutes: Array.from({ length: 101 }, (_, i) => i) }, /^'minutes' gives 101 breaks; at most 100/],
+  ] as Array<[string, Parameters<typeof runCatchment>[1], RegExp]>)('%s', async (_, args, re) => {
+    await bad({ minutes: [0, 60], ...args }, re);
+  });
+});
