@@ -2,9 +2,10 @@
  * What the Node server does so that it can face the public internet: security headers on
  * the app and the API, the public origin of links and `Location` (`PUBLIC_URL`, never an
  * arbitrary `Host`), and socket limits (`HEADERS_TIMEOUT_S`, `REQUEST_TIMEOUT_S`,
- * `MAX_CONNECTIONS`). See README "Deploy".
+ * `MAX_CONNECTIONS`, `MAX_CONNECTIONS_PER_CLIENT`). See README "Deploy".
  */
 import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
 import os from 'node:os';
 
 /** Socket limits of the HTTP server. */
@@ -15,6 +16,17 @@ export interface SocketLimits {
   requestTimeoutMs: number;
   /** Most open connections; more are refused (`server.maxConnections`; default 1024). */
   maxConnections: number;
+  /** Most open connections from one client address; more are closed at once (default 64; 0: no cap). */
+  maxConnectionsPerClient: number;
+}
+
+/**
+ * How often Node checks the header and request timeouts of open connections, ms
+ * (`connectionsCheckingInterval`, a `createServer` option; Node's default 30 s let trickled
+ * headers hold a socket 30-55 s past a 20 s limit): a tenth of the shorter timeout, 50 ms to 1 s.
+ */
+export function connectionsCheckingIntervalMs(l: Pick<SocketLimits, 'headersTimeoutMs' | 'requestTimeoutMs'>): number {
+  return Math.max(50, Math.min(1000, Math.floor(Math.min(l.headersTimeoutMs, l.requestTimeoutMs) / 10)));
 }
 
 /** A positive number from an environment variable, else `fallback`. */
@@ -29,14 +41,40 @@ export function socketLimitsFromEnv(env: NodeJS.ProcessEnv = process.env): Socke
     headersTimeoutMs: envNumber(env.HEADERS_TIMEOUT_S, 20) * 1000,
     requestTimeoutMs: envNumber(env.REQUEST_TIMEOUT_S, 120) * 1000,
     maxConnections: Math.floor(envNumber(env.MAX_CONNECTIONS, 1024)),
+    maxConnectionsPerClient: env.MAX_CONNECTIONS_PER_CLIENT !== undefined && /^\d+$/.test(env.MAX_CONNECTIONS_PER_CLIENT.trim()) ? Number(env.MAX_CONNECTIONS_PER_CLIENT) : 64,
   };
 }
 
-/** Sets the limits on a server (`headersTimeout` is kept below `requestTimeout`, as Node requires). */
+/**
+ * Sets the limits on a server (`headersTimeout` is kept below `requestTimeout`, as Node
+ * requires) and caps the connections of each client address (one client holding 1,024 slow
+ * sockets locked everyone out): a connection past the cap is destroyed as it is accepted.
+ * The timeouts are checked every {@link connectionsCheckingIntervalMs} only when the server
+ * was created with that `connectionsCheckingInterval` (see startServer).
+ */
 export function applySocketLimits(server: Server, l: SocketLimits): void {
   server.requestTimeout = l.requestTimeoutMs;
   server.headersTimeout = Math.min(l.headersTimeoutMs, l.requestTimeoutMs);
   server.maxConnections = l.maxConnections;
+  if (l.maxConnectionsPerClient > 0) capPerClient(server, l.maxConnectionsPerClient);
+}
+
+function capPerClient(server: Server, max: number): void {
+  const open = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const who = socket.remoteAddress ?? '?';
+    const n = open.get(who) ?? 0;
+    if (n >= max) {
+      socket.destroy();
+      return;
+    }
+    open.set(who, n + 1);
+    socket.once('close', () => {
+      const left = (open.get(who) ?? 1) - 1;
+      if (left > 0) open.set(who, left);
+      else open.delete(who);
+    });
+  });
 }
 
 /** Host names that name this machine: loopback, its host name and its interfaces' addresses. */

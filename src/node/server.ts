@@ -27,7 +27,9 @@
  * - `PUBLIC_URL`: the public origin for `Location` and links (behind a reverse proxy,
  *   e.g. `https://data.example.org`); without it only a `Host` naming this machine is used;
  * - `HEADERS_TIMEOUT_S` (default 20), `REQUEST_TIMEOUT_S` (default 120), `MAX_CONNECTIONS`
- *   (default 1024): socket limits against slow or too many clients;
+ *   (default 1024), `MAX_CONNECTIONS_PER_CLIENT` (default 64; 0: no cap; behind a reverse proxy
+ *   every client has the proxy's address): socket limits against slow or too many clients,
+ *   the timeouts checked every tenth of the shorter one (at most every second);
  * - `LOG` (`0` silences the one-line-per-request log on stdout).
  * Every answer carries `X-Content-Type-Options: nosniff`, a `Referrer-Policy` and a CSP
  * (`hardening.ts`).
@@ -51,7 +53,7 @@ import type { MethodRunner } from '../contract/run';
 import type { SessionStore } from '../contract/sessions';
 import { bundleVersion, createBundleEngine, isDataUrl, nodeGenFile } from './bundle-runtime';
 import { createDiskSessionStore, type DiskSessionStore } from './disk-sessions';
-import { API_CSP, appCsp, applySocketLimits, envNumber, publicOriginResolver, socketLimitsFromEnv, withSecurityHeaders, type SocketLimits } from './hardening';
+import { API_CSP, appCsp, applySocketLimits, connectionsCheckingIntervalMs, envNumber, publicOriginResolver, socketLimitsFromEnv, withSecurityHeaders, type SocketLimits } from './hardening';
 import { createMethodPool, type MethodPoolOptions } from './pool';
 import { cachedRunner } from './result-cache';
 import { safeJoin, serveFile } from './static';
@@ -315,11 +317,14 @@ export async function startServer(o: ServerOptions = {}): Promise<RunningServer>
     }
     return res;
   };
+  const limits = { ...socketLimitsFromEnv(), ...o.socket };
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = serve({ fetch: fetchWithLog, port, hostname: host }, () => resolve(s as Server)) as Server;
+    // timeouts checked as configured, not every 30 s (Node's default connectionsCheckingInterval)
+    const serverOptions = { connectionsCheckingInterval: connectionsCheckingIntervalMs(limits) };
+    const s = serve({ fetch: fetchWithLog, port, hostname: host, serverOptions }, () => resolve(s as Server)) as Server;
     s.once('error', reject);
   });
-  applySocketLimits(server, { ...socketLimitsFromEnv(), ...o.socket });
+  applySocketLimits(server, limits);
   const addr = server.address();
   const actualPort = typeof addr === 'object' && addr ? addr.port : port;
   const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;

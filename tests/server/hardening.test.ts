@@ -6,6 +6,7 @@
  */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, test } from 'vitest';
@@ -43,6 +44,7 @@ beforeAll(async () => {
   process.env.HEADERS_TIMEOUT_S = '7';
   process.env.REQUEST_TIMEOUT_S = '33';
   process.env.MAX_CONNECTIONS = '55';
+  process.env.MAX_CONNECTIONS_PER_CLIENT = '40';
   const common = { port: 0, host: '127.0.0.1', distDir: path.join(tmp, 'dist'), dataDir: path.join(tmp, 'data'), engine: createFakeEngine(), genFile, log: false as const };
   srv = await startServer({ ...common, sessionDir: path.join(tmp, 's1') });
   pub = await startServer({ ...common, sessionDir: path.join(tmp, 's2'), publicUrl: 'https://data.example.org/indapi/' });
@@ -52,7 +54,7 @@ afterAll(async () => {
   await srv?.close();
   await pub?.close();
   rmSync(tmp, { recursive: true, force: true });
-  for (const k of ['HEADERS_TIMEOUT_S', 'REQUEST_TIMEOUT_S', 'MAX_CONNECTIONS']) if (saved[k] === undefined) delete process.env[k];
+  for (const k of ['HEADERS_TIMEOUT_S', 'REQUEST_TIMEOUT_S', 'MAX_CONNECTIONS', 'MAX_CONNECTIONS_PER_CLIENT']) if (saved[k] === undefined) delete process.env[k];
 });
 
 /** A raw HTTP request with any Host header (fetch does not let a Host be set). */
@@ -116,6 +118,58 @@ test('socket limits come from HEADERS_TIMEOUT_S, REQUEST_TIMEOUT_S and MAX_CONNE
   expect(srv.server.headersTimeout).toBe(7000);
   expect(srv.server.requestTimeout).toBe(33_000);
   expect(srv.server.maxConnections).toBe(55);
+  expect(srv.server.listenerCount('connection')).toBeGreaterThan(0); // the per-client cap (40)
+});
+
+describe('slow clients (issue 25 item 8)', () => {
+  let slow: RunningServer;
+  beforeAll(async () => {
+    slow = await startServer({ port: 0, host: '127.0.0.1', distDir: path.join(tmp, 'dist'), dataDir: path.join(tmp, 'data'), engine: createFakeEngine(), genFile, log: false, sessionDir: path.join(tmp, 's3'), socket: { headersTimeoutMs: 1000, requestTimeoutMs: 2000, maxConnectionsPerClient: 3 } });
+  });
+  afterAll(() => slow?.close(100));
+
+  /** Opens a socket to the slow server; resolves when connected. */
+  const open = () => new Promise<Socket>((resolve, reject) => {
+    const s = connect(slow.port, '127.0.0.1', () => resolve(s));
+    s.once('error', reject);
+  });
+  /** Milliseconds from now until the server ends the socket. */
+  const closedAfter = (s: Socket) => {
+    const t0 = performance.now();
+    return new Promise<number>((resolve) => {
+      s.on('data', () => undefined);
+      s.once('close', () => resolve(performance.now() - t0));
+    });
+  };
+
+  it('closes a socket trickling its headers once HEADERS_TIMEOUT_S has passed, not at the next 30 s check', async () => {
+    const s = await open();
+    const done = closedAfter(s);
+    s.write('GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+    const drip = setInterval(() => s.writable && s.write('X-Slow: 1\r\n'), 200);
+    const ms = await done;
+    clearInterval(drip);
+    expect(ms).toBeGreaterThanOrEqual(900);
+    expect(ms).toBeLessThan(4000);
+  });
+
+  it('closes a socket whose declared body never comes once REQUEST_TIMEOUT_S has passed', async () => {
+    const s = await open();
+    const done = closedAfter(s);
+    s.write(`POST ${R}/describe HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{`);
+    const ms = await done;
+    expect(ms).toBeGreaterThanOrEqual(1900);
+    expect(ms).toBeLessThan(5000);
+  });
+
+  it('caps the connections of one client address; the others still get through', async () => {
+    const held = await Promise.all([open(), open(), open()]);
+    const extra = await open();
+    expect(await closedAfter(extra)).toBeLessThan(1000); // destroyed as it is accepted
+    held[0].destroy();
+    await expect.poll(async () => (await fetch(`http://127.0.0.1:${slow.port}/config.json`).catch(() => null))?.status, { timeout: 5000 }).toBe(200);
+    for (const h of held) h.destroy();
+  });
 });
 
 describe('app CSP and online basemaps', () => {
