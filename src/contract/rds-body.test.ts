@@ -54,7 +54,7 @@ describe('parseRdsBody', () => {
     const cut = fails(b64(BY).subarray(0, 40));
     expect(cut).toBeInstanceOf(BodyError);
     expect(cut.status).toBe(400);
-    expect(cut.message).toBe('Cannot read the application/rds body: element 1 of the argument list declares 3 elements, more than the 1 bytes left in the body hold.');
+    expect(cut.message).toBe('Cannot read the application/rds body: args[[1]] declares 3 elements, more than the 1 bytes left in the body hold.');
     // serialize(c(1, 2), NULL)
     expect(fails(b64('WAoAAAADAAQCAgADBQAAAAAFVVRGLTgAAAAOAAAAAj/wAAAAAAAAQAAAAAAAAAA=')).message).toMatch(/must be a named list of the function arguments.*\(got a double vector\)/);
   });

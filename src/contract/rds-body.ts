@@ -77,7 +77,7 @@ function readObject(bytes: Uint8Array, limits: RdsBodyLimits, what: string, name
  */
 export function parseRdsBody(bytes: Uint8Array, limits: RdsBodyLimits): RawArgs {
   if (bytes.length === 0) return [];
-  const v = readObject(bytes, limits, 'application/rds body', 'the argument list');
+  const v = readObject(bytes, limits, 'application/rds body', 'args');
   if (v.type === 'NULL') return [];
   if (v.type !== 'list') throw new BodyError(400, `The application/rds body must be a named list of the function arguments, e.g. serialize(list(var = "ELEVATION"), NULL) (got a ${v.type} vector).`);
   const names = v.names ?? [];
@@ -134,7 +134,7 @@ export function parseMultipartBody(contentType: string, bytes: Uint8Array, limit
       if (part.filename !== undefined) throw new BodyError(400, `File uploads are not supported (field '${name}').`);
       const type = (part.mediaType ?? '').toLowerCase();
       if (type === 'application/rds') {
-        out.push([name, argValue(readObject(part.bytes, limits, `application/rds field '${name}'`, `the value of '${name}'`))]);
+        out.push([name, argValue(readObject(part.bytes, limits, `application/rds field '${name}'`, name))]);
       } else {
         out.push([name, fieldLiteral(new TextDecoder().decode(part.bytes))]);
       }

@@ -94,13 +94,14 @@ cat(sprintf("getLayer  ocpu_post_rds: session %s, R/.val/rds is a data.frame of 
 
 # Bad bodies: 400 naming what was wrong, before any work.
 bad <- list(
-  closure = list(bytes = serialize(list(var = function(x) x), NULL), says = "function (closure)"),
+  closure = list(bytes = serialize(list(var = function(x) x), NULL), says = "args[[1]] is a function (closure)"),
   environment = list(bytes = serialize(list(var = globalenv()), NULL), says = "environment"),
   language = list(bytes = serialize(list(var = quote(system("id"))), NULL), says = "language object"),
   `not a list` = list(bytes = serialize(c("ELEVATION", "KEN"), NULL), says = "named list"),
   unnamed = list(bytes = serialize(list("ELEVATION"), NULL), says = "has no name"),
-  `compact 1:1e9` = list(bytes = serialize(list(ids = 1:1e9), NULL), says = "the limit"),
-  `gzip bomb` = list(bytes = saved_rds(list(q = strrep("a", 3e7)), 3), says = "the limit")
+  `compact 1:1e9` = list(bytes = serialize(list(ids = 1:1e9), NULL), says = "args[[1]] takes the object past 2000000 elements"),
+  `gzip bomb` = list(bytes = saved_rds(list(q = strrep("a", 3e7)), 3), says = "the limit"),
+  `nested 100` = list(bytes = serialize(list(q = Reduce(function(x, i) list(x), 1:100, "x")), NULL), says = "lists nest more than 64 levels deep in args")
 )
 for (b in names(bad)) {
   r <- post_rds("category", NULL, bytes = bad[[b]]$bytes)

@@ -30,6 +30,6 @@ test('tests/r/encodings.R: application/rds (v2, v3, gzip, little-endian), multip
     throw new Error(`Rscript failed:\n${e.stderr || e.message}`);
   });
   const out = JSON.parse(stdout.trim().split('\n').at(-1)!);
-  expect(out).toEqual({ indapi: expect.any(Number), getLayer: 7, category: expect.any(Number), catchment: 3, bad: 7 });
+  expect(out).toEqual({ indapi: expect.any(Number), getLayer: 7, category: expect.any(Number), catchment: 3, bad: 8 });
   expect(out.indapi).toBeGreaterThan(1);
 });

@@ -50,7 +50,7 @@ export interface RdsValueLimits {
   maxDepth: number;
   /** Most elements in all vectors and lists of the object together. */
   maxElements: number;
-  /** What the object is, for messages (default `the object`), e.g. `the argument list`. */
+  /** The object's name in messages, whose elements are written as R indexes it (default `x`: `x[[2]][[1]]`). */
   name?: string;
 }
 
@@ -108,7 +108,7 @@ function latin1(b: Uint8Array): string {
  * @throws RdsValueError (code UNPARSABLE) naming what was refused or why the bytes cannot be
  *   read: no header, ASCII format, a version other than 2/3, a refused type, class or
  *   attribute, a length beyond the bytes or the limits, nesting past `maxDepth`, a truncated
- *   stream or bytes after the object. `where` in the message says which element.
+ *   stream or bytes after the object. The message names the element as R indexes it (`x[[2]]`).
  */
 export function readRdsValue(bytes: Uint8Array, limits: RdsValueLimits): RdsValue {
   return new ValueReader(bytes, limits).read();
@@ -166,7 +166,7 @@ class ValueReader {
       this.utf8Native = /^utf-?8$/i.test(enc);
       this.latin1Native = /^(latin-?1|iso[-_]?8859-?1)$/i.test(enc);
     }
-    const v = this.item(0, this.limits.name ?? 'the object');
+    const v = this.item(0, this.limits.name ?? 'x');
     if (this.pos !== this.b.length) this.fail(`${this.b.length - this.pos} bytes follow the serialized object`);
     return v;
   }
@@ -234,10 +234,10 @@ class ValueReader {
         return { type: 'character', values };
       }
       case 19: {
-        if (depth + 1 > this.limits.maxDepth) this.fail(`${where} nests lists more than ${this.limits.maxDepth} levels deep, the limit`);
+        if (depth + 1 > this.limits.maxDepth) this.fail(`lists nest more than ${this.limits.maxDepth} levels deep in ${where.replace(/\[\[.*$/, '')}, the limit`);
         const n = this.length(type, where);
         const values: RdsValue[] = new Array(n);
-        for (let i = 0; i < n; i++) values[i] = this.item(depth + 1, `element ${i + 1} of ${where}`);
+        for (let i = 0; i < n; i++) values[i] = this.item(depth + 1, `${where}[[${i + 1}]]`);
         return { type: 'list', values };
       }
       case 238:
