@@ -147,6 +147,10 @@ export const FORMATS: readonly FormatSpec[] = [
   { name: 'plot', aliases: [], input: 'table+cells', mediaType: 'image/png', label: 'Map image (SVG + PNG)', estimateBytes: gridBytes(6), write: lazy(graphics, 'plot') },
   { name: 'hist', aliases: [], input: 'table+cells', mediaType: 'image/png', label: 'Histogram image (SVG + PNG)', estimateBytes: gridBytes(8), cellArgs: withoutBy, write: lazy(graphics, 'hist') },
   {
+    name: 'gpkg', aliases: ['geopackage'], input: 'table', mediaType: 'application/geopackage+sqlite3', label: 'GeoPackage (units as polygons, cells as points; QGIS, ArcGIS)',
+    estimateBytes: tableBytes(40), write: lazy(() => import('./writers/gpkg'), 'gpkg'),
+  },
+  {
     name: 'data.table', aliases: ['datatable'], input: 'none', mediaType: 'application/json', label: 'The table itself (no file)',
     estimateBytes: () => 4096, write: async () => ({ files: [] }),
   },
