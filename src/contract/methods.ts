@@ -86,7 +86,7 @@ const A_FORMAT: ArgSpec = {
   name: 'format',
   type: 'string',
   default: 'NULL',
-  doc: 'Output: NULL or "data.table" return the table; "csv", "dta", "rds" (for `readRDS`), "rda" (alias "rdata": an RData file for `load`, one data.frame named after the file), "json" (GeoJSON: with `by` one polygon per group carrying its summary, else one point per cell carrying its values), "tif", "asc", "grd" write files into the session (fetch them under `files/` or all at once under `zip`); "plot" draws maps, "hist" histograms with summary statistics (under `graphics/`).',
+  doc: 'Output: NULL or "data.table" return the table; "csv", "dta", "rds" (for `readRDS`), "rda" (alias "rdata": an RData file for `load`, one data.frame named after the file), "json" (GeoJSON: with `by` one polygon per group carrying its summary, else one point per cell carrying its values), "tif", "asc", "grd", "gpkg" (GeoPackage: the table with unit outlines, shapes or cell points) write files into the session (fetch them under `files/` or all at once under `zip`); "plot" draws maps, "hist" histograms with summary statistics (under `graphics/`).',
 };
 const A_PAL: ArgSpec = { name: 'pal', type: 'string', default: 'NULL', doc: 'ColorBrewer palette name for `format = "plot"` (default: the catalog colours).' };
 const A_DIR: ArgSpec = { name: 'dir', type: 'string', default: 'NULL', doc: 'Accepted for compatibility and ignored (with a warning): files are kept in the session.' };
@@ -164,7 +164,7 @@ export const METHODS: MethodSpec[] = [
     name: 'genFile',
     title: 'Write query results to files',
     description: 'Runs the main query and writes the result as a data package in the requested format: the data file plus datapackage.json, DESCRIPTION, README.md, meta.csv and terms.html (rasters: the raster files with their .tfw/.prj and .aux.xml side-cars, meta.csv, README.md, datapackage.json and DESCRIPTION).',
-    args: [A_VAR, A_ISO3, A_BY, { ...A_FORMAT, default: '"csv"', doc: 'File format: csv, dta, rds (readRDS), rda (RData for load(), alias rdata), json (GeoJSON), tif, asc, grd, or plot / hist for graphics.' }, A_WKT, A_EXACT, A_IDS, A_PAL, A_DIR, A_DIGLAB],
+    args: [A_VAR, A_ISO3, A_BY, { ...A_FORMAT, default: '"csv"', doc: 'File format: csv, dta, rds (readRDS), rda (RData for load(), alias rdata), json (GeoJSON), tif, asc, grd, gpkg (GeoPackage), or plot / hist for graphics. Case and surrounding spaces are ignored.' }, A_WKT, A_EXACT, A_IDS, A_PAL, A_DIR, A_DIGLAB],
     details: [
       'Tabular formats (csv, dta, rds, rda) hold the summary table; GeoJSON holds, with `by`, one polygon per group (the union of its cells) carrying the group summary, else one point per cell carrying its values; raster formats (tif, asc, grd) hold one value per cell (with `by`, the group summary: a zonal map).',
       'Fetch the files under the session path `files/<name>` or all in one archive at `zip`, named `<var>-<by>-<ISO3>.<format>.zip`.',
