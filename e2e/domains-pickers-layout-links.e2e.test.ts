@@ -20,8 +20,8 @@ async function open(hash = '', ctxOpts: Parameters<Browser['newContext']>[0] = {
 
 type Box = { x: number; y: number; width: number; height: number };
 const intersects = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
-/** Lower bound of an interval label "(0,200]" / "(500,1e+03]". */
-const lower = (l: string) => Number(/^[([]\s*([^,]+),/.exec(l)![1].replace(/Inf/i, 'Infinity'));
+/** Lower bound of an interval as the UI writes it: "up to 0 m" (-Infinity), "500-1,000 m", "-500 to -100 m", "over 6,000 m". */
+const readLower = (l: string) => (/^up to /.test(l) ? -Infinity : Number(/^(?:over )?(-?[\d,.]+)/.exec(l)![1].replace(/,/g, '')));
 
 async function summarise(page: Page, minRows = 2, timeout = 90_000) {
   await page.locator('button.item[data-code]').first().waitFor({ timeout: 30_000 });
@@ -49,10 +49,11 @@ describe('domains, pickers, phone layout, links, panel width, hover, area totals
     expect(heads.join('|')).not.toContain('ELEVATION_by');
     expect(heads[0]).toMatch(/interval/i);
     await expect.poll(() => res.locator('tbody tr').first().locator('td').first().textContent()).toBe('Kenya (total)');
-    // the chart's categories are the intervals, in interval order
-    await expect.poll(async () => (await axisLabels(page)).filter((l) => /^[([]/.test(l)).length, { timeout: 30_000 }).toBeGreaterThanOrEqual(5);
-    const cats = (await axisLabels(page)).filter((l) => /^[([]/.test(l));
-    expect(cats).toEqual([...cats].sort((a, b) => lower(a) - lower(b)));
+    // the chart's categories are the intervals as people read them ("up to 0 m", "0-200 m"), in interval order
+    const isCat = (l: string) => / m$/.test(l) && /^(up to |over |-?[\d,.]+(-| to ))/.test(l);
+    await expect.poll(async () => (await axisLabels(page)).filter(isCat).length, { timeout: 30_000 }).toBeGreaterThanOrEqual(5);
+    const cats = (await axisLabels(page)).filter(isCat);
+    expect(cats).toEqual([...cats].sort((a, b) => readLower(a) - readLower(b)));
     await shot(page, 'r2-03-ken-elevation-by-elevation');
     expect(errors).toEqual([]);
     await ctx.close();

@@ -196,9 +196,9 @@ describe('9. indicator pickers search as the catalog does', () => {
   }
 });
 
-describe('13. interval labels as the API writes them', () => {
+describe('13. interval labels: readable in the UI, R cut() labels in the API', () => {
   for (const [name, viewport] of VIEWPORTS) {
-    test(`a summary by ELEVATION intervals shows "(500,1e+03]" as the API (R cut, dig.lab 3) (${name})`, async () => {
+    test(`a summary by ELEVATION intervals shows "500-1,000 m", the API "(500,1e+03]" (R cut, dig.lab 3) (${name})`, async () => {
       const api = await fetch(`${srv.url}ocpu/library/indapi3/R/getLayer/json`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ var: 'AREA_TOTAL', iso3: 'KEN', by: 'ELEVATION' }) });
       const apiLabels = ((await api.json()) as Array<Record<string, unknown>>).map((r) => r.ELEVATION).filter((x): x is string => typeof x === 'string');
       expect(apiLabels).toContain('(500,1e+03]');
@@ -206,10 +206,13 @@ describe('13. interval labels as the API writes them', () => {
       const panel = page.locator('#panel-summary');
       await panel.getByTestId('summary-result').waitFor({ timeout: 90_000 });
       const table = panel.getByRole('table', { name: /Summary table/ });
-      await table.getByRole('cell', { name: '(500,1e+03]', exact: true }).waitFor({ timeout: 10_000 });
-      expect(await table.getByRole('cell', { name: '(500,1000]', exact: true }).count()).toBe(0);
-      for (const l of apiLabels) expect(await table.getByRole('cell', { name: l, exact: true }).count()).toBe(1);
-      expect(await panel.locator('svg').first().textContent()).toContain('(500,1e+03]');
+      // the UI writes intervals as people read them (issue 23 item 4); R's label is the cell's tooltip
+      const cell = table.getByRole('cell', { name: '500-1,000 m', exact: true });
+      await cell.waitFor({ timeout: 10_000 });
+      expect(await cell.getAttribute('title')).toContain('(500,1e+03]');
+      expect(await table.getByRole('cell', { name: '(500,1e+03]', exact: true }).count()).toBe(0);
+      for (const l of apiLabels) expect(await table.locator(`td[title^="${l} "]`).count()).toBe(1);
+      expect(await panel.locator('svg').first().textContent()).toContain('500-1,000 m');
       await shot(page, `links-uploads-13-intervals-${name}`);
       await ctx.close();
     });

@@ -13,6 +13,7 @@ import { adminLevel, buildChoropleth, countryChoropleth } from '../ui/choropleth
 import { DATA_BASE } from './bundle';
 import { colLabel, prettyUnit } from './panels/common';
 import type { SummaryRows } from './panels/SummaryPanel';
+import { shareColumn } from './panels/two-domain';
 import { getRaster } from './services';
 
 /** A choropleth on the map: unit -> colour pairs, its legend, and the values by unit for the read-out. */
@@ -53,16 +54,18 @@ export interface CellsLayer {
  */
 export async function summaryChoropleth(r: SummaryRows | null, iso: IsoEntry[], byCode: Map<string, VarRecord>): Promise<Choro | null> {
   if (!r) return null;
-  const v = r.value;
-  const dec = byCode.get(v)?.dec ?? 2;
-  const unit = prettyUnit(byCode.get(v)?.unit ?? '');
+  const v = r.share ? shareColumn(r.value) : r.value;
+  const dec = r.share ? 1 : byCode.get(v)?.dec ?? 2;
+  const unit = r.share ? '%' : prettyUnit(byCode.get(v)?.unit ?? '');
+  const what = `${r.share ? `Share (%) of the unit's ${colLabel(byCode, r.value)}` : colLabel(byCode, v)}`;
+  const slice = r.slice ? `, ${r.slice}` : '';
   const byCountry = !r.by.some((x) => adminLevel(x)) && (r.by.some((x) => x === 'ISO3' || x === 'ADM0_NAME') || (!r.by.length && new Set(r.rows.map((x) => x.ISO3)).size > 1));
   if (byCountry) {
     const names = new Map(iso.map((e) => [e.name, e.code]));
     const units = r.rows.filter((row) => row.total !== 1 && r.by.every((k) => k === 'ISO3' || k === 'ADM0_NAME' || row[k] === undefined)); // a country's total row repeats it
     const c = countryChoropleth(units.length ? units : r.rows, v, names, dec);
     if (!c.pairs.length) return null;
-    return { pairs: c.pairs, legend: c.legend, title: `${colLabel(byCode, v)} by country`, code: `${v} by ${r.by.find((x) => x === 'ISO3' || x === 'ADM0_NAME') ?? 'ISO3'}`, values: c.values, dec, unit, level: 0 };
+    return { pairs: c.pairs, legend: c.legend, title: `${what} by country${slice}`, code: `${r.value} by ${r.by.find((x) => x === 'ISO3' || x === 'ADM0_NAME') ?? 'ISO3'}`, values: c.values, dec, unit, level: 0 };
   }
   if (!r.by.some((x) => adminLevel(x))) return null;
   const files = await bundleFiles(DATA_BASE);
@@ -73,7 +76,7 @@ export async function summaryChoropleth(r: SummaryRows | null, iso: IsoEntry[], 
   const key = `ADM${level}_NAME_ALT`;
   const t = await getRaster().classTable(key);
   const c = buildChoropleth(r.rows.filter((row) => r.by.every((k) => k === b || row[k] === undefined)), b, v, t, dec, undefined, b === key ? 'label' : 'code');
-  return { pairs: c.pairs, legend: c.legend, title: `${colLabel(byCode, v)} by ${level === 2 ? 'district' : 'province'}`, code: `${v} by ${b}`, values: c.values, dec, unit, level };
+  return { pairs: c.pairs, legend: c.legend, title: `${what} by ${level === 2 ? 'district' : 'province'}${slice}`, code: `${r.value} by ${b}`, values: c.values, dec, unit, level };
 }
 
 /**

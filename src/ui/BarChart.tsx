@@ -16,6 +16,12 @@ export interface BarChartProps {
   y: string;
   /** Optional colour field (e.g. ISO3): bars of one category are grouped side by side by it. */
   color?: string;
+  /** Text of a row's colour group (default: its `color` cell), e.g. "1,500-6,000 m" for an R interval label. */
+  colorLabel?: (r: Row) => string;
+  /** Order of the colour groups (legend and bars within a category), e.g. interval order. */
+  colorOrder?: string[];
+  /** Legend title of the colours (default: `color`). */
+  colorTitle?: string;
   /** Caption (what is charted). */
   title: string;
   /** Axis title of the categories (default: `x`). */
@@ -39,10 +45,10 @@ export interface Bar { x: string; y: number; c: string }
  * The bars to draw: rows with a numeric value, sorted by value (largest first) before the
  * cut to `max`, or in `order` of the categories when given; and the category order.
  */
-export function chartBars(rows: Row[], p: Pick<BarChartProps, 'x' | 'y' | 'color' | 'label' | 'order' | 'max'>): { bars: Bar[]; cats: string[]; total: number; cut: boolean } {
+export function chartBars(rows: Row[], p: Pick<BarChartProps, 'x' | 'y' | 'color' | 'colorLabel' | 'label' | 'order' | 'max'>): { bars: Bar[]; cats: string[]; total: number; cut: boolean } {
   const max = p.max ?? 25;
   const all: Bar[] = rows.filter((r) => typeof r[p.y] === 'number' && Number.isFinite(r[p.y] as number))
-    .map((r) => ({ x: p.label ? p.label(r) : String(r[p.x] ?? 'all'), y: r[p.y] as number, c: p.color ? String(r[p.color] ?? '') : '' }));
+    .map((r) => ({ x: p.label ? p.label(r) : String(r[p.x] ?? 'all'), y: r[p.y] as number, c: p.colorLabel ? p.colorLabel(r) : p.color ? String(r[p.color] ?? '') : '' }));
   let bars: Bar[];
   if (p.order) {
     const rank = new Map(p.order.map((v, i) => [v, i]));
@@ -80,11 +86,11 @@ export function wrapTitle(text: string, maxChars: number): string | string[] {
 const VERTICAL_TITLE_CHARS = 28;
 
 /** The bar chart (Vega-Lite, SVG renderer, CSP-safe expression interpreter) with its caption. */
-export function BarChart({ rows, x, y, color, title, xTitle, yTitle, label, order, max = 25, fullList = 'in the table below' }: BarChartProps) {
+export function BarChart({ rows, x, y, color, colorLabel, colorOrder, colorTitle, title, xTitle, yTitle, label, order, max = 25, fullList = 'in the table below' }: BarChartProps) {
   const el = useRef<HTMLDivElement>(null);
   const [err, setErr] = useState<string | null>(null);
-  const { bars, cats, total, cut } = chartBars(rows, { x, y, color, label, order, max });
-  const key = JSON.stringify([bars, cats, xTitle, yTitle, color]);
+  const { bars, cats, total, cut } = chartBars(rows, { x, y, color, colorLabel, label, order, max });
+  const key = JSON.stringify([bars, cats, xTitle, yTitle, color, colorOrder, colorTitle]);
   useEffect(() => {
     let view: { finalize(): void } | null = null;
     let cancelled = false;
@@ -97,7 +103,8 @@ export function BarChart({ rows, x, y, color, title, xTitle, yTitle, label, orde
       const cat = { field: 'x', type: 'nominal', sort: cats, title: horizontal ? wrapTitle(xTitle ?? x, VERTICAL_TITLE_CHARS) : (xTitle ?? x), axis: { labelLimit: 180, ...(horizontal ? {} : { labelAngle: -45 }) } };
       const maxAbs = Math.max(0, ...bars.map((d) => Math.abs(d.y)));
       const val = { field: 'y', type: 'quantitative', title: horizontal ? (yTitle ?? y) : wrapTitle(yTitle ?? y, VERTICAL_TITLE_CHARS), stack: null, axis: { format: maxAbs >= 1e5 ? '~s' : ',~r' } };
-      const offset = grouped ? { [horizontal ? 'yOffset' : 'xOffset']: { field: 'c', type: 'nominal' } } : {};
+      const offset = grouped ? { [horizontal ? 'yOffset' : 'xOffset']: { field: 'c', type: 'nominal', ...(colorOrder ? { sort: colorOrder } : {}) } } : {};
+      const cTitle = colorTitle ?? color;
       const spec: any = {
         $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
         width: 'container', height: horizontal ? Math.min(1400, bars.length * 16 + cats.length * 3) : 300, autosize: { type: 'fit', contains: 'padding' },
@@ -106,8 +113,8 @@ export function BarChart({ rows, x, y, color, title, xTitle, yTitle, label, orde
         encoding: {
           ...(horizontal ? { y: cat, x: val } : { x: cat, y: val }),
           ...offset,
-          ...(color ? { color: { field: 'c', type: 'nominal', title: color, scale: { scheme: 'tableau10' } } } : { color: { value: '#2f6f9f' } }),
-          tooltip: [{ field: 'x', type: 'nominal', title: xTitle ?? x }, ...(color ? [{ field: 'c', type: 'nominal', title: color }] : []), { field: 'y', type: 'quantitative', title: yTitle ?? y, format: ',.6~r' }],
+          ...(color ? { color: { field: 'c', type: 'nominal', title: cTitle, sort: colorOrder ?? 'ascending', scale: { scheme: 'tableau10' }, legend: { orient: horizontal ? 'top' : 'right', labelLimit: 220, titleLimit: 400 } } } : { color: { value: '#2f6f9f' } }),
+          tooltip: [{ field: 'x', type: 'nominal', title: xTitle ?? x }, ...(color ? [{ field: 'c', type: 'nominal', title: cTitle }] : []), { field: 'y', type: 'quantitative', title: yTitle ?? y, format: ',.6~r' }],
         },
         config: { font: 'system-ui, sans-serif', axis: { labelFontSize: 10, titleFontSize: 11 } },
       };

@@ -118,7 +118,7 @@ export function ResultTable({ rows, columns, caption, onRowClick, max = 2000, pl
               <tr key={i} onClick={onRowClick ? () => onRowClick(r) : undefined} className={cls} data-pinned={pin ? '1' : undefined}>
                 {cols.map((c) => {
                   const custom = cellText?.(r, c);
-                  if (custom !== undefined) return <td key={c} className="label" data-col={c}>{custom}</td>;
+                  if (custom !== undefined) return <td key={c} className="label" data-col={c} title={cellTitle?.(r, c)}>{custom}</td>;
                   if (valueCols.includes(c) && isMissing(r[c])) return <td key={c} className="num nodata" data-col={c}>no data</td>;
                   return <td key={c} data-col={c} className={typeof r[c] === 'number' ? 'num' : undefined} title={cellTitle?.(r, c)}>{fmtCell(r[c], plain.includes(c), decimals?.[c])}</td>;
                 })}

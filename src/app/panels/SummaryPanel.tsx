@@ -9,7 +9,9 @@ import { ResultTable } from '../../ui/ResultTable';
 import { BarChart } from '../../ui/BarChart';
 import { Progress } from '../../ui/Progress';
 import { ResultFrame } from '../../ui/ResultFrame';
-import { codesKnown, byCellText, byColumn, chartKey, colLabel, emptyResult, errText, hasValue, isNaRow, isoOptions, isTotalRow, keyOrder, noData, parseBreaks, prettyInterval, prettyUnit, summaryVars, tableColumns, varOptions, varSearch, type PanelCtx } from './common';
+import { intervalText, requestBreaks } from './intervals';
+import { shareColumn, sliceRows, splitDomains, unitOrder, withShares } from './two-domain';
+import { codesKnown, byCellText, byColumn, chartKey, colLabel, emptyResult, errText, hasValue, isNaRow, isoOptions, isTotalRow, keyOrder, noData, parseBreaks, prettyUnit, summaryVars, tableColumns, varOptions, varSearch, type PanelCtx } from './common';
 
 const byCodesOf = (a: GetLayerArgs): string[] => (Array.isArray(a.by) ? a.by : Object.keys(a.by ?? {}));
 
@@ -38,8 +40,13 @@ export function summaryLabel(a: GetLayerArgs): string {
 /** Indicators whose values below 0 m come from sea-floor depths of ETOPO5 at coastal cells. */
 const TERRAIN = ['ELEVATION', 'SLOPE', 'TRI'];
 
-/** The shown summary handed to the map: rows, `by` codes, indicators and the charted one. */
-export interface SummaryRows { rows: Row[]; by: string[]; vars: string[]; value: string }
+/**
+ * The shown summary handed to the map: rows, `by` codes, indicators and the charted one. A
+ * summary by two domains maps one interval or class at a time: its rows only, `by` the unit
+ * domain, `slice` the interval or class as shown ("1,500-6,000 m"); `share`: map each unit's
+ * share (%) of its total (column `shareColumn(value)`) instead of the value.
+ */
+export interface SummaryRows { rows: Row[]; by: string[]; vars: string[]; value: string; slice?: string; share?: boolean }
 
 /**
  * Rows in key order: countries in their result order, then each `by` column with a key
@@ -122,11 +129,6 @@ export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: Summa
     resultH.current?.focus();
   }, [shown]);
   const y = yCol && shown?.args.var.includes(yCol) ? yCol : shown?.args.var[0];
-  useEffect(() => {
-    if (!shown) { if (r.error) onRows(null); return; } // a failed run's map goes with its table
-    if (!y) return;
-    onRows({ rows: shown.data.rows, by: byCodesOf(shown.args), vars: shown.args.var, value: y });
-  }, [shown, onRows, y, r.error]);
 
   // `by` codes of the shown result, and the row columns holding their keys ("ELEVATION_by" when ELEVATION is also summarised).
   const shownCodes = useMemo(() => (shown ? byCodesOf(shown.args) : []), [shown]);
@@ -151,39 +153,67 @@ export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: Summa
     return () => { cancel = true; };
   }, [shown, byCode]);
   const rows = useMemo(() => sortByKeys(shown?.data.rows ?? [], shownBy, orders), [shown, shownBy, orders]);
-  const xKey = chartKey(rows, shownBy);
+  // two domains (e.g. provinces x ELEVATION intervals): units along the bars, intervals or classes in colours, one on the map
+  const two = useMemo(() => splitDomains(rows, shownBy, orders), [rows, shownBy, orders]);
+  const additive = !!y && /^sum\(/.test(byCode.get(y)?.aggFunR ?? '');
+  const [share, setShare] = useState(false);
+  const showShare = share && additive && !!two;
+  const shownRows = useMemo(() => (two && y && additive ? withShares(rows, two, y) : rows), [rows, two, y, additive]);
+  const [mapKey, setMapKey] = useState<string | null>(null);
+  const groupKeys = useMemo(() => (two ? orders[two.group] ?? [...new Set(rows.map((x) => x[two.group]).filter(hasValue).map(String))] : []), [two, orders, rows]);
+  const slice = two && groupKeys.length ? (mapKey && groupKeys.includes(mapKey) ? mapKey : groupKeys[0]) : null;
+  const xKey = two ? two.unit : chartKey(rows, shownBy);
   const multiCountry = new Set(rows.map((x) => x.ISO3)).size > 1;
   const pinned = useCallback((row: Row) => isTotalRow(row, shownBy), [shownBy]);
   // the NA group's key: cells outside every interval (continuous domains) or without a class
   const naKind = useCallback((c: string) => (byCode.get(shownCodes[shownBy.indexOf(c)] ?? c)?.type === 'continuous' ? 'outside the breaks' : 'no class'), [byCode, shownBy, shownCodes]);
+  // intervals as people read them ("1,500-6,000 m", "up to 1,500 m"); R's cut() label (the API's, the downloads') in the tooltip
+  const keyText = useCallback((c: string, v: unknown) => {
+    const code = shownCodes[shownBy.indexOf(c)];
+    const rec = code ? byCode.get(code) : undefined;
+    return typeof v === 'string' && rec?.type === 'continuous' && shown ? intervalText(v, prettyUnit(rec.unit), requestBreaks(shown.args.by, code, rec)) : String(v);
+  }, [shownCodes, shownBy, byCode, shown]);
   const cellText = useCallback((row: Row, c: string) => {
     if (!shownBy.includes(c)) return undefined;
     if (row[c] === null && isNaRow(row, shownBy)) return `NA (${naKind(c)})`;
-    return byCellText(row, c, shownBy);
-  }, [shownBy, naKind]);
-  // intervals read as the API writes them ("(100,1e+03]", R cut() with dig.lab 3); the plain numbers in the tooltip
+    return hasValue(row[c]) ? keyText(c, row[c]) : byCellText(row, c, shownBy);
+  }, [shownBy, naKind, keyText]);
   const cellTitle = useCallback((row: Row, c: string) => (c === 'ISO3' && row.ADM0_NAME ? String(row.ADM0_NAME)
-    : typeof row[c] === 'string' && /e[-+]?\d/i.test(row[c] as string) ? `${row[c] as string} = ${prettyInterval(row[c] as string)}` : undefined), []);
+    : shownBy.includes(c) && typeof row[c] === 'string' && keyText(c, row[c]) !== row[c] ? `${row[c] as string} (R cut() label, as in the API and downloads)` : undefined), [shownBy, keyText]);
   const label = useCallback((c: string) => {
     const i = shownBy.indexOf(c);
     // a continuous layer as a domain: its key column holds intervals
     const r0 = i >= 0 && c === shownCodes[i] ? byCode.get(c) : undefined;
     if (r0?.type === 'continuous') return r0.unit ? `${r0.varLabel} interval (${prettyUnit(r0.unit)})` : `${r0.varLabel} interval`;
+    if (y && two && c === shareColumn(y)) return `${colLabel(byCode, y).replace(/ \(.*$/, '')}: % of the unit's total`;
     return colLabel(byCode, c);
-  }, [byCode, shownBy, shownCodes]);
-  const decimals = useMemo(() => Object.fromEntries((shown?.args.var ?? []).map((v) => [v, byCode.get(v)?.dec ?? 2])), [shown, byCode]);
+  }, [byCode, shownBy, shownCodes, y, two]);
+  const decimals = useMemo(() => Object.fromEntries([...(shown?.args.var ?? []).map((v) => [v, byCode.get(v)?.dec ?? 2] as const), ...(y ? [[shareColumn(y), 1] as const] : [])]), [shown, byCode, y]);
   // Units by name (admin-1 and the like, no key order) over several countries: bars say whose unit ("Central (KEN)").
   const unitBars = multiCountry && !orders[xKey] && shownBy.includes(xKey);
   // Districts repeat names across provinces of one country: an ADM2 bar names its ADM1 unit too.
   const barLabel = useCallback((row: Row) => (unitBars
     ? `${String(row[xKey])} (${/^ADM2_/.test(xKey) && row.ADM1_NAME_ALT ? `${String(row.ADM1_NAME_ALT)}, ` : ''}${String(row.ISO3)})`
     : xKey === 'ISO3' && typeof row.ISO3 === 'string' ? String(row.ADM0_NAME ?? iso.find((e) => e.code === row.ISO3)?.name ?? row.ISO3)
-    : String(row[xKey] ?? 'all')), [xKey, unitBars, iso]);
+    : row[xKey] === undefined || row[xKey] === null ? 'all' : keyText(xKey, row[xKey])), [xKey, unitBars, iso, keyText]);
   // countries: bars named, largest value first (the class table's ISO3 order means nothing to a reader)
   const barOrder = xKey === 'ISO3' || xKey === 'ADM0_NAME' ? undefined : orders[xKey];
   const naRows = rows.filter((x) => isNaRow(x, shownBy));
   const units = rows.filter((x) => !isTotalRow(x, shownBy)).length;
-  const table = useMemo(() => tableColumns(rows, shown?.data.columns.map((c) => c.name).filter((c) => c !== 'total') ?? [], shownBy), [rows, shown, shownBy]);
+  const table = useMemo(() => {
+    const t = tableColumns(rows, shown?.data.columns.map((c) => c.name).filter((c) => c !== 'total') ?? [], shownBy);
+    if (!showShare || !y) return t;
+    const at = t.cols.indexOf(y) + 1; // the share right after its indicator
+    return { ...t, cols: [...t.cols.slice(0, at), shareColumn(y), ...t.cols.slice(at)] };
+  }, [rows, shown, shownBy, showShare, y]);
+  // the map: the units, or with two domains the units of one interval or class (and their shares when chosen)
+  useEffect(() => {
+    if (!shown) { if (r.error) onRows(null); return; } // a failed run's map goes with its table
+    if (!y) return;
+    const by = byCodesOf(shown.args);
+    if (!two || !slice) { onRows({ rows: shown.data.rows, by, vars: shown.args.var, value: y }); return; }
+    onRows({ rows: sliceRows(shownRows, two, slice), by: [by[shownBy.indexOf(two.unit)]], vars: shown.args.var, value: y, slice: keyText(two.group, slice), ...(showShare ? { share: true } : {}) });
+  }, [shown, onRows, y, r.error, two, slice, shownRows, showShare, keyText, shownBy]);
   const place = table.country ?? (shown?.args.iso3 ?? ['SSA']).join(', ');
   const belowSea = shown ? shown.args.var.filter((v) => TERRAIN.includes(v) && rows.some((x) => typeof x[v] === 'number' && (x[v] as number) < 0)) : [];
   const stale = !!shown && JSON.stringify(summaryArgs(state)) !== JSON.stringify(shown.args);
@@ -236,9 +266,24 @@ export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: Summa
               <select value={y} onChange={(e) => setYCol(e.target.value)}>{shown.args.var.map((v) => <option key={v} value={v}>{label(v)} ({v})</option>)}</select>
             </label>
           )}
-          {rows.length > 0 && y && <BarChart rows={shownBy.includes(xKey) ? rows.filter((x) => hasValue(x[xKey]) && !isTotalRow(x, shownBy)) : rows} x={xKey} y={y} color={multiCountry && !unitBars && xKey !== 'ISO3' && xKey !== 'ADM0_NAME' ? 'ISO3' : undefined} label={barLabel}
-            title={`${label(y)} by ${label(xKey)}${table.country ? `, ${table.country}` : ''}`} xTitle={label(xKey)} yTitle={label(y)} order={barOrder} />}
-          <ResultTable rows={rows} columns={table.cols} caption="Summary table" note={place} pinned={pinned} cellText={cellText} cellTitle={cellTitle} valueCols={shown.args.var} colLabel={label} keyOrders={orders} decimals={decimals} />
+          {two && y && (
+            <div className="row small" data-testid="summary-two-domains">
+              {additive && <label className="field inline"><input type="checkbox" checked={share} onChange={(e) => setShare(e.target.checked)} data-testid="summary-share" /> <span>Share of each unit's total (%)</span></label>}
+              <label className="field inline"><span>Map</span>
+                <select value={slice ?? ''} onChange={(e) => setMapKey(e.target.value)} data-testid="summary-map-slice">{groupKeys.map((k) => <option key={k} value={k}>{keyText(two.group, k)}</option>)}</select>
+              </label>
+            </div>
+          )}
+          {rows.length > 0 && y && two && (() => {
+            const chartRows = shownRows.filter((x) => hasValue(x[two.unit]) && hasValue(x[two.group]));
+            const v = showShare ? shareColumn(y) : y;
+            return <BarChart rows={chartRows} x={two.unit} y={v} color={two.group} colorLabel={(x) => keyText(two.group, x[two.group])} colorOrder={groupKeys.map((k) => keyText(two.group, k))} colorTitle={label(two.group)}
+              label={barLabel} order={unitOrder(chartRows, y, barLabel)} max={25 * Math.max(1, groupKeys.length)}
+              title={`${label(v)} by ${label(two.unit)} and ${label(two.group)}${table.country ? `, ${table.country}` : ''}`} xTitle={label(two.unit)} yTitle={label(v)} />;
+          })()}
+          {rows.length > 0 && y && !two && <BarChart rows={shownBy.includes(xKey) ? rows.filter((x) => hasValue(x[xKey]) && !isTotalRow(x, shownBy)) : rows} x={xKey} y={y} color={multiCountry && !unitBars && xKey !== 'ISO3' && xKey !== 'ADM0_NAME' ? 'ISO3' : undefined} label={barLabel}
+            title={`${label(y)} by ${label(xKey)}${table.country ? `, ${table.country}` : ''}`} xTitle={label(xKey)} yTitle={label(y)} order={barOrder?.map((k) => keyText(xKey, k))} />}
+          <ResultTable rows={shownRows} columns={table.cols} caption="Summary table" note={place} pinned={pinned} cellText={cellText} cellTitle={cellTitle} valueCols={[...shown.args.var, ...(showShare && y ? [shareColumn(y)] : [])]} colLabel={label} keyOrders={orders} decimals={decimals} />
           {belowSea.length > 0 && (
             <p className="small muted" data-testid="below-sea-note">
               Note: {belowSea.join(', ')} is below 0 m for some units. ETOPO5 does not resolve the land at some coastal cells and small islands, where a cell keeps a sea-floor depth;{' '}

@@ -1,0 +1,60 @@
+/**
+ * Summaries by two domains answer the question asked (issue 23 item 4): Cell area in Ethiopia
+ * by ADM1_NAME_ALT and ELEVATION with breaks 0, 1500, 6000: one bar per province and interval
+ * (Somali's bar above 1,500 m is its area above 1,500 m, as the API gives), intervals written as
+ * people read them ("up to 1,500 m", "1,500-6,000 m") with R's cut() labels in the tooltips (the
+ * API keeps them), each unit's share of its total as a toggle, and the map one interval at a time.
+ */
+import { describe, expect, test } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { type Started } from './helpers';
+import { openApp, serverAndBrowser, shot, waitChoropleth } from './app-helpers';
+
+let srv: Started;
+let browser: Browser;
+serverAndBrowser((s, b) => { srv = s; browser = b; });
+const LINK = '#v=ELEVATION&vars=AREA_TOTAL&iso=ETH&by=ADM1_NAME_ALT,ELEVATION&brk.ELEVATION=0,1500,6000&run=summary';
+
+describe('Summaries by two domains', () => {
+  test('ETH cell area by province x ELEVATION intervals: grouped bars, readable intervals, shares, one interval on the map', async () => {
+    const api = await fetch(`${srv.url}ocpu/library/indapi3/R/getLayer/json`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ var: 'AREA_TOTAL', iso3: 'ETH', by: { ADM1_NAME_ALT: ['Somali'], ELEVATION: [0, 1500, 6000] } }) });
+    const rows = (await api.json()) as Array<Record<string, unknown>>;
+    const somaliHigh = rows.find((r) => r.ADM1_NAME_ALT === 'Somali' && r.ELEVATION === '(1.5e+03,6e+03]')!.AREA_TOTAL as number;
+    expect(rows.some((r) => r.ELEVATION === '(0,1.5e+03]')).toBe(true); // the API keeps R's labels
+    const { ctx, page, errors } = await openApp(browser, srv.url + LINK, { viewport: { width: 1440, height: 900 } });
+    const result = page.getByTestId('summary-result');
+    await result.waitFor({ timeout: 90_000 });
+    const table = page.getByRole('table', { name: /Summary table/ });
+    const cell = table.getByRole('cell', { name: '1,500-6,000 m', exact: true }).first();
+    await cell.waitFor();
+    expect(await cell.getAttribute('title')).toContain('(1.5e+03,6e+03]');
+    expect(await table.getByRole('cell', { name: 'up to 1,500 m', exact: true }).count()).toBeGreaterThan(5);
+    expect(await table.getByRole('cell', { name: '(0,1.5e+03]', exact: true }).count()).toBe(0);
+    // one bar per province and interval; Somali's bar above 1,500 m is the API's figure
+    const bars = page.locator('[data-testid="summary-result"] figure.chart path[aria-label]');
+    await expect.poll(() => bars.count(), { timeout: 30_000 }).toBeGreaterThan(11);
+    const labels = await bars.evaluateAll((ps) => ps.map((p) => p.getAttribute('aria-label') ?? ''));
+    const somali = labels.filter((l) => /Somali/.test(l));
+    expect(somali).toHaveLength(2);
+    const high = somali.find((l) => l.includes('1,500-6,000 m'))!;
+    expect(Number(/Cell area \(km²\): ([\d.]+)k/.exec(high)![1]) * 1000).toBeCloseTo(somaliHigh, -1);
+    expect(await page.locator('[data-testid="summary-result"] figure.chart svg').textContent()).toContain('up to 1,500 m');
+    // the map: one interval at a time, named in the legend
+    await waitChoropleth(page);
+    const legend = page.locator('details.legend h3').filter({ hasText: 'by province' });
+    await expect.poll(() => legend.textContent()).toContain('up to 1,500 m');
+    await page.getByTestId('summary-map-slice').selectOption('(1.5e+03,6e+03]');
+    await expect.poll(() => legend.textContent()).toContain('1,500-6,000 m');
+    // shares of each unit's total: a column, the bars in %, the map in %; a unit's shares add to 100
+    await page.getByTestId('summary-share').check();
+    await expect.poll(() => legend.textContent()).toContain('Share (%)');
+    const shareCol = table.locator('td[data-col="AREA_TOTAL_pct_of_unit"]');
+    await expect.poll(() => shareCol.count()).toBeGreaterThan(20);
+    const somaliShares = await table.locator('tr', { hasText: 'Somali' }).locator('td[data-col="AREA_TOTAL_pct_of_unit"]').allTextContents();
+    expect(somaliShares.map(Number).reduce((a, b) => a + b, 0)).toBeCloseTo(100, 0);
+    await expect.poll(() => page.locator('[data-testid="summary-result"] figure.chart figcaption').first().textContent()).toContain("% of the unit's total");
+    await shot(page, 'two-domains-eth-elevation');
+    expect(errors).toEqual([]);
+    await ctx.close();
+  }, 180_000);
+});
