@@ -30,15 +30,17 @@ function windowGrid(c0: number, r0: number, w: number, h: number): GridDef {
 }
 
 /** Runs both on a window and compares. */
-async function compare(centre: [number, number], halfCells: number, limitMin: number, sources: Array<[number, number]>) {
+async function compare(centre: [number, number], halfCells: number, limitMin: number, sources: Array<[number, number]>, neighbours: 8 | 16 = 8) {
   const c = Math.floor((centre[0] - grid.xmin) / grid.cellSizeDeg) - halfCells;
   const r = Math.floor((grid.ymax - centre[1]) / grid.cellSizeDeg) - halfCells;
   const w = 2 * halfCells, h = 2 * halfCells;
   const win = windowGrid(c, r, w, h);
   const friction = await engine.store.readFloat('cog/FRICTION_WALK.tif', [c, r, c + w, r + h]);
-  const ours = travelTimeMinutes({ grid: win, minutesPerMetre: friction }, sources, { maxMinutes: limitMin < 0 ? Infinity : limitMin });
-  const out = execFileSync('/usr/bin/python3', [join(__dirname, 'scipy_dijkstra.py'), COG, String(c), String(r), String(w), String(h), String(limitMin), ...sources.map((p) => p.join(','))], { encoding: 'utf8', maxBuffer: 64 << 20 });
-  const ref = JSON.parse(out).minutes as Array<number | null>;
+  const ours = travelTimeMinutes({ grid: win, minutesPerMetre: friction }, sources, { maxMinutes: limitMin < 0 ? Infinity : limitMin, neighbours });
+  const out = execFileSync('/usr/bin/python3', [join(__dirname, 'scipy_dijkstra.py'), COG, String(c), String(r), String(w), String(h), String(limitMin), ...sources.map((p) => p.join(',')), ...(neighbours === 16 ? ['--k'] : [])], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  const parsed = JSON.parse(out) as { minutes: Array<number | null>; source: number[] };
+  const ref = parsed.minutes;
+  let otherSource = 0;
   expect(ref).toHaveLength(w * h);
   let compared = 0, worst = 0;
   for (let i = 0; i < w * h; i++) {
@@ -51,11 +53,14 @@ async function compare(centre: [number, number], halfCells: number, limitMin: nu
     }
     if (Number.isNaN(a) && edge(b)) continue;
     expect(Number.isNaN(a), `cell ${i}: ours unreachable, SciPy ${b}`).toBe(false);
+    if (ours.source[i] !== parsed.source[i]) otherSource++;
     if (b > 0) worst = Math.max(worst, Math.abs(a - b) / b);
     else expect(a).toBe(0);
     compared++;
   }
   expect(worst).toBeLessThan(1e-3);
+  // the nearest source (marketshed) agrees but for near-ties
+  expect(otherSource).toBeLessThanOrEqual(Math.ceil(compared * 1e-3));
   return { compared, worst };
 }
 
@@ -72,5 +77,10 @@ describe('catchment travel times agree with SciPy dijkstra + pyproj Geod (0.1 %)
     const towns: Array<[number, number]> = [[32.58, 0.35], [34.75, -0.09], [33.42, -3.66], [33.8, -1.5]];
     const { compared } = await compare([33.5, -1], 40, 1440, towns);
     expect(compared).toBeGreaterThan(500);
+  });
+  it('several sources, 16 neighbours (knight\'s moves over the mean friction of the four cells touched), each cell\'s nearest source', async () => {
+    const towns: Array<[number, number]> = [[32.58, 0.35], [34.75, -0.09], [33.42, -3.66], [33.8, -1.5], [36.82, -1.29]];
+    const { compared } = await compare([34.5, -1.5], 50, -1, towns, 16);
+    expect(compared).toBeGreaterThan(5000);
   });
 });
