@@ -8,13 +8,23 @@
  *   on the same 8-neighbour graph of the whole bundle grid (built untimed), same sources and limit;
  * - ratio = ours (core) / SciPy: the target is <= 1.
  * Medians of 7 warm runs (SciPy: mean of 5 runs after building the graph).
+ *
+ * Marketsheds (issue 24, {@link marketshedBench}): 100 sources over the whole region (the
+ * 100 most populous places of basemap/places.csv, each as the engine locates it), no time
+ * limit, 16 neighbours: the core against SciPy's multi-source `dijkstra` on the same
+ * 16-neighbour graph (knight's moves; built untimed) and against GRASS GIS `r.cost -k` on the
+ * same raster (imported untimed; r.cost's own run, its segment files included), ratios in the
+ * same run; and the whole query with marketsheds and 3 indicators.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { isFrictionRecord, runCatchment } from '../src/core/catchment/query';
-import { gridSteps, travelTimeMinutes } from '../src/core/catchment';
+import { gridSteps, locateSources, travelTimeMinutes } from '../src/core/catchment';
+import { cellCentre, type GridDef } from '../src/core/grid';
 import { createNodeEngine } from '../src/node/engine';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -80,8 +90,70 @@ export async function catchmentBench(dir: string): Promise<Record<string, { ours
     console.log(`${c.label.padEnd(36)}${String(r.cells).padStart(9)}${r.oursMs.toFixed(1).padStart(10)}${r.queryMs.toFixed(1).padStart(10)}${r.scipyMs.toFixed(1).padStart(10)}${r.ratio.toFixed(2).padStart(8)}`);
   }
   console.log('target (issue 19): ratio core / SciPy <= 1; the 8-hour catchment under 1 s in the browser (bench/catchment-browser.ts)');
+  await marketshedBench(dir, e, grid, friction, fr.varCode);
   await e.store.close();
   return out;
+}
+
+/** The `n` most populous places of basemap/places.csv (one per name), [lon, lat]. */
+function biggestPlaces(dir: string, n: number): Array<[number, number]> {
+  const rows = readFileSync(join(dir, 'basemap', 'places.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
+  const seen = new Set<string>();
+  return rows.sort((a, b) => Number(b[2]) - Number(a[2])).filter((r) => !seen.has(r[0]) && seen.add(r[0])).slice(0, n).map((r) => [Number(r[3]), Number(r[4])] as [number, number]);
+}
+
+/** Seconds of one `r.cost -k` run over the whole friction raster (import untimed), in a temporary GRASS location. */
+function grassSeconds(cog: string, starts: Array<[number, number]>): number {
+  const dir = mkdtempSync(join(tmpdir(), 'indapi-bench-grass-'));
+  try {
+    const script = `r.in.gdal --q input=${cog} output=f && g.region raster=f && t0=$(date +%s.%N) && r.cost -k --q input=f output=c start_coordinates=${starts.map((p) => p.join(',')).join(',')} && t1=$(date +%s.%N) && echo "SECONDS $t0 $t1"`;
+    const out = execFileSync('grass', ['--tmp-location', 'EPSG:4326', '--exec', 'bash', '-c', script], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const m = /SECONDS (\S+) (\S+)/.exec(out);
+    if (!m) throw new Error('r.cost printed no timing');
+    return Number(m[2]) - Number(m[1]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The marketshed benchmark (see the module docs); prints a table, returns the figures. */
+export async function marketshedBench(dir: string, e: ReturnType<typeof createNodeEngine>, grid: GridDef, friction: Float32Array, code: string) {
+  const steps = gridSteps(grid);
+  // the 100 biggest places in 100 different cells
+  const cand = biggestPlaces(dir, 200);
+  const located = locateSources(grid, cand, friction, { snapKm: 10 });
+  const taken = new Set<number>();
+  const pick = located.map((s, k) => [s.cell, k] as const).filter(([c]) => !taken.has(c) && taken.add(c)).slice(0, 100);
+  const places = pick.map(([, k]) => cand[k]);
+  // each source where the engine starts it (a moved source at its cell's centre), for SciPy and GRASS
+  const starts = pick.map(([c]) => cellCentre(grid, c % grid.width, Math.floor(c / grid.width)));
+  const core: number[] = [];
+  let cells = 0;
+  for (let i = 0; i < 6; i++) {
+    const t = performance.now();
+    const r = travelTimeMinutes({ grid, minutesPerMetre: friction }, starts, { maxMinutes: Infinity, steps, neighbours: 16 });
+    if (i) core.push(performance.now() - t);
+    cells = r.settled;
+  }
+  const cat = await e.loadCatalog();
+  const vars = ['POP_MODEL', 'PN14_POP', 'ELEVATION'].filter((v) => !!cat.get(v));
+  const query: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const t = performance.now();
+    await runCatchment(e, { xy: places, minutes: [0, 120, 240, 480, 960], var: vars, marketshed: true, neighbours: 16 });
+    if (i) query.push(performance.now() - t);
+  }
+  const cog = join(dir, 'cog', `${code}.tif`);
+  const py = execFileSync('/usr/bin/python3', [join(ROOT, 'tests/catchment/scipy_dijkstra.py'), cog, '0', '0', String(grid.width), String(grid.height), '-1', ...starts.map((p) => p.join(',')), '--k', '--bench', '3'], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  const ref = JSON.parse(py) as { seconds: number; reached: number };
+  const grassMs = Math.min(grassSeconds(cog, starts), grassSeconds(cog, starts)) * 1000;
+  const oursMs = median(core), scipyMs = ref.seconds * 1000;
+  const res = { cells, oursMs, queryMs: median(query), scipyMs, grassMs, vsScipy: oursMs / scipyMs, vsGrass: oursMs / grassMs };
+  console.log(`\nmarketsheds: 100 sources, whole region, 16 neighbours (${cells} cells reached; SciPy reached ${ref.reached})`);
+  console.log(`${'core ms'.padStart(10)}${'scipy ms'.padStart(10)}${'grass ms'.padStart(10)}${'/scipy'.padStart(8)}${'/grass'.padStart(8)}${'query ms'.padStart(10)}`);
+  console.log(`${res.oursMs.toFixed(1).padStart(10)}${res.scipyMs.toFixed(1).padStart(10)}${res.grassMs.toFixed(1).padStart(10)}${res.vsScipy.toFixed(2).padStart(8)}${res.vsGrass.toFixed(2).padStart(8)}${res.queryMs.toFixed(1).padStart(10)}`);
+  console.log(`target (issue 24): core <= 1x SciPy and <= GRASS r.cost -k; query = marketshed table with ${vars.join(', ')} over 4 bands`);
+  return res;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
