@@ -36,7 +36,7 @@ export interface FrictionSurface {
   /** The grid (a window of the global CELL5M lattice, or any cell-registered EPSG:4326 grid). */
   grid: GridDef;
   /** Minutes needed to cross one metre, per cell, row-major, north row first; NaN = no-data (barrier). */
-  minutesPerMetre: Float32Array;
+  minutesPerMetre: Float32Array | Float64Array;
 }
 
 /** Options of {@link travelTimeMinutes}. */
@@ -109,7 +109,7 @@ function workspace(N: number): { dist: Float64Array; done: Uint8Array; from: Int
  * Source cells of points (the cell holding each point; no move off no-data cells).
  * @throws IndapiError as {@link locateSources}
  */
-export function snapSources(grid: GridDef, points: ReadonlyArray<readonly [number, number]>, friction: Float32Array, argName = 'xy'): number[] {
+export function snapSources(grid: GridDef, points: ReadonlyArray<readonly [number, number]>, friction: Float32Array | Float64Array, argName = 'xy'): number[] {
   return locateSources(grid, points, friction, { argName }).map((s) => s.cell);
 }
 
@@ -129,7 +129,7 @@ function crossed(c: number, r: number, dc: number, dr: number): [number, number,
  * Start times of the cells around a source point (origin "point"): its own cell from the
  * point to the centre, each passable neighbour straight from the point.
  */
-function pointStarts(grid: GridDef, fr: Float32Array, cell: number, lon: number, lat: number, n16: boolean, start: (j: number, t: number) => void): void {
+function pointStarts(grid: GridDef, fr: Float32Array | Float64Array, cell: number, lon: number, lat: number, n16: boolean, start: (j: number, t: number) => void): void {
   const W = grid.width, H = grid.height;
   const c = cell % W, r = (cell / W) | 0;
   const f = fr[cell];

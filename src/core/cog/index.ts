@@ -2,3 +2,4 @@
 export * from './tiff';
 export * from './store';
 export * from './inflate';
+export * from './decode';

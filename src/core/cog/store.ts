@@ -2,7 +2,9 @@
  * Window reads over COGs with a bounded block cache.
  *
  * - Headers (first IFD) are parsed once per file and kept; a failed parse is forgotten.
- * - Decoded blocks (tiles) live in an LRU cache bounded in bytes (`lru-cache` `maxSize`).
+ * - Decoded blocks (tiles) live in an LRU cache bounded in bytes (`lru-cache` `maxSize`), as
+ *   stored (an Int16 tile of a scaled layer takes 2 bytes a cell); windows are decoded to values
+ *   (./decode.ts) when assembled, in a second cache bounded in bytes too.
  * - Concurrent requests for the same block share one read; adjacent missing blocks of a
  *   window are fetched in one range request.
  * - Every read is abortable. A shared read is only cancelled when every caller waiting on
@@ -16,6 +18,7 @@ import { IndapiError, throwIfAborted } from '../errors';
 import type { RangeSource, SourceFactory } from '../io/source';
 import { decodeBlock, emptyBlock, readTiffInfo, type BlockArray, type Inflate, type TiffInfo } from './tiff';
 import { inflateZlib } from './inflate';
+import { decodeRun, isScaled, sampleDecoder } from './decode';
 
 /** A pixel window [x0, y0, x1, y1): columns x0..x1-1, rows y0..y1-1 (row 0 = north). */
 export type PixelWindow = [x0: number, y0: number, x1: number, y1: number];
@@ -52,7 +55,7 @@ export class CogStore {
   private readonly cache: LRUCache<string, BlockArray>;
   private readonly pending = new Map<string, Pending>();
   /** Assembled windows (derived from blocks), a quarter of the block cache's bound. */
-  private readonly windows: LRUCache<string, Float32Array | Int32Array>;
+  private readonly windows: LRUCache<string, Float64Array | Int32Array>;
   /** Counters for tests and the benchmark. */
   readonly stats = { requests: 0, bytesRead: 0, blocksDecoded: 0, cacheHits: 0 };
 
@@ -63,7 +66,7 @@ export class CogStore {
       maxSize: Math.max(1, opts.cacheBytes ?? 256 * 1024 * 1024),
       sizeCalculation: (v) => Math.max(1, v.byteLength),
     });
-    this.windows = new LRUCache<string, Float32Array | Int32Array>({
+    this.windows = new LRUCache<string, Float64Array | Int32Array>({
       maxSize: Math.max(1, Math.floor((opts.cacheBytes ?? 256 * 1024 * 1024) / 4)),
       sizeCalculation: (v) => Math.max(1, v.byteLength),
     });
@@ -243,29 +246,25 @@ export class CogStore {
   }
 
   /**
-   * Reads a window as Float32 samples (no-data and NaN as NaN), row-major, (x1-x0) x (y1-y0).
+   * Reads a window as values (Float64; no-data and NaN as NaN), row-major, (x1-x0) x (y1-y0),
+   * decoded by the bundle's one rule (./decode.ts: a decimal scale 10^-k as `stored / 10^k`,
+   * the double nearest the ingested text). Float32 files give their Float32 values exactly.
    * The array may be shared with later calls (window cache): do not modify it.
    * @throws IndapiError IO, ABORTED
    */
-  async readFloat(path: string, win: PixelWindow, signal?: AbortSignal): Promise<Float32Array> {
+  async readFloat(path: string, win: PixelWindow, signal?: AbortSignal): Promise<Float64Array> {
     const wkey = `${path}|f|${win.join(',')}`;
     const hit = this.windows.get(wkey);
-    if (hit) return hit as Float32Array;
+    if (hit) return hit as Float64Array;
     const { info, blocks } = await this.blocks(path, win, signal);
     const w = win[2] - win[0], h = win[3] - win[1];
-    const out = new Float32Array(w * h);
-    const isFloat = info.kind === 'float32' || info.kind === 'float64';
-    const nd = info.noData;
+    const out = new Float64Array(w * h);
+    const dec = sampleDecoder({ noData: info.noData, float32: info.kind === 'float32', scale: info.scale, offset: info.offset });
+    const plain = (info.kind === 'float32' || info.kind === 'float64') && !isScaled(info);
     assemble(info, win, blocks, (dstOff, blk, srcOff, n) => {
-      if (isFloat) {
-        if (blk instanceof Float32Array) out.set(blk.subarray(srcOff, srcOff + n), dstOff);
-        else for (let k = 0; k < n; k++) out[dstOff + k] = blk[srcOff + k];
-      } else {
-        for (let k = 0; k < n; k++) {
-          const v = blk[srcOff + k];
-          out[dstOff + k] = v === nd ? NaN : v;
-        }
-      }
+      // float blocks already hold NaN for no data (decodeBlock)
+      if (plain) out.set(blk.subarray(srcOff, srcOff + n), dstOff);
+      else decodeRun(blk, srcOff, out, dstOff, n, dec);
     });
     this.windows.set(wkey, out);
     return out;

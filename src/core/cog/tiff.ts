@@ -8,10 +8,12 @@
  * Format references: TIFF 6.0 (Adobe, 1992) sections 2 (structure), 14 (predictor) and 15
  * (tiles); BigTIFF (Aware Systems, https://www.awaresystems.be/imaging/tiff/bigtiff.html);
  * Adobe Photoshop TIFF Technical Note 3 (floating-point predictor 3); GeoTIFF 1.1 (OGC
- * 19-008r4) for ModelPixelScale/ModelTiepoint; GDAL_NODATA tag 42113 (GDAL GTiff driver doc).
+ * 19-008r4) for ModelPixelScale/ModelTiepoint; GDAL_NODATA tag 42113 and GDAL_METADATA tag
+ * 42112 (band scale and offset, ./decode.ts) (GDAL GTiff driver doc).
  */
 import { IndapiError } from '../errors';
 import { noDataTest } from './nodata';
+import { parseGdalScale, type BandScale } from './decode';
 
 /** TIFF tag numbers used here. */
 const TAG = {
@@ -32,6 +34,7 @@ const TAG = {
   SampleFormat: 339,
   ModelPixelScale: 33550,
   ModelTiepoint: 33922,
+  GdalMetadata: 42112,
   GdalNoData: 42113,
 } as const;
 
@@ -44,8 +47,8 @@ export type SampleKind = 'uint8' | 'uint16' | 'int16' | 'uint32' | 'int32' | 'fl
 /** A decoded block (tile or strip): one sample per pixel, row-major, `blockWidth * blockHeight` values. */
 export type BlockArray = Uint8Array | Uint16Array | Int16Array | Uint32Array | Int32Array | Float32Array | Float64Array;
 
-/** What the reader knows about a file after parsing its first IFD. */
-export interface TiffInfo {
+/** What the reader knows about a file after parsing its first IFD (with its band's GDAL scale and offset, ./decode.ts). */
+export interface TiffInfo extends BandScale {
   /** Image width and height in pixels. */
   width: number;
   height: number;
@@ -225,6 +228,7 @@ export async function readTiffInfo(read: ByteReader, signal?: AbortSignal): Prom
 
   const nd = await text(TAG.GdalNoData);
   const noData = nd !== null && nd.trim() !== '' ? Number(nd.trim()) : null;
+  const { scale: bandScale, offset: bandOffset } = parseGdalScale(await text(TAG.GdalMetadata));
 
   let geo: TiffInfo['geo'] = null;
   const scale = await values(TAG.ModelPixelScale);
@@ -236,7 +240,7 @@ export async function readTiffInfo(read: ByteReader, signal?: AbortSignal): Prom
   return {
     width, height, blockWidth, blockHeight, blocksAcross, blocksDown,
     offsets: Float64Array.from(offsets), byteCounts: Float64Array.from(byteCounts),
-    kind, compression, predictor, littleEndian: le, noData, geo,
+    kind, compression, predictor, littleEndian: le, noData, geo, scale: bandScale, offset: bandOffset,
   };
 }
 

@@ -17,8 +17,8 @@ const rec = (type: 'continuous' | 'class'): VarRecord => ({ varCode: 'X', type, 
 // Two groups of one block (S = 2) plus its summary at index 2: group 0 has values 1, 2, 3;
 // group 1 has two cells whose values are all missing; the summary pools both.
 const sel = new Int32Array([0, 0, 0, 1, 1]);
-const vals = new Float32Array([1, 2, 3, NaN, NaN]);
-const wts = new Float32Array([1, 1, 2, 5, 5]);
+const vals = new Float64Array([1, 2, 3, NaN, NaN]);
+const wts = new Float64Array([1, 1, 2, 5, 5]);
 
 function agg(fn: AggFn, weight: Float32Array | null = null): VarAgg {
   const frame = countGroups(sel, weight, 1, 2);
@@ -73,8 +73,8 @@ describe('VarAgg: groups without values', () => {
 
 describe('VarAgg: catalog formulas evaluated as R', () => {
   // same cells: group 0 has X = 1, 2, 3; group 1 only NA values of X; W is a weight everywhere
-  const W = new Float32Array([1, 1, 2, 5, 5]);
-  const run = (f: string, cols: Record<string, Float32Array>, weight: Float32Array | null = null) => {
+  const W = new Float64Array([1, 1, 2, 5, 5]);
+  const run = (f: string, cols: Record<string, Float64Array>, weight: Float32Array | null = null) => {
     const frame = countGroups(sel, weight, 1, 2);
     const spec: VarSpec = { code: 'X', rec: rec('continuous'), formula: parseAggFun(f), columnRecs: [], stats: [] };
     const a = new VarAgg(spec, frame, vals, new Map(Object.entries({ X: vals, W, ...cols })), undefined);
@@ -90,11 +90,11 @@ describe('VarAgg: catalog formulas evaluated as R', () => {
   });
 
   it('weighted.mean is NA when a weight is NA where X is not; cells with X NA are dropped', () => {
-    const r = run('weighted.mean(X, V, na.rm=TRUE)', { V: new Float32Array([1, NaN, 2, 5, 5]) });
+    const r = run('weighted.mean(X, V, na.rm=TRUE)', { V: new Float64Array([1, NaN, 2, 5, 5]) });
     expect(r.every((v) => Number.isNaN(v))).toBe(true);
     expect(run('weighted.mean(X, W, na.rm=TRUE)', {})[2]).toBe(9 / 4);
     // weight 0: out of the numerator, in the divisor
-    expect(run('weighted.mean(X, V, na.rm=TRUE)', { V: new Float32Array([0, 1, 1, NaN, NaN]) })[0]).toBe(5 / 2);
+    expect(run('weighted.mean(X, V, na.rm=TRUE)', { V: new Float64Array([0, 1, 1, NaN, NaN]) })[0]).toBe(5 / 2);
   });
 
   it('coverage fractions scale each term of a sum and the weights', () => {
@@ -109,7 +109,7 @@ describe('VarAgg: catalog formulas evaluated as R', () => {
     const r = run('sum(X)', {});
     expect(r[0]).toBe(6);
     expect(r[1]).toBeNaN();
-    expect(run('sum(X, na.rm=TRUE)/sum(Z, na.rm=TRUE)', { Z: new Float32Array(5) })[0]).toBeNaN(); // 6/0 = Inf
+    expect(run('sum(X, na.rm=TRUE)/sum(Z, na.rm=TRUE)', { Z: new Float64Array(5) })[0]).toBeNaN(); // 6/0 = Inf
     const range = run('max(X, na.rm=TRUE) - min(X, na.rm=TRUE)', {});
     expect(range[0]).toBe(2);
     expect(range[1]).toBeNaN(); // -Inf - Inf

@@ -76,8 +76,8 @@ export function countGroups(sel: Int32Array, weight: Float32Array | null, C: num
 type Out = number | string | undefined;
 /** Per-cell values of a column or cell expression over the window (NaN = missing). */
 type Col = Float32Array | Float64Array;
-/** Per-cell data of the columns a formula names: Float32 values, or Int32 class values (-1 none). */
-export type Columns = ReadonlyMap<string, Float32Array | Int32Array>;
+/** Per-cell data of the columns a formula names: Float64 values (src/core/cog/decode.ts), or Int32 class values (-1 none). */
+export type Columns = ReadonlyMap<string, Float64Array | Int32Array>;
 
 /** Folds the slots of each block into its summary entry (indices G..G+C-1). */
 function fold(a: Float64Array | undefined, frame: Frame, op: 'add' | 'min' | 'max'): void {
@@ -99,7 +99,7 @@ export function cellValues(e: CellExpr, cols: Columns, N: number): Col {
     case 'col': {
       const a = cols.get(e.code);
       if (!a) throw new Error(`column ${e.code} was not loaded`);
-      if (a instanceof Float32Array) return a;
+      if (!(a instanceof Int32Array)) return a;
       const out = new Float64Array(N);
       for (let i = 0; i < N; i++) out[i] = a[i] < 0 ? NaN : a[i];
       return out;
@@ -260,11 +260,11 @@ export class VarAgg {
   /**
    * @param spec the variable
    * @param frame cells and groups
-   * @param values the record's own values (Float32; class records: Int32 class values, -1 none)
+   * @param values the record's own values (Float64; class records: Int32 class values, -1 none)
    * @param cols values of every column the formula names (the record's own code included)
    * @param classLut class records: class value -> index in `spec.classes` (-1 none)
    */
-  constructor(readonly spec: VarSpec, private readonly frame: Frame, values: Float32Array | Int32Array, cols?: Columns, classLut?: Int32Array) {
+  constructor(readonly spec: VarSpec, private readonly frame: Frame, values: Float64Array | Int32Array, cols?: Columns, classLut?: Int32Array) {
     const G = (this.G = groupsOf(frame));
     this.T = G + frame.C;
     const { sel, weight } = frame;
@@ -312,7 +312,7 @@ export class VarAgg {
       }
     }
     // extra stats of the record's own values
-    const vals = values as Float32Array;
+    const vals = values as Float64Array;
     const needS = st.has('sum') || st.has('mean') || st.has('sd') || st.has('count');
     const needQ = st.has('sd');
     const needMM = st.has('min') || st.has('max');

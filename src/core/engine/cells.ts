@@ -76,7 +76,7 @@ function valueLayer(cp: Computed, clip: Clip, k: number): CellLayer {
     } else if (v.rec.type === 'class') {
       const cv = (data as Int32Array)[i];
       x = cv < 0 ? NaN : cv;
-    } else x = (data as Float32Array)[i];
+    } else x = (data as Float64Array)[i];
     values[j] = x;
   });
   return { code: v.code, type: v.rec.type, values, classes: v.classes };
@@ -98,7 +98,7 @@ async function keyLayers(c: Ctx, cp: Computed, clip: Clip): Promise<CellLayer[]>
       const data = cp.byData[k] as Int32Array, lut = d.lut!;
       keys.push(keyLayer(d.key, classes, (i) => { const v = data[i]; return v >= 0 && v < lut.length && lut[v] >= 0 ? v : NaN; }));
     } else {
-      const data = cp.byData[k] as Float32Array, br = d.breaks!;
+      const data = cp.byData[k] as Float64Array, br = d.breaks!;
       const classes = d.labels.map((label, j) => ({ value: j + 1, label }));
       keys.push(keyLayer(d.key, classes, (i) => { const j = intervalIndex(br, data[i]); return j < 0 ? NaN : j + 1; }));
     }

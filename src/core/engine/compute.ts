@@ -26,9 +26,9 @@ export interface Computed {
   /** One accumulator per variable, or null when not aggregated. */
   aggs: VarAgg[] | null;
   /** Per window cell data of each variable, in `vars` order. */
-  varData: Array<Float32Array | Int32Array>;
+  varData: Array<Float64Array | Int32Array>;
   /** Per window cell data of each `by` code, in `bys` order. */
-  byData: Array<Float32Array | Int32Array>;
+  byData: Array<Float64Array | Int32Array>;
   /** Per window cell ISO3 raster value. */
   iso: Int32Array;
   /** Slots per block: product of (n + 1) over the by dimensions. */
@@ -55,11 +55,11 @@ export async function compute(store: CogStore, c: Ctx, sel: Selection, vars: Var
   let done = 0;
   const tick = <T>(p: Promise<T>) => p.then((x) => { onProgress?.(++done, total); return x; });
   const empty = N === 0;
-  const reads = new Map<string, Promise<Float32Array | Int32Array>>();
+  const reads = new Map<string, Promise<Float64Array | Int32Array>>();
   const read = (rec: VarRecord) => {
     let p = reads.get(rec.varCode);
     if (!p) {
-      p = empty ? Promise.resolve(rec.type === 'class' ? new Int32Array(0) : new Float32Array(0)) : tick(readLayer(store, c, rec, win, signal));
+      p = empty ? Promise.resolve(rec.type === 'class' ? new Int32Array(0) : new Float64Array(0)) : tick(readLayer(store, c, rec, win, signal));
       reads.set(rec.varCode, p);
     }
     return p;
@@ -95,7 +95,7 @@ export async function compute(store: CogStore, c: Ctx, sel: Selection, vars: Var
         if (d.kind === 'class') {
           const cv = (byData[k] as Int32Array)[i];
           idx = cv >= 0 && cv < d.lut!.length ? d.lut![cv] : -1;
-        } else idx = intervalIndex(d.breaks!, (byData[k] as Float32Array)[i]);
+        } else idx = intervalIndex(d.breaks!, (byData[k] as Float64Array)[i]);
         if (idx < 0) {
           if (d.filtered) { drop = true; break; }
           idx = d.n; // the NA group of this dimension
@@ -116,7 +116,7 @@ export async function compute(store: CogStore, c: Ctx, sel: Selection, vars: Var
         lut = new Int32Array(maxV + 1).fill(-1);
         v.classes!.forEach((e, i) => { if (e.value >= 0) lut![e.value] = i; });
       }
-      const cols = new Map<string, Float32Array | Int32Array>([[v.code, varData[k]]]);
+      const cols = new Map<string, Float64Array | Int32Array>([[v.code, varData[k]]]);
       for (const r of v.columnRecs) cols.set(r.varCode, colData.get(r.varCode)!);
       return new VarAgg(v, frame, varData[k], cols, lut);
     });

@@ -48,11 +48,11 @@ export async function loadContext(text: TextLoader): Promise<Ctx> {
 export { cogPath };
 
 /**
- * Reads a window of a layer: class values (Int32, no-data -1) for class layers, else Float32
+ * Reads a window of a layer: class values (Int32, no-data -1) for class layers, else Float64 values (src/core/cog/decode.ts)
  * (no-data NaN).
  * @throws IndapiError IO when the COG is not on the bundle grid or cannot be read, ABORTED
  */
-export async function readLayer(store: CogStore, c: Ctx, rec: VarRecord, win: PixelWindow, signal?: AbortSignal): Promise<Float32Array | Int32Array> {
+export async function readLayer(store: CogStore, c: Ctx, rec: VarRecord, win: PixelWindow, signal?: AbortSignal): Promise<Float64Array | Int32Array> {
   const info = await store.info(cogPath(rec.varCode), signal);
   if (info.width !== c.grid.width || info.height !== c.grid.height) {
     throw new IndapiError('IO', `cog/${rec.varCode}.tif is ${info.width} x ${info.height} cells, not the bundle grid's ${c.grid.width} x ${c.grid.height}.`);

@@ -214,7 +214,7 @@ export function cellRows(c: Ctx, cp: Computed): Row[] {
       let x: number | string | undefined;
       if (aggs) x = fmtValue(v, aggs[k].value(g));
       else if (v.rec.type === 'class') x = lut[k]!.get((varData[k] as Int32Array)[i]);
-      else x = fmtValue(v, (varData[k] as Float32Array)[i]);
+      else x = fmtValue(v, (varData[k] as Float64Array)[i]);
       if (x !== undefined) r[v.code] = x;
     });
     return r;

@@ -1,7 +1,7 @@
 /**
  * Reads every layer of a bundle folder band by band (rows of the bundle grid), through the
  * engine's COG store, for the table export and the bench table generator. Memory stays
- * bounded: one band of every layer at a time (Float32 or Int32 samples).
+ * bounded: one band of every layer at a time (Float64 values or Int32 class samples).
  */
 import { cogPath } from '../../core/bundle';
 import { readdir } from 'node:fs/promises';
@@ -19,7 +19,7 @@ export interface BundleLayer {
   code: string;
   /** Catalog record, absent for a helper COG without a record. */
   record?: VarRecord;
-  /** "class" (read as Int32 class values, -1 = no-data) or "continuous" (Float32, NaN = no-data). */
+  /** "class" (read as Int32 class values, -1 = no-data) or "continuous" (Float64 values, src/core/cog/decode.ts; NaN = no-data). */
   type: 'class' | 'continuous';
   /** Class table of class layers (value to label). */
   classes?: ClassEntry[];
@@ -33,8 +33,8 @@ export interface Band {
   y0: number;
   /** Row after the last one. */
   y1: number;
-  /** Samples per layer code: Float32Array (NaN = no-data) or Int32Array (class value, -1 = no-data). */
-  data: Map<string, Float32Array | Int32Array>;
+  /** Samples per layer code: Float64Array (NaN = no-data) or Int32Array (class value, -1 = no-data). */
+  data: Map<string, Float64Array | Int32Array>;
 }
 
 /** An opened bundle. */
@@ -117,7 +117,7 @@ export async function openBundle(dir: string, opts: OpenBundleOptions = {}): Pro
     layers,
     bandRows,
     async readBand(y0, y1, codes, sig) {
-      const data = new Map<string, Float32Array | Int32Array>();
+      const data = new Map<string, Float64Array | Int32Array>();
       for (const code of codes ?? layers.map((l) => l.code)) {
         throwIfAborted(sig);
         const l = byCode.get(code);

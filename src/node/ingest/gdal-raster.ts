@@ -112,11 +112,11 @@ const METHOD_TEXT: Record<ResampleMethod, string> = {
   mode: 'the most frequent source class in the cell',
 };
 
-/** Reads a whole-grid GeoTIFF written by GDAL as Float32 (no-data as NaN). */
+/** Reads a whole-grid GeoTIFF written by GDAL as Float32 (gdalwarp -ot Float32; no-data as NaN). */
 async function readGridTiff(dir: string, name: string, grid: GridDef): Promise<Float32Array> {
   const store = new CogStore({ source: fileSourceFactory(dir), inflate: (d) => inflateSync(d), cacheBytes: 8 * 2 ** 20 });
   try {
-    return (await store.readFloat(name, [0, 0, grid.width, grid.height])).slice();
+    return Float32Array.from(await store.readFloat(name, [0, 0, grid.width, grid.height]));
   } finally {
     await store.close();
   }
