@@ -1,7 +1,9 @@
 /**
  * A pure Cloud-Optimized GeoTIFF writer: one band, 256 x 256 tiles, DEFLATE (zlib, TIFF
- * compression 8) with a predictor (3 for Float32, 2 for integers), internal overviews
- * (halving until the image fits one tile), GeoKeys for EPSG:4326 and GDAL_NODATA.
+ * compression 8) with a predictor (3 for Float32/Float64, 2 for integers), internal overviews
+ * (halving until the image fits one tile), GeoKeys for EPSG:4326, GDAL_NODATA and, for a scaled
+ * band (the table ingest's decimal integers, src/core/cog/decode.ts), GDAL_METADATA (tag 42112)
+ * with the band's SCALE and OFFSET, which GDAL, terra and QGIS apply when they read values.
  *
  * Layout, as GDAL's COG driver writes it (https://gdal.org/drivers/raster/cog.html,
  * "File format details"): TIFF header, GDAL's ghost structural-metadata area
@@ -15,16 +17,19 @@
  *
  * Specs: TIFF 6.0 (tiles: TileWidth 322, TileLength 323, TileOffsets 324, TileByteCounts 325;
  * NewSubfileType 254 = 1 for reduced-resolution images), Adobe TIFF Technical Note 3
- * (floating-point predictor), OGC GeoTIFF 1.1 (OGC 19-008r4), GDAL TIFFTAG_GDAL_NODATA (42113).
- * Overviews: "average" = mean of the valid (not no-data) cells of each 2 x 2 block of the level
- * above (GDAL's AVERAGE); "mode" = the most frequent valid value, ties to the smaller value
+ * (floating-point predictor), OGC GeoTIFF 1.1 (OGC 19-008r4), GDAL TIFFTAG_GDAL_NODATA (42113)
+ * and TIFFTAG_GDAL_METADATA (42112; https://gdal.org/drivers/raster/gtiff.html).
+ * Overviews: "average" = mean of the valid (not no-data, not NaN) cells of each 2 x 2 block of
+ * the level above (GDAL's AVERAGE; rounded to the nearest integer for integer samples, the
+ * stored numbers of a scaled band); "mode" = the most frequent valid value, ties to the smaller value
  * (GDAL's MODE), for class layers. Overview sizes halve with truncation (1080 x 756 ->
  * 540 x 378 -> 270 x 189 -> 135 x 94), as GDAL's COG driver does.
  */
 import { zlibSync } from 'fflate';
+import { gdalScaleXml } from '../cog/decode';
 import { utf8 } from './bytes';
 import { predictRows } from './predictor';
-import { asciiz, bytesPerSample, geoEntries, serialiseTiff, TIFF_TYPE, type TiffEntry, type TiffSampleType } from './tiff';
+import { asciiz, bytesPerSample, geoEntries, sampleFormat, serialiseTiff, TIFF_TYPE, type TiffEntry, type TiffSampleType } from './tiff';
 
 /** zlib (RFC 1950) compressor; Node adapters may inject the native `zlib.deflateSync`. */
 export type Deflate = (data: Uint8Array) => Uint8Array;
@@ -36,18 +41,23 @@ export interface CogInput {
   /** Rows. */
   height: number;
   /** Samples, row-major, north row first; length width*height. */
-  data: Float32Array | Uint8Array | Uint16Array;
+  data: Samples;
   /** Sample type; must match `data`. */
   sampleType: TiffSampleType;
+  /**
+   * GDAL scale and offset of the band (value = stored * scale + offset), written as
+   * GDAL_METADATA; the table ingest's decimal integers use scale 10^-k, offset 0. Omitted: none.
+   */
+  scale?: { scale: number; offset: number };
   /** West edge, degrees. */
   xmin: number;
   /** North edge, degrees. */
   ymax: number;
   /** Cell size, degrees (square cells). */
   cellSize: number;
-  /** No-data value (GDAL_NODATA); cells with it are left out of overviews. */
+  /** No-data value (GDAL_NODATA; NaN allowed for floats); cells with it, and NaN cells, are left out of overviews. */
   noData: number;
-  /** Overview resampling; default "average" for Float32, "mode" for integers. */
+  /** Overview resampling; default "average" for floats and scaled bands, "mode" for other integers. */
   resampling?: 'average' | 'mode';
   /** Tile size in cells (multiple of 16); default 256. */
   tileSize?: number;
@@ -59,11 +69,15 @@ const { SHORT, LONG, ASCII } = TIFF_TYPE;
 
 type Entry = TiffEntry;
 
-type Samples = Float32Array | Uint8Array | Uint16Array;
+/** Sample arrays the COG writer takes (one per {@link TiffSampleType}). */
+export type Samples = Float32Array | Float64Array | Uint8Array | Uint16Array | Int16Array | Int32Array;
 
 function makeLike(data: Samples, n: number): Samples {
-  return data instanceof Float32Array ? new Float32Array(n) : data instanceof Uint16Array ? new Uint16Array(n) : new Uint8Array(n);
+  return new (data.constructor as new (n: number) => Samples)(n);
 }
+
+/** No data: the no-data value or NaN. */
+const isNoData = (s: number, noData: number): boolean => s !== s || s === noData;
 
 /**
  * One overview level from the level above: each cell from the 2 x 2 block at (2x, 2y).
@@ -78,6 +92,7 @@ export function downsample(src: Samples, w: number, h: number, noData: number, m
   const ow = Math.max(1, Math.floor(w / 2));
   const oh = Math.max(1, Math.floor(h / 2));
   const out = makeLike(src, ow * oh);
+  const round = !(src instanceof Float32Array || src instanceof Float64Array);
   if (mode === 'average') {
     for (let y = 0; y < oh; y++) {
       const r0 = 2 * y * w;
@@ -94,7 +109,7 @@ export function downsample(src: Samples, w: number, h: number, noData: number, m
           if (s !== noData && s === s) { sum += s; n++; }
           if (xx + 1 < w) { s = src[r1 + xx + 1]; if (s !== noData && s === s) { sum += s; n++; } }
         }
-        out[y * ow + x] = n ? sum / n : noData;
+        out[y * ow + x] = n ? (round ? Math.round(sum / n) : sum / n) : noData;
       }
     }
     return [out, ow, oh];
@@ -110,7 +125,7 @@ export function downsample(src: Samples, w: number, h: number, noData: number, m
           const xx = 2 * x + dx;
           if (xx >= w) continue;
           const s = src[yy * w + xx];
-          if (s !== noData && s === s) v[n++] = s;
+          if (!isNoData(s, noData)) v[n++] = s;
         }
       }
       let r = noData;
@@ -164,8 +179,9 @@ function planCog(input: CogInput): { levels: RawLevel[]; empty: Uint8Array; ts: 
   const bps = bytesPerSample(sampleType);
   if (input.data.length !== width * height) throw new Error(`COG data has ${input.data.length} samples, expected ${width * height}`);
   if (bps > 1 && new Uint8Array(new Uint16Array([1]).buffer)[0] !== 1) throw new Error('big-endian host not supported');
-  const predictor: 2 | 3 = sampleType === 'Float32' ? 3 : 2;
-  const resampling = input.resampling ?? (sampleType === 'Float32' ? 'average' : 'mode');
+  const float = sampleFormat(sampleType) === 3;
+  const predictor: 2 | 3 = float ? 3 : 2;
+  const resampling = input.resampling ?? (float || input.scale ? 'average' : 'mode');
 
   // Levels: full resolution, then halving while the level does not fit one tile.
   const datas: Array<[Samples, number, number]> = [[input.data, width, height]];
@@ -190,7 +206,7 @@ function planCog(input: CogInput): { levels: RawLevel[]; empty: Uint8Array; ts: 
         const y1 = Math.min(h, (j + 1) * ts);
         let any = false;
         for (let y = j * ts; y < y1 && !any; y++) {
-          for (let k = y * w + x0, e = y * w + x1; k < e; k++) if (d[k] !== noData) { any = true; break; }
+          for (let k = y * w + x0, e = y * w + x1; k < e; k++) if (!isNoData(d[k], noData)) { any = true; break; }
         }
         if (!any) {
           raw.push(null);
@@ -254,11 +270,14 @@ function assembleCog(input: CogInput, plan: ReturnType<typeof planCog>, compress
       { tag: 323, type: SHORT, values: [ts] },
       { tag: 324, type: LONG, values: new Array(tiles.length).fill(0) },
       { tag: 325, type: LONG, values: tiles.map((t) => t.length) },
-      { tag: 339, type: SHORT, values: [sampleType === 'Float32' ? 3 : 1] },
+      { tag: 339, type: SHORT, values: [sampleFormat(sampleType)] },
     ];
     // Overviews: NewSubfileType 1 and GDAL_NODATA; the full-resolution image: georeferencing too.
-    if (li > 0) ifd.push({ tag: 254, type: LONG, values: [1] }, { tag: 42113, type: ASCII, values: asciiz(String(noData)) });
-    else ifd.push(...geoEntries({ ...input, noData }));
+    if (li > 0) ifd.push({ tag: 254, type: LONG, values: [1] }, { tag: 42113, type: ASCII, values: asciiz(Number.isNaN(noData) ? 'nan' : String(noData)) });
+    else {
+      ifd.push(...geoEntries({ ...input, noData }));
+      if (input.scale) ifd.push({ tag: 42112, type: ASCII, values: asciiz(gdalScaleXml(input.scale.scale, input.scale.offset)) });
+    }
     ifd.sort((a, b) => a.tag - b.tag);
     return { w, h, tiles, ifd };
   });

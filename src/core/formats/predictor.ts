@@ -26,6 +26,18 @@ export function predictRows(src: Uint8Array, dst: Uint8Array, rows: number, widt
     return;
   }
   if (bps > 4) throw new Error('predictor 2 supports samples of up to 32 bits');
+  if ((bps === 2 || bps === 4) && src.byteOffset % bps === 0 && dst.byteOffset % bps === 0) {
+    // aligned 16/32-bit samples: unsigned typed arrays wrap the differences modulo 2^bits
+    const n = rows * width;
+    const S = bps === 2 ? new Uint16Array(src.buffer, src.byteOffset, n) : new Uint32Array(src.buffer, src.byteOffset, n);
+    const D = bps === 2 ? new Uint16Array(dst.buffer, dst.byteOffset, n) : new Uint32Array(dst.buffer, dst.byteOffset, n);
+    for (let y = 0; y < rows; y++) {
+      const o = y * width;
+      D[o] = S[o];
+      for (let i = 1; i < width; i++) D[o + i] = S[o + i] - S[o + i - 1];
+    }
+    return;
+  }
   const mask = bps === 4 ? 0xffffffff : (1 << (8 * bps)) - 1;
   const get = (a: Uint8Array, p: number) => { let v = 0; for (let k = bps - 1; k >= 0; k--) v = v * 256 + a[p + k]; return v; };
   for (let y = 0; y < rows; y++) {

@@ -21,8 +21,8 @@ import { zlibSync } from 'fflate';
 import { ByteWriter, utf8 } from './bytes';
 import { predictRows } from './predictor';
 
-/** Sample types this writer supports. */
-export type TiffSampleType = 'Float32' | 'Byte' | 'UInt16';
+/** Sample types the writers support (Int16, Int32 and Float64: the COG writer, ./cog.ts, for the table ingest). */
+export type TiffSampleType = 'Float32' | 'Float64' | 'Byte' | 'UInt16' | 'Int16' | 'Int32';
 
 /** Input of {@link writeGeoTiff}. */
 export interface GeoTiffInput {
@@ -69,9 +69,14 @@ export interface TiffEntry {
 }
 type Entry = TiffEntry;
 
-/** Bytes per sample of a sample type (Float32 4, UInt16 2, Byte 1). */
+/** Bytes per sample of a sample type (Float64 8, Float32 and Int32 4, UInt16 and Int16 2, Byte 1). */
 export function bytesPerSample(t: TiffSampleType): number {
-  return t === 'Float32' ? 4 : t === 'UInt16' ? 2 : 1;
+  return t === 'Float64' ? 8 : t === 'Float32' || t === 'Int32' ? 4 : t === 'UInt16' || t === 'Int16' ? 2 : 1;
+}
+
+/** TIFF SampleFormat (tag 339) of a sample type: 1 unsigned integer, 2 signed integer, 3 IEEE float (TIFF 6.0 section 19). */
+export function sampleFormat(t: TiffSampleType): 1 | 2 | 3 {
+  return t === 'Float32' || t === 'Float64' ? 3 : t === 'Int16' || t === 'Int32' ? 2 : 1;
 }
 
 /**
@@ -85,7 +90,7 @@ export function geoEntries(g: { xmin: number; ymax: number; cellSize: number; no
     { tag: 33550, type: DOUBLE, values: [g.cellSize, g.cellSize, 0] },
     { tag: 33922, type: DOUBLE, values: [0, 0, 0, g.xmin, g.ymax, 0] },
     { tag: 34735, type: SHORT, values: [1, 1, 0, 4, 1024, 0, 1, 2, 1025, 0, 1, 1, 2048, 0, 1, 4326, 2054, 0, 1, 9102] },
-    { tag: 42113, type: ASCII, values: asciiz(String(g.noData)) },
+    { tag: 42113, type: ASCII, values: asciiz(Number.isNaN(g.noData) ? 'nan' : String(g.noData)) },
   ];
 }
 
@@ -120,7 +125,7 @@ export function writeGeoTiff(input: GeoTiffInput): Uint8Array {
   const { width, height, sampleType } = input;
   const bps = bytesPerSample(sampleType);
   const compress = input.compress !== false;
-  const predictor = compress ? (input.predictor ?? (sampleType === 'Float32' ? 3 : 2)) : 1;
+  const predictor = compress ? (input.predictor ?? (sampleFormat(sampleType) === 3 ? 3 : 2)) : 1;
   const rowsPerStrip = Math.max(1, Math.min(height, input.rowsPerStrip ?? Math.ceil(65536 / Math.max(1, width * bps))));
   const nStrips = Math.ceil(height / rowsPerStrip);
   const raw = new Uint8Array(input.data.buffer, input.data.byteOffset, input.data.byteLength);
@@ -151,7 +156,7 @@ export function writeGeoTiff(input: GeoTiffInput): Uint8Array {
     { tag: 278, type: LONG, values: [rowsPerStrip] },
     { tag: 279, type: LONG, values: strips.map((s) => s.length) },
     { tag: 284, type: SHORT, values: [1] },
-    { tag: 339, type: SHORT, values: [sampleType === 'Float32' ? 3 : 1] },
+    { tag: 339, type: SHORT, values: [sampleFormat(sampleType)] },
     ...geoEntries(input),
   ];
   if (input.description) entries.push({ tag: 270, type: ASCII, values: asciiz(input.description) });
