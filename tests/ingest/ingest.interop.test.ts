@@ -86,7 +86,10 @@ describe('ingest of the fixture table', () => {
     expect(info.bands[0].noDataValue).toBe(255);
     expect(info.metadata.IMAGE_STRUCTURE.LAYOUT).toBe('COG');
     const vi = Papa.parse<Record<string, string>>(readFileSync(join(res.folder, 'vi.csv'), 'utf8'), { header: true }).data;
-    expect(vi.find((r) => r.varCode === 'POP_FIX')).toMatchObject({ dataType: 'Float32', noData: '-9999', classTable: '' });
+    // continuous values stored exactly: integers x 10^k with a GDAL scale (src/core/ingest/decimals.ts)
+    expect(vi.find((r) => r.varCode === 'POP_FIX')).toMatchObject({ dataType: 'Int16', noData: '-32768', classTable: '' });
+    const rain = JSON.parse(execFileSync('gdalinfo', ['-json', join(res.folder, 'cog', 'RAIN_FIX.tif')], { encoding: 'utf8', env: { ...process.env, GDAL_PAM_ENABLED: 'NO' } }));
+    expect(rain.bands[0]).toMatchObject({ type: 'Int16', noDataValue: -32768, scale: 0.1, offset: 0 });
   });
 
   it('keeps every original catalog field and adds the bundle fields; helpers are unpublished', () => {

@@ -2,12 +2,14 @@
  * Column decisions of a table ingest after the read pass (./index.ts): class tables of key
  * layers and class columns (text, numeric codes by the record's conventions, issue 15 item 4),
  * type findings (mixed numbers and text, text in a continuous column, non-integer classes,
- * unlabelled classes, too many classes), sample types, and records whose formula names a
- * dropped column.
+ * unlabelled classes, too many classes), sample types (continuous columns: scaled Int16/Int32
+ * when every value has at most 9 decimals and fits, else Float32 or Float64, so values read back
+ * exactly; src/core/ingest/decimals.ts), and records whose formula names a dropped column.
  */
 import type { Findings, Finding } from '../../core/ingest/findings';
 import { classListMismatch, colourTextClasses, numericClasses, textClasses } from '../../core/ingest/classes';
 import { formulaColumns } from '../../core/ingest/plan';
+import { DecimalTracker } from '../../core/ingest/decimals';
 import type { Layer } from './layer';
 
 /**
@@ -64,8 +66,11 @@ export function decideColumns(layers: Layer[], codeOf: Map<string, Map<string, s
       l.sampleType = l.maxValue <= 254 ? 'Byte' : 'UInt16';
       l.noData = l.sampleType === 'Byte' ? 255 : 65535;
     } else {
-      l.sampleType = 'Float32';
-      l.noData = -9999;
+      // exact storage of the values read (src/core/ingest/decimals.ts)
+      const st = (l.dec ?? new DecimalTracker()).result();
+      l.sampleType = st.sampleType;
+      l.noData = st.noData;
+      l.decimals = st.decimals;
     }
   }
   // Records whose formula names a dropped column go too (repeat until stable).

@@ -10,10 +10,12 @@
  * 2. One streaming pass (papaparse over a Node stream, or the rows of a .dta / spilled .rds) checks every row's cell (CELL5M vs X/Y,
  *    off grid, outside the window, duplicates) and column types, and spills the values of the
  *    layer columns to a temporary file in blocks of {@link BLOCK_ROWS} rows, column-major
- *    inside each block (Float32; text classes as dictionary ids).
+ *    inside each block (Float64, the values as read; text classes as dictionary ids).
  * 3. When nothing fatal was found (or --drop-invalid), the layers are written in column
  *    batches: each batch reads its contiguous slice of every block back, builds the grid
- *    arrays and writes COGs (src/core/formats/cog.ts, native zlib).
+ *    arrays and writes COGs (src/core/formats/cog.ts, native zlib). Continuous columns are
+ *    stored exactly (src/core/ingest/decimals.ts): integers value x 10^k (Int16/Int32, GDAL
+ *    scale 10^-k) when every value has at most k <= 9 decimals, else Float32/Float64.
  * 4. The ADM1/ADM2 name key layers are also traced into admin outlines (basemap/admin1.geojson,
  *    basemap/admin2.geojson; src/core/formats/outlines.ts) from their grid, already in memory.
  * 5. Everything is written into a temporary folder next to `out`, renamed into place at the
@@ -24,8 +26,9 @@
  * ./layers-write.ts (step 3), ./bundle-files.ts (step 4), ./housekeeping.ts (leftovers of
  * killed runs, step 5).
  *
- * Memory: block buffer (BLOCK_ROWS x layers x 4 bytes, 24 MB for 750 layers) plus one column
- * batch (rows x batch x 4 bytes) plus dictionaries; peak well under 1.5 GB at 303,000 x 750.
+ * Memory: block buffer (BLOCK_ROWS x layers x 8 bytes, 49 MB for 750 layers) plus one column
+ * batch (rows x batch x 8 bytes, about 160 MB) plus dictionaries; peak well under 1.5 GB at
+ * 303,000 x 750. The spill file is rows x layers x 8 bytes (1.8 GB at 303,000 x 750).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, openSync, writeSync } from 'node:fs';
@@ -36,6 +39,7 @@ import { GLOBAL_GRID, type GridDef } from '../../core/grid';
 import { windowFromCells } from '../../core/ingest/window';
 import { KEY_SEP, numericClasses, type CountryCells } from '../../core/ingest/classes';
 import { Findings, type Finding } from '../../core/ingest/findings';
+import { DecimalTracker } from '../../core/ingest/decimals';
 import { checkCell, checkHeader, firstControlChar, planColumns } from '../../core/ingest/plan';
 import type { TableSource } from './table-source';
 import { BLOCK_ROWS, layerValue, type Layer } from './layer';
@@ -212,6 +216,7 @@ export async function ingestTable(opts: IngestOptions, signal?: AbortSignal): Pr
     }
     if (l.plan.role === 'key') codeOf.set(l.plan.code, new Map());
     if (l.plan.role === 'indicator' && l.plan.type === 'class') l.present = new Set();
+    if (!l.dict && !l.present) l.dec = new DecimalTracker();
   }
 
   // 2. Read pass into a spill file inside the temporary folder.
@@ -222,7 +227,7 @@ export async function ingestTable(opts: IngestOptions, signal?: AbortSignal): Pr
   let spillFd = -1;
   try {
     spillFd = openSync(spillPath, 'w+');
-    const block = new Float32Array(BLOCK_ROWS * L);
+    const block = new Float64Array(BLOCK_ROWS * L);
     let nBlocks = 0;
     let cellOf = new Int32Array(1 << 16);
     const seen = new Int32Array(grid.width * grid.height); // without a fixed window the global lattice: 37 MB

@@ -6,6 +6,7 @@ import type { ColumnPlan } from '../../core/ingest/plan';
 import type { ClassRule } from '../../core/ingest/classes';
 import type { ClassEntry } from '../../core/types';
 import type { TableCell } from './table-source';
+import type { DecimalTracker } from '../../core/ingest/decimals';
 
 /** Rows per spill block. */
 export const BLOCK_ROWS = 8192;
@@ -24,9 +25,13 @@ export interface Layer {
   keys?: string[];
   present?: Set<number>;
   maxValue: number;
+  /** Continuous layers: the decimals and range of the values (their storage type). */
+  dec?: DecimalTracker;
   // decided after the read pass
   classes?: { table: ClassEntry[]; extras: string[]; remap?: Int32Array };
-  sampleType?: 'Float32' | 'Byte' | 'UInt16';
+  sampleType?: 'Float32' | 'Float64' | 'Int16' | 'Int32' | 'Byte' | 'UInt16';
+  /** Scaled integer layers (Int16/Int32 continuous): the decimals k, stored n = value * 10^k. */
+  decimals?: number;
   /** How class values were matched to the record (README). */
   rule?: ClassRule;
   noData?: number;
@@ -56,6 +61,7 @@ export function layerValue(l: Layer, v: TableCell | undefined, rn: number): numb
     } else x = NaN;
   } else {
     if (l.numN++ === 0) l.firstNum = rn;
+    l.dec?.add(x);
     if (l.present) {
       if (x % 1 !== 0 || x < 0 || x > 65534) {
         if (!l.firstBad) l.firstBad = rn;
