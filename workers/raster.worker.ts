@@ -42,9 +42,33 @@ function readCatalog(): Promise<void> {
     .catch(() => undefined));
 }
 
+/**
+ * Bytes of level values the open layers may hold (the least recently used layers are closed
+ * beyond it, the one in use never): 12 layers of Float32 levels on the widest documented
+ * window (1188 x 912 cells plus overviews); scaled and Float64 layers hold Float64 values
+ * (src/core/cog/decode.ts), so fewer of them fit.
+ */
+const LEVEL_BYTES = 12 * 1188 * 912 * 4 * 4 / 3;
+/** Layers whose levels are counted (settled opens). */
+const opened = new Map<string, CogLayer>();
+
 function cog(code: string): Promise<CogLayer> {
   let p = cogs.get(code);
-  if (!p) { p = openCog(dataBase, code); p.catch(() => cogs.delete(code)); cogs.set(code, p); if (cogs.size > 12) cogs.delete(cogs.keys().next().value!); }
+  if (p) { cogs.delete(code); cogs.set(code, p); } // most recently used last
+  else {
+    p = openCog(dataBase, code);
+    const q = p;
+    q.then((l) => { if (cogs.get(code) === q) opened.set(code, l); }, () => { if (cogs.get(code) === q) cogs.delete(code); });
+    cogs.set(code, p);
+  }
+  let bytes = 0;
+  for (const l of opened.values()) bytes += l.bytes();
+  for (const old of cogs.keys()) {
+    if ((bytes <= LEVEL_BYTES && cogs.size <= 12) || old === code) break;
+    bytes -= opened.get(old)?.bytes() ?? 0;
+    cogs.delete(old);
+    opened.delete(old);
+  }
   return p;
 }
 function classes(code: string): Promise<ClassEntry[]> {

@@ -1,13 +1,16 @@
 /**
  * Reading bundle COGs for the map (runs in a Web Worker): geotiff.js over HTTP range
  * requests (through the bundle's one range reader, see ./geotiff-client.ts), one full image per pyramid level (the full-resolution image or one of its
- * internal overviews), no-data turned into NaN. Class tables are read from the bundle's
+ * internal overviews), decoded by the bundle's one rule (src/core/cog/decode.ts: no-data as NaN,
+ * a GDAL decimal scale as `stored / 10^k`), as the engine reads the same file. Levels of Float32
+ * files are Float32Array; of scaled or Float64 files Float64Array (the exact values, for hover
+ * and class breaks). Class tables are read from the bundle's
  * `classes/<code>.csv`. No DOM use: fetch only.
  */
 import { addDecoder, BaseDecoder, fromCustomClient, type GeoTIFF } from 'geotiff';
 import { inflateZlib } from '../../src/core/cog/inflate';
 import { bundleUrl, classTablePath, cogPath, parseClassTable } from '../../src/core/bundle';
-import { noDataTest } from '../../src/core/cog/nodata';
+import { isScaled, sampleDecoder } from '../../src/core/cog/decode';
 import { IndapiError } from '../../src/core/errors';
 import { gridFromCellExtent, SSA_GRID, type GridDef } from '../../src/core/grid';
 import type { ClassEntry } from '../../src/core/types';
@@ -59,6 +62,8 @@ export interface CogLayer {
   peek(i: number): RasterLevel | undefined;
   /** Indices of the levels loaded or being loaded. */
   loaded(): number[];
+  /** Bytes of the values of the levels read so far. */
+  bytes(): number;
 }
 
 /**
@@ -76,8 +81,13 @@ export async function openCog(dataBase: string, code: string, signal?: AbortSign
   const images = await Promise.all(Array.from({ length: n }, (_, i) => tiff.getImage(i)));
   const full = images[0];
   const bbox = full.getBoundingBox() as [number, number, number, number];
-  // the bundle's one no-data rule (src/core/cog/nodata.ts), as the engine reads the same file
-  const isNoData = noDataTest(full.getGDALNoData(), full.getSampleFormat() === 3 && full.getBitsPerSample() === 32);
+  // the bundle's one decode (src/core/cog/decode.ts), as the engine reads the same file; an
+  // overview has no metadata of its own: the full-resolution image's scale applies (GDAL's rule)
+  const md = ((await full.getGDALMetadata(0).catch(() => null)) ?? {}) as Record<string, unknown>;
+  const num = (v: unknown) => (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : null);
+  const spec = { noData: full.getGDALNoData(), float32: full.getSampleFormat() === 3 && full.getBitsPerSample() === 32, scale: num(md.SCALE), offset: num(md.OFFSET) };
+  const decode = sampleDecoder(spec);
+  const wide = isScaled(spec) || full.getBitsPerSample() === 64;
   const levelCellDeg = images.map((im) => (bbox[2] - bbox[0]) / im.getWidth());
   const cache = new Map<number, Promise<RasterLevel>>();
   const done = new Map<number, RasterLevel>();
@@ -91,11 +101,8 @@ export async function openCog(dataBase: string, code: string, signal?: AbortSign
         p = (async () => {
           const rasters = (await im.readRasters({ interleave: false, samples: [0] })) as unknown as ArrayLike<number>[];
           const src = rasters[0];
-          const values = new Float32Array(src.length);
-          for (let k = 0; k < src.length; k++) {
-            const v = src[k];
-            values[k] = isNoData(v) ? NaN : v;
-          }
+          const values = wide ? new Float64Array(src.length) : new Float32Array(src.length);
+          for (let k = 0; k < src.length; k++) values[k] = decode(src[k]);
           return { width: im.getWidth(), height: im.getHeight(), bbox, values } satisfies RasterLevel;
         })();
         p.then((l) => done.set(i, l), () => cache.delete(i));
@@ -105,6 +112,7 @@ export async function openCog(dataBase: string, code: string, signal?: AbortSign
     },
     peek: (i) => done.get(i),
     loaded: () => [...cache.keys()],
+    bytes: () => { let b = 0; for (const l of done.values()) b += l.values.byteLength; return b; },
   };
 }
 

@@ -6,6 +6,7 @@ import { fromArrayBuffer } from 'geotiff';
 import { describe, expect, it } from 'vitest';
 import { decodeBlock, readTiffInfo } from '../cog/tiff';
 import { inflateZlib } from '../cog/inflate';
+import { CogStore } from '../cog/store';
 import { downsample, writeCog, writeCogAsync } from './cog';
 
 // A 600 x 300 raster (3 x 2 tiles at full resolution, then 300 x 150, then 150 x 75).
@@ -86,5 +87,42 @@ describe('writeCogAsync', () => {
     const a = writeCog({ ...input, deflate: (b) => zlibSync(b, { level: 6 }) });
     const b = await writeCogAsync(input, async (x) => zlibSync(x, { level: 6 }));
     expect(Buffer.from(b).equals(Buffer.from(a))).toBe(true);
+  });
+});
+
+describe('writeCog: exact values (scaled integers, Float64)', () => {
+  // decimal values with 2 decimals, negatives and ties among them; a no-data band across
+  const vals = new Float64Array(W * H).fill(NaN);
+  for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) if (y % 50 !== 7) vals[y * W + x] = ((x * 37 + y * 11) % 20001 - 10000) / 100;
+  const store = (bytes: Uint8Array) => new CogStore({ source: () => ({ key: 'x', getBytes: async (o: number, l: number) => view(bytes.subarray(o, o + l)) }), inflate: inflateZlib });
+  const same = (a: ArrayLike<number>, b: ArrayLike<number>) => {
+    let diff = 0;
+    for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) diff++;
+    return diff;
+  };
+
+  for (const t of ['Int16', 'Int32'] as const) {
+    it(`${t} x 100 with GDAL scale 0.01 reads back as the very doubles (n / 100), overviews averaged and rounded`, async () => {
+      const nd = t === 'Int16' ? -32768 : -2147483648;
+      const data = t === 'Int16' ? new Int16Array(W * H) : new Int32Array(W * H);
+      for (let i = 0; i < data.length; i++) data[i] = vals[i] === vals[i] ? Math.round(vals[i] * 100) : nd;
+      const bytes = writeCog({ width: W, height: H, data, sampleType: t, noData: nd, scale: { scale: 0.01, offset: 0 }, ...geo });
+      const s = store(bytes);
+      const info = await s.info('x');
+      expect(info).toMatchObject({ kind: t.toLowerCase(), predictor: 2, noData: nd, scale: 0.01, offset: 0 });
+      expect(same(await s.readFloat('x', [0, 0, W, H]), vals)).toBe(0);
+      const tiff = await fromArrayBuffer(view(bytes));
+      expect(await (await tiff.getImage(0)).getGDALMetadata(0)).toEqual({ OFFSET: '0', SCALE: '0.01' });
+      const ov = (await (await tiff.getImage(1)).readRasters({ samples: [0] }))[0] as Int16Array;
+      expect(ov[0]).toBe(Math.round((data[0] + data[1] + data[W] + data[W + 1]) / 4));
+    });
+  }
+
+  it('Float64 with NaN no-data reads back exactly', async () => {
+    const bytes = writeCog({ width: W, height: H, data: vals, sampleType: 'Float64', noData: NaN, ...geo });
+    const s = store(bytes);
+    expect(await s.info('x')).toMatchObject({ kind: 'float64', predictor: 3, scale: null });
+    expect(Number.isNaN((await s.info('x')).noData)).toBe(true);
+    expect(same(await s.readFloat('x', [0, 0, W, H]), vals)).toBe(0);
   });
 });
