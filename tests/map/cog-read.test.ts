@@ -3,22 +3,28 @@
  * as the engine's reader (src/core/cog, the one that answers R): embedded bundle COGs, read
  * over a fetch that answers byte ranges from the files, as a static host does.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { getDecoder } from 'geotiff';
 import { openCog } from '../../workers/raster/layers';
 import { CogStore } from '../../src/core/cog/store';
 import { FileSource } from '../../src/node/file-source';
+import { writeCog } from '../../src/core/formats/cog';
 
 const DATA = join(__dirname, '../../public/data');
 const BASE = 'http://fixture.test/data/';
+/** COGs written by the test (scaled integers, Float64), served under /made/. */
+const MADE = mkdtempSync(join(tmpdir(), 'map-cog-'));
+const MADE_BASE = 'http://fixture.test/made/';
 
 /** A fetch over public/data answering `Range: bytes=a-b` with 206 (RFC 9110 14.4), else 200. */
 function fileFetch(): typeof fetch {
   return (async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(String(input instanceof Request ? input.url : input));
-    const bytes = readFileSync(join(DATA, decodeURIComponent(url.pathname.replace(/^\/data\//, ''))));
+    const made = url.pathname.startsWith('/made/');
+    const bytes = readFileSync(join(made ? MADE : DATA, decodeURIComponent(url.pathname.replace(/^\/(data|made)\//, ''))));
     const range = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined)).get('range');
     const m = range && /^bytes=(\d+)-(\d*)$/.exec(range);
     if (!m) return new Response(bytes, { status: 200, headers: { 'Content-Length': String(bytes.length) } });
@@ -28,7 +34,7 @@ function fileFetch(): typeof fetch {
 }
 
 beforeAll(() => { vi.stubGlobal('fetch', fileFetch()); });
-afterAll(() => { vi.unstubAllGlobals(); });
+afterAll(() => { vi.unstubAllGlobals(); rmSync(MADE, { recursive: true, force: true }); });
 
 describe('map COG reads with the core inflater', () => {
   it('registers the core inflater for both Deflate tags (8 and 32946)', async () => {
@@ -59,4 +65,30 @@ describe('map COG reads with the core inflater', () => {
       expect(diff).toBe(0);
     });
   }
+
+  // the table ingest's exact storage (src/core/ingest/decimals.ts): both readers decode with src/core/cog/decode.ts
+  it('scaled Int16 (x 100, GDAL scale 0.01) and Float64 layers: every cell equals the engine\'s read, the decimal doubles themselves', async () => {
+    const W = 300, H = 260;
+    const vals = new Float64Array(W * H).fill(NaN);
+    for (let i = 0; i < vals.length; i++) if (i % 13) vals[i] = ((i * 7919) % 60001 - 30000) / 100; // -300.00 .. 300.00, ties x.x5 among them
+    const ints = Int16Array.from(vals, (v) => (v === v ? Math.round(v * 100) : -32768));
+    mkdirSync(join(MADE, 'cog'), { recursive: true });
+    const geo = { width: W, height: H, xmin: -26, ymax: 28, cellSize: 1 / 12 };
+    writeFileSync(join(MADE, 'cog/S16.tif'), writeCog({ ...geo, data: ints, sampleType: 'Int16', noData: -32768, scale: { scale: 0.01, offset: 0 } }));
+    writeFileSync(join(MADE, 'cog/F64.tif'), writeCog({ ...geo, data: vals.map((v) => v * 1.1), sampleType: 'Float64', noData: NaN }));
+    const store = new CogStore({ source: (p) => new FileSource(join(MADE, p)) });
+    for (const code of ['S16', 'F64']) {
+      const layer = await openCog(MADE_BASE, code);
+      const full = await layer.level(0);
+      expect(full.values).toBeInstanceOf(Float64Array);
+      const ref = await store.readFloat(`cog/${code}.tif`, [0, 0, W, H]);
+      let diff = 0;
+      for (let i = 0; i < ref.length; i++) if (!Object.is(ref[i], full.values[i])) diff++;
+      expect(diff, code).toBe(0);
+      if (code === 'S16') for (let i = 1; i < 2000; i++) expect(full.values[i]).toBe(i % 13 ? Number(vals[i].toFixed(2)) : NaN);
+      const ov = await layer.level(1); // overviews: stored integers averaged, scale applied
+      expect(ov.values[0]).toBeCloseTo(((vals[1] + vals[W] + vals[W + 1]) / 3) * (code === 'F64' ? 1.1 : 1), 1);
+    }
+    await store.close();
+  });
 });
