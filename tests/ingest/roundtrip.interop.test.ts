@@ -3,6 +3,12 @@
  * table (`npm run export`) and ingested again (`ingestTable`) answers the same summaries:
  * getLayer for every indicator by country and by ADM1, by class and interval domains, over a
  * WKT polygon; category and describe equal.
+ *
+ * Continuous values: the export writes each Float32 sample of the embedded bundle as the shortest
+ * decimal that reads back to it (`1606.3` for 1606.300048828125), and the ingest stores that
+ * decimal exactly (issue 23 item 2: the double R reads from the text, not the Float32 it came
+ * from), so a summary may differ by one unit in its last decimal, or a large sum by the Float32
+ * precision (2^-23 relative); rows, keys, classes and labels are the same, and such differences rare.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -39,9 +45,26 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
+/** Numbers differing by one unit in their last decimal, by test (see the module comment). */
+let drift = 0, compared = 0;
+const decimals = (x: number) => (Number.isInteger(x) ? 0 : String(x).split('.')[1]?.length ?? 0);
+function expectSame(y: unknown, x: unknown, where: string): void {
+  if (typeof x === 'number' && typeof y === 'number') {
+    compared++;
+    if (x === y) return;
+    drift++;
+    // one unit in the last decimal, or the Float32 precision (2^-23 relative) of a large sum
+    const tol = Math.max(10 ** -Math.max(decimals(x), decimals(y)) * (1 + 1e-9), 2 ** -23 * Math.abs(x));
+    expect(Math.abs(x - y), `${where}: ${y} vs ${x}`).toBeLessThanOrEqual(tol);
+  } else if (x && typeof x === 'object' && y && typeof y === 'object') {
+    expect(Object.keys(y).sort(), where).toEqual(Object.keys(x).sort());
+    for (const k of Object.keys(x)) expectSame((y as Record<string, unknown>)[k], (x as Record<string, unknown>)[k], `${where}.${k}`);
+  } else expect(y, where).toEqual(x);
+}
 const same = async (args: Parameters<IndapiEngine['getLayer']>[0]) => {
   const [x, y] = await Promise.all([a.getLayer(args), b.getLayer(args)]);
-  expect(y).toEqual(x);
+  expectSame(y, x, JSON.stringify(args).slice(0, 80));
+  expect(drift, `${drift} of ${compared} numbers differ in the last decimal`).toBeLessThan(compared / 50);
   return x as Array<Record<string, unknown>>;
 };
 
@@ -84,7 +107,7 @@ describe('export -> ingest round trip of the embedded bundle', () => {
     const wkt = 'POLYGON ((36.5 -1.5, 38.02 -1.5, 38.02 0.3, 36.5 0.3, 36.5 -1.5))';
     const args = { var: ['ELEVATION', 'PN14_POP', 'ELEV_ZONE', 'DIST_PLACE20K'], wkt };
     const [x, y] = await Promise.all([a.getLayerWKT(args), b.getLayerWKT(args)]);
-    expect(y.rows).toEqual(x.rows);
+    expectSame(y.rows, x.rows, 'wkt');
     expect(x.rows.length).toBeGreaterThan(0);
   }, 120_000);
 

@@ -6,7 +6,8 @@
  * Table: header `"CELL5M","ISO3","ADM0_NAME","ADM1_NAME_ALT"[,"ADM2_NAME_ALT"],"X","Y",<codes>`,
  * one row per cell that has an ISO3 (the land cells of the bundle), in CELL5M order (north row
  * first). X/Y are cell centres with 5 decimals; an empty field is NA; strings are quoted.
- * Continuous values are the shortest decimals that read back to the same Float32 sample.
+ * Continuous values are the shortest decimals that read back to the same Float32 sample (Float32
+ * layers) or the same double (scaled integer and Float64 layers of an ingested bundle).
  * Class layers: the unit keys (ISO3, ADM0_NAME, ADM1_*, ADM2_*) as their labels; other class
  * layers as their numeric class values when the record's `classBreaks`/`classLabels` list
  * exactly the class table's values and labels (the ingest then keeps the values, so dominant()
@@ -21,7 +22,7 @@ import { IndapiError, throwIfAborted } from '../../core/errors';
 import { cellId } from '../../core/grid';
 import type { ClassEntry } from '../../core/types';
 import { openBundle, type BundleLayer } from './bundle-reader';
-import { EXTRA_VI_FIELDS, float32Text, KEY_CODES, ORIGINAL_VI_FIELDS, originalViRow, quote } from './format';
+import { EXTRA_VI_FIELDS, KEY_CODES, valueText as continuousText, ORIGINAL_VI_FIELDS, originalViRow, quote } from './format';
 
 /** How class layers are written. */
 export type ClassMode = 'auto' | 'label' | 'code';
@@ -128,7 +129,7 @@ export async function exportBundle(opts: ExportOptions): Promise<ExportResult> {
               const a = vals[k], v = a[i];
               const lt = valueText[k];
               if (a instanceof Int32Array) line += ',' + (v < 0 ? '' : lt ? (lt.get(v) ?? String(v)) : String(v));
-              else line += ',' + (v !== v ? '' : float32Text(v));
+              else line += ',' + (v !== v ? '' : continuousText(v));
             }
             chunk += line + '\n';
             rows++;

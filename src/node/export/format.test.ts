@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { float32Text, formulaCodes, originalViRow, ORIGINAL_VI_FIELDS, quote } from './format';
+import { float32Text, valueText, formulaCodes, originalViRow, ORIGINAL_VI_FIELDS, quote } from './format';
 import type { VarRecord } from '../../core/types';
 
 describe('export formatting', () => {
@@ -12,6 +12,13 @@ describe('export formatting', () => {
     }
     expect(float32Text(Math.fround(1606.3))).toBe('1606.3');
     expect(float32Text(434)).toBe('434');
+  });
+
+  it('writes other doubles (scaled integer and Float64 layers) as the shortest decimal of the double itself', () => {
+    for (const x of [23.45, 1234567.891, -0.05, 0.123456789]) expect(Number(valueText(x))).toBe(x);
+    expect(valueText(23.45)).toBe('23.45');
+    expect(valueText(1234567.891)).toBe('1234567.891');
+    expect(valueText(Math.fround(1606.3))).toBe('1606.3');
   });
 
   it('quotes strings RFC 4180 style', () => {

@@ -25,6 +25,17 @@ export function float32Text(v: number): string {
   return String(Number(v.toPrecision(9)));
 }
 
+/**
+ * Decimal text of a continuous value as its COG stores it: a Float32 sample as
+ * {@link float32Text}; any other double (a scaled integer layer's `n / 10^k`, a Float64 sample;
+ * src/core/cog/decode.ts) as the shortest decimal that reads back to the same double
+ * (ECMAScript Number::toString), so `fread`/`parseFloat` read the very value the engine uses.
+ * @param v a value (NaN is not allowed: write an empty field instead)
+ */
+export function valueText(v: number): string {
+  return Math.fround(v) === v ? float32Text(v) : String(v);
+}
+
 /** A CSV text field, always quoted, with `"` doubled (RFC 4180). */
 export function quote(s: string): string {
   return `"${s.replace(/"/g, '""')}"`;
