@@ -4,9 +4,11 @@
  * made-up ADM2 units with repeated names) ingests, and queries by ADM2 match R data.table
  * computing the catalog's formulas over the same table (Rscript, `LC_COLLATE=C`).
  *
- * Tolerance: the bundle stores continuous values as Float32 (7 significant digits), R reads
- * the decimal text as doubles, so a summary may differ by a relative 1e-6 besides the last
- * decimal of rounding. Groups where every value is missing: the engine gives no value (see
+ * Equality: the bundle stores continuous values exactly (scaled integers decoded as n / 10^k,
+ * the doubles R reads from the decimal text; src/core/ingest/decimals.ts), so every summary
+ * equals R's `round(x, dec)` to its last decimal, except, rarely (1 of about 6,000 values with
+ * seed 7), a `mean()` whose exact value is a rounding tie: R's mean is a two-pass sum in long
+ * double, the engine's a compensated sum divided once, and the last bit decides the tie. Groups where every value is missing: the engine gives no value (see
  * src/core/engine/README.md), R gives 0 for sum(..., na.rm=TRUE) and NaN/NA otherwise.
  */
 import { execFileSync } from 'node:child_process';
@@ -28,7 +30,8 @@ vi <- fread(args[2], encoding = "UTF-8", na.strings = "", colClasses = "characte
 vi <- vi[!is.na(aggFunR) & aggFunR != ""]
 out <- rbindlist(lapply(seq_len(nrow(vi)), function(k) {
   f <- parse(text = vi$aggFunR[k])[[1]]
-  r <- dt[!is.na(ADM2_NAME_ALT), .(value = as.character(eval(f))), by = .(ISO3, ADM1_NAME_ALT, ADM2_NAME_ALT)]
+  d <- as.integer(vi$dec[k])
+  r <- dt[!is.na(ADM2_NAME_ALT), .(value = { v <- eval(f); as.character(if (is.numeric(v)) round(v, d) else v) }), by = .(ISO3, ADM1_NAME_ALT, ADM2_NAME_ALT)]
   r[, code := vi$varCode[k]]
   r
 }))
@@ -83,6 +86,7 @@ describe('generated made-up table (--small)', () => {
     const refUnits = new Set(ref.map((r) => `${r.ISO3}|${r.ADM1_NAME_ALT}|${r.ADM2_NAME_ALT}`));
     expect(refUnits.size).toBe(units.length);
     let compared = 0, missingBoth = 0;
+    const offTie: string[] = [];
     for (const r of ref) {
       const row = byKey.get(`${r.ISO3}|${r.ADM1_NAME_ALT}|${r.ADM2_NAME_ALT}`);
       expect(row, `unit ${r.ISO3} ${r.ADM1_NAME_ALT} ${r.ADM2_NAME_ALT}`).toBeDefined();
@@ -99,12 +103,14 @@ describe('generated made-up table (--small)', () => {
         missingBoth++;
       } else {
         const want = Number(r.value);
-        const tol = 10 ** -rec.dec + 1e-6 * Math.abs(want);
-        expect(Math.abs((got as number) - want), `${where}: ${got} vs R ${r.value}`).toBeLessThanOrEqual(tol);
+        // R's round(x, dec); a mean() on a tie may round the other way (see the module comment)
+        if (got !== want) offTie.push(`${where}: ${got} vs R ${r.value}`);
+        expect(Math.abs((got as number) - want), `${where}: ${got} vs R ${r.value}`).toBeLessThanOrEqual(10 ** -rec.dec * (1 + 1e-9));
       }
       compared++;
     }
     expect(compared).toBe(units.length * codes.length);
+    expect(offTie.length, offTie.join('; ')).toBeLessThanOrEqual(Math.ceil(compared / 1000));
     expect(missingBoth).toBeLessThan(compared / 20);
   }, 120_000);
 });
