@@ -29,7 +29,7 @@ const C0 = 603, R0 = 201, S = 300;
 /** Nairobi, Kisumu, Dodoma (all on land cells). */
 const SOURCES: Array<[number, number]> = [[36.82, -1.29], [34.75, -0.09], [35.74, -6.17]];
 let grid: GridDef;
-let friction: Float32Array;
+let friction: Float32Array | Float64Array;
 let dir: string;
 
 beforeAll(async () => {

@@ -17,7 +17,7 @@ import type { CatchmentCoverage, SourceCoverage } from './types';
  * @param people people per window cell (NaN or negative: none)
  * @param capacity people per source
  */
-export function coverageOf(minutes: Float32Array, band: Int8Array, source: Int16Array, people: Float32Array, capacity: number[]): Omit<CatchmentCoverage, 'population'> {
+export function coverageOf(minutes: Float32Array, band: Int8Array, source: Int16Array, people: Float32Array | Float64Array, capacity: number[]): Omit<CatchmentCoverage, 'population'> {
   const S = capacity.length;
   // cells of each source (counting sort), then each source's cells by time
   const n = new Int32Array(S + 1);

@@ -201,7 +201,7 @@ function assign(tt: TravelTime, grid: GridDef, win: GridDef, breaks: number[], c
 }
 
 /** Cell size near the sources and what it implies, in words; then each moved source. */
-function notesOf(grid: GridDef, friction: Float32Array, sources: CatchmentSource[], tt: TravelTime, neighbours: 8 | 16, origin: 'cell' | 'point'): { cell: CatchmentResult['cell']; notes: string[] } {
+function notesOf(grid: GridDef, friction: Float32Array | Float64Array, sources: CatchmentSource[], tt: TravelTime, neighbours: 8 | 16, origin: 'cell' | 'point'): { cell: CatchmentResult['cell']; notes: string[] } {
   const lat = sources.reduce((m, x) => m + (x.snapped?.lat ?? x.lat), 0) / sources.length;
   const cs = grid.cellSizeDeg;
   const ewKm = geodesicDistanceM(0, lat, cs, lat) / 1000, nsKm = geodesicDistanceM(0, lat - cs / 2, 0, lat + cs / 2) / 1000;

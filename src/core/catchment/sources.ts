@@ -46,7 +46,7 @@ function rowText(argName: string, k: number, names?: readonly string[]): string 
  *   not finite, the same point twice, on no-data with no passable cell within snapKm; OUTSIDE_GRID
  */
 export function locateSources(
-  grid: GridDef, points: ReadonlyArray<readonly [number, number]>, friction: Float32Array,
+  grid: GridDef, points: ReadonlyArray<readonly [number, number]>, friction: Float32Array | Float64Array,
   opts: { argName?: string; snapKm?: number; names?: readonly string[] } = {},
 ): LocatedSource[] {
   const argName = opts.argName ?? 'xy';
@@ -77,7 +77,7 @@ export function locateSources(
  * The passable cell nearest to a point within `snapKm` (see the module docs), or null.
  * Scans the square of cells that can hold such a cell (a few cells for 10 km on 9 km cells).
  */
-export function nearestPassable(grid: GridDef, friction: Float32Array, lon: number, lat: number, snapKm: number): LocatedSource | null {
+export function nearestPassable(grid: GridDef, friction: Float32Array | Float64Array, lon: number, lat: number, snapKm: number): LocatedSource | null {
   if (!(snapKm > 0)) return null;
   const cs = grid.cellSizeDeg;
   const cr = pointToColRow(grid, lon, lat);
