@@ -92,14 +92,39 @@ async function shellFile(rel: string): Promise<Response> {
   return res;
 }
 
-/** Caches the shell files not needed to start ({@link __PRECACHE_LATER__}), one at a time, skipping those already there. */
-async function cacheLater(): Promise<void> {
-  const cache = await caches.open(SHELL);
-  for (const f of __PRECACHE_LATER__) {
-    const url = new URL(f, scope).href;
-    if (await cache.match(url)) continue;
-    await cache.add(url).catch(() => undefined); // offline or gone: fetched on use instead
-  }
+/**
+ * Caches the shell files not needed to start ({@link __PRECACHE_LATER__}), one at a time,
+ * skipping those already there; concurrent calls share one run.
+ * @returns true when every one of them is stored
+ */
+function cacheLater(): Promise<boolean> {
+  return (laterP ??= (async () => {
+    const cache = await caches.open(SHELL);
+    let all = true;
+    for (const f of __PRECACHE_LATER__) {
+      const url = new URL(f, scope).href;
+      if (await cache.match(url)) continue;
+      await cache.add(url).catch(() => { all = false; }); // offline or gone: fetched on use instead
+    }
+    return all;
+  })().finally(() => { laterP = null; }));
+}
+let laterP: Promise<boolean> | null = null;
+
+/**
+ * Whether this device holds what the app needs offline apart from the COG ranges the page
+ * reads through this worker (those are stored before they are answered): the bundle's small
+ * files (catalog, class tables, basemap), checked or fetched now by {@link BundleCache.sync},
+ * and the whole app shell; the block index is written too, so a restarted worker keeps the
+ * blocks. The page's "Available offline" waits on this answer (src/app/services.ts).
+ */
+async function offlineReady(): Promise<{ type: 'offline-ready'; complete: boolean; error?: string }> {
+  const b = await bundle();
+  const p = await b.sync();
+  const shellStored = await cacheLater();
+  await b.flush();
+  const error = p.error ?? (shellStored ? undefined : 'parts of the app could not be stored');
+  return { type: 'offline-ready', complete: p.complete && shellStored, ...(error ? { error } : {}) };
 }
 
 configureGraphics({
@@ -169,9 +194,9 @@ self.addEventListener('activate', (event) => {
   void bundle().then((b) => b.sync()).then(cacheLater, cacheLater).catch(() => undefined);
 });
 
-/** Messages of the page (src/app/panels/StoragePanel.tsx, UpdateBanner.tsx). */
+/** Messages of the page (src/app/panels/StoragePanel.tsx, UpdateBanner.tsx, services.ts). */
 type Msg =
-  | { type: 'SKIP_WAITING' | 'PRECACHE' | 'VERSION' | 'STORAGE_STATUS' | 'CLEAR_STORAGE' }
+  | { type: 'SKIP_WAITING' | 'PRECACHE' | 'VERSION' | 'STORAGE_STATUS' | 'CLEAR_STORAGE' | 'OFFLINE_READY' }
   | { type: 'PIN'; id: string; paths: string[] }
   | { type: 'CANCEL_PIN'; id: string }
   | { type: 'FREE'; paths: string[] }
@@ -191,6 +216,12 @@ self.addEventListener('message', (event: ExtendableMessageEvent) => {
     case 'VERSION':
       reply({ type: 'version', build: __BUILD_ID__, prefix });
       break;
+    case 'OFFLINE_READY': {
+      // answered on the port sent with the message (one answer per question)
+      const port = event.ports[0];
+      event.waitUntil(offlineReady().catch((e: Error) => ({ type: 'offline-ready', complete: false, error: e.message })).then((m) => (port ? port.postMessage(m) : reply(m))));
+      break;
+    }
     case 'STORAGE_STATUS':
       event.waitUntil(bundle().then(status));
       break;

@@ -12,7 +12,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { DATA_BASE, loadManifest } from './bundle';
 import { afterFirstMap } from '../ui/first-map';
-import { firstVisitStored } from './services';
+import { whenOfflineReady } from './services';
 import { lazyRetry } from '../ui/lazy-retry';
 import { Loadable } from '../ui/Loadable';
 
@@ -67,8 +67,8 @@ export function UpdateBanner() {
       .then(() => navigator.serviceWorker.register('./sw.js', { scope: './' }))
       .then((r) => { reg = r; watch(r); })
       .catch((e) => { if (!ac.signal.aborted) setSwErr(`Offline mode unavailable: ${(e as Error).message}`); });
-    // offline-ready: a service worker is active and has stored what the page read before it
-    Promise.all([navigator.serviceWorker.ready, firstVisitStored]).then(() => setReady(true)).catch(() => undefined);
+    // offline-ready: everything this visit showed is stored (shell, small bundle files, COG ranges read so far)
+    whenOfflineReady(navigator.serviceWorker, ac.signal).then(() => setReady(true)).catch(() => undefined);
     const onMsg = (e: MessageEvent) => {
       const d = e.data;
       if (d?.type === 'storage-full') setFull(String(d.message));

@@ -60,3 +60,45 @@ export function getRaster(): RasterClient {
     dataBase: DATA_BASE,
   }));
 }
+
+/** The service worker's answer to `OFFLINE_READY` (workers/sw.ts). */
+interface OfflineReadyAnswer { type: 'offline-ready'; complete: boolean; error?: string }
+
+/** Asks the controlling service worker whether it holds the bundle's small files and the whole app shell (see workers/sw.ts `offlineReady`). */
+function askOfflineReady(sw: ServiceWorker): Promise<OfflineReadyAnswer> {
+  return new Promise((resolve) => {
+    const ch = new MessageChannel();
+    ch.port1.onmessage = (e) => { ch.port1.close(); resolve(e.data as OfflineReadyAnswer); };
+    sw.postMessage({ type: 'OFFLINE_READY' }, [ch.port2]);
+  });
+}
+
+/**
+ * Resolves once everything this visit has shown works offline (the "Available offline" signal,
+ * issue 23): a service worker controls the page; what the page's engine read before that is
+ * stored ({@link firstVisitStored}); the map's raster worker has read again, through the service
+ * worker, what it read before that ({@link RasterClient.controlled}); and the service worker
+ * holds the bundle's small files (catalog, class tables, basemap) and the whole app shell. COG
+ * ranges read later pass through the service worker, which stores them before it answers.
+ * When the service worker could not store everything (a dropped connection), it asks again
+ * when the browser is back online, else after `retryMs`.
+ * @param container the page's service worker container
+ * @param signal stops waiting (the promise then never resolves)
+ */
+export async function whenOfflineReady(container: ServiceWorkerContainer, signal: AbortSignal, retryMs = 30_000): Promise<void> {
+  await container.ready;
+  if (!container.controller) await new Promise((res) => container.addEventListener('controllerchange', res, { once: true }));
+  await firstVisitStored;
+  // read after the controller change: a raster worker started from now on is controlled from the start
+  await raster?.controlled;
+  while (!signal.aborted) {
+    const sw = container.controller;
+    if (sw && (await askOfflineReady(sw)).complete) return;
+    await new Promise<void>((res) => {
+      const t = setTimeout(done, retryMs);
+      function done() { clearTimeout(t); window.removeEventListener('online', done); res(); }
+      window.addEventListener('online', done, { once: true });
+    });
+  }
+  await new Promise(() => undefined);
+}

@@ -85,5 +85,22 @@ describe('raster worker client', () => {
     expect(await c.tile('k', 0, 0, 0)).toBe('w1:k');
     expect(n).toBe(1);
     expect(c.generation).toBe(0);
+    await c.controlled; // resolved at once: nothing read outside the service worker
+  });
+
+  test('`controlled` resolves only once the new worker has read again what the uncontrolled one had read (the offline signal waits on it)', async () => {
+    const log: string[] = [];
+    let n = 0;
+    const sw = container();
+    const c = rasterClient({ start: () => fakeWorker(`w${++n}`, log, n === 1 ? [['ELEVATION', 2]] : []), dataBase: 'd/', container: sw as any, idleWaitMs: 20 });
+    await c.styleCog('cog:ELEVATION', { varCode: 'ELEVATION' } as any);
+    let done = false;
+    void c.controlled.then(() => { done = true; log.push('controlled'); });
+    await c.tile('cog:ELEVATION', 0, 0, 0);
+    expect(done).toBe(false);
+    sw.take();
+    await c.controlled;
+    expect(log.indexOf('controlled')).toBeGreaterThan(log.indexOf('w2 warm ELEVATION/2'));
+    expect(c.generation).toBe(1);
   });
 });

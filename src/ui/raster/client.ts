@@ -28,6 +28,13 @@ export type RasterClient = Remote<RasterWorkerApi> & {
   swap(): Promise<void>;
   /** How many times the worker was swapped (0 before the first swap). */
   readonly generation: number;
+  /**
+   * Resolves once the worker taking the calls is controlled by the service worker and has read
+   * again, through it, the levels the uncontrolled one had read (their ranges are then cached):
+   * at once when the page was controlled from the start (or `container` is null), else after
+   * the swap that the first `controllerchange` starts. Part of the app's "available offline" signal.
+   */
+  readonly controlled: Promise<void>;
 };
 
 /** Options of {@link rasterClient}. */
@@ -140,6 +147,12 @@ export function rasterClient(o: RasterClientOptions): RasterClient {
   for (const m of METHODS) client[m] = (...args: unknown[]) => call(m, args);
 
   const sw = o.container === undefined ? (typeof navigator !== 'undefined' ? navigator.serviceWorker : undefined) : o.container;
-  if (sw && !sw.controller) sw.addEventListener('controllerchange', () => void (client as unknown as RasterClient).swap(), { once: true });
+  let controlled: Promise<void> = Promise.resolve();
+  if (sw && !sw.controller) {
+    controlled = new Promise<void>((res) => {
+      sw.addEventListener('controllerchange', () => void (client as unknown as RasterClient).swap().then(res), { once: true });
+    });
+  }
+  client.controlled = controlled;
   return client as unknown as RasterClient;
 }
