@@ -1,12 +1,12 @@
 /**
- * The Catchment tool (issue 19) in Chromium: a link with a picked place and the Catchment panel
- * computes the walking catchment in the engine worker, lists one row per band (cells, area,
- * PN14_POP) with charts, draws the bands on the map with a legend, offers the catchment
- * downloads and API snippet; choosing a place in the place search moves the source; after the
- * first run it works offline (reload offline, other bands); the phone layout (390 x 844) shows
- * the same. No stale answer (issue 23 item 5): a click in the sea removes the previous point's
- * table; a new point while one computes dims the old table under a line naming its point, the
- * replaced point's answer never shows, and Download names the point of the table on screen. Screenshots: test-results/screenshots/catchment-*.png.
+ * The Catchment tool (issues 19, 24) in Chromium. Desktop: "how many people live within 2, 4 and
+ * 8 hours of Nairobi, Kisumu and Mombasa?" answered in one run with three named sources pasted
+ * into the panel (a bad line is named by its row); the table lists each source x band with the
+ * modelled population and its "within" running total, a chart per source, one hue per source on
+ * the map with the sources labelled; the link keeps the sources and names, and opening it fits
+ * the map to the bands; Enter on the focused map and the place search add sources; downloads and
+ * the API snippet follow the run; offline after the first run. Phone (390 x 844): the same link
+ * fits. Screenshots: test-results/screenshots/catchment-*.png.
  */
 import { describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -16,59 +16,89 @@ import { waitSynced } from './offline-helpers';
 
 let srv: Started;
 let browser: Browser;
-const NAIROBI = '#v=ELEVATION&panel=catchment&pick=36.82,-1.29&vars=PN14_POP&map=36.8,-1.3,7';
+const OPEN = '#v=ELEVATION&panel=catchment&cm=0,120,240,480&map=25,0,3';
+const THREE = '36.82, -1.29, Nairobi\n34.76, -0.10, Kisumu\nnot a point\n39.67, -4.05, Mombasa';
+let sharedHash = '';
+const NAIROBI = `#v=ELEVATION&panel=catchment&src=${encodeURIComponent('[[36.82,-1.29,"Nairobi"]]')}&vars=PN14_POP&map=36.8,-1.3,7`;
+const src = (name: string, lon: number, lat: number) => `src=${encodeURIComponent(JSON.stringify([[lon, lat, name]]))}`;
 
 serverAndBrowser((s, b) => { srv = s; browser = b; });
 
-/** Waits for the band table and returns the band label of each body row. */
-async function bandRows(page: Page, n: number): Promise<string[]> {
-  const rows = page.locator('[data-testid="catchment-result"] tbody tr');
+/** Waits for n rows in the first result table; returns the rows' cells as text. */
+async function tableRows(page: Page, n: number): Promise<string[][]> {
+  const rows = page.locator('[data-testid="catchment-result"] table').first().locator('tbody tr');
   await expect.poll(() => rows.count(), { timeout: 90_000 }).toBe(n);
-  return (await rows.allTextContents()).map((t) => /^[[(][^\]]*\]/.exec(t)?.[0] ?? t);
+  return rows.evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td,th')].map((c) => (c.textContent ?? '').trim())));
+}
+
+/** People within the band's upper limit (the POP_MODEL "within" column) per "source band" row. */
+async function peopleWithin(page: Page): Promise<Record<string, number>> {
+  const table = page.locator('[data-testid="catchment-result"] table').first();
+  const heads = (await table.locator('thead th').allTextContents()).map((h) => h.trim());
+  const col = heads.findIndex((h) => /^Population 2017, modelled.*within/.test(h));
+  expect(col).toBeGreaterThan(0);
+  const out: Record<string, number> = {};
+  for (const r of await tableRows(page, 9)) out[`${r[0]} ${r[1]}`] = Number(r[col].replace(/[^\d.]/g, ''));
+  return out;
 }
 
 describe('Catchment panel', () => {
-  test('desktop: a link computes the bands, draws them, offers downloads and the API snippet; a place from the search moves the source; offline afterwards', async () => {
-    const { ctx, page, errors } = await openApp(browser, srv.url + NAIROBI, { viewport: { width: 1440, height: 900 } });
+  test('desktop: three named sources in one run, the map, the link, Enter and the search add sources, downloads, offline', async () => {
+    const { ctx, page, errors } = await openApp(browser, srv.url + OPEN, { viewport: { width: 1440, height: 900 } });
     await waitMap(page);
-    const rows = await bandRows(page, 4);
-    expect(rows).toEqual(['[0,60]', '(60,120]', '(120,240]', '(240,480]']);
-    await expect.poll(() => page.locator('.legend h3').first().textContent(), { timeout: 30_000 }).toContain('Travel time');
-    await expect.poll(() => page.locator('.legend li').allTextContents()).toEqual(['[0,60] min', '(60,120] min', '(120,240] min', '(240,480] min', 'Beyond the last band, or unreachable']);
-    expect(await page.locator('[data-testid="catchment-result"] svg').count()).toBeGreaterThanOrEqual(2);
+    await page.getByText('Paste or upload sources').click();
+    await page.getByTestId('catchment-paste').fill(THREE);
+    await page.getByRole('button', { name: 'Add points' }).click();
+    await expect.poll(() => page.getByTestId('catchment-row-errors').textContent()).toContain('Row 3: expected "longitude, latitude[, name]"');
+    const within = await peopleWithin(page);
+    // Plausible: Nairobi's 2 h holds millions (Kenya 2019 census, Nairobi City County 4,397,073; a model within 2x);
+    // each source's figures grow with the hours; Kisumu and Mombasa hold hundreds of thousands or more.
+    expect(within['Nairobi [0,120]']).toBeGreaterThan(2_200_000);
+    expect(within['Nairobi [0,120]']).toBeLessThan(8_800_000);
+    for (const s of ['Nairobi', 'Kisumu', 'Mombasa']) {
+      expect(within[`${s} (120,240]`]).toBeGreaterThan(within[`${s} [0,120]`]);
+      expect(within[`${s} (240,480]`]).toBeGreaterThan(within[`${s} (120,240]`]);
+      expect(within[`${s} [0,120]`]).toBeGreaterThan(200_000);
+    }
+    console.log('people within 2/4/8 h (POP_MODEL):', JSON.stringify(within));
+    // a chart per source; one legend entry per source x band; the sources labelled on the map
+    expect(await page.locator('[data-testid="catchment-result"] svg').count()).toBeGreaterThanOrEqual(3);
+    await expect.poll(() => page.locator('.legend li').allTextContents()).toEqual(expect.arrayContaining(['Nairobi: [0,120] min', 'Mombasa: (240,480] min']));
+    expect(await page.locator('.source-label').allTextContents()).toEqual(['Nairobi', 'Kisumu', 'Mombasa']);
+    await expect.poll(() => page.getByTestId('catchment-cell-note').textContent()).toMatch(/km/);
     await shot(page, 'catchment-desktop');
+    // the link keeps the sources and their names
+    expect(decodeURIComponent(page.url())).toContain('src=[[36.82,-1.29,"Nairobi"],[34.76,-0.1,"Kisumu"],[39.67,-4.05,"Mombasa"]]');
+    sharedHash = new URL(page.url()).hash.replace(/&map=[^&]*/, '');
     // downloads and the API snippet follow the run
     await page.getByRole('tab', { name: 'Download' }).click();
     await expect.poll(() => page.locator('#panel-download').textContent()).toContain('travel-time raster');
     await page.getByRole('tab', { name: 'API' }).click();
     await expect.poll(() => page.locator('#panel-api').textContent()).toContain('R/catchment');
-    // a place from the search becomes the source
     await page.getByRole('tab', { name: 'Catchment' }).click();
+    // Enter on the focused map adds its centre; the place search adds a named source
+    await page.locator('.map canvas').first().focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('[data-testid="catchment-sources"] li').count(), { timeout: 30_000 }).toBe(4);
     const search = page.getByRole('combobox').first();
     await search.fill('Kampala');
     await search.press('Enter');
-    await expect.poll(() => page.locator('[data-testid="catchment-source"]').textContent(), { timeout: 30_000 }).toMatch(/^32\.5\d\d, 0\.3\d\d$/);
-    await expect.poll(() => page.url()).toMatch(/pick=32\.5/);
-    await bandRows(page, 4);
-    // offline: other bands from Nairobi, once online (through the service worker), then after an offline reload
+    await expect.poll(() => page.locator('[data-testid="catchment-sources"] input').evaluateAll((xs) => xs.map((x) => (x as HTMLInputElement).value)), { timeout: 30_000 }).toContain('Kampala');
+    // offline: the three-source link reloads offline (through the service worker) with the same rows
     await waitSynced(page);
-    await page.evaluate((h) => { location.hash = h; }, NAIROBI.replace('&vars=', '&cm=0,120,480&vars='));
-    expect(await bandRows(page, 2)).toEqual(['[0,120]', '(120,480]']);
     await ctx.setOffline(true);
-    await page.reload();
-    const off = await bandRows(page, 2);
-    expect(off).toEqual(['[0,120]', '(120,480]']);
-    await shot(page, 'catchment-offline');
+    await page.goto(srv.url + '/' + sharedHash);
+    expect((await tableRows(page, 9)).map((r) => r[0])).toEqual(['Nairobi', 'Nairobi', 'Nairobi', 'Kisumu', 'Kisumu', 'Kisumu', 'Mombasa', 'Mombasa', 'Mombasa']);
     expect(errors).toEqual([]);
     await ctx.close();
   }, 300_000);
 
-  test('no stale answer: a click in the sea removes the last table; a second point while the first computes; Download names the table on screen', async () => {
+  test('no stale answer: a click in the sea removes the last table; a second source while the first computes; Download names the table on screen', async () => {
     const { ctx, page, errors } = await openApp(browser, srv.url + NAIROBI, { viewport: { width: 1440, height: 900 } });
     await waitMap(page);
-    await bandRows(page, 4);
+    await expect.poll(() => page.locator('[data-testid="catchment-result"] tbody tr').count(), { timeout: 90_000 }).toBe(4);
     const result = page.locator('[data-testid="catchment-result"]');
-    expect(await result.getAttribute('data-for')).toBe('Catchment from 36.820, -1.290');
+    expect(await result.getAttribute('data-for')).toBe('Catchment from Nairobi');
     // every state of the result block, as the page commits it (a MutationObserver misses none)
     await page.evaluate(() => {
       const seen: string[] = [];
@@ -79,47 +109,52 @@ describe('Catchment panel', () => {
         if (seen[seen.length - 1] !== s) seen.push(s);
       }).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
     });
-    // a click in the sea: the error, and no table (the old one is not left under the new "From:")
+    // a click in the sea adds a source there: the error, and no table (the old one is not left under the new sources)
     await jumpTo(page, 40.2, -3.2, 7);
     const sea = await mapPoint(page, 41.2, -4.2);
     await page.mouse.click(sea.x, sea.y);
-    await expect.poll(() => page.locator('#panel-catchment [role="alert"]').textContent(), { timeout: 60_000 }).toMatch(/cannot cross|sea/);
-    expect(await page.locator('[data-testid="catchment-source"]').textContent()).toMatch(/^41\.\d+, -4\.\d+$/);
+    await expect.poll(() => page.locator('#panel-catchment [role="alert"]').textContent(), { timeout: 60_000 }).toMatch(/cannot cross|sea|land/);
+    expect(await page.locator('[data-testid="catchment-source"]').nth(1).textContent()).toMatch(/^41\.\d+, -4\.\d+$/);
     expect(await result.count()).toBe(0);
     const states = await page.evaluate(() => (window as any).__resultStates as string[]);
     // while the sea point computed, the table was marked as Nairobi's
-    expect(states.filter((x) => x !== 'none').every((x) => x.startsWith('Catchment from 36.820, -1.290|'))).toBe(true);
+    expect(states.filter((x) => x !== 'none').every((x) => x.startsWith('Catchment from Nairobi|'))).toBe(true);
     expect(states[states.length - 1]).toBe('none');
     // Nairobi again (a table), then Kampala, and Mombasa as soon as Kampala is computing
     await page.evaluate((h) => { location.hash = h; }, NAIROBI);
-    await bandRows(page, 4);
-    await page.evaluate(() => new Promise<void>((res) => {
+    await expect.poll(() => page.locator('[data-testid="catchment-result"] tbody tr').count(), { timeout: 90_000 }).toBe(4);
+    await page.evaluate(([k, m]) => new Promise<void>((res) => {
       const mo = new MutationObserver(() => {
-        if (!document.querySelector('[data-testid="result-old"]')?.textContent?.includes('32.580')) return;
+        if (!document.querySelector('[data-testid="result-old"]')?.textContent?.includes('Kampala')) return;
         mo.disconnect();
-        location.hash = location.hash.replace(/pick=[^&]+/, 'pick=39.66,-4.04');
+        location.hash = location.hash.replace(/src=[^&]+/, m);
         res();
       });
       mo.observe(document.body, { subtree: true, childList: true, characterData: true });
-      location.hash = location.hash.replace(/pick=[^&]+/, 'pick=32.58,0.32');
-    }));
-    await expect.poll(() => result.getAttribute('data-for'), { timeout: 90_000 }).toBe('Catchment from 39.660, -4.040');
+      location.hash = location.hash.replace(/src=[^&]+/, k);
+    }), [src('Kampala', 32.58, 0.32), src('Mombasa', 39.66, -4.04)]);
+    await expect.poll(() => result.getAttribute('data-for'), { timeout: 90_000 }).toBe('Catchment from Mombasa');
     expect(await result.getAttribute('data-old')).toBe('0');
     const all = await page.evaluate(() => (window as any).__resultStates as string[]);
-    expect(all.some((x) => x.includes('Old result, for Catchment from 36.820, -1.290. Computing Catchment from 39.660, -4.040'))).toBe(true);
-    expect(all.some((x) => x.startsWith('Catchment from 32.580'))).toBe(false); // Kampala's answer never shows
+    expect(all.some((x) => x.includes('Old result, for Catchment from Nairobi. Computing Catchment from Mombasa'))).toBe(true);
+    expect(all.some((x) => x.startsWith('Catchment from Kampala'))).toBe(false); // Kampala's answer never shows
     await page.getByRole('tab', { name: 'Download' }).click();
-    await expect.poll(() => page.locator('#panel-download').textContent()).toContain('For: Catchment from 39.660, -4.040');
+    await expect.poll(() => page.locator('#panel-download').textContent()).toContain('For: Catchment from Mombasa');
     expect(errors).toEqual([]);
     await ctx.close();
   }, 240_000);
 
-  test('phone 390 x 844: the panel, its table and the map legend fit', async () => {
-    const { ctx, page, errors } = await openApp(browser, srv.url + NAIROBI, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  test('phone 390 x 844: a shared link opens fitted to the bands; the panel and its table fit', async () => {
+    expect(sharedHash).toContain('src=');
+    const { ctx, page, errors } = await openApp(browser, srv.url + '/' + sharedHash, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     await waitMap(page);
-    await bandRows(page, 4);
+    await tableRows(page, 9);
+    // fitted: the map view (in the link) moves to Kenya, zoomed in from the continent
+    await expect.poll(() => /map=([\d.-]+),([\d.-]+),([\d.]+)/.exec(decodeURIComponent(page.url()))?.slice(1).map(Number) ?? [], { timeout: 30_000 })
+      .toEqual([expect.closeTo(37.5, 0), expect.closeTo(-2, 0), expect.any(Number)]);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
+    await shot(page, 'catchment-phone-map');
     await page.locator('[data-testid="catchment-result"]').scrollIntoViewIfNeeded();
     await shot(page, 'catchment-phone');
     expect(errors).toEqual([]);

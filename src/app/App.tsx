@@ -17,7 +17,7 @@ import type { Palette } from '../core/map/palette';
 import { appendWkt, wktToFeatures } from '../ui/wkt';
 import type { CellInfo } from '../../workers/protocol/raster';
 import { DATA_BASE, ONLINE_BASEMAPS, catalogQuery, loadGrid, loadIso } from './bundle';
-import { catchmentLayer, similarCellsLayer, similarUnitsChoropleth, summaryChoropleth, type Choro } from './result-layers';
+import { catchmentLayer, SOURCE_HUES, similarCellsLayer, similarUnitsChoropleth, summaryChoropleth, type Choro } from './result-layers';
 import { useBasemap } from './basemap-control';
 import { getRaster } from './services';
 import { useUrlState } from './useUrlState';
@@ -26,7 +26,9 @@ import { errText, fmtNum, prettyUnit, type PanelCtx, type QuerySpec } from './pa
 import { SummaryPanel, summaryArgs, type SummaryRows } from './panels/SummaryPanel';
 import { AreasPanel } from './panels/AreasPanel';
 import { UPLOAD_EVENT } from './panels/UploadShapes';
-import type { CatchmentResult } from '../core/catchment/query';
+import type { CatchmentResult } from '../core/api';
+import { addSources, type SourceSpec } from './url-state';
+import type { MapLabel } from '../ui/MapView';
 import { UpdateBanner } from './UpdateBanner';
 import { Progress } from '../ui/Progress';
 import { MapExportControl } from './map-export-control';
@@ -202,9 +204,21 @@ export function App() {
     if (!ll) { setHover(null); return; }
     void getRaster().cellInfo(state.v, ll[0], ll[1]).then((i) => { if (seq === hoverSeq.current) setHover(i); });
   }, [state.v]);
+  // Catchment sources: the link's `src=`, else the picked place of an older link (issue 24).
+  const catchSources: SourceSpec[] = useMemo(() => (state.src.length ? state.src : state.pick ? [{ lon: state.pick[0], lat: state.pick[1], name: 'Picked place' }] : []), [state.src, state.pick]);
+  const addCatchSource = useCallback((s: SourceSpec) => {
+    const a = addSources(catchSources, [s]);
+    if (a.list.length !== catchSources.length) update({ src: a.list });
+  }, [catchSources, update]);
   const onClick = useCallback((ll: [number, number]) => {
-    void getRaster().cellInfo(state.v, ll[0], ll[1]).then((i) => { setPicked(i); if (i) update({ pick: [i.lon, i.lat] }); });
-  }, [state.v, update]);
+    void getRaster().cellInfo(state.v, ll[0], ll[1]).then((i) => {
+      setPicked(i);
+      if (!i) return;
+      // in the Catchment panel a click (or Enter on the map: its centre) adds a source where it was made
+      if (state.panel === 'catchment') addCatchSource({ lon: +ll[0].toFixed(5), lat: +ll[1].toFixed(5), name: `${i.adm1 ?? 'Point'} ${ll[0].toFixed(2)}, ${ll[1].toFixed(2)}` });
+      else update({ pick: [i.lon, i.lat] });
+    });
+  }, [state.v, state.panel, update, addCatchSource]);
   // The picked place of a link (or of Back/Forward): look it up; none: clear.
   const pickKey = state.pick?.join(',') ?? '';
   useEffect(() => {
@@ -262,12 +276,22 @@ export function App() {
     void getRaster().styleCells(key, grid, values, pal).then(() => { setRasterKey(key); setPalette(pal); setCellsPending(key); }).catch(() => setCellsPending(null));
   }, [grid]);
 
-  // Catchment bands on the map: band index per cell, nearest band darkest; null (the run failed, its
-  // result left the panel): the bands leave the map too, the mapped indicator comes back.
+  // Catchment bands on the map: band index per cell (per source and band for a marketshed); null (the run
+  // failed, its result left the panel): the bands leave the map too, the mapped indicator comes back.
+  // A new set of sources (or bands) fits the map to the result's window, so a shared link opens on the bands.
+  const [catchLabels, setCatchLabels] = useState<MapLabel[] | null>(null);
+  const fittedCatch = useRef('');
   const onCatchment = useCallback((r: CatchmentResult | null) => {
-    if (!r) { if (rasterKeyRef.current?.startsWith('cells:catchment')) setRestyle((n) => n + 1); return; }
+    if (!r) { setCatchLabels(null); if (rasterKeyRef.current?.startsWith('cells:catchment')) setRestyle((n) => n + 1); return; }
     const { values, palette: pal } = catchmentLayer(r, grid);
     const key = `cells:catchment:${Date.now()}`;
+    setCatchLabels(r.sources.slice(0, 200).map((s, i) => ({ lon: s.lon, lat: s.lat, text: s.name, color: r.sources.length > 1 ? SOURCE_HUES[i % SOURCE_HUES.length] : undefined })));
+    const fitKey = JSON.stringify([r.sources.map((s) => [s.lon, s.lat]), r.breaks]);
+    if (fitKey !== fittedCatch.current) {
+      fittedCatch.current = fitKey;
+      const g = r.grid;
+      setFit([g.xmin, g.ymin, g.xmax, g.ymax]);
+    }
     void getRaster().styleCells(key, grid, values, pal).then(() => { setChoro(null); setRasterKey(key); setPalette(pal); });
   }, [grid]);
 
@@ -316,7 +340,7 @@ export function App() {
         onDrop={(e) => { const f = e.dataTransfer.files[0]; if (!f) return; e.preventDefault(); update({ panel: 'areas' }); setTimeout(() => window.dispatchEvent(new CustomEvent(UPLOAD_EVENT, { detail: f })), 0); }}>
         <Loadable what="the map" loading={<div className="map placeholder">Loading map…</div>}>
           <MapView dataBase={DATA_BASE} rasterKey={rasterKey} opacity={state.op} loadTile={loadTile} refineTiles={refineTiles} choropleth={choro?.pairs ?? null} choroplethLevel={choro?.level ?? 1} areas={areas}
-            marker={picked ? [picked.lon, picked.lat] : null} fit={fit} gridBounds={gridBounds} drawMode={drawMode} onDrawn={onDrawn} onHover={onHover} onClick={onClick} view={state.map} onView={onView} onMap={setMlMap} basemap={base.basemap} onBasemapError={base.onError}
+            marker={picked ? [picked.lon, picked.lat] : null} labels={state.panel === 'catchment' ? catchLabels : null} fit={fit} gridBounds={gridBounds} drawMode={drawMode} onDrawn={onDrawn} onHover={onHover} onClick={onClick} view={state.map} onView={onView} onMap={setMlMap} basemap={base.basemap} onBasemapError={base.onError}
             onRendered={() => { (window as any).__indapiFirstRender ??= performance.now(); document.body.dataset.mapRendered = '1'; markFirstMap(); setCellsPending((k) => (k && k === rasterKey ? null : k)); }} />
         </Loadable>
         {cmpOn && <Loadable what="the second map" compact loading={null}><CompareMaps dataBase={DATA_BASE} gridBounds={gridBounds} loadTile={loadTile} refineTiles={refineTiles} rec={rec2!} labelA={rec!.varLabel} sideA={compareSide(state.cmp, state.v2, phone, 'a')} sideB={compareSide(state.cmp, state.v2, phone, 'b')}
@@ -324,7 +348,7 @@ export function App() {
           onHover={onHover} onClick={onClick} phone={phone} styleLayer={(r) => getRaster().styleCog(`cog:${r.varCode}`, r).then((palette) => ({ key: `cog:${r.varCode}`, palette }))} /></Loadable>}
         <div className="overlay-stack">
         <div className="overlay map-tools" role="group" aria-label="Place search and map export">
-          {!afterMap ? placeSearchHolder : <Loadable what="the place search" compact loading={placeSearchHolder}><PlaceSearch map={mlMap} dataBase={DATA_BASE} maxLabels={phone ? 12 : 30} onPlace={state.panel === 'catchment' ? (p) => update({ pick: [p.lon, p.lat] }) : undefined} /></Loadable>}
+          {!afterMap ? placeSearchHolder : <Loadable what="the place search" compact loading={placeSearchHolder}><PlaceSearch map={mlMap} dataBase={DATA_BASE} maxLabels={phone ? 12 : 30} onPlace={state.panel === 'catchment' ? (p) => addCatchSource({ lon: p.lon, lat: p.lat, name: p.name }) : undefined} /></Loadable>}
           <MapExportControl disabled={!mlMap} onSave={(f, z) => (mlMap ? saveMap(mlMap, f, z) : Promise.resolve())} />
           {base.control}
         </div>
@@ -388,7 +412,7 @@ export function App() {
             {id === 'table' && mounted(id) && lazyPanel(id, 'the table builder', <TablePanel ctx={ctx} />)}
             {id === 'areas' && <AreasPanel ctx={ctx} drawMode={drawMode} setDrawMode={setDrawMode} />}
             {id === 'compare' && mounted(id) && lazyPanel(id, 'the comparison tools', <ComparePanel ctx={ctx} picked={picked} onResult={onCompare} />)}
-            {id === 'catchment' && state.panel === 'catchment' && lazyPanel(id, 'the catchment tool', <CatchmentPanel ctx={ctx} source={state.pick} onResult={onCatchment} />)}
+            {id === 'catchment' && state.panel === 'catchment' && lazyPanel(id, 'the catchment tool', <CatchmentPanel ctx={ctx} sources={catchSources} onSources={(s) => update({ src: s, ...(state.pick && !state.src.length ? { pick: null } : {}) })} onResult={onCatchment} />)}
             {id === 'download' && mounted(id) && lazyPanel(id, 'the download panel', <DownloadPanel query={current} />)}
             {id === 'api' && mounted(id) && lazyPanel(id, 'the API panel', <ApiPanel query={current} />)}
           </div>

@@ -10,6 +10,65 @@
 export type PanelId = 'summary' | 'table' | 'areas' | 'compare' | 'catchment' | 'download' | 'api';
 const PANELS: PanelId[] = ['summary', 'table', 'areas', 'compare', 'catchment', 'download', 'api'];
 
+/** Most sources of one catchment (as the API's `xy`). */
+export const MAX_SOURCES = 1000;
+/** Longest source name, characters (as the API's `names`). */
+export const MAX_NAME_CHARS = 200;
+
+/** A named source of a catchment: a point in degrees (EPSG:4326), a name, optionally a capacity in people. */
+export interface SourceSpec {
+  /** Longitude, degrees. */
+  lon: number;
+  /** Latitude, degrees. */
+  lat: number;
+  /** Name shown in the table, on the map and in downloads (1-200 characters). */
+  name: string;
+  /** People the source can serve (coverage); absent: no capacity. */
+  capacity?: number;
+}
+
+/** The sources as the link keeps them: a JSON array of [lon, lat, name] or [lon, lat, name, capacity] (5 decimals). */
+export function sourcesToParam(list: SourceSpec[]): string {
+  return JSON.stringify(list.map((s) => [+s.lon.toFixed(5), +s.lat.toFixed(5), s.name, ...(s.capacity !== undefined ? [s.capacity] : [])]));
+}
+
+/** The sources of a link's `src=` ({@link sourcesToParam}); malformed entries are dropped, never throws. */
+export function sourcesFromParam(s: string | null): SourceSpec[] {
+  if (!s) return [];
+  let v: unknown;
+  try { v = JSON.parse(s); } catch { return []; }
+  if (!Array.isArray(v)) return [];
+  const out: SourceSpec[] = [];
+  for (const e of v.slice(0, MAX_SOURCES)) {
+    if (!Array.isArray(e) || typeof e[0] !== 'number' || typeof e[1] !== 'number' || Math.abs(e[0]) > 180 || Math.abs(e[1]) > 90) continue;
+    const name = typeof e[2] === 'string' ? e[2].slice(0, MAX_NAME_CHARS) : '';
+    const cap = typeof e[3] === 'number' && e[3] >= 0 ? e[3] : undefined;
+    out.push({ lon: e[0], lat: e[1], name, ...(cap !== undefined ? { capacity: cap } : {}) });
+  }
+  return out;
+}
+
+/**
+ * Adds sources to a list: unnamed ones get "Source k", names are made unique (" (2)"), a point
+ * already in the list is left out with a message, and the total is capped at {@link MAX_SOURCES}
+ * (then nothing is added and a message says so).
+ */
+export function addSources(list: SourceSpec[], add: SourceSpec[]): { list: SourceSpec[]; errors: string[] } {
+  if (list.length + add.length > MAX_SOURCES) return { list, errors: [`${list.length + add.length} sources: at most ${MAX_SOURCES} can be computed at once. Nothing was added.`] };
+  const out = [...list], errors: string[] = [];
+  const names = new Set(list.map((s) => s.name));
+  const at = new Set(list.map((s) => `${s.lon},${s.lat}`));
+  for (const s of add) {
+    if (at.has(`${s.lon},${s.lat}`)) { errors.push(`${s.name || `${s.lon.toFixed(4)}, ${s.lat.toFixed(4)}`}: already a source at ${s.lon.toFixed(4)}, ${s.lat.toFixed(4)}; left out.`); continue; }
+    let name = s.name || `Source ${out.length + 1}`;
+    for (let k = 2; names.has(name); k++) name = `${(s.name || `Source ${out.length + 1}`).slice(0, MAX_NAME_CHARS - 6)} (${k})`;
+    names.add(name);
+    at.add(`${s.lon},${s.lat}`);
+    out.push({ ...s, name });
+  }
+  return { list: out, errors };
+}
+
 /** The state kept in the URL. */
 export interface UrlState {
   /** Mapped indicator code. */
@@ -56,6 +115,8 @@ export interface UrlState {
   y: string | null;
   /** Names of the shapes in `wkt`, by shape number 1..n ('' = unnamed: shown by its number); hash `fn=` as a JSON array. */
   names: string[];
+  /** Catchment sources, named (hash `src=` as a JSON array of [lon, lat, name(, capacity)]); [] = none (the picked place is the source). */
+  src: SourceSpec[];
 }
 
 /** How two layers are compared: `swipe` (one map, a draggable divider) or `split` (two maps side by side, or stacked on a phone). */
@@ -63,10 +124,10 @@ export type CompareMode = 'swipe' | 'split';
 const CMP_MODES: CompareMode[] = ['swipe', 'split'];
 
 /** Keys whose change is a step of its own in the browser history (Back returns before it); others replace the entry. */
-export const HISTORY_KEYS: ReadonlyArray<keyof UrlState> = ['v', 'vars', 'noVars', 'iso', 'by', 'panel', 'pick', 'run', 'exact', 'v2', 'cmp', 'cm'];
+export const HISTORY_KEYS: ReadonlyArray<keyof UrlState> = ['v', 'vars', 'noVars', 'iso', 'by', 'panel', 'pick', 'run', 'exact', 'v2', 'cmp', 'cm', 'src'];
 
 /** The state of a fresh visit. */
-export const DEFAULT_STATE: UrlState = { v: null, vars: [], noVars: false, iso: [], by: [], breaks: {}, wkt: '', exact: false, panel: 'summary', op: 0.85, map: null, pick: null, run: null, v2: null, cmp: null, sw: 0.5, cm: null, tv: null, tr: null, tc: null, y: null, names: [] };
+export const DEFAULT_STATE: UrlState = { v: null, vars: [], noVars: false, iso: [], by: [], breaks: {}, wkt: '', exact: false, panel: 'summary', op: 0.85, map: null, pick: null, run: null, v2: null, cmp: null, sw: 0.5, cm: null, tv: null, tr: null, tc: null, y: null, names: [], src: [] };
 
 const list = (s: string | null) => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : []);
 /** n finite numbers from "a,b,c" (null otherwise). */
@@ -124,6 +185,7 @@ export function parseHash(hash: string): UrlState {
     tc: p.get('tc') || null,
     y: p.get('y') || null,
     names: p.get('wkt') ? strings(p.get('fn')) : [],
+    src: sourcesFromParam(p.get('src')),
   };
 }
 
@@ -153,6 +215,7 @@ export function toHash(s: UrlState): string {
     if (s.cmp === 'swipe' && s.sw !== DEFAULT_STATE.sw) p.set('sw', String(+s.sw.toFixed(3)));
   }
   if (s.cm) p.set('cm', s.cm.join(','));
+  if (s.src.length) p.set('src', sourcesToParam(s.src));
   if (s.map) p.set('map', [+s.map[0].toFixed(4), +s.map[1].toFixed(4), +s.map[2].toFixed(2)].join(','));
   const str = p.toString();
   return str ? `#${str}` : '';

@@ -88,6 +88,17 @@ function refineOnIdle(map: MlMap, key: string, refine: () => ((key: string) => P
 /** Drawing mode of the map. */
 export type DrawMode = 'off' | 'point' | 'polygon';
 
+/** A named point drawn on the map as an HTML label (the map has no glyphs), e.g. a catchment's sources. */
+export interface MapLabel {
+  /** Longitude, latitude, degrees. */
+  lon: number;
+  lat: number;
+  /** Text shown. */
+  text: string;
+  /** Background colour (CSS); default the area-label orange. */
+  color?: string;
+}
+
 /** Props of {@link MapView}. */
 export interface MapViewProps {
   /** Bundle root URL ending in "/". */
@@ -109,6 +120,8 @@ export interface MapViewProps {
   areas: FeatureCollection | null;
   /** A marked point [lon, lat]. */
   marker: [number, number] | null;
+  /** Named points labelled on the map (null or absent: none). */
+  labels?: MapLabel[] | null;
   /** Bounds to fit when they change: [w, s, e, n] degrees. */
   fit: [number, number, number, number] | null;
   /** Drawing mode. */
@@ -407,6 +420,19 @@ export function MapView(p: MapViewProps) {
     }
     return () => { for (const m of markers) m.remove(); };
   }, [p.areas, ready]);
+
+  useEffect(() => {
+    const map = mapRef.current;
+    if (!map || !ready || !p.labels?.length) return;
+    const markers = p.labels.map((l) => {
+      const el = document.createElement('div');
+      el.className = 'area-label source-label';
+      el.textContent = l.text;
+      if (l.color) el.style.background = l.color;
+      return new maplibregl.Marker({ element: el, anchor: 'bottom-left', offset: [4, -4] }).setLngLat([l.lon, l.lat]).addTo(map);
+    });
+    return () => { for (const m of markers) m.remove(); };
+  }, [p.labels, ready]);
 
   useEffect(() => {
     const map = mapRef.current;

@@ -1,14 +1,15 @@
 /**
- * Catchment: who and what lies within N minutes of travel from a place (issue 19). The source
- * is the picked place (a click on the map, or a place chosen in the place search while this
- * panel is open); bands and indicators are chosen here. The engine worker computes the
- * travel time over the bundle's friction layer; the bands are drawn on the map (App), and
- * each band's cells, area and indicator summaries are listed and charted. Downloads and the
- * API snippet follow the run (method `catchment`). Works offline on kept layers: it only
- * reads the friction layer, ISO3 and the chosen indicators.
+ * Catchment and marketsheds: who and what lies within N minutes of travel from one or many
+ * named places (issues 19, 24). Sources come from clicks on the map (or Enter on the focused
+ * map: its centre), the place search, pasted `lon, lat[, name]` lines, or an uploaded points
+ * file (CSV with lon/lat/name[/capacity] columns, GeoJSON or KML points); the link keeps them
+ * (`src=`). With several sources each cell belongs to its nearest source by travel time (the
+ * marketshed); the table lists each source x band with cells, area and the chosen indicators,
+ * and "within N" running totals beside the additive figures; the map colours each marketshed
+ * (App, result-layers.ts) and a chart per source follows. Works offline on kept layers.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { CatchmentResult } from '../../core/catchment/query';
+import type { CatchmentArgs, CatchmentResult } from '../../core/api';
 import { DEFAULT_BREAKS_MIN } from '../../core/catchment/bands';
 import { getEngine } from '../services';
 import { useRun } from '../useRun';
@@ -17,77 +18,130 @@ import { ResultTable } from '../../ui/ResultTable';
 import { BarChart } from '../../ui/BarChart';
 import { Progress } from '../../ui/Progress';
 import { ResultFrame } from '../../ui/ResultFrame';
+import type { Row } from '../../core/types';
 import { colLabel, errText, varOptions, type PanelCtx } from './common';
-import { parseBreaks } from './catchment';
+import { addSources, cumulativeRows, isAdditive, parseBreaks, parseSourceLines, parseSourcesCsv, sourcesFromGeoJson, type Bbox, type SourceSpec, type SourcesRead } from './catchment';
 
 /** Arguments of a catchment run, as the HTTP contract names them. */
-export interface CatchmentRunArgs { xy: Array<[number, number]>; minutes: number[]; var: string[]; friction?: string }
+export type CatchmentRunArgs = CatchmentArgs & { xy: Array<[number, number]>; minutes: number[]; var: string[] };
 
 /** Props of the catchment panel. */
 export interface CatchmentPanelProps {
   ctx: PanelCtx;
-  /** The source point [lon, lat] (degrees), or null. */
-  source: [number, number] | null;
+  /** The named sources (the link's `src=`, or the picked place when none). */
+  sources: SourceSpec[];
+  /** Replace the sources (into the link). */
+  onSources: (s: SourceSpec[]) => void;
   /** A result to draw on the map (null: clear). */
   onResult: (r: CatchmentResult | null) => void;
 }
 
+/** Default indicators: the modelled population and the people of GeoNames towns, when the bundle has them. */
+const DEFAULT_VARS = ['POP_MODEL', 'PLACES_POP'];
+/** Most per-source charts drawn (the table has every source). */
+const MAX_CHARTS = 12;
+
+/** Reads an uploaded points file: CSV (papaparse), GeoJSON, KML (@tmcw/togeojson). */
+async function readPoints(file: File, bbox: Bbox): Promise<SourcesRead> {
+  if (file.size > 10 * 1024 * 1024) return { sources: [], errors: [`${file.name} is over 10 MB.`] };
+  const text = await file.text();
+  const n = file.name.toLowerCase();
+  if (n.endsWith('.kml') || text.trimStart().startsWith('<')) {
+    const { kml } = await import('@tmcw/togeojson');
+    const doc = new DOMParser().parseFromString(text, 'text/xml');
+    if (doc.getElementsByTagName('parsererror').length) return { sources: [], errors: [`${file.name} is not well-formed XML.`] };
+    return sourcesFromGeoJson(kml(doc), bbox);
+  }
+  if (/\.(geo)?json$/.test(n) || text.trimStart().startsWith('{')) {
+    try { return sourcesFromGeoJson(JSON.parse(text), bbox); } catch (e) { return { sources: [], errors: [`${file.name} is not valid JSON: ${(e as Error).message}`] }; }
+  }
+  return parseSourcesCsv(text, bbox);
+}
+
+/** Rows of the table with "within N" running totals (per source, in band order) for the additive columns. */
+function withinRows(rows: Row[], additive: string[]): Row[] {
+  const groups = new Map<string, Row[]>();
+  for (const r of rows) { const k = String(r.source ?? ''); if (!groups.has(k)) groups.set(k, []); groups.get(k)!.push(r); }
+  const out: Row[] = [];
+  for (const g of groups.values()) {
+    const cum = cumulativeRows(g, additive);
+    g.forEach((r, i) => out.push({ ...r, ...Object.fromEntries(additive.map((c) => [`${c}__within`, cum[i][c]])) }));
+  }
+  return out;
+}
+
 /** The panel. */
-export function CatchmentPanel({ ctx, source, onResult }: CatchmentPanelProps) {
+export function CatchmentPanel({ ctx, sources, onSources, onResult }: CatchmentPanelProps) {
   const { state, update, catalog, byCode } = ctx;
   const frictions = useMemo(() => catalog.filter((r) => r.type === 'continuous' && /^minutes? per met(re|er)$/i.test(r.unit.trim())), [catalog]);
   const [friction, setFriction] = useState<string>('');
   const [text, setText] = useState((state.cm ?? DEFAULT_BREAKS_MIN).join(', '));
   const [msg, setMsg] = useState<string | null>(null);
+  const [rowErrs, setRowErrs] = useState<string[]>([]);
   const r = useRun<CatchmentRunArgs, CatchmentResult>('catchment', (a, o) => {
     const engine = getEngine();
     if (!engine.catchment) throw new Error('Catchments are not available.');
     return engine.catchment(a, o);
   }, { setQuery: ctx.setQuery });
-  const vars = state.vars.length ? state.vars : ['PN14_POP'].filter((c) => byCode.has(c));
+  const vars = state.vars.length ? state.vars : state.noVars ? [] : DEFAULT_VARS.filter((c) => byCode.has(c)).concat(byCode.has('POP_MODEL') ? [] : ['PN14_POP'].filter((c) => byCode.has(c)));
   const varOpts = useMemo(() => varOptions(catalog, (x) => x.type === 'continuous' || x.type === 'class'), [catalog]);
   // the bands on the map follow the result on screen: a failed run (a point in the sea) takes them away
   useEffect(() => { if (r.last) onResult(r.last.data); else if (r.error) onResult(null); }, [r.last, r.error, onResult]);
   const fr = friction || frictions[0]?.varCode || '';
+  const bbox: Bbox = useMemo(() => {
+    const ssa = ctx.iso.find((e) => e.code === 'SSA');
+    return ssa ? [Math.floor(ssa.bboxDeg[0]), Math.floor(ssa.bboxDeg[1]), Math.ceil(ssa.bboxDeg[2]), Math.ceil(ssa.bboxDeg[3])] : [-26, -35, 64, 28];
+  }, [ctx.iso]);
 
-  // bands of a link (or of Back/Forward) show in the input
   const cmKey = (state.cm ?? DEFAULT_BREAKS_MIN).join(', ');
   useEffect(() => { setText(cmKey); }, [cmKey]);
+
+  const add = (read: SourcesRead) => {
+    const a = addSources(sources, read.sources);
+    setRowErrs([...read.errors, ...a.errors]);
+    if (a.list !== sources && a.list.length !== sources.length) onSources(a.list);
+  };
 
   const run = (breaks?: number[]) => {
     setMsg(null);
     if (!frictions.length) return setMsg('This bundle has no friction layer (a layer in minutes per metre): ingest one to compute catchments.');
-    if (!source) return setMsg('Click the map, or choose a place in the place search, to set the starting point.');
+    if (!sources.length) return setMsg('Add a source: click the map (or press Enter on it), choose a place in the place search, paste points or upload a file.');
     const b = breaks ?? parseBreaks(text);
     if (typeof b === 'string') return setMsg(b);
-    // new bands from the input: into the URL, whose change runs (below)
-    if (!breaks && source && JSON.stringify(b) !== JSON.stringify(state.cm ?? DEFAULT_BREAKS_MIN)) { update({ cm: b }); return; }
-    const a: CatchmentRunArgs = { xy: [source], minutes: b, var: vars, ...(fr && fr !== frictions[0]?.varCode ? { friction: fr } : {}) };
-    r.run(a, { method: 'catchment', args: { xy: source, minutes: b, var: vars, ...(a.friction ? { friction: a.friction } : {}) }, label: `Catchment from ${source[0].toFixed(3)}, ${source[1].toFixed(3)}` });
+    if (!breaks && JSON.stringify(b) !== JSON.stringify(state.cm ?? DEFAULT_BREAKS_MIN)) { update({ cm: b }); return; }
+    const caps = sources.some((s) => s.capacity !== undefined) ? sources.map((s) => s.capacity ?? 0) : undefined;
+    const a: CatchmentRunArgs = {
+      xy: sources.map((s) => [s.lon, s.lat]), names: sources.map((s, i) => s.name || `Source ${i + 1}`), minutes: b, var: vars,
+      ...(sources.length > 1 ? { marketshed: true } : {}), ...(caps ? { capacity: caps } : {}),
+      ...(fr && fr !== frictions[0]?.varCode ? { friction: fr } : {}),
+    };
+    const { xy, ...rest } = a;
+    r.run(a, { method: 'catchment', args: { xy: xy.length === 1 ? xy[0] : xy, ...rest }, label: `Catchment from ${sources.map((s) => s.name).slice(0, 3).join(', ')}${sources.length > 3 ? ` and ${sources.length - 3} more` : ''}` });
   };
-  // Runs when the source, bands, indicators or friction layer change (a link opens with them).
-  const key = JSON.stringify([source, state.cm, vars, fr, catalog.length > 0]);
+  // Runs when the sources, bands, indicators or friction layer change (a link opens with them).
+  const key = JSON.stringify([sources, state.cm, vars, fr, catalog.length > 0]);
   const lastKey = useRef('');
   useEffect(() => {
-    if (!catalog.length || !source || key === lastKey.current) return;
+    if (!catalog.length || !sources.length || key === lastKey.current) return;
     lastKey.current = key;
     run(state.cm ?? [...DEFAULT_BREAKS_MIN]);
   }, [key]);
 
-  const rows = r.last?.data.table.rows ?? [];
-  const cols = r.last ? r.last.data.table.columns.map((c) => c.name).filter((c) => c !== 'minutes_from' && c !== 'minutes_to') : [];
-  const decimals = useMemo(() => Object.fromEntries([['area_km2', 1], ['cells', 0], ...(r.last?.args.var ?? []).map((v) => [v, byCode.get(v)?.dec ?? 2] as const)]), [r.last, byCode]);
-  const label = (c: string) => (c === 'band' ? 'Minutes' : c === 'cells' ? 'Cells' : c === 'area_km2' ? 'Area (km²)' : colLabel(byCode, c));
+  const res = r.last?.data;
+  const setName = (i: number, name: string) => onSources(sources.map((s, k) => (k === i ? { ...s, name: name.slice(0, 200) } : s)));
   return (
     <section aria-labelledby="catch-h" data-testid="catchment-panel">
       <h2 id="catch-h">Catchment</h2>
-      <p className="small">From: {source ? <strong data-testid="catchment-source">{source[0].toFixed(3)}, {source[1].toFixed(3)}</strong> : <span className="muted">click the map or choose a place in the search</span>}</p>
+      <p className="muted small">Add sources by clicking the map (or pressing Enter on the focused map: its centre), by the place search, by pasting points or by uploading a file. With several sources each cell goes to its nearest source by travel time (its marketshed).</p>
+      <SourceList sources={sources} onName={setName} onRemove={(i) => onSources(sources.filter((_, k) => k !== i))} onClear={() => onSources([])} />
+      <AddSources bbox={bbox} onRead={add} errors={rowErrs} />
       <label className="field">Travel-time bands (minutes)
         <input type="text" value={text} inputMode="decimal" aria-describedby="catch-bands-help" onChange={(e) => setText(e.target.value)}
           onKeyDown={(e) => { if (e.key === 'Enter') { const b = parseBreaks(text); if (typeof b !== 'string') update({ cm: b }); else setMsg(b); } }}
           onBlur={() => { const b = parseBreaks(text); if (typeof b !== 'string' && JSON.stringify(b) !== JSON.stringify(state.cm ?? DEFAULT_BREAKS_MIN)) update({ cm: b }); }} />
       </label>
-      <p id="catch-bands-help" className="muted small">Cells are put in a band by their own travel time, labelled as R cut(): [0,60], (60,120], …</p>
+      <p id="catch-bands-help" className="muted small">Cells are put in a band by their own travel time, labelled as R cut(): [0,60], (60,120], …; "within" columns add the bands up to their upper limit.</p>
+      <p className="muted small" data-testid="catchment-cell-note">{res?.notes?.[0] ?? 'Cells are 5 arc-minutes (about 9 x 9 km, 85 km² near the equator): a cell is in a band as a whole, so bands under about 2 h of walking hold few cells, and travel is counted from cell centre to cell centre.'}</p>
       {frictions.length > 1 && (
         <label className="field">Friction layer
           <select value={fr} onChange={(e) => setFriction(e.target.value)}>{frictions.map((f) => <option key={f.varCode} value={f.varCode}>{f.varLabel}</option>)}</select>
@@ -95,20 +149,97 @@ export function CatchmentPanel({ ctx, source, onResult }: CatchmentPanelProps) {
       )}
       {fr && <p className="muted small" title={byCode.get(fr)?.varDesc}>Over {byCode.get(fr)?.varLabel ?? fr}{fr === 'FRICTION_WALK' ? ': walking only, no roads, rivers or land cover.' : '.'}</p>}
       <ChipSelect label="Indicators per band" options={varOpts} values={vars} onChange={(v) => update({ vars: v, noVars: v.length === 0 })} placeholder="Add an indicator…" emptyText="Cells and area only" />
+      {vars.includes('POP_MODEL') && <p className="muted small">{byCode.get('POP_MODEL')?.varLabel}: modelled from national totals and GeoNames towns, not a census.</p>}
       <div className="row">
         <button type="button" className="primary" onClick={() => run()} aria-disabled={r.running}>Compute catchment</button>
         {r.running && <Progress label="Travel time" done={r.progress?.[0]} total={r.progress?.[1]} onCancel={r.cancel} />}
       </div>
       {msg && <p className="msg error" role="alert">{msg}</p>}
       {r.error && !r.running && <p className="msg error" role="alert">{errText(r.error)}</p>}
-      {r.last && (
-        <ResultFrame run={r} testId="catchment-result">
-          <ResultTable rows={rows} columns={cols} caption="Catchment bands" colLabel={label} valueCols={['cells', 'area_km2', ...r.last.args.var]} decimals={decimals} />
-          {['area_km2', ...r.last.args.var.filter((v) => rows.some((x) => typeof x[v] === 'number'))].map((v) => (
-            <BarChart key={v} rows={rows} x="band" y={v} title={`${label(v)} by band`} xTitle="Minutes" yTitle={label(v)} order={rows.map((x) => String(x.band))} fullList="in the table above" />
-          ))}
-        </ResultFrame>
-      )}
+      {res && r.last && <ResultFrame run={r} testId="catchment-result"><CatchmentResults res={res} vars={r.last.args.var} byCode={byCode} /></ResultFrame>}
     </section>
+  );
+}
+
+/** The named sources: name (editable), point, capacity, remove. */
+function SourceList({ sources, onName, onRemove, onClear }: { sources: SourceSpec[]; onName: (i: number, n: string) => void; onRemove: (i: number) => void; onClear: () => void }) {
+  if (!sources.length) return <p className="small muted" data-testid="catchment-source">No source yet.</p>;
+  return (
+    <div className="catch-sources" data-testid="catchment-sources">
+      <ol>
+        {sources.slice(0, 200).map((s, i) => (
+          <li key={`${s.lon},${s.lat}`}>
+            <input type="text" aria-label={`Name of source ${i + 1}`} value={s.name} maxLength={200} onChange={(e) => onName(i, e.target.value)} />
+            <span className="small muted" data-testid="catchment-source">{s.lon.toFixed(3)}, {s.lat.toFixed(3)}{s.capacity !== undefined ? ` · capacity ${s.capacity.toLocaleString('en')}` : ''}</span>
+            <button type="button" className="ghost small" aria-label={`Remove ${s.name || `source ${i + 1}`}`} onClick={() => onRemove(i)}>×</button>
+          </li>
+        ))}
+      </ol>
+      {sources.length > 200 && <p className="small muted">… and {sources.length - 200} more.</p>}
+      <button type="button" className="ghost small" onClick={onClear}>Remove all sources</button>
+    </div>
+  );
+}
+
+/** Pasted lines and uploaded points files, and the rows that could not be added (each named). */
+function AddSources({ bbox, onRead, errors }: { bbox: Bbox; onRead: (r: SourcesRead) => void; errors: string[] }) {
+  const [paste, setPaste] = useState('');
+  return (
+    <>
+      <details className="catch-add">
+        <summary>Paste or upload sources</summary>
+        <label className="field">Points, one per line: longitude, latitude[, name]
+          <textarea rows={3} value={paste} onChange={(e) => setPaste(e.target.value)} placeholder={'36.82, -1.29, Nairobi\n34.76, -0.10, Kisumu'} data-testid="catchment-paste" />
+        </label>
+        <div className="row">
+          <button type="button" onClick={() => { const p = parseSourceLines(paste, bbox); onRead(p); if (!p.errors.length) setPaste(''); }}>Add points</button>
+          <label className="file-btn">Upload CSV, GeoJSON or KML
+            <input type="file" accept=".csv,.txt,.geojson,.json,.kml" data-testid="catchment-file"
+              onChange={(e) => { const f = e.target.files?.[0]; e.target.value = ''; if (f) void readPoints(f, bbox).then(onRead); }} />
+          </label>
+        </div>
+        <p className="muted small">A CSV needs lon and lat columns (or longitude / latitude, x / y); name and capacity (people) are optional. At most 1,000 sources.</p>
+      </details>
+      {errors.length > 0 && (
+        <div className="msg error" role="alert" data-testid="catchment-row-errors">
+          <p>{errors.length === 1 ? 'One row was not added:' : `${errors.length} rows were not added:`}</p>
+          <ul>{errors.slice(0, 20).map((e, i) => <li key={i}>{e}</li>)}</ul>
+          {errors.length > 20 && <p>… and {errors.length - 20} more.</p>}
+        </div>
+      )}
+    </>
+  );
+}
+
+/** The result: notes, coverage, the table per source x band with "within" totals, all sources together, a chart per source. */
+function CatchmentResults({ res, vars, byCode }: { res: CatchmentResult; vars: string[]; byCode: PanelCtx['byCode'] }) {
+  const many = !!res.marketshed;
+  const allRows = res.table.rows;
+  const rows = many ? allRows.filter((x) => x.source !== null && x.source !== undefined && x.source !== '') : allRows;
+  const additive = useMemo(() => ['cells', 'area_km2', ...vars.filter((v) => isAdditive(byCode.get(v)?.aggFunR, v))], [vars, byCode]);
+  const shown = useMemo(() => withinRows(rows, additive), [rows, additive]);
+  const baseCols = res.table.columns.map((c) => c.name).filter((c) => !['minutes_from', 'minutes_to', 'source_id'].includes(c));
+  const cols = baseCols.flatMap((c) => (additive.includes(c) ? [c, `${c}__within`] : [c]));
+  const decimals: Record<string, number> = { area_km2: 1, cells: 0, area_km2__within: 1, cells__within: 0 };
+  for (const v of vars) { decimals[v] = Number(byCode.get(v)?.dec ?? 2); decimals[`${v}__within`] = decimals[v]; }
+  const label = (c: string): string => {
+    if (c.endsWith('__within')) return `${label(c.slice(0, -8))}, within the band's upper limit`;
+    return c === 'band' ? 'Minutes' : c === 'source' ? 'Source' : c === 'cells' ? 'Cells' : c === 'area_km2' ? 'Area (km²)' : colLabel(byCode, c);
+  };
+  const chartVar = vars.find((v) => rows.some((x) => typeof x[v] === 'number')) ?? 'area_km2';
+  const bySource = new Map<string, Row[]>();
+  for (const x of shown) { const k = String(x.source ?? ''); if (!bySource.has(k)) bySource.set(k, []); bySource.get(k)!.push(x); }
+  const valueCols = ['cells', 'area_km2', ...vars];
+  return (
+    <>
+      {(res.notes ?? []).slice(1).map((n, i) => <p key={i} className="small" data-testid="catchment-note">{n}</p>)}
+      {res.coverage && <p className="small" data-testid="catchment-coverage">Covered by the sources' capacities: {Math.round(res.coverage.covered).toLocaleString('en')} people; within reach but not covered: {Math.round(res.coverage.uncovered).toLocaleString('en')}.</p>}
+      <ResultTable rows={shown} columns={cols} caption={many ? 'Marketsheds: each source by band' : 'Catchment bands'} colLabel={label} valueCols={valueCols} decimals={decimals} max={5000} />
+      {many && <ResultTable rows={withinRows(allRows.filter((x) => !x.source), additive)} columns={cols.filter((c) => c !== 'source')} caption="All sources together" colLabel={label} valueCols={valueCols} decimals={decimals} />}
+      {[...bySource].slice(0, MAX_CHARTS).map(([src, rs]) => (
+        <BarChart key={src} rows={rs} x="band" y={chartVar} title={`${src ? `${src}: ` : ''}${label(chartVar)} by band`} xTitle="Minutes" yTitle={label(chartVar)} order={rs.map((x) => String(x.band))} fullList="in the table above" />
+      ))}
+      {bySource.size > MAX_CHARTS && <p className="muted small">Charts for the first {MAX_CHARTS} of {bySource.size} sources; the table has all.</p>}
+    </>
   );
 }

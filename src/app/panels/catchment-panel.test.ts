@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseHash, toHash } from '../url-state';
-import { parseBreaks } from './catchment';
+import { addSources, parseBreaks, cumulativeRows, isAdditive, MAX_SOURCES, parseSourceLines, parseSourcesCsv, sourcesFromGeoJson, sourcesFromParam, sourcesToParam, type Bbox } from './catchment';
 
 describe('catchment panel state', () => {
   it('bands in the link (cm=) round-trip; bad ones are dropped', () => {
@@ -15,5 +15,64 @@ describe('catchment panel state', () => {
     expect(parseBreaks('0, 60 120;240')).toEqual([0, 60, 120, 240]);
     expect(parseBreaks('0, 60, 30')).toMatch(/must increase/);
     expect(parseBreaks('60')).toMatch(/at least two/);
+  });
+});
+
+
+const BBOX: Bbox = [-26, -35, 64, 28];
+
+describe('catchment sources (issue 24)', () => {
+  it('pasted lines: lon, lat[, name]; a bad line is named by its row, the good ones kept', () => {
+    const r = parseSourceLines('36.82, -1.29, Nairobi\n\n34.76;-0.10;Kisumu, the port\n# note\n39.67\t-4.05\nabc, 1\n100, 5, Far', BBOX);
+    expect(r.sources).toEqual([
+      { lon: 36.82, lat: -1.29, name: 'Nairobi' }, { lon: 34.76, lat: -0.1, name: 'Kisumu, the port' }, { lon: 39.67, lat: -4.05, name: '' },
+    ]);
+    expect(r.errors).toHaveLength(2);
+    expect(r.errors[0]).toMatch(/^Row 6: longitude and latitude must be numbers/);
+    expect(r.errors[1]).toMatch(/^Row 7: 100\.0000, 5\.0000 lies outside the grid/);
+    expect(parseSourceLines('36.8', BBOX).errors[0]).toMatch(/^Row 1: expected "longitude, latitude/);
+  });
+  it('CSV: lon/lat/name/capacity columns found by name; no lon/lat column, long names and bad capacity are messages', () => {
+    const r = parseSourcesCsv('\uFEFFName,Longitude,Latitude,capacity\nNairobi,36.82,-1.29,1000000\nKisumu,34.76,-0.10,\nBad,39.67,-4.05,-5\nWord,39.67,-4.05,lots\n' + `${'x'.repeat(201)},30,0,\n`, BBOX);
+    expect(r.sources).toEqual([{ lon: 36.82, lat: -1.29, name: 'Nairobi', capacity: 1e6 }, { lon: 34.76, lat: -0.1, name: 'Kisumu' }]);
+    expect(r.errors.map((e) => e.slice(0, 6))).toEqual(['Row 3:', 'Row 4:', 'Row 5:']);
+    expect(r.errors[0]).toMatch(/capacity must be a number of people, 0 or more/);
+    expect(r.errors[2]).toMatch(/201 characters; at most 200/);
+    expect(parseSourcesCsv('town,east,north\nA,1,2\n', BBOX)).toEqual({ sources: [], errors: ['The table has no longitude (lon) column; its columns are: town, east, north.'] });
+  });
+  it('GeoJSON (and KML through togeojson): points with name/capacity properties; other geometries named', () => {
+    const fc = { type: 'FeatureCollection', features: [
+      { type: 'Feature', properties: { NAME: 'Mombasa', Capacity: 20 }, geometry: { type: 'Point', coordinates: [39.67, -4.05] } },
+      { type: 'Feature', properties: {}, geometry: { type: 'LineString', coordinates: [[0, 0], [1, 1]] } },
+      { type: 'Feature', properties: { name: 'two' }, geometry: { type: 'MultiPoint', coordinates: [[30, 0], [31, 0]] } },
+    ] };
+    const r = sourcesFromGeoJson(fc, BBOX);
+    expect(r.sources).toEqual([{ lon: 39.67, lat: -4.05, name: 'Mombasa', capacity: 20 }, { lon: 30, lat: 0, name: 'two' }, { lon: 31, lat: 0, name: 'two' }]);
+    expect(r.errors).toEqual(['Row 2: feature 2 is a LineString; only points can be sources.']);
+  });
+  it('addSources: default and unique names, duplicates left out, more than 1,000 refused as a whole', () => {
+    const a = addSources([], [{ lon: 1, lat: 2, name: '' }, { lon: 3, lat: 4, name: 'A' }, { lon: 5, lat: 6, name: 'A' }, { lon: 1, lat: 2, name: 'again' }]);
+    expect(a.list.map((s) => s.name)).toEqual(['Source 1', 'A', 'A (2)']);
+    expect(a.errors).toEqual(['again: already a source at 1.0000, 2.0000; left out.']);
+    const many = Array.from({ length: MAX_SOURCES + 1 }, (_, i) => ({ lon: i / 100, lat: 0, name: '' }));
+    const b = addSources(a.list, many);
+    expect(b.list).toBe(a.list);
+    expect(b.errors[0]).toMatch(/1004 sources: at most 1000/);
+  });
+  it('the link keeps sources, names and capacities (src=); malformed entries are dropped', () => {
+    const list = [{ lon: 36.82, lat: -1.29, name: 'Nairobi' }, { lon: 34.761234567, lat: -0.1, name: 'Kisumu, "port"', capacity: 5 }];
+    const p = sourcesToParam(list);
+    expect(sourcesFromParam(p)).toEqual([list[0], { ...list[1], lon: 34.76123 }]);
+    expect(sourcesFromParam('[[1,2,"a"],["x",2],[500,1,"b"],7]')).toEqual([{ lon: 1, lat: 2, name: 'a' }]);
+    expect(sourcesFromParam('not json')).toEqual([]);
+    const s = parseHash(`#panel=catchment&src=${encodeURIComponent(p)}`);
+    expect(s.src).toEqual(sourcesFromParam(p));
+    expect(parseHash(toHash(s)).src).toEqual(s.src);
+  });
+  it('cumulative "within N" figures add band figures up; only plain sums are additive', () => {
+    expect(cumulativeRows([{ cells: 1, POP: 10 }, { cells: 2, POP: null }, { cells: 3, POP: 5 }], ['cells', 'POP'])).toEqual([{ cells: 1, POP: 10 }, { cells: 3, POP: 10 }, { cells: 6, POP: 15 }]);
+    expect(isAdditive('sum(POP_MODEL, na.rm=TRUE)', 'POP_MODEL')).toBe(true);
+    expect(isAdditive('mean(ELEVATION, na.rm=TRUE)', 'ELEVATION')).toBe(false);
+    expect(isAdditive('sum(A*B, na.rm=TRUE)', 'A')).toBe(false);
   });
 });

@@ -1,4 +1,12 @@
-/** Pure helpers of the Catchment panel. */
+/**
+ * Pure helpers of the Catchment panel: band breaks, and the named sources of a marketshed
+ * (issue 24) read from pasted `lon, lat[, name]` lines, a CSV table (papaparse), GeoJSON or
+ * KML points, each checked with a message naming the row.
+ */
+import Papa from 'papaparse';
+import { MAX_NAME_CHARS, type SourceSpec } from '../url-state';
+
+export { addSources, MAX_NAME_CHARS, MAX_SOURCES, sourcesFromParam, sourcesToParam, type SourceSpec } from '../url-state';
 
 /** Parses "0, 60, 120" into increasing minutes, or an error text. */
 export function parseBreaks(text: string): number[] | string {
@@ -6,4 +14,129 @@ export function parseBreaks(text: string): number[] | string {
   if (xs.length < 2 || !xs.every((x) => Number.isFinite(x) && x >= 0)) return 'Give at least two numbers of minutes, e.g. 0, 60, 120, 240.';
   for (let i = 1; i < xs.length; i++) if (!(xs[i] > xs[i - 1])) return `Breaks must increase: ${xs[i]} follows ${xs[i - 1]}.`;
   return xs;
+}
+
+/** Sources read from some input, with a message per bad row (nothing is kept from a row with a message). */
+export interface SourcesRead {
+  /** The good rows, in input order. */
+  sources: SourceSpec[];
+  /** "Row 3: …" messages, in input order. */
+  errors: string[];
+}
+
+/** Window of the grid the sources must fall in: [xmin, ymin, xmax, ymax] degrees. */
+export type Bbox = readonly [number, number, number, number];
+
+const num = (v: unknown): number => (typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v.trim()) : NaN);
+
+/**
+ * Checks one source row; returns the source or a message naming the row.
+ * @param row 1-based row number as the user sees it (line, data row or feature)
+ */
+export function checkSource(row: number, lon: unknown, lat: unknown, name: unknown, capacity: unknown, bbox: Bbox): SourceSpec | string {
+  const x = num(lon), y = num(lat);
+  if (!Number.isFinite(x) || !Number.isFinite(y)) return `Row ${row}: longitude and latitude must be numbers (got ${JSON.stringify(lon ?? '')}, ${JSON.stringify(lat ?? '')}).`;
+  if (x < bbox[0] || x > bbox[2] || y < bbox[1] || y > bbox[3]) return `Row ${row}: ${x.toFixed(4)}, ${y.toFixed(4)} lies outside the grid (longitude ${bbox[0]} to ${bbox[2]}, latitude ${bbox[1]} to ${bbox[3]}).`;
+  const nm = typeof name === 'string' || typeof name === 'number' ? String(name).trim() : '';
+  if (nm.length > MAX_NAME_CHARS) return `Row ${row}: the name has ${nm.length} characters; at most ${MAX_NAME_CHARS} are allowed.`;
+  const out: SourceSpec = { lon: x, lat: y, name: nm };
+  if (capacity !== undefined && capacity !== null && String(capacity).trim() !== '') {
+    const c = num(capacity);
+    if (!Number.isFinite(c) || c < 0) return `Row ${row}: capacity must be a number of people, 0 or more (got ${JSON.stringify(capacity)}).`;
+    out.capacity = c;
+  }
+  return out;
+}
+
+/**
+ * Pasted lines "lon, lat[, name]" (commas, semicolons or tabs; the name is the rest of the line).
+ * Blank lines and lines starting with # are skipped.
+ */
+export function parseSourceLines(text: string, bbox: Bbox): SourcesRead {
+  const sources: SourceSpec[] = [], errors: string[] = [];
+  text.split(/\r?\n/).forEach((line, i) => {
+    const t = line.trim();
+    if (!t || t.startsWith('#')) return;
+    const m = /^([^,;\t]+)[,;\t]\s*([^,;\t]+)(?:[,;\t]\s*(.*))?$/.exec(t);
+    const r = m ? checkSource(i + 1, m[1], m[2], m[3] ?? '', undefined, bbox) : `Row ${i + 1}: expected "longitude, latitude[, name]", got ${JSON.stringify(t.slice(0, 60))}.`;
+    if (typeof r === 'string') errors.push(r); else sources.push(r);
+  });
+  return { sources, errors };
+}
+
+const COLS = {
+  lon: /^(lon|lng|long|longitude|x)$/i,
+  lat: /^(lat|latitude|y)$/i,
+  name: /^(name|label|title|place|id)$/i,
+  capacity: /^(capacity|cap)$/i,
+};
+
+/**
+ * A CSV table with a header naming longitude / latitude columns (lon, lng, long, longitude, x /
+ * lat, latitude, y) and optionally name and capacity columns; rows are numbered from 1 for the
+ * first data row. A table without both coordinate columns gives one message and no source.
+ */
+export function parseSourcesCsv(text: string, bbox: Bbox): SourcesRead {
+  const p = Papa.parse<Record<string, string>>(text.replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: 'greedy', transformHeader: (h) => h.trim() });
+  const fields = p.meta.fields ?? [];
+  const col = (re: RegExp) => fields.find((f) => re.test(f));
+  const lon = col(COLS.lon), lat = col(COLS.lat), name = col(COLS.name), cap = col(COLS.capacity);
+  if (!lon || !lat) return { sources: [], errors: [`The table has no ${!lon ? 'longitude (lon)' : 'latitude (lat)'} column; its columns are: ${fields.join(', ') || '(none)'}.`] };
+  const sources: SourceSpec[] = [], errors: string[] = [];
+  p.data.forEach((r, i) => {
+    const s = checkSource(i + 1, r[lon], r[lat], name ? r[name] : '', cap ? r[cap] : undefined, bbox);
+    if (typeof s === 'string') errors.push(s); else sources.push(s);
+  });
+  return { sources, errors };
+}
+
+/**
+ * Point features of a GeoJSON object (or KML read by @tmcw/togeojson): one source per Point, and
+ * per point of a MultiPoint; named by their `name` property (any case), capacity from `capacity`.
+ * Other geometries give a message naming the feature.
+ */
+export function sourcesFromGeoJson(gj: unknown, bbox: Bbox): SourcesRead {
+  const feats: Array<{ geometry?: { type?: string; coordinates?: unknown } | null; properties?: Record<string, unknown> | null }> = [];
+  const o = gj as { type?: string; features?: unknown[] };
+  if (o?.type === 'FeatureCollection' && Array.isArray(o.features)) feats.push(...(o.features as typeof feats));
+  else if (o?.type === 'Feature') feats.push(o as (typeof feats)[number]);
+  else if (o?.type === 'Point' || o?.type === 'MultiPoint') feats.push({ geometry: o as { type: string }, properties: {} });
+  const sources: SourceSpec[] = [], errors: string[] = [];
+  feats.forEach((f, i) => {
+    const props = f.properties ?? {};
+    const key = (re: RegExp) => Object.keys(props).find((k) => re.test(k));
+    const nk = key(COLS.name), ck = key(COLS.capacity);
+    const g = f.geometry;
+    const pts = g?.type === 'Point' ? [g.coordinates] : g?.type === 'MultiPoint' && Array.isArray(g.coordinates) ? g.coordinates : null;
+    if (!pts) { errors.push(`Row ${i + 1}: feature ${i + 1} is ${g?.type ? `a ${g.type}` : 'without a geometry'}; only points can be sources.`); return; }
+    for (const c of pts as unknown[][]) {
+      const s = checkSource(i + 1, c?.[0], c?.[1], nk ? props[nk] : '', ck ? props[ck] : undefined, bbox);
+      if (typeof s === 'string') errors.push(s); else sources.push(s);
+    }
+  });
+  if (!feats.length) errors.push('The file holds no GeoJSON features.');
+  return { sources, errors };
+}
+
+/**
+ * "Within N" figures beside the band figures: running sums over the bands of one source (rows in
+ * band order) for additive columns (cells, area, indicators whose formula is a plain sum).
+ * @returns per row, column -> cumulative value
+ */
+export function cumulativeRows(rows: Array<Record<string, unknown>>, cols: string[]): Array<Record<string, number | null>> {
+  const acc: Record<string, number> = {};
+  return rows.map((r) => {
+    const o: Record<string, number | null> = {};
+    for (const c of cols) {
+      const v = r[c];
+      acc[c] = (acc[c] ?? 0) + (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+      o[c] = acc[c];
+    }
+    return o;
+  });
+}
+
+/** True when an indicator's catalog formula is a plain sum (`sum(CODE, na.rm=TRUE)`), so band figures add up. */
+export function isAdditive(aggFunR: string | undefined, code: string): boolean {
+  return new RegExp(`^\\s*sum\\(\\s*${code}\\s*(,\\s*na\\.rm\\s*=\\s*(TRUE|T))?\\s*\\)\\s*$`).test(aggFunR ?? '');
 }
