@@ -57,4 +57,35 @@ describe('Summaries by two domains', () => {
     expect(errors).toEqual([]);
     await ctx.close();
   }, 180_000);
+
+  test('Table builder, ETH cell area by ADM1 x ELEVATION intervals: readable headers; row, column and total percentages with consistent totals', async () => {
+    const { ctx, page, errors } = await openApp(browser, `${srv.url}#v=AREA_TOTAL&iso=ETH&panel=table&tv=AREA_TOTAL&tr=ADM1_NAME_ALT&tc=ELEVATION&run=table`, { viewport: { width: 1440, height: 900 } });
+    const table = page.getByTestId('pivot-table');
+    await table.locator('tr.total-row').first().waitFor({ timeout: 120_000 });
+    // column headers: the catalog's intervals as people read them, R's label as the tooltip
+    const heads = await table.locator('thead tr').nth(1).locator('th').evaluateAll((ths) => ths.map((t) => [t.textContent, t.getAttribute('title')]));
+    expect(heads).toContainEqual(['1,500-2,000 m', '(1.5e+03,2e+03]']);
+    const nums = (sel: string) => table.locator(sel).evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => (td.textContent === '—' ? 0 : Number(td.textContent!.replace(/[ %,]/g, ''))))));
+    const check = async (view: string, want: (rows: number[][], total: number[]) => void) => {
+      await page.getByTestId('table-view').getByLabel(view, { exact: true }).check();
+      await expect.poll(() => table.locator('caption').textContent()).toContain('%');
+      want(await nums('tbody tr:not(.total-row)'), (await nums('tbody tr.total-row'))[0]);
+    };
+    const add = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+    await check('Row %', (rows, total) => {
+      for (const r of rows) { expect(add(r.slice(0, -1))).toBeCloseTo(100, 0); expect(r[r.length - 1]).toBe(100); }
+      expect(add(total.slice(0, -1))).toBeCloseTo(100, 0);
+    });
+    await check('Column %', (rows, total) => {
+      for (let j = 0; j < total.length - 1; j++) if (total[j]) expect(add(rows.map((r) => r[j]))).toBeCloseTo(100, 0);
+      expect(add(rows.map((r) => r[r.length - 1]))).toBeCloseTo(100, 0);
+    });
+    await check('% of total', (rows, total) => {
+      expect(add(rows.flatMap((r) => r.slice(0, -1)))).toBeCloseTo(100, 0);
+      expect(total[total.length - 1]).toBe(100);
+    });
+    await shot(page, 'two-domains-table-percent');
+    expect(errors).toEqual([]);
+    await ctx.close();
+  }, 180_000);
 });

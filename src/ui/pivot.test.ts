@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { Row } from '../core/types';
 import type { CellResult, Engine, TableResult } from '../core/api';
-import { ALL_SELECTED, fetchTableData, NA_KEY, pivotCsv, pivotGrid, pivotRows } from './pivot';
+import { ALL_SELECTED, fetchTableData, NA_KEY, pivotCsv, pivotGrid, pivotPercent, pivotRows, type Pivot } from './pivot';
 
 // Fixture rows (made-up values) shaped as getLayer answers them: a mean indicator, so totals
 // are not sums of cells and must come from the totals' own rows.
@@ -155,5 +155,37 @@ describe('pivotCsv (the Table download)', () => {
   test('text a spreadsheet would run gets a leading \', numbers stay numbers (issue 25 item 7)', () => {
     const csv = pivotCsv([['Region', '=HYPERLINK("http://x")', 'Total'], ['@SUM(1)', -1.5, null], ['-2+3+cmd|x', 2, -3]]);
     expect(csv).toBe('Region,"\'=HYPERLINK(""http://x"")",Total\r\n"\'@SUM(1)",-1.5,\r\n"\'-2+3+cmd|x",2,-3\r\n');
+  });
+});
+
+describe('pivotPercent: row, column and total percentage views with consistent totals', () => {
+  // Cell area (km2) of two provinces by two elevation zones, with totals as the engine gives them for a sum
+  const base: Pivot = {
+    colKeys: ['low', 'high'], totalCol: 'Total',
+    blocks: [{ iso3: 'ETH', name: 'Ethiopia', totalLabel: 'Total', total: 600, colTotals: [400, 200],
+      rows: [{ key: 'Somali', values: [290, 10], total: 300 }, { key: 'Oromiya', values: [110, 190], total: 300 }] }],
+  };
+  const sum = (xs: Array<number | null>) => xs.reduce<number>((s, x) => s + (x ?? 0), 0);
+  test('row %: each row adds to its 100; the totals row is each column\'s share of the whole', () => {
+    const b = pivotPercent(base, 'row').blocks[0];
+    for (const r of b.rows) { expect(sum(r.values)).toBeCloseTo(100, 10); expect(r.total).toBe(100); }
+    expect(b.rows[0].values[0]).toBeCloseTo(96.667, 3);
+    expect(b.colTotals[0]).toBeCloseTo(400 / 6, 10);
+    expect(sum(b.colTotals)).toBeCloseTo(100, 10);
+    expect(b.total).toBe(100);
+  });
+  test('column %: each column adds to its 100; the totals column is each row\'s share', () => {
+    const b = pivotPercent(base, 'col').blocks[0];
+    expect(b.rows[0].values[0]! + b.rows[1].values[0]!).toBeCloseTo(100, 10);
+    expect(b.rows[0].values[1]! + b.rows[1].values[1]!).toBeCloseTo(100, 10);
+    expect(b.colTotals).toEqual([100, 100]);
+    expect(b.rows.map((r) => r.total)).toEqual([50, 50]);
+  });
+  test('% of total: every cell over the block total, all cells add to 100; missing or 0 denominators give null', () => {
+    const b = pivotPercent(base, 'total').blocks[0];
+    expect(sum(b.rows.flatMap((r) => r.values))).toBeCloseTo(100, 10);
+    expect(b.total).toBe(100);
+    const z = pivotPercent({ ...base, blocks: [{ ...base.blocks[0], rows: [{ key: 'x', values: [null, 5], total: 0 }] }] }, 'row').blocks[0];
+    expect(z.rows[0].values).toEqual([null, null]);
   });
 });

@@ -344,3 +344,32 @@ export function tablePivot(a: TableArgs, d: TableData, single?: string): Pivot {
 export function pivotCsv(grid: Array<Array<string | number | null>>): string {
   return `${Papa.unparse(grid.map((x) => x.map((v) => (v === null ? '' : v))), { newline: '\r\n', escapeFormulae: FORMULA_TEXT })}\r\n`;
 }
+
+/** A percentage view of a pivot: each cell's share of its row's total, its column's total, or the block's total. */
+export type PivotPercent = 'row' | 'col' | 'total';
+
+/**
+ * A pivot as percentages (TABLR's percentage views), block by block: `row`, each figure over
+ * its row's total (row totals 100, the totals row over the block total); `col`, over its
+ * column's total (the totals row 100, the totals column over the block total); `total`, over
+ * the block total. Every figure keeps its place, so the totals stay consistent: with an
+ * additive indicator (aggregation `sum`, the only kind for which shares mean something) a row
+ * of row percentages adds to its 100, as does a column of column percentages. A figure or a
+ * denominator that is missing or 0 gives null.
+ */
+export function pivotPercent(p: Pivot, mode: PivotPercent): Pivot {
+  const pct = (v: number | null, d: number | null) => (v === null || d === null || d === 0 ? null : (v / d) * 100);
+  return {
+    ...p,
+    blocks: p.blocks.map((b) => ({
+      ...b,
+      rows: b.rows.map((r) => ({
+        ...r,
+        values: r.values.map((v, i) => pct(v, mode === 'row' ? r.total : mode === 'col' ? b.colTotals[i] : b.total)),
+        total: pct(r.total, mode === 'row' ? r.total : b.total),
+      })),
+      colTotals: b.colTotals.map((v) => pct(v, mode === 'col' ? v : b.total)),
+      total: pct(b.total, b.total),
+    })),
+  };
+}

@@ -8,7 +8,7 @@
  * country, one table whose "All selected" column or row is that total. Downloads as CSV and
  * XLSX (exceljs, loaded on first use), totals included and labelled. Queries: src/ui/pivot.ts.
  */
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { CallOptions } from '../../core/api';
 import { getEngine, getRaster } from '../services';
 import { useRun } from '../useRun';
@@ -17,7 +17,8 @@ import { PivotTable } from '../../ui/PivotTable';
 import { Progress } from '../../ui/Progress';
 import { ResultFrame } from '../../ui/ResultFrame';
 import { HistogramSection } from './HistogramSection';
-import { ALL_SELECTED, COUNTRY_CODES, fetchTableData, pivotCsv, pivotGrid, tablePivot, type TableArgs, type TableData } from '../../ui/pivot';
+import { ALL_SELECTED, COUNTRY_CODES, fetchTableData, pivotCsv, pivotGrid, pivotPercent, tablePivot, type PivotPercent, type TableArgs, type TableData } from '../../ui/pivot';
+import { intervalText, requestBreaks } from './intervals';
 import { codesKnown, colLabel, errText, fmtNum, isoOptions, keyOrder, prettyUnit, varSearch, type PanelCtx } from './common';
 
 /** Runs the table's summaries on the app's engine; key orders from the class tables (classes) or interval order. */
@@ -91,6 +92,17 @@ export function TablePanel({ ctx }: { ctx: PanelCtx }) {
     return undefined;
   }, [last, iso]);
   const pivot = useMemo(() => (last ? tablePivot(last.args, last.data, single) : null), [last, single]);
+  // percentage views (row, column, total) of an additive indicator; the downloads keep the values
+  const [view, setView] = useState<'values' | PivotPercent>('values');
+  const additive = /^sum\(/.test(rec?.aggFunR ?? '');
+  const pct = additive && view !== 'values' ? view : null;
+  const shownPivot = useMemo(() => (pivot && pct ? pivotPercent(pivot, pct) : pivot), [pivot, pct]);
+  // intervals as people read them ("1,500-6,000 m"); R's cut() label in the header's tooltip, the CSV and XLSX
+  const keyLabel = useCallback((k: string, axis: 'row' | 'col') => {
+    const code = last ? (axis === 'row' ? last.args.row : last.args.col) : '';
+    const d = byCode.get(code);
+    return d?.type === 'continuous' ? intervalText(k, prettyUnit(d.unit), requestBreaks(undefined, code, d)) : k;
+  }, [last, byCode]);
   const domLabel = (c: string) => { const d = byCode.get(c); return d?.type === 'continuous' ? `${d.varLabel} interval${d.unit ? ` (${prettyUnit(d.unit)})` : ''}` : colLabel(byCode, c); };
   const valueLabel = last ? `${colLabel(byCode, last.args.value)}` : '';
   const fileBase = last ? `table-${last.args.value}-${last.args.row}-${last.args.col}-${last.args.iso3.join('_')}` : 'table';
@@ -170,8 +182,17 @@ export function TablePanel({ ctx }: { ctx: PanelCtx }) {
             <button type="button" onClick={downloadCsv}>Download CSV</button>
             <button type="button" onClick={() => void downloadXlsx()} aria-disabled={xlsxBusy}>{xlsxBusy ? 'Writing XLSX…' : 'Download XLSX'}</button>
           </div>
-          <PivotTable pivot={pivot} rowLabel={domLabel(last.args.row)} colLabel={domLabel(last.args.col)}
-            caption={`${valueLabel} by ${last.args.row} × ${last.args.col}, ${last.args.iso3.join(', ')}`} fmt={(v) => fmtNum(v, dec)} />
+          {additive ? (
+            <fieldset className="radios row small" data-testid="table-view">
+              <legend>Show</legend>
+              {([['values', 'Values'], ['row', 'Row %'], ['col', 'Column %'], ['total', '% of total']] as const).map(([k, t]) => (
+                <label key={k}><input type="radio" name="table-view" value={k} checked={view === k} onChange={() => setView(k)} /> {t}</label>
+              ))}
+            </fieldset>
+          ) : <p className="muted small">Percentages are offered for indicators that add up (aggregation sum); {last.args.value} is a {rec?.aggFunR.split('(')[0] ?? 'summary'}.</p>}
+          <PivotTable pivot={shownPivot ?? pivot} rowLabel={domLabel(last.args.row)} colLabel={domLabel(last.args.col)} keyLabel={keyLabel}
+            caption={`${valueLabel} by ${last.args.row} × ${last.args.col}, ${last.args.iso3.join(', ')}${pct ? `: ${pct === 'row' ? "% of the row's total" : pct === 'col' ? "% of the column's total" : '% of the total'}` : ''}`}
+            fmt={pct ? (v) => `${fmtNum(v, 1)} %` : (v) => fmtNum(v, dec)} />
           {pivot.colKeys.includes('NA') && <p className="muted small">NA: cells without a class or outside every interval of a domain.</p>}
         </ResultFrame>
       )}
