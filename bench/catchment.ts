@@ -117,7 +117,7 @@ function grassSeconds(cog: string, starts: Array<[number, number]>): number {
 }
 
 /** The marketshed benchmark (see the module docs); prints a table, returns the figures. */
-export async function marketshedBench(dir: string, e: ReturnType<typeof createNodeEngine>, grid: GridDef, friction: Float32Array, code: string) {
+export async function marketshedBench(dir: string, e: ReturnType<typeof createNodeEngine>, grid: GridDef, friction: Float32Array | Float64Array, code: string) {
   const steps = gridSteps(grid);
   // the 100 biggest places in 100 different cells
   const cand = biggestPlaces(dir, 200);
