@@ -18,6 +18,9 @@
  * built), served by its own server from its `dist/`; or `REF_DIST_DIR`, another build served
  * by this server. The unthrottled first map must be no slower than the reference's.
  * `npx tsx bench/app.ts --first-visit` runs only this part.
+ *
+ * Interactions (issue 26 target 2, bench/interactions.ts): the table build and similar places,
+ * cold and warm, with the engine's time for the same queries; `--interactions` runs only them.
  */
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
@@ -30,6 +33,7 @@ import { launch, settle } from '../e2e/app-helpers';
 import { firstLoad, heapAfterViews, searchKeystrokeMs } from '../e2e/catalog-helpers';
 import { parseVi } from '../src/core/catalog';
 import { FIRST_VISIT_BUDGET, SLOW_MOBILE, firstVisit, type FirstVisit } from './first-visit';
+import { interactionTimes } from './interactions';
 
 /** Queries typed in the page to time catalog search keystrokes. */
 export const TYPED_QUERIES = ['town', 'travel time', 'elevation', 'rain', 'population', 'dist_place', 'maize yield'];
@@ -156,6 +160,12 @@ async function main() {
   if (process.argv.includes('--first-visit')) {
     const b = await launch();
     try { console.log(JSON.stringify({ firstVisit: await firstVisitReport(b) }, null, 2)); } finally { await b.close(); }
+    return;
+  }
+  if (process.argv.includes('--interactions')) {
+    const srv = await startServer({ LOG: '0' });
+    const b = await launch();
+    try { console.log(JSON.stringify({ interactions: await interactionTimes(b, srv.url) }, null, 2)); } finally { await b.close(); await srv.stop(); }
     return;
   }
   const srv = await startServer({ LOG: '0' });
