@@ -1,7 +1,7 @@
 /**
  * The Catchment tool (issues 19, 24) in Chromium. Desktop: "how many people live within 2, 4 and
  * 8 hours of Nairobi, Kisumu and Mombasa?" answered in one run with three named sources pasted
- * into the panel (a bad line is named by its row); the table lists each source x band with the
+ * into the panel (a bad line, and the bad rows of an uploaded CSV, are named by their row); the table lists each source x band with the
  * modelled population and its "within" running total, a chart per source, one hue per source on
  * the map with the sources labelled; the link keeps the sources and names, and opening it fits
  * the map to the bands; Enter on the focused map and the place search add sources; downloads and
@@ -49,6 +49,10 @@ describe('Catchment panel', () => {
     const { ctx, page, errors } = await openApp(browser, srv.url + OPEN, { viewport: { width: 1440, height: 900 } });
     await waitMap(page);
     await page.getByText('Paste or upload sources').click();
+    // an uploaded CSV whose rows cannot be used: each named, nothing added
+    await page.getByTestId('catchment-file').setInputFiles({ name: 'towns.csv', mimeType: 'text/csv', buffer: Buffer.from('name,lon,lat,capacity\nA,36.9,-1.3,-5\nB,120,-1.3,\n') });
+    await expect.poll(() => page.getByTestId('catchment-row-errors').textContent()).toMatch(/Row 1: capacity must be a number of people.*Row 2: 120\.0000, -1\.3000 lies outside the grid/);
+    expect(await page.locator('[data-testid="catchment-sources"]').count()).toBe(0);
     await page.getByTestId('catchment-paste').fill(THREE);
     await page.getByRole('button', { name: 'Add points' }).click();
     await expect.poll(() => page.getByTestId('catchment-row-errors').textContent()).toContain('Row 3: expected "longitude, latitude[, name]"');
