@@ -14,7 +14,14 @@ import type { ClassEntry } from '../types';
 
 export { parseClassTable, parseIso, parseVi, type IsoRow } from '../catalog';
 
-/** Path of a layer's COG relative to the bundle root: `cog/<code>.tif`. */
+/**
+ * Path of a layer's COG relative to the bundle root: `cog/<code>.tif`. Sample types: class
+ * layers Byte (no-data 255) or UInt16 (65535); continuous layers Float32 (no-data -9999; the
+ * embedded bundle and bundles of earlier versions) or, as the table ingest writes them, stored
+ * exactly (src/core/ingest/decimals.ts): Int16/Int32 integers value x 10^k with the GDAL scale
+ * 10^-k in GDAL_METADATA (tag 42112; no-data the type's minimum), else Float32 or Float64 (no-data
+ * NaN). Every reader decodes samples with src/core/cog/decode.ts.
+ */
 export function cogPath(code: string): string {
   return `cog/${code}.tif`;
 }
