@@ -21,7 +21,7 @@ const ARGS: ArgSpec[] = [
   { name: 'wkt', type: 'string', default: 'NULL', doc: 'Source points as WKT POINT or MULTIPOINT (EPSG:4326), instead of `xy`.' },
   { name: 'minutes', type: 'numbers', default: `c(${DEFAULT_BREAKS_MIN.join(', ')})`, doc: 'Band breaks in minutes of travel, strictly increasing numbers >= 0. Cells are assigned to bands by their own travel time, labelled as R `cut(t, minutes, right = TRUE, include.lowest = TRUE, dig.lab = 3)`: `[0,60]` (the first band is closed so the source cells, at 0 minutes, are in it), `(60,120]`, ... The computation stops past the last break.' },
   { name: 'friction', type: 'string', default: 'NULL', doc: 'Friction layer code: a continuous layer with unit "minutes per metre" (default: the first of the catalog; the embedded bundle has FRICTION_WALK, walking only).' },
-  { name: 'var', type: 'codes', default: 'NULL', doc: 'Indicator codes summarised per band with their catalog formulas (e.g. PN14_POP: the people within each band).' },
+  { name: 'var', type: 'codes', default: 'NULL', doc: 'Indicator codes summarised per band with their catalog formulas (e.g. POP_MODEL: the modelled people within each band; PN14_POP spreads each national total evenly and is not where people live).' },
   { name: 'iso3', type: 'strings', default: '"SSA"', doc: 'Countries or regions whose cells are counted and summarised (travel itself crosses borders: the friction layer has none).' },
   { name: 'names', type: 'strings', default: 'NULL', doc: 'One name per source, in the order of `xy` / `wkt`, each 1 to 200 characters and all different (default "source 1", "source 2", ...). Used in the `source` column, the nearest-source raster\'s table, the GeoJSON and messages.' },
   { name: 'marketshed', type: 'bool', default: 'FALSE', doc: 'TRUE: each cell belongs to its nearest source by travel time (its marketshed); one row per source x band with `source` (the name) and `source_id` (1-based) first, then the all-sources rows per band (no `source`).' },
@@ -51,10 +51,10 @@ export const CATCHMENT_METHOD: MethodSpec = {
   ],
   value: 'A table with one row per band: band, minutes_from, minutes_to, cells, area_km2, then one column per `var`; with `marketshed = TRUE` (or `capacity`) source and source_id first, one row per source x band, then the all-sources rows; with `capacity` the coverage columns. With a file `format` the names of the files.',
   examples: [
-    `curl {base}/ocpu/library/indapi3/R/catchment/json -H 'Content-Type: application/json' -d '{"xy": [36.82, -1.29], "minutes": [0, 60, 120, 240, 480], "var": "PN14_POP"}'`,
+    `curl {base}/ocpu/library/indapi3/R/catchment/json -H 'Content-Type: application/json' -d '{"xy": [36.82, -1.29], "minutes": [0, 60, 120, 240, 480], "var": "POP_MODEL"}'`,
     `curl {base}/ocpu/library/indapi3/R/catchment/json -d "wkt='MULTIPOINT((36.82 -1.29), (39.67 -4.05))'&minutes=c(0,120,480)"`,
-    `httr::POST("{base}/ocpu/library/indapi3/R/catchment", body = list(xy = c(36.82, -1.29), var = "PN14_POP", format = "tif"), encode = "json")`,
-    `curl {base}/ocpu/library/indapi3/R/catchment/json -H 'Content-Type: application/json' -d '{"xy": [[36.82, -1.29], [34.76, -0.10], [39.67, -4.05]], "names": ["Nairobi", "Kisumu", "Mombasa"], "minutes": [0, 120, 240, 480], "marketshed": true, "cumulative": true, "neighbours": 16, "var": "PN14_POP"}'`,
+    `httr::POST("{base}/ocpu/library/indapi3/R/catchment", body = list(xy = c(36.82, -1.29), var = "POP_MODEL", format = "tif"), encode = "json")`,
+    `curl {base}/ocpu/library/indapi3/R/catchment/json -H 'Content-Type: application/json' -d '{"xy": [[36.82, -1.29], [34.76, -0.10], [39.67, -4.05]], "names": ["Nairobi", "Kisumu", "Mombasa"], "minutes": [0, 120, 240, 480], "marketshed": true, "cumulative": true, "neighbours": 16, "var": "POP_MODEL"}'`,
     `curl {base}/ocpu/library/indapi3/R/catchment/json -d "xy=list(c(36.82,-1.29),c(39.67,-4.05))&names=c('Nairobi','Mombasa')&capacity=c(2e6,1e6)&minutes=c(0,120,240)"`,
   ],
   async run(ctx, a) {
