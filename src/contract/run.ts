@@ -3,6 +3,7 @@
  * worker threads, `src/node/pool.ts`): the handler gives a {@link MethodCall} (plain data
  * that can cross a thread) and gets a {@link CallOutput} back. Uses no Node built-in.
  */
+import { wantsFiles } from './package-files';
 import type { Engine } from '../core/api';
 import { throwIfAborted } from '../core/errors';
 import { checkValueLimits, DEFAULT_LIMITS, valueBytes, type CallLimits } from './limits';
@@ -71,8 +72,8 @@ export interface CallEnv {
 
 /** File formats (a `format` that is not a table) write files; their value is a list of names, never per-cell. */
 function isPerCell(a: Record<string, unknown>): boolean {
-  const f = typeof a.format === 'string' ? a.format.toLowerCase() : undefined;
-  return a.collapse === false && (f === undefined || f === 'data.table' || f === 'datatable');
+  // the format as the registry reads it (" DataTable" is the table), as the methods do
+  return a.collapse === false && !wantsFiles(a.format);
 }
 
 /**
