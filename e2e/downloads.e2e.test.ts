@@ -1,12 +1,15 @@
 /**
- * Every download format from the app's Download panel, as a person saves them in Chromium:
- * Kenya by ADM1_NAME_ALT with ELEVATION and ELEV_ZONE. Each ZIP is opened with JSZip and its
- * name, file list and the data files' first bytes are checked; the ZIPs are kept in
- * test-results/downloads/ to be opened by hand. R (`Rscript` with haven
- * and terra, installed by .ci/run) reads the .dta and the .tif back and compares them with the CSV.
- * A fresh browser context per format: Chromium blocks repeated automatic downloads.
+ * The download matrix (issue 23 item 1): for every panel that offers downloads (Summaries,
+ * Areas, Table, Compare, Catchment) and every format its Download tab lists, the ZIP is built
+ * in the browser and read back here: the data file is there, not empty, and holds what the
+ * panel showed (the panel's numbers, to its decimals, in the tables, GeoJSON and zonal
+ * rasters; rasters: size, no-data and values in range). Once online, once offline after
+ * the service worker holds the bundle. R (haven for .dta, base R for .rds and .rda, terra for
+ * the .tif) reads the files back, so a real reader checks them. One browser context, one page,
+ * the ZIP read from the panel's "Save again" link (no download events: Chromium blocks
+ * repeated ones). The ZIPs of the summary are kept in test-results/downloads/.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,233 +17,305 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import JSZip from 'jszip';
 import Papa from 'papaparse';
-import type { Browser } from 'playwright-core';
-import { startServer, type Started } from './helpers';
-import { launch } from './app-helpers';
-
-const VARS = ['ELEVATION', 'ELEV_ZONE'];
-const BY = 'ADM1_NAME_ALT';
-const ISO = 'KEN';
-const HASH = `#v=ELEVATION&vars=${VARS.join(',')}&iso=${ISO}&by=${BY}&panel=download`;
-/** Data file base: `<method>-<vars>-<by>-<ISO3>`. */
-const BASE = `getLayer-${VARS.join('-')}-${BY}-${ISO}`;
-const PKG = ['datapackage.json', 'meta.csv', 'README.md', 'DESCRIPTION', 'terms.html'];
-/** Side files of raster packages (no terms.html: the README carries the licences). */
-const RASTER_PKG = ['datapackage.json', 'meta.csv', 'README.md', 'DESCRIPTION'];
-const OUT = 'test-results/downloads';
+import { fromArrayBuffer } from 'geotiff';
+import initSqlJs from 'sql.js';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Started } from './helpers';
+import { serverAndBrowser } from './app-helpers';
+import { waitSynced } from './offline-helpers';
 
 let srv: Started;
 let browser: Browser;
-/** Downloaded ZIPs by format. */
-const zips = new Map<string, { name: string; zip: JSZip; bytes: Buffer }>();
+serverAndBrowser((s, b) => { srv = s; browser = b; });
 
+const OUT = 'test-results/downloads';
+/** A shape across Kenya, Tanzania and Uganda: a row per country and a total row. */
+const WKT = encodeURIComponent('POLYGON ((33 -2, 35 -2, 35 0.5, 33 0.5, 33 -2))');
+
+/** A panel with downloads: its link (which runs it), its result table and what its files must hold. */
+interface PanelCase {
+  name: string;
+  hash: string;
+  result: string;
+  /** Formats the Download tab must list, in order. */
+  formats: string[];
+  /** Whether the per-cell files hold the summary of each group (a zonal map) rather than each cell's value. */
+  zonal: boolean;
+  /** Columns to compare (continuous indicators and counts; class columns are coded differently per format). */
+  cols: string[];
+}
+const ALL = ['csv', 'dta', 'rds', 'rda', 'json', 'tif', 'asc', 'grd', 'plot', 'hist', 'gpkg'];
+const PANELS: PanelCase[] = [
+  { name: 'Summaries', hash: '#v=ELEVATION&vars=ELEVATION,ELEV_ZONE&iso=KEN&by=ADM1_NAME_ALT&run=summary', result: 'summary-result', formats: ALL, zonal: true, cols: ['ELEVATION'] },
+  { name: 'Areas', hash: `#v=ELEVATION&vars=ELEVATION,AREA_TOTAL&panel=areas&wkt=${WKT}&run=areas`, result: 'areas-result', formats: ALL, zonal: false, cols: ['ELEVATION', 'AREA_TOTAL'] },
+  { name: 'Table', hash: '#v=ELEVATION&iso=KEN&panel=table&run=table&tv=ELEVATION&tr=ADM1_NAME_ALT&tc=ELEV_ZONE', result: 'table-result', formats: ALL, zonal: true, cols: ['ELEVATION'] },
+  { name: 'Compare', hash: '#v=ELEVATION&vars=ELEVATION,DIST_COAST&iso=KEN&panel=compare&run=compare&pick=36.82,-1.29', result: 'compare-result', formats: ['csv', 'dta', 'rds', 'rda', 'gpkg'], zonal: false, cols: ['ELEVATION', 'DIST_COAST'] },
+  { name: 'Catchment', hash: '#v=ELEVATION&panel=catchment&pick=36.81667%2C-1.28333&cm=0%2C120%2C240%2C480&vars=PN14_POP', result: 'catchment-result', formats: ['csv', 'dta', 'rds', 'rda', 'tif', 'asc', 'grd', 'json'], zonal: true, cols: ['cells', 'area_km2', 'PN14_POP'] },
+];
+
+let ctx: BrowserContext;
+let page: Page;
+const errors: string[] = [];
 beforeAll(async () => {
-  srv = await startServer();
-  browser = await launch();
+  ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  page = await ctx.newPage();
+  page.on('pageerror', (e) => errors.push(String(e)));
   rmSync(OUT, { recursive: true, force: true });
   mkdirSync(OUT, { recursive: true });
 });
-afterAll(async () => { await browser?.close(); await srv?.stop(); });
 
-/** Opens the app on the download selection in a fresh context, builds `format`, returns the saved ZIP. */
-async function download(format: string): Promise<{ name: string; zip: JSZip; bytes: Buffer }> {
-  const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
-  try {
-    const page = await ctx.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(String(e)));
-    await page.goto(srv.url + HASH);
-    const panel = page.locator('#panel-download');
-    await expect.poll(() => panel.textContent(), { timeout: 30_000 }).toContain('ELEVATION, ELEV_ZONE for KEN');
-    await page.locator('button.item[data-code="ELEVATION"]').waitFor({ timeout: 30_000 }); // catalog loaded, URL codes validated
-    await panel.locator(`input[name="dl-format"][value="${format}"]`).check();
-    const [dl] = await Promise.all([
-      page.waitForEvent('download', { timeout: 150_000 }),
-      panel.getByRole('button', { name: 'Build and save ZIP' }).click(),
-    ]);
-    const bytes = readFileSync((await dl.path())!);
-    const name = dl.suggestedFilename();
-    writeFileSync(join(OUT, name), bytes);
-    await page.locator('[data-testid="download-result"]').waitFor({ timeout: 10_000 });
-    expect(await panel.locator('[role="alert"]').count()).toBe(0);
-    expect(errors).toEqual([]);
-    const out = { name, zip: await JSZip.loadAsync(bytes), bytes };
-    zips.set(format, out);
-    return out;
-  } finally {
-    await ctx.close();
+const num = (t: string) => Number(t.replace(/[,\s]/g, '').replace('−', '-'));
+const decimalsOf = (t: string) => (t.split('.')[1] ?? '').length;
+const roundTo = (x: number, d: number) => Number(x.toFixed(d));
+
+/** Opens a panel's link on a fresh load and returns the numbers its result shows, per column ('*' for the Table's pivot). */
+async function openPanel(p: PanelCase): Promise<Map<string, string[]>> {
+  await page.goto('about:blank');
+  await page.goto(srv.url + p.hash);
+  const res = page.locator(`[data-testid="${p.result}"]`);
+  await expect.poll(() => res.locator('tbody tr').count(), { timeout: 180_000 }).toBeGreaterThan(1);
+  const cells = await res.locator('tbody td').evaluateAll((tds) => tds.map((td) => [td.getAttribute('data-col') ?? '*', (td.textContent ?? '').trim(), td.closest('tr')?.hasAttribute('data-pinned') ? 1 : 0] as [string, string, number]));
+  const out = new Map<string, string[]>();
+  for (const [c, t, pinned] of cells) {
+    if (pinned || !/^[−-]?[\d,]+(\.\d+)?$/.test(t)) continue;
+    out.set(c, [...(out.get(c) ?? []), t]);
   }
+  if (p.name === 'Table') {
+    // the pivot's cells: each ELEVATION of a (row, column) group; the Total row and the "All selected" column are summaries over several
+    const pivot = await res.locator('tbody tr').evaluateAll((trs) => trs.filter((tr) => !/^Total/.test(tr.textContent ?? '')).flatMap((tr) => [...tr.querySelectorAll('td')].slice(0, -1).map((td) => (td.textContent ?? '').trim())));
+    out.set('ELEVATION', pivot.filter((t) => /^[−-]?[\d,]+(\.\d+)?$/.test(t)));
+  }
+  await page.getByRole('tab', { name: 'Download' }).click();
+  // the panel's code loads on first open; its formats are listed once it is there
+  await page.locator('#panel-download input[name="dl-format"]').first().waitFor({ timeout: 60_000 });
+  return out;
+}
+
+/** Builds `format` in the Download tab and returns the ZIP's name and bytes, read from the panel's link. */
+async function build(format: string): Promise<{ name: string; zip: JSZip; bytes: Buffer }> {
+  const panel = page.locator('#panel-download');
+  await panel.locator(`input[name="dl-format"][value="${format}"]`).check();
+  await panel.getByRole('button', { name: 'Build and save ZIP' }).click();
+  const result = panel.locator('[data-testid="download-result"] p code').first();
+  const alert = panel.locator('[role="alert"]');
+  await expect.poll(async () => ((await alert.count()) ? `ERROR ${await alert.first().textContent()}` : ((await result.count()) ? await result.textContent() : '')), { timeout: 180_000 }).toMatch(new RegExp(`\\.${format}\\.zip$`));
+  const name = (await result.textContent())!;
+  const b64 = await panel.locator('[data-testid="download-result"] a[download]').evaluate(async (a) => {
+    const b = new Uint8Array(await (await fetch((a as HTMLAnchorElement).href)).arrayBuffer());
+    let s = '';
+    for (let i = 0; i < b.length; i += 0x8000) s += String.fromCharCode(...b.subarray(i, i + 0x8000));
+    return btoa(s);
+  });
+  const bytes = Buffer.from(b64, 'base64');
+  return { name, zip: await JSZip.loadAsync(bytes), bytes };
 }
 
 const list = (z: JSZip) => Object.keys(z.files).filter((n) => !z.files[n].dir).sort();
-const head = async (z: JSZip, n: string, k: number) => Buffer.from((await z.file(n)!.async('uint8array')).subarray(0, k));
-const parseCsv = (text: string) => Papa.parse<Record<string, string>>(text.trim(), { header: true, skipEmptyLines: true });
+const one = (z: JSZip, re: RegExp) => { const n = list(z).filter((f) => re.test(f)); expect(n.length, `${re} in ${list(z).join(', ')}`).toBeGreaterThan(0); return n[0]; };
+const bytesOf = async (z: JSZip, n: string) => Buffer.from(await z.file(n)!.async('uint8array'));
 
-describe('downloads from the app: Kenya by ADM1_NAME_ALT, ELEVATION and ELEV_ZONE', () => {
-  test('csv: the table with the data package files', async () => {
-    const { name, zip } = await download('csv');
-    expect(name).toBe(`${VARS.join('-')}-${BY}-${ISO}.csv.zip`);
-    expect(list(zip)).toEqual([`${BASE}.csv`, ...PKG].sort());
-    const csv = parseCsv(await zip.file(`${BASE}.csv`)!.async('string'));
-    expect(csv.meta.fields).toEqual(expect.arrayContaining(['ISO3', BY, 'ELEVATION', 'ELEV_ZONE']));
-    expect(csv.data.length).toBeGreaterThan(5);
-    expect(csv.data.every((r) => r.ISO3 === ISO)).toBe(true);
-    const pkg = JSON.parse(await zip.file('datapackage.json')!.async('string'));
-    expect(JSON.stringify(pkg)).toContain(`${BASE}.csv`);
-    const readme = await zip.file('README.md')!.async('string');
-    expect(readme).toContain(`${BASE}.csv`);
+/** Every number the panel showed is in `values` (to the panel's decimals), each used once. */
+function expectHolds(shown: string[], values: number[], what: string): void {
+  const pool = values.filter((v) => Number.isFinite(v));
+  for (const t of shown) {
+    const d = decimalsOf(t), want = num(t);
+    const k = pool.findIndex((v) => roundTo(v, d) === want);
+    expect(k, `${what}: the panel's ${t} is not in the file (${pool.slice(0, 12).join(', ')}…)`).toBeGreaterThanOrEqual(0);
+    pool.splice(k, 1);
+  }
+}
+
+/** The tables R reads from the .dta (haven), .rds (readRDS) and .rda (load), as CSV text. */
+function readWithR(files: Record<string, Buffer>): Record<string, Array<Record<string, string>>> {
+  const dir = mkdtempSync(join(tmpdir(), 'indapi-dlm-'));
+  try {
+    const args: string[] = [];
+    for (const [ext, b] of Object.entries(files)) { writeFileSync(join(dir, `x.${ext}`), b); args.push(ext, join(dir, `x.${ext}`), join(dir, `${ext}.csv`)); }
+    const script = [
+      'a <- commandArgs(TRUE)',
+      'for (i in seq(1, length(a), 3)) {',
+      '  d <- switch(a[i], dta = as.data.frame(haven::zap_labels(haven::read_dta(a[i + 1]))), rds = readRDS(a[i + 1]), rda = { e <- new.env(); get(load(a[i + 1], envir = e), e) })',
+      '  write.csv(d, a[i + 2], row.names = FALSE)',
+      '}',
+    ].join('\n');
+    writeFileSync(join(dir, 'read.R'), script);
+    execFileSync('Rscript', [join(dir, 'read.R'), ...args], { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'] });
+    return Object.fromEntries(Object.keys(files).map((ext) => [ext, Papa.parse<Record<string, string>>(readFileSync(join(dir, `${ext}.csv`), 'utf8').trim(), { header: true }).data]));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Values of a raster file of the package: width, height, no-data count and the values with data. */
+async function rasterValues(z: JSZip, format: string, code: string): Promise<{ width: number; height: number; noData: number; values: number[] }> {
+  if (format === 'tif') {
+    const buf = await bytesOf(z, one(z, new RegExp(`-${code}-.*\\.tif$|^catchment-TRAVEL_TIME.*\\.tif$`)));
+    const img = await (await fromArrayBuffer(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength))).getImage();
+    const nd = img.getGDALNoData();
+    const [band] = (await img.readRasters()) as unknown as ArrayLike<number>[];
+    const all = Array.from(band);
+    return { width: img.getWidth(), height: img.getHeight(), noData: all.filter((v) => v === nd).length, values: all.filter((v) => v !== nd) };
+  }
+  if (format === 'asc') {
+    const text = (await bytesOf(z, one(z, new RegExp(`-${code}-.*\\.asc$|^catchment-TRAVEL_TIME.*\\.asc$`)))).toString('latin1');
+    const lines = text.split(/\r?\n/);
+    const h = Object.fromEntries(lines.slice(0, 6).map((l) => l.trim().split(/\s+/)).map(([k, v]) => [k.toLowerCase(), Number(v)]));
+    const all = lines.slice(6).join(' ').trim().split(/\s+/).map(Number);
+    expect(all.length).toBe(h.ncols * h.nrows);
+    return { width: h.ncols, height: h.nrows, noData: all.filter((v) => v === h.nodata_value).length, values: all.filter((v) => v !== h.nodata_value) };
+  }
+  const grd = (await bytesOf(z, one(z, /\.grd$/))).toString('utf8');
+  const width = Number(/ncols\s*=\s*(\d+)/.exec(grd)![1]), height = Number(/nrows\s*=\s*(\d+)/.exec(grd)![1]);
+  const names = /layername\s*=\s*(.*)/.exec(grd)![1].trim().split(':');
+  const size = Number(/datatype\s*=\s*FLT(\d)S/.exec(grd)![1]);
+  const nd = Number(/nodatavalue\s*=\s*(\S+)/.exec(grd)?.[1] ?? NaN);
+  const gri = await bytesOf(z, one(z, /\.gri$/));
+  expect(gri.byteLength).toBe(width * height * names.length * size);
+  const k = Math.max(0, names.indexOf(code)), n = width * height;
+  // band interleaved by line: row r of band k starts at (r * bands + k) * width
+  const at = (i: number) => ((Math.floor(i / width) * names.length + k) * width + (i % width)) * size;
+  const all = Array.from({ length: n }, (_, i) => (size === 8 ? gri.readDoubleLE(at(i)) : gri.readFloatLE(at(i))));
+  const isNd = (v: number) => Number.isNaN(v) || v === nd || v < -1e30;
+  return { width, height, noData: all.filter(isNd).length, values: all.filter((v) => !isNd(v)) };
+}
+
+/** The panel's R data files (dta, rds, rda) waiting for {@link rChecks}. */
+let forR: Record<string, Buffer> = {};
+
+/** R reads the panel's .dta, .rds and .rda in one run; each holds the panel's numbers. */
+function rChecks(p: PanelCase, shown: Map<string, string[]>): void {
+  const read = readWithR(forR);
+  for (const [format, rows] of Object.entries(read)) {
+    for (const c of p.cols) if (shown.has(c)) expectHolds(shown.get(c)!, rows.map((r) => Number(r[c])), `${p.name} ${format} (read by R) ${c}`);
+  }
+  forR = {};
+}
+
+/** Checks the ZIP of one format against what the panel showed. */
+async function checkZip(p: PanelCase, format: string, z: JSZip, shown: Map<string, string[]>): Promise<void> {
+  const files = list(z);
+  for (const f of files) expect((await z.file(f)!.async('uint8array')).byteLength, `${f} is empty`).toBeGreaterThan(0);
+  if (format === 'csv') {
+    const rows = Papa.parse<Record<string, string>>((await z.file(one(z, /^(?!meta\.csv$).*\.csv$/))!.async('string')).trim(), { header: true }).data;
+    for (const c of p.cols) if (shown.has(c)) expectHolds(shown.get(c)!, rows.map((r) => Number(r[c])), `${p.name} csv ${c}`);
+    expect(files).toEqual(expect.arrayContaining(['datapackage.json', 'meta.csv', 'README.md', 'DESCRIPTION']));
+  } else if (format === 'dta' || format === 'rds' || format === 'rda') {
+    const raw = await bytesOf(z, one(z, new RegExp(`\\.${format}$`)));
+    if (format !== 'dta') expect([raw[0], raw[1]]).toEqual([0x1f, 0x8b]);
+    else expect(raw.subarray(0, 11).toString('latin1')).toBe('<stata_dta>');
+    if (format === 'rda') expect(gunzipSync(raw).subarray(0, 5).toString('latin1')).toBe('RDX3\n');
+    forR[format] = raw; // read by R once for the panel (one Rscript start, see rChecks)
+  } else if (format === 'gpkg') {
+    const raw = await bytesOf(z, one(z, /\.gpkg$/));
+    expect(raw.subarray(0, 15).toString('latin1')).toBe('SQLite format 3');
+    const db = new (await initSqlJs()).Database(raw);
+    try {
+      const [layer] = db.exec('SELECT table_name FROM gpkg_contents')[0].values[0] as string[];
+      expect(db.exec('SELECT srs_id FROM gpkg_geometry_columns')[0].values[0][0]).toBe(4326);
+      const t = db.exec(`SELECT * FROM "${layer}"`)[0];
+      const rows = t.values.map((v) => Object.fromEntries(t.columns.map((c, i) => [c, v[i]])));
+      for (const c of p.cols) if (shown.has(c)) expectHolds(shown.get(c)!, rows.map((r) => Number(r[c])), `${p.name} gpkg ${c}`);
+      if (p.name === 'Summaries') expect(rows.every((r) => r.geom !== null), 'every province and the total have an outline').toBe(true);
+    } finally {
+      db.close();
+    }
+  } else if (format === 'json') {
+    const gj = JSON.parse(await z.file(one(z, /\.geojson$/))!.async('string'));
+    expect(gj.type).toBe('FeatureCollection');
+    expect(gj.features.length).toBeGreaterThan(0);
+    const props = gj.features.map((f: any) => f.properties);
+    if (p.zonal) for (const c of p.cols) if (shown.has(c)) expectHolds(shown.get(c)!, props.map((r: any) => Number(r[c])), `${p.name} json ${c}`);
+    else for (const f of gj.features) expect(f.geometry.type).toBe('Point');
+  } else if (format === 'tif' || format === 'asc' || format === 'grd') {
+    const code = p.name === 'Catchment' ? 'TRAVEL_TIME' : 'ELEVATION';
+    const r = await rasterValues(z, format, code);
+    expect(r.width * r.height).toBeGreaterThan(1);
+    expect(r.values.length, `${p.name} ${format}: cells with data`).toBeGreaterThan(0);
+    // a zonal map or a catchment covers part of its window: the rest is no-data (a rectangle over land may have none)
+    if (p.zonal) expect(r.noData, `${p.name} ${format}: no-data cells outside the selection`).toBeGreaterThan(0);
+    if (p.name === 'Catchment') {
+      expect(Math.min(...r.values)).toBeGreaterThanOrEqual(0);
+      expect(Math.max(...r.values)).toBeLessThanOrEqual(480);
+    } else if (p.zonal) {
+      const distinct = [...new Set(r.values)];
+      expectHolds([...new Set(shown.get('ELEVATION')!)], distinct, `${p.name} ${format} ELEVATION (zonal)`);
+    } else {
+      const e = num(shown.get('ELEVATION')![0]);
+      expect(e).toBeGreaterThanOrEqual(Math.min(...r.values) - 1);
+      expect(e).toBeLessThanOrEqual(Math.max(...r.values) + 1);
+    }
+  } else if (format === 'plot' || format === 'hist') {
+    const png = files.filter((f) => f.endsWith('.png'));
+    expect(png.length).toBeGreaterThan(0);
+    for (const f of png) expect([...(await bytesOf(z, f)).subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
+    for (const f of files.filter((n) => n.endsWith('.svg'))) expect(await z.file(f)!.async('string')).toMatch(/<svg[\s>]/);
+  } else {
+    throw new Error(`no check for format ${format}: add one`);
+  }
+}
+
+/** Runs every panel and format; `tag` names the pass in failures. */
+async function matrix(tag: string): Promise<Map<string, JSZip>> {
+  const kept = new Map<string, JSZip>();
+  // DL_PANELS=Areas,Catchment runs some panels only (when debugging)
+  const only = process.env.DL_PANELS?.split(',');
+  for (const p of PANELS.filter((x) => !only || only.includes(x.name))) {
+    const shown = await openPanel(p);
+    for (const c of p.cols.filter((x) => p.name !== 'Table' || x === 'ELEVATION')) expect(shown.get(c)?.length ?? 0, `${tag} ${p.name}: the panel shows ${c}`).toBeGreaterThan(0);
+    const listed = await page.locator('#panel-download input[name="dl-format"]').evaluateAll((es) => es.map((e) => (e as HTMLInputElement).value));
+    expect(listed.filter((f) => p.formats.includes(f)), `${tag} ${p.name}: formats listed`).toEqual(p.formats);
+    for (const f of listed) {
+      const { name, zip, bytes } = await build(f);
+      if (p.name === 'Summaries' && tag === 'online') writeFileSync(join(OUT, name), bytes);
+      kept.set(`${p.name}/${f}`, zip);
+      await checkZip(p, f, zip, shown);
+    }
+    rChecks(p, shown);
+  }
+  return kept;
+}
+
+describe('the download matrix: every panel, every format it lists, built in the browser', () => {
+  let online: Map<string, JSZip>;
+  test('online', async () => {
+    online = await matrix('online');
+    if (process.env.DL_PANELS) return;
+    // the summary's package names, as the spec gives them (`<vars>-<by>-<ISO3>.<format>.zip`, data files `getLayer-…`)
+    const csv = online.get('Summaries/csv')!;
+    expect(list(csv)).toEqual(['DESCRIPTION', 'README.md', 'datapackage.json', 'getLayer-ELEVATION-ELEV_ZONE-ADM1_NAME_ALT-KEN.csv', 'meta.csv', 'terms.html'].sort());
+    const readme = await csv.file('README.md')!.async('string');
     // the reproduce commands name the page's origin (answered by the service worker) and send format in the JSON body
     expect(readme).toContain(`BASE='${srv.url}ocpu'`);
     expect(readme).toMatch(/curl -s -D headers\.txt "\$BASE\/library\/indapi3\/R\/indapi" -H 'Content-Type: application\/json' -d '\{[^']*"format":"csv"\}'/);
-  }, 180_000);
-
-  test('dta: Stata 118 with the data package files', async () => {
-    const { name, zip } = await download('dta');
-    expect(name).toBe(`${VARS.join('-')}-${BY}-${ISO}.dta.zip`);
-    expect(list(zip)).toEqual([`${BASE}.dta`, ...PKG].sort());
-    expect((await head(zip, `${BASE}.dta`, 64)).toString('latin1')).toMatch(/^<stata_dta><header><release>118<\/release>/);
-  }, 180_000);
-
-  test('rds: an .rds (gzip, XDR serialisation) with the data package files', async () => {
-    const { name, zip } = await download('rds');
-    expect(name).toBe(`${VARS.join('-')}-${BY}-${ISO}.rds.zip`);
-    expect(list(zip)).toEqual([`${BASE}.rds`, ...PKG].sort());
-    const raw = Buffer.from(await zip.file(`${BASE}.rds`)!.async('uint8array'));
-    expect([raw[0], raw[1]]).toEqual([0x1f, 0x8b]);
-    expect(gunzipSync(raw).subarray(0, 2).toString('latin1')).toBe('X\n');
-  }, 180_000);
-
-  test('rda: an RData .rda (gzip, RDX3 + XDR serialisation) that load() opens, with the data package files', async () => {
-    const { name, zip } = await download('rda');
-    expect(name).toBe(`${VARS.join('-')}-${BY}-${ISO}.rda.zip`); // the ZIP is named after the requested format
-    expect(list(zip)).toEqual([`${BASE}.rda`, ...PKG].sort());
-    const raw = Buffer.from(await zip.file(`${BASE}.rda`)!.async('uint8array'));
-    expect([raw[0], raw[1]]).toEqual([0x1f, 0x8b]);
-    expect(gunzipSync(raw).subarray(0, 7).toString('latin1')).toBe('RDX3\nX\n');
-    const dir = mkdtempSync(join(tmpdir(), 'indapi-rda-'));
-    try {
-      writeFileSync(join(dir, 'x.rda'), raw);
-      const out = execFileSync('Rscript', ['-e', `e <- new.env(); n <- load("${join(dir, 'x.rda')}", envir = e); d <- get(n, e); cat(n, class(d), nrow(d) > 0, is.factor(d$ELEV_ZONE), sep = "|")`], { encoding: 'utf8' });
-      expect(out).toBe(`${BASE.replace(/-/g, '.')}|data.frame|TRUE|TRUE`);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }, 180_000);
-
-  test('json: GeoJSON with by: one polygon per province carrying its summary, with the data package files', async () => {
-    const { name, zip } = await download('json');
-    expect(name).toBe(`${VARS.join('-')}-${BY}-${ISO}.json.zip`);
-    expect(list(zip)).toEqual([`${BASE}.geojson`, ...PKG].sort());
-    const gj = JSON.parse(await zip.file(`${BASE}.geojson`)!.async('string'));
-    expect(gj.type).toBe('FeatureCollection');
-    expect(gj.description).toMatch(/per group/);
-    const units = gj.features.map((f: any) => f.properties[BY]).filter((u: unknown) => u !== null);
-    expect(units.length).toBeGreaterThan(5);
-    expect(new Set(units).size).toBe(units.length); // each province once
-    for (const f of gj.features) {
-      expect(['Polygon', 'MultiPolygon']).toContain(f.geometry.type);
-      for (const k of ['ISO3', BY, 'CELLS', 'ELEVATION', 'ELEV_ZONE']) expect(f.properties).toHaveProperty(k);
-    }
-  }, 180_000);
-
-  test('tif: one GeoTIFF with .tfw and .tif.aux.xml per variable', async () => {
-    const { name, zip } = await download('tif');
-    expect(name).toBe(`${VARS.join('-')}-${BY}-${ISO}.tif.zip`);
-    const per = VARS.flatMap((v) => [`getLayer-${v}-${BY}-${ISO}.tif`, `getLayer-${v}-${BY}-${ISO}.tfw`, `getLayer-${v}-${BY}-${ISO}.tif.aux.xml`]);
-    expect(list(zip)).toEqual([...per, ...RASTER_PKG].sort());
-    for (const v of VARS) {
-      const b = `getLayer-${v}-${BY}-${ISO}`;
-      expect([...(await head(zip, `${b}.tif`, 4))]).toEqual([0x49, 0x49, 0x2a, 0x00]); // II*\0
-      expect((await zip.file(`${b}.tfw`)!.async('string')).trim().split(/\r?\n/)).toHaveLength(6);
-      expect(await zip.file(`${b}.tif.aux.xml`)!.async('string')).toContain('<PAMDataset>');
-    }
-  }, 180_000);
-
-  test('asc: one ESRI ASCII grid with .prj and .aux.xml per variable', async () => {
-    const { name, zip } = await download('asc');
-    expect(name).toBe(`${VARS.join('-')}-${BY}-${ISO}.asc.zip`);
-    const per = VARS.flatMap((v) => [`getLayer-${v}-${BY}-${ISO}.asc`, `getLayer-${v}-${BY}-${ISO}.prj`, `getLayer-${v}-${BY}-${ISO}.asc.aux.xml`]);
-    expect(list(zip)).toEqual([...per, ...RASTER_PKG].sort());
-    const b = `getLayer-ELEVATION-${BY}-${ISO}`;
-    expect((await head(zip, `${b}.asc`, 6)).toString('latin1').toLowerCase()).toBe('ncols ');
-    expect(await zip.file(`${b}.prj`)!.async('string')).toContain('GCS_WGS_1984');
-  }, 180_000);
-
-  test('grd: one R raster .grd header and .gri data with all variables as bands', async () => {
-    const { name, zip } = await download('grd');
-    expect(name).toBe(`${VARS.join('-')}-${BY}-${ISO}.grd.zip`);
-    expect(list(zip)).toEqual([`${BASE}.grd`, `${BASE}.gri`, ...RASTER_PKG].sort());
-    const grd = await zip.file(`${BASE}.grd`)!.async('string');
-    expect(grd).toContain('[georeference]');
-    expect(grd).toMatch(/nbands\s*=\s*2/);
-    const ncols = Number(/ncols\s*=\s*(\d+)/.exec(grd)![1]), nrows = Number(/nrows\s*=\s*(\d+)/.exec(grd)![1]);
-    expect(grd).toContain('layername=ELEVATION:ELEV_ZONE');
-    const bytesPer = Number(/datatype\s*=\s*FLT(\d)S/.exec(grd)?.[1] ?? 4);
-    expect((await zip.file(`${BASE}.gri`)!.async('uint8array')).byteLength).toBe(ncols * nrows * 2 * bytesPer);
-  }, 180_000);
-
-  for (const f of ['plot', 'hist']) {
-    test(`${f}: a PNG and an SVG per variable`, async () => {
-      const { name, zip } = await download(f);
-      expect(name).toBe(`${VARS.join('-')}-${BY}-${ISO}.${f}.zip`);
-      const per = VARS.flatMap((v) => [`getLayer-${v}-${BY}-${ISO}-${f}.png`, `getLayer-${v}-${BY}-${ISO}-${f}.svg`]);
-      expect(list(zip)).toEqual(per.sort());
-      for (const v of VARS) {
-        const b = `getLayer-${v}-${BY}-${ISO}-${f}`;
-        expect([...(await head(zip, `${b}.png`, 8))]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-        expect(await zip.file(`${b}.svg`)!.async('string')).toMatch(/<svg[\s>]/);
-      }
-    }, 180_000);
-  }
+    expect(errors).toEqual([]);
+  }, 600_000);
 
   // R with haven and terra is required (installed by .ci/run); a missing reader fails, never skips.
-  test('R reads the files: haven gets the CSV rows from the .dta, terra the GeoJSON units from the .tif', async () => {
-    const csvZ = zips.get('csv'), dtaZ = zips.get('dta'), tifZ = zips.get('tif'), jsonZ = zips.get('json');
-    expect(csvZ && dtaZ && tifZ && jsonZ, 'the csv, dta, tif and json downloads ran').toBeTruthy();
+  test('terra reads the summary GeoTIFF: EPSG:4326, one layer, the provinces\' cells', async () => {
+    if (process.env.DL_PANELS) return;
+    const tifZ = online.get('Summaries/tif')!, jsonZ = online.get('Summaries/json')!;
     const dir = mkdtempSync(join(tmpdir(), 'indapi-dl-'));
     try {
-      const csv = parseCsv(await csvZ!.zip.file(`${BASE}.csv`)!.async('string')).data;
-      const adm1 = csv.filter((r) => r[BY] !== '' && r[BY] !== undefined);
-      const dta = join(dir, `${BASE}.dta`), tif = join(dir, `getLayer-ELEVATION-${BY}-${ISO}.tif`);
-      writeFileSync(dta, await dtaZ!.zip.file(`${BASE}.dta`)!.async('uint8array'));
-      for (const ext of ['tif', 'tfw', 'tif.aux.xml']) writeFileSync(join(dir, `getLayer-ELEVATION-${BY}-${ISO}.${ext}`), await tifZ!.zip.file(`getLayer-ELEVATION-${BY}-${ISO}.${ext}`)!.async('uint8array'));
-      const script = [
-        'suppressMessages({library(haven); library(terra)})',
-        'a <- commandArgs(TRUE)',
-        'd <- read_dta(a[1])',
-        'u <- as.character(as_factor(d[["ADM1_NAME_ALT"]]))',
-        'z <- as.character(as_factor(d[["ELEV_ZONE"]]))',
-        'cat("dta_zones", paste(ifelse(is.na(z), "", z), collapse = "|"), "\\n")',
-        'cat("dta_rows", nrow(d), "\\n")',
-        'cat("dta_adm1", sum(!is.na(u) & u != ""), "\\n")',
-        'cat("dta_units", paste(sort(u[!is.na(u) & u != ""]), collapse = "|"), "\\n")',
-        'cat("dta_elev", sprintf("%.6f", sum(d[["ELEVATION"]], na.rm = TRUE)), "\\n")',
-        'r <- rast(a[2])',
-        'cat("tif_dim", ncol(r), nrow(r), nlyr(r), "\\n")',
-        'cat("tif_notna", global(r, "notNA")[1, 1], "\\n")',
-        'cat("tif_sum", sprintf("%.3f", global(r, "sum", na.rm = TRUE)[1, 1]), "\\n")',
-        'cat("tif_crs", crs(r, describe = TRUE)$code, "\\n")',
-      ].join('\n');
-      writeFileSync(join(dir, 'check.R'), script);
-      const out = execFileSync('Rscript', [join(dir, 'check.R'), dta, tif], { encoding: 'utf8', timeout: 60_000 });
-      const got = Object.fromEntries(out.trim().split('\n').map((l) => { const [k, ...v] = l.trim().split(/\s+/); return [k, v.join(' ')]; }));
-      // haven: the same rows as the CSV, the same Kenya ADM1 units
-      expect(Number(got.dta_rows)).toBe(csv.length);
-      expect(Number(got.dta_adm1)).toBe(adm1.length);
-      expect(adm1.length).toBeGreaterThan(5);
-      expect(got.dta_units.split('|').sort()).toEqual(adm1.map((r) => r[BY]).sort());
-      expect(got.dta_zones).toBe(csv.map((r) => r.ELEV_ZONE).join('|')); // value labels of the class column
-      expect(Number(got.dta_elev)).toBeCloseTo(csv.reduce((s, r) => s + (r.ELEVATION === '' ? 0 : Number(r.ELEVATION)), 0), 0);
-      // terra: one layer, EPSG:4326; the zonal tif holds each province's value on its cells: as many
-      // cells with values as the GeoJSON polygons with a value count, and the same values
-      const gj = JSON.parse(await jsonZ!.zip.file(`${BASE}.geojson`)!.async('string'));
-      const withElev = gj.features.filter((f: any) => typeof f.properties.ELEVATION === 'number') as Array<{ properties: { ELEVATION: number; CELLS: number } }>;
-      expect(got.tif_dim.split(' ')[2]).toBe('1');
-      expect(got.tif_crs).toBe('4326');
-      expect(Number(got.tif_notna)).toBe(withElev.reduce((s, f) => s + f.properties.CELLS, 0));
-      expect(Number(got.tif_sum) / withElev.reduce((s, f) => s + f.properties.ELEVATION * f.properties.CELLS, 0)).toBeCloseTo(1, 6);
+      const b = 'getLayer-ELEVATION-ADM1_NAME_ALT-KEN';
+      for (const ext of ['tif', 'tfw', 'tif.aux.xml']) writeFileSync(join(dir, `${b}.${ext}`), await tifZ.file(`${b}.${ext}`)!.async('uint8array'));
+      const out = execFileSync('Rscript', ['-e', `suppressMessages(library(terra)); r <- rast("${join(dir, `${b}.tif`)}"); cat(nlyr(r), crs(r, describe = TRUE)$code, global(r, "notNA")[1, 1])`], { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'] });
+      const [nl, code, notNa] = out.trim().split(/\s+/);
+      const gj = JSON.parse(await jsonZ.file('getLayer-ELEVATION-ELEV_ZONE-ADM1_NAME_ALT-KEN.geojson')!.async('string'));
+      const cells = gj.features.filter((f: any) => typeof f.properties.ELEVATION === 'number').reduce((s: number, f: any) => s + f.properties.CELLS, 0);
+      expect([nl, code, Number(notNa)]).toEqual(['1', '4326', cells]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 120_000);
+
+  test('offline, after the service worker holds the bundle: the same matrix', async () => {
+    await waitSynced(page);
+    await ctx.setOffline(true);
+    try {
+      await matrix('offline');
+    } finally {
+      await ctx.setOffline(false);
+    }
+    expect(errors).toEqual([]);
+  }, 600_000);
 });
