@@ -155,6 +155,7 @@ export function addCallRoutes(app: Hono, rc: RouteContext): void {
     try {
       await rc.store.put(data, signal);
     } catch (e) {
+      if (e instanceof BusyError) return errorResponse(503, e.message, undefined, { 'Retry-After': String(e.retryAfterS) }); // e.g. the disk is full
       if (isIndapiError(e) && statusFor(e.code) < 500) return errorResponse(statusFor(e.code), e.message, callText);
       return errorResponse(500, `Could not store the session: ${messageOf(e)}`, callText);
     }

@@ -173,3 +173,69 @@ test('the session folder removed under a running server is made again at the nex
   await s.put(d);
   expect(await s.readValue(d.key)).toEqual({ value: [{ ELEVATION: 1 }] });
 });
+
+/** A session holding one file of `bytes` bytes. */
+const sized = (bytes: number) => session(new Date(), [{ name: 'r.tif', mediaType: 'image/tiff', bytes: new Uint8Array(bytes) }]);
+
+test('the quota is capped by the free space of the folder at start, and the cap is logged (issue 25 item 2)', async () => {
+  const lines: string[] = [];
+  const s = createDiskSessionStore({ dir, quotaBytes: 1024 * 1048576, freeBytes: () => 20 * 1048576, log: (l) => lines.push(l) });
+  expect(lines).toEqual([expect.stringMatching(/quota of 1024\.0 MiB is capped to 18\.0 MiB: the file system of .* has 20\.0 MiB free/)]);
+  // one session may take a quarter of the capped quota
+  await expect(s.put(sized(5 * 1048576))).rejects.toMatchObject({ code: 'BAD_ARGUMENT', message: expect.stringContaining('4.5 MB one session may keep') });
+  const quiet: string[] = [];
+  createDiskSessionStore({ dir, quotaBytes: 1048576, freeBytes: () => 1e12, log: (l) => quiet.push(l) });
+  expect(quiet).toEqual([]);
+});
+
+test('a full disk (ENOSPC): least recently used sessions go and the write is tried once more; else 503 Retry-After; recovers when space is back (issue 25 item 2)', async () => {
+  let capacity = 2.5 * 1048576; // a small disk, as the injected writeFile counts it
+  const usedOnDisk = async () => {
+    let n = 0;
+    const walk = async (p: string) => {
+      for (const e of await fsp.readdir(p, { withFileTypes: true })) {
+        if (e.isDirectory()) await walk(path.join(p, e.name));
+        else n += (await fsp.stat(path.join(p, e.name))).size;
+      }
+    };
+    await walk(dir);
+    return n;
+  };
+  const writeFile = async (f: string, d: string | Uint8Array) => {
+    if ((await usedOnDisk()) + d.length > capacity) throw Object.assign(new Error(`ENOSPC: no space left on device, write '${f}'`), { code: 'ENOSPC', errno: -28 });
+    await fsp.writeFile(f, d);
+  };
+  const s = createDiskSessionStore({ dir, quotaBytes: 1024 * 1048576, maxSessionBytes: 64 * 1048576, freeBytes: () => 1e12, writeFile });
+  const a = sized(1048576);
+  const b = sized(1048576);
+  const c = sized(1048576);
+  await s.put(a);
+  await s.put(b);
+  await s.get(a.key); // a is now more recently used than b
+  await s.put(c); // ENOSPC: b (least recently used) goes, then c is written
+  expect(await s.get(b.key)).toBeUndefined();
+  expect((await s.get(a.key))?.key).toBe(a.key);
+  expect((await s.get(c.key))?.key).toBe(c.key);
+  // another program fills the disk: evicting does not help, the call is told to come back
+  capacity = 0;
+  const err = await s.put(sized(1000)).catch((e: unknown) => e);
+  expect(err).toMatchObject({ name: 'BusyError', retryAfterS: 30, message: "The server's disk is full, so the result could not be kept. Try again in 30 seconds." });
+  expect(String((err as Error).message)).not.toMatch(/ENOSPC|errno/);
+  expect(readdirSync(dir).filter((n) => n.startsWith('.tmp-'))).toEqual([]);
+  // space is back: it works again, with nothing to reset
+  capacity = 10 * 1048576;
+  const d = sized(1048576);
+  await s.put(d);
+  expect((await s.get(d.key))?.key).toBe(d.key);
+});
+
+test('a call whose session cannot be kept for a full disk answers 503 with Retry-After and the plain message (issue 25 item 2)', async () => {
+  const { createHandler } = await import('../contract/handler');
+  const { createFakeEngine, fakeGenFile } = await import('../../tests/contract/fake-engine.fixture');
+  const writeFile = async () => { throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' }); };
+  const handle = createHandler({ engine: createFakeEngine(), genFile: fakeGenFile, sessions: createDiskSessionStore({ dir, freeBytes: () => 1e12, writeFile }) });
+  const r = await handle(new Request('http://localhost/ocpu/library/indapi3/R/describe', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"var": "ELEVATION"}' }));
+  expect(r.status).toBe(503);
+  expect(r.headers.get('retry-after')).toBe('30');
+  expect(await r.text()).toBe("The server's disk is full, so the result could not be kept. Try again in 30 seconds.\n");
+});

@@ -16,18 +16,25 @@
  * of all sessions; past it the least recently used sessions (by any read) are deleted
  * (an LRU index from `lru-cache`, rebuilt from the folder at start, oldest first). One
  * session may hold at most `maxSessionBytes` (default a quarter of the quota): a larger one
- * is refused with a 400 that points to a smaller area.
+ * is refused with a 400 that points to a smaller area. At start the quota is capped by the
+ * space the folder's file system really has (`fs.statfs`: the sessions already there plus
+ * the free space, less {@link DISK_RESERVE_BYTES}), and the cap is logged. When a write still
+ * fails with ENOSPC (other programs filled the disk), the least recently used sessions are
+ * deleted until the session's bytes are freed and the write is tried once more; if it fails
+ * again the call answers 503 with `Retry-After` and a plain message (no errno). Nothing is
+ * remembered: the next call writes again, so the server recovers once space is back.
  *
  * Lifetime: {@link SESSION_TTL_MS} (24 hours) by default (`SESSION_TTL_HOURS` in the
  * server); expired sessions answer "not found" at once and are deleted by
  * {@link DiskSessionStore.cleanup}, which the server runs every hour (and at start).
  */
-import { promises as fsp } from 'node:fs';
+import { promises as fsp, readdirSync, statfsSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { GeneratedFile, Graphic } from '../core/api';
 import { IndapiError } from '../core/errors';
+import { BusyError } from '../contract/run';
 import { isSessionKey, metaOf, SESSION_TTL_MS, type SessionData, type SessionMeta, type SessionStore } from '../contract/sessions';
 
 /** True for a plain file name: no folders, no dot segments, no control characters. */
@@ -49,7 +56,33 @@ export interface DiskSessionOptions {
   quotaBytes?: number;
   /** Bytes one session may take (default a quarter of the quota). */
   maxSessionBytes?: number;
+  /** Free bytes of the folder's file system (default `fs.statfs`; tests inject a small disk). */
+  freeBytes?: (dir: string) => number;
+  /** Writes a file (default `fs.promises.writeFile`; tests inject ENOSPC). */
+  writeFile?: (file: string, data: string | Uint8Array) => Promise<void>;
+  /** Where the quota's cap by the free space is said (default none). */
+  log?: (line: string) => void;
 }
+
+/** Bytes of the session folder's file system left free by the quota cap at start: 64 MiB, or a tenth of the space when smaller. */
+export const DISK_RESERVE_BYTES = 64 * 1024 * 1024;
+
+/** Seconds a call is told to wait when the disk is full (`Retry-After`). */
+export const DISK_FULL_RETRY_S = 30;
+
+/** Free bytes an unprivileged process may write in `dir`'s file system (or its nearest existing parent's); Infinity when unknown. */
+export function freeDiskBytes(dir: string): number {
+  for (let p = path.resolve(dir); ; p = path.dirname(p)) {
+    try {
+      const s = statfsSync(p);
+      return Number(s.bavail) * Number(s.bsize);
+    } catch {
+      if (path.dirname(p) === p) return Infinity;
+    }
+  }
+}
+
+const isNoSpace = (e: unknown) => ['ENOSPC', 'EDQUOT'].includes((e as NodeJS.ErrnoException)?.code ?? '');
 
 /** A {@link SessionStore} on disk, with its cleanup. */
 export interface DiskSessionStore extends SessionStore {
@@ -98,7 +131,14 @@ function isLiveTemp(name: string): boolean {
 export function createDiskSessionStore(opts: DiskSessionOptions): DiskSessionStore {
   const dir = path.resolve(opts.dir);
   const ttl = opts.ttlMs ?? SESSION_TTL_MS;
-  const quota = Math.max(1, opts.quotaBytes ?? DEFAULT_SESSION_QUOTA_BYTES);
+  const writeFile = opts.writeFile ?? ((f: string, d: string | Uint8Array) => fsp.writeFile(f, d));
+  const asked = Math.max(1, opts.quotaBytes ?? DEFAULT_SESSION_QUOTA_BYTES);
+  const free = (opts.freeBytes ?? freeDiskBytes)(dir);
+  const reserve = Math.min(DISK_RESERVE_BYTES, free / 10);
+  const used = free - reserve >= asked ? 0 : existingBytes(dir); // walked only when the disk may be the limit
+  const room = used + free - reserve;
+  const quota = Math.max(1, Math.floor(Math.min(asked, room)));
+  if (quota < asked) opts.log?.(`sessions: the quota of ${mib(asked)} is capped to ${mib(quota)}: the file system of ${dir} has ${mib(free)} free (and ${mib(used)} of sessions)`);
   const maxSession = Math.min(quota, opts.maxSessionBytes ?? Math.floor(quota / 4));
   const sessionDir = (key: string) => {
     if (!isSessionKey(key)) throw new IndapiError('NOT_FOUND', `Session not found: ${key}`);
@@ -149,6 +189,17 @@ export function createDiskSessionStore(opts: DiskSessionOptions): DiskSessionSto
     return fsp.readFile(path.join(sessionDir(key), part), 'utf8').catch(() => undefined);
   }
 
+  /** Deletes least recently used sessions until `bytes` are freed (or none is left). */
+  async function evictFor(bytes: number): Promise<void> {
+    let freed = 0;
+    for (const key of [...lru.rkeys()]) {
+      if (freed >= bytes) break;
+      freed += lru.peek(key) ?? 0;
+      lru.delete(key);
+      await fsp.rm(path.join(dir, key), { recursive: true, force: true }).catch(() => undefined);
+    }
+  }
+
   let made: Promise<unknown> | undefined;
   /** Creates the folder once (again after a failure, e.g. when it was removed under the server). */
   const mkdirOnce = () => (made ??= fsp.mkdir(dir, { recursive: true }).catch((e) => { made = undefined; throw e; }));
@@ -168,19 +219,35 @@ export function createDiskSessionStore(opts: DiskSessionOptions): DiskSessionSto
           `The result is ${(bytes / 1048576).toFixed(1)} MB, more than the ${(maxSession / 1048576).toFixed(1)} MB one session may keep on this server. Ask for a smaller area (iso3, wkt, ids) or fewer variables, or a lighter format (format = "csv").`,
         );
       }
-      await mkdirOnce();
-      const tmp = path.join(dir, `.tmp-${process.pid}-${data.key}-${randomBytes(6).toString('hex')}`);
+      const attempt = async () => {
+        await mkdirOnce();
+        const tmp = path.join(dir, `.tmp-${process.pid}-${data.key}-${randomBytes(6).toString('hex')}`);
+        try {
+          await writeSession(tmp, data, valueJson, writeFile).catch(async (e) => {
+            if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+            made = undefined; // the folder went away under the server: make it again, once
+            await mkdirOnce();
+            await writeSession(tmp, data, valueJson, writeFile);
+          });
+          await fsp.rename(tmp, sessionDir(data.key));
+        } catch (e) {
+          await fsp.rm(tmp, { recursive: true, force: true }).catch(() => undefined);
+          throw e;
+        }
+      };
       try {
-        await writeSession(tmp, data, valueJson).catch(async (e) => {
-          if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-          made = undefined; // the folder went away under the server: make it again, once
-          await mkdirOnce();
-          await writeSession(tmp, data, valueJson);
-        });
-        await fsp.rename(tmp, sessionDir(data.key));
+        await attempt();
       } catch (e) {
-        await fsp.rm(tmp, { recursive: true, force: true }).catch(() => undefined);
-        throw e;
+        if (!isNoSpace(e)) throw e;
+        // the disk is full: free the session's bytes from the least recently used, then once more
+        await evictFor(bytes);
+        try {
+          await attempt();
+        } catch (e2) {
+          if (!isNoSpace(e2)) throw e2;
+          opts.log?.(`sessions: the disk of ${dir} is full; a result of ${mib(bytes)} could not be kept`);
+          throw new BusyError(DISK_FULL_RETRY_S, `The server's disk is full, so the result could not be kept. Try again in ${DISK_FULL_RETRY_S} seconds.`);
+        }
       }
       lru.set(data.key, bytes);
     },
@@ -203,7 +270,13 @@ export function createDiskSessionStore(opts: DiskSessionOptions): DiskSessionSto
       if (!m || m.zipBytes) return;
       const p = sessionDir(key);
       const tmp = `${p}/.zip-${randomBytes(6).toString('hex')}`;
-      await fsp.writeFile(tmp, zip);
+      try {
+        await writeFile(tmp, zip);
+      } catch (e) {
+        await fsp.rm(tmp, { force: true }).catch(() => undefined);
+        if (isNoSpace(e)) return; // not kept: the archive is built again on the next read
+        throw e;
+      }
       await fsp.rename(tmp, path.join(p, 'session.zip'));
       await writeAtomic(path.join(p, 'meta.json'), JSON.stringify({ ...m, zipBytes: zip.byteLength }));
       lru.set(key, (lru.peek(key) ?? 0) + zip.byteLength);
@@ -279,28 +352,51 @@ interface StoredMeta extends SessionMeta {
   small?: { value: unknown; print: string };
 }
 
+/** MiB with one decimal, for the log. */
+const mib = (n: number) => `${(n / 1048576).toFixed(1)} MiB`;
+
+/** Bytes of the session folders already in `dir` at start (synchronous: once, before the server listens). */
+function existingBytes(dir: string): number {
+  const walk = (p: string): number => {
+    let n = 0;
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(p, { withFileTypes: true });
+    } catch {
+      return 0;
+    }
+    for (const e of entries) {
+      const q = path.join(p, e.name);
+      if (e.isDirectory()) n += walk(q);
+      else n += (() => { try { return statSync(q).size; } catch { return 0; } })();
+    }
+    return n;
+  };
+  return walk(dir);
+}
+
 /** Writes a session's parts into a new folder (`tmp`, whose parent exists). */
-async function writeSession(tmp: string, data: SessionData, valueJson: string): Promise<void> {
+async function writeSession(tmp: string, data: SessionData, valueJson: string, writeFile: NonNullable<DiskSessionOptions['writeFile']>): Promise<void> {
   await fsp.mkdir(tmp);
   if (data.files.length) {
     await fsp.mkdir(path.join(tmp, 'files'));
-    for (const f of data.files) await fsp.writeFile(path.join(tmp, 'files', f.name), f.bytes);
+    for (const f of data.files) await writeFile(path.join(tmp, 'files', f.name), f.bytes);
   }
   if (data.graphics.length) {
     await fsp.mkdir(path.join(tmp, 'graphics'));
     for (let i = 0; i < data.graphics.length; i++) {
-      await fsp.writeFile(path.join(tmp, 'graphics', `${i + 1}.svg`), data.graphics[i].svg);
-      await fsp.writeFile(path.join(tmp, 'graphics', `${i + 1}.png`), data.graphics[i].png);
+      await writeFile(path.join(tmp, 'graphics', `${i + 1}.svg`), data.graphics[i].svg);
+      await writeFile(path.join(tmp, 'graphics', `${i + 1}.png`), data.graphics[i].png);
     }
   }
-  if (data.zip) await fsp.writeFile(path.join(tmp, 'session.zip'), data.zip);
+  if (data.zip) await writeFile(path.join(tmp, 'session.zip'), data.zip);
   const meta: StoredMeta = metaOf(data);
   if (valueJson.length + data.print.length <= SMALL_SESSION_CHARS) meta.small = { value: data.value ?? null, print: data.print };
   else {
-    await fsp.writeFile(path.join(tmp, 'value.json'), valueJson);
-    await fsp.writeFile(path.join(tmp, 'print.txt'), data.print);
+    await writeFile(path.join(tmp, 'value.json'), valueJson);
+    await writeFile(path.join(tmp, 'print.txt'), data.print);
   }
-  await fsp.writeFile(path.join(tmp, 'meta.json'), JSON.stringify(meta));
+  await writeFile(path.join(tmp, 'meta.json'), JSON.stringify(meta));
 }
 
 /** Replaces a file in one step (write beside, rename). */

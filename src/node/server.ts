@@ -149,9 +149,9 @@ function defaults(o: ServerOptions) {
 
 type Defaults = ReturnType<typeof defaults>;
 
-/** The disk session store of the options. */
-function diskStore(d: Defaults): DiskSessionStore {
-  return createDiskSessionStore({ dir: d.sessionDir, ttlMs: d.sessionTtlMs, quotaBytes: d.sessionQuotaBytes, maxSessionBytes: d.sessionMaxBytes });
+/** The disk session store of the options (the quota's cap by the free disk space is logged to stdout unless `log` is false). */
+function diskStore(d: Defaults, log?: ((line: string) => void) | false): DiskSessionStore {
+  return createDiskSessionStore({ dir: d.sessionDir, ttlMs: d.sessionTtlMs, quotaBytes: d.sessionQuotaBytes, maxSessionBytes: d.sessionMaxBytes, log: log === false ? undefined : (log ?? ((l) => console.log(l))) });
 }
 
 /** The worker pool of the options, from `POOL_THREADS`, `POOL_QUEUE`, `POOL_CACHE_MB` unless given. */
@@ -189,7 +189,7 @@ export function createServerFetch(o: ServerOptions = {}): (req: Request) => Prom
 /** {@link createServerFetch} without the compression layer. */
 function createUncompressedFetch(o: ServerOptions): (req: Request) => Promise<Response> {
   const d = defaults(o);
-  const sessions = o.sessions ?? diskStore(d);
+  const sessions = o.sessions ?? diskStore(d, o.log);
   let port = Number(process.env.PORT ?? 8080); // updated from each request's URL
   const origin = publicOriginResolver(d.publicUrl, () => port);
   let runtimeText: Promise<string> | undefined; // read once: the bundle does not change under a running server
@@ -291,7 +291,7 @@ export async function startServer(o: ServerOptions = {}): Promise<RunningServer>
   let sessions = o.sessions;
   let stopCleanup = () => {};
   if (!sessions) {
-    const disk = diskStore(d);
+    const disk = diskStore(d, o.log);
     void disk.cleanup().catch(() => undefined);
     stopCleanup = disk.startCleanup();
     sessions = disk;
