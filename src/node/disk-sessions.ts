@@ -67,6 +67,9 @@ export interface DiskSessionOptions {
 /** Bytes of the session folder's file system left free by the quota cap at start: 64 MiB, or a tenth of the space when smaller. */
 export const DISK_RESERVE_BYTES = 64 * 1024 * 1024;
 
+/** The quota is never capped below this (16 MiB), so a disk full at start recovers with no restart. */
+export const DISK_MIN_QUOTA_BYTES = 16 * 1024 * 1024;
+
 /** Seconds a call is told to wait when the disk is full (`Retry-After`). */
 export const DISK_FULL_RETRY_S = 30;
 
@@ -137,7 +140,8 @@ export function createDiskSessionStore(opts: DiskSessionOptions): DiskSessionSto
   const reserve = Math.min(DISK_RESERVE_BYTES, free / 10);
   const used = free - reserve >= asked ? 0 : existingBytes(dir); // walked only when the disk may be the limit
   const room = used + free - reserve;
-  const quota = Math.max(1, Math.floor(Math.min(asked, room)));
+  // never below 16 MiB (a disk full at start would otherwise refuse every session until a restart; ENOSPC is handled below)
+  const quota = Math.floor(Math.min(asked, Math.max(room, DISK_MIN_QUOTA_BYTES)));
   if (quota < asked) opts.log?.(`sessions: the quota of ${mib(asked)} is capped to ${mib(quota)}: the file system of ${dir} has ${mib(free)} free (and ${mib(used)} of sessions)`);
   const maxSession = Math.min(quota, opts.maxSessionBytes ?? Math.floor(quota / 4));
   const sessionDir = (key: string) => {
@@ -372,7 +376,11 @@ function existingBytes(dir: string): number {
     }
     return n;
   };
-  return walk(dir);
+  try {
+    return readdirSync(dir).filter(isSessionKey).reduce((n, k) => n + walk(path.join(dir, k)), 0);
+  } catch {
+    return 0;
+  }
 }
 
 /** Writes a session's parts into a new folder (`tmp`, whose parent exists). */
