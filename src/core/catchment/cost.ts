@@ -207,9 +207,8 @@ function settle(
   const { ewM, nsM, diagM } = steps;
   const knNs = steps.knightNsM ?? new Float64Array(0), knEw = steps.knightEwM ?? new Float64Array(0);
   const { dist, done, from } = ws;
-  let s = 0; // the source of the cell being settled
   // relax one neighbour j of a cell at time d with friction f over a step of m metres
-  const relax = (j: number, m: number, d: number, f: number) => {
+  const relax = (j: number, m: number, d: number, f: number, s: number) => {
     if (done[j]) return;
     const g = fr[j];
     if (!(g >= 0 && g < Infinity)) return;
@@ -217,7 +216,7 @@ function settle(
     if (nd < dist[j] && nd <= maxM) lower(j, nd, s);
   };
   // a knight's move to j crossing cells a and b: the mean friction of the four cells
-  const relaxK = (j: number, a: number, b: number, m: number, d: number, f: number) => {
+  const relaxK = (j: number, a: number, b: number, m: number, d: number, f: number, s: number) => {
     if (done[j]) return;
     const g = fr[j], fa = fr[a], fb = fr[b];
     if (!(g >= 0 && g < Infinity && fa >= 0 && fa < Infinity && fb >= 0 && fb < Infinity)) return;
@@ -238,45 +237,45 @@ function settle(
     const r = (i / W) | 0, c = i - r * W;
     if (c < c0) c0 = c; if (c > c1) c1 = c; if (r < r0) r0 = r; if (r > r1) r1 = r;
     const d = dist[i], f = fr[i];
-    s = from[i];
+    const s = from[i];
     minutes[i] = d;
     source[i] = s;
     const west = c > 0, east = c < W - 1;
-    if (west) relax(i - 1, ewM[r], d, f);
-    if (east) relax(i + 1, ewM[r], d, f);
+    if (west) relax(i - 1, ewM[r], d, f, s);
+    if (east) relax(i + 1, ewM[r], d, f, s);
     if (r > 0) {
       const up = i - W, ns = nsM[r - 1], dg = diagM[r - 1];
-      relax(up, ns, d, f);
-      if (west) relax(up - 1, dg, d, f);
-      if (east) relax(up + 1, dg, d, f);
+      relax(up, ns, d, f, s);
+      if (west) relax(up - 1, dg, d, f, s);
+      if (east) relax(up + 1, dg, d, f, s);
     }
     if (r < H - 1) {
       const dn = i + W, ns = nsM[r], dg = diagM[r];
-      relax(dn, ns, d, f);
-      if (west) relax(dn - 1, dg, d, f);
-      if (east) relax(dn + 1, dg, d, f);
+      relax(dn, ns, d, f, s);
+      if (west) relax(dn - 1, dg, d, f, s);
+      if (east) relax(dn + 1, dg, d, f, s);
     }
     if (!n16) continue;
     // knight's moves: two rows and one column (crossing the cells one row away), then one row and two columns
     if (r > 1) {
       const up = i - W, m = knNs[r - 2];
-      if (west) relaxK(up - W - 1, up, up - 1, m, d, f);
-      if (east) relaxK(up - W + 1, up, up + 1, m, d, f);
+      if (west) relaxK(up - W - 1, up, up - 1, m, d, f, s);
+      if (east) relaxK(up - W + 1, up, up + 1, m, d, f, s);
     }
     if (r < H - 2) {
       const dn = i + W, m = knNs[r];
-      if (west) relaxK(dn + W - 1, dn, dn - 1, m, d, f);
-      if (east) relaxK(dn + W + 1, dn, dn + 1, m, d, f);
+      if (west) relaxK(dn + W - 1, dn, dn - 1, m, d, f, s);
+      if (east) relaxK(dn + W + 1, dn, dn + 1, m, d, f, s);
     }
     if (r > 0) {
       const m = knEw[r - 1], up = i - W;
-      if (c > 1) relaxK(up - 2, i - 1, up - 1, m, d, f);
-      if (c < W - 2) relaxK(up + 2, i + 1, up + 1, m, d, f);
+      if (c > 1) relaxK(up - 2, i - 1, up - 1, m, d, f, s);
+      if (c < W - 2) relaxK(up + 2, i + 1, up + 1, m, d, f, s);
     }
     if (r < H - 1) {
       const m = knEw[r], dn = i + W;
-      if (c > 1) relaxK(dn - 2, i - 1, dn - 1, m, d, f);
-      if (c < W - 2) relaxK(dn + 2, i + 1, dn + 1, m, d, f);
+      if (c > 1) relaxK(dn - 2, i - 1, dn - 1, m, d, f, s);
+      if (c < W - 2) relaxK(dn + 2, i + 1, dn + 1, m, d, f, s);
     }
   }
   opts.onProgress?.(settled, N);

@@ -1,5 +1,5 @@
 /**
- * A binary min-heap of (key, cell index) pairs in typed arrays, for the travel-time Dijkstra.
+ * A 4-ary min-heap of (key, cell index) pairs in typed arrays, for the travel-time Dijkstra.
  *
  * Written for the engine core rather than taken from npm (flatqueue and tinyqueue hold keys in
  * plain JavaScript arrays): the keys are Float64Array and the values Int32Array, grown by
@@ -37,7 +37,7 @@ export class CellHeap {
     const keys = this.keys, vals = this.vals;
     let i = this.n++;
     while (i > 0) {
-      const p = (i - 1) >> 1;
+      const p = (i - 1) >> 2;
       if (keys[p] <= key) break;
       keys[i] = keys[p]; vals[i] = vals[p];
       i = p;
@@ -59,12 +59,15 @@ export class CellHeap {
     if (n > 0) {
       const key = keys[n], val = vals[n];
       let i = 0;
-      const half = n >> 1;
-      while (i < half) {
-        let c = 2 * i + 1;
-        if (c + 1 < n && keys[c + 1] < keys[c]) c++;
-        if (keys[c] >= key) break;
-        keys[i] = keys[c]; vals[i] = vals[c];
+      // 4-ary: the smallest of up to four children moves up
+      for (;;) {
+        const c0 = 4 * i + 1;
+        if (c0 >= n) break;
+        let c = c0, ck = keys[c0];
+        const end = Math.min(c0 + 4, n);
+        for (let k = c0 + 1; k < end; k++) if (keys[k] < ck) { c = k; ck = keys[k]; }
+        if (ck >= key) break;
+        keys[i] = ck; vals[i] = vals[c];
         i = c;
       }
       keys[i] = key; vals[i] = val;
