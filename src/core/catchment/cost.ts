@@ -208,8 +208,8 @@ function settle(
   const knNs = steps.knightNsM ?? new Float64Array(0), knEw = steps.knightEwM ?? new Float64Array(0);
   const { dist, done, from } = ws;
   // relax one neighbour j of a cell at time d with friction f over a step of m metres
+  // a settled cell is never lowered again (its time is final and costs are >= 0): no check needed
   const relax = (j: number, m: number, d: number, f: number, s: number) => {
-    if (done[j]) return;
     const g = fr[j];
     if (!(g >= 0 && g < Infinity)) return;
     const nd = d + m * 0.5 * (f + g);
@@ -217,7 +217,6 @@ function settle(
   };
   // a knight's move to j crossing cells a and b: the mean friction of the four cells
   const relaxK = (j: number, a: number, b: number, m: number, d: number, f: number, s: number) => {
-    if (done[j]) return;
     const g = fr[j], fa = fr[a], fb = fr[b];
     if (!(g >= 0 && g < Infinity && fa >= 0 && fa < Infinity && fb >= 0 && fb < Infinity)) return;
     const nd = d + m * 0.25 * (f + g + fa + fb);
@@ -228,9 +227,11 @@ function settle(
   const minutes = new Float32Array(N).fill(NaN);
   const source = new Int16Array(N).fill(-1);
   while (heap.size) {
-    if (heap.peekKey() > maxM) break;
+    const key = heap.peekKey();
+    if (key > maxM) break;
     const i = heap.pop();
-    if (done[i]) continue;
+    // an entry left behind by a later lowering (the heap has no decrease-key)
+    if (key > dist[i] || done[i]) continue;
     done[i] = 1;
     settled++;
     if ((settled & 0xffff) === 0) { throwIfAborted(opts.signal); opts.onProgress?.(settled, N); }
