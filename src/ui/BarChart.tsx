@@ -113,7 +113,7 @@ export function BarChart({ rows, x, y, color, colorLabel, colorOrder, colorTitle
         encoding: {
           ...(horizontal ? { y: cat, x: val } : { x: cat, y: val }),
           ...offset,
-          ...(color ? { color: { field: 'c', type: 'nominal', title: cTitle, sort: colorOrder ?? 'ascending', scale: { scheme: 'tableau10' }, legend: { orient: horizontal ? 'top' : 'right', labelLimit: 220, titleLimit: 400 } } } : { color: { value: '#2f6f9f' } }),
+          ...(color ? { color: { field: 'c', type: 'nominal', title: cTitle, sort: colorOrder ?? 'ascending', scale: { scheme: 'tableau10' }, legend: { orient: horizontal ? 'top' : 'right', direction: 'vertical', labelLimit: 220, titleLimit: 150 } } } : { color: { value: '#2f6f9f' } }),
           tooltip: [{ field: 'x', type: 'nominal', title: xTitle ?? x }, ...(color ? [{ field: 'c', type: 'nominal', title: cTitle }] : []), { field: 'y', type: 'quantitative', title: yTitle ?? y, format: ',.6~r' }],
         },
         config: { font: 'system-ui, sans-serif', axis: { labelFontSize: 10, titleFontSize: 11 } },
