@@ -180,9 +180,14 @@ export function App() {
   // The record whose layer the map draws: the legend's title, unit and palette go with it, so a
   // switch that fails (offline, a layer never stored) leaves the old map with its own legend.
   const [drawnRec, setDrawnRec] = useState<VarRecord | null>(null);
+  // After a failed switch the selection goes back to the layer on the map (so the card, the
+  // catalog and the legend's "Back to" name it): that step restyles nothing and keeps the message.
+  const revertedTo = useRef<string | null>(null);
   // Style the selected layer in the raster worker.
   useEffect(() => {
     if (!rec) { setRasterKey(null); setPalette(null); setDrawnRec(null); return; }
+    if (revertedTo.current === rec.varCode) { revertedTo.current = null; return; }
+    revertedTo.current = null;
     let cancel = false;
     setMapErr(null);
     const key = `cog:${rec.varCode}`;
@@ -190,7 +195,9 @@ export function App() {
       .catch((e) => {
         if (cancel) return;
         const still = drawnRecRef.current;
-        setMapErr(`Cannot show ${rec.varLabel} (${rec.varCode}): ${errText(e).replace(/([^.])$/, '$1.')}${still && still.varCode !== rec.varCode ? ` The map still shows ${still.varLabel}.` : ''}`);
+        const back = still && still.varCode !== rec.varCode;
+        setMapErr(`Cannot show ${rec.varLabel} (${rec.varCode}): ${errText(e).replace(/([^.])$/, '$1.')}${back ? ` The map still shows ${still.varLabel}.` : ''}`);
+        if (back) { revertedTo.current = still.varCode; update({ v: still.varCode }, { replace: true }); }
       });
     return () => { cancel = true; };
   }, [rec, restyle]);

@@ -348,7 +348,8 @@ export function exportInfo(src: MapViewSource): MapExportInfo {
   const recUnit = prettyUnit(rec?.unit ?? '');
   const layerHeading = choro ? `${rec?.varLabel ?? 'Layer'} under it${recUnit ? ` (${recUnit})` : ''}` : recUnit ? `${rec?.varCode ?? 'Value'} (${recUnit})` : 'Legend';
   const legends: MapLegend[] = [];
-  if (choro) legends.push(exportLegend({ entries: choro.legend }, unit ? `Value (${unit})` : 'Legend', data?.dec ?? 2));
+  // the choropleth's heading names its indicator (the summary's value column), as the app's legend does
+  if (choro) legends.push(exportLegend({ entries: choro.legend }, `${choro.rec?.varLabel ?? choro.title}${unit ? ` (${unit})` : ''}`, data?.dec ?? 2));
   if (palette) legends.push(exportLegend({ palette }, layerHeading, rec?.dec ?? 2));
   const srcs = [rec, choro?.rec].filter((r, i, a): r is VarRecord => !!r && a.findIndex((x) => x?.varCode === r.varCode) === i);
   return {
