@@ -203,7 +203,9 @@ describe('map export: SVG and PDF', () => {
     const svg = readSvg(join(OUT, 'map-two-legends.svg'));
     expect([svg.width, svg.height]).toEqual([mw, mh]);
     // both legends: the choropleth's values and the elevation classes of the layer under it
-    expect(svg.texts).toContain('Value (m)');
+    // the choropleth's heading names its indicator (issue 23), not "Value (m)"
+    expect(svg.texts).not.toContain('Value (m)');
+    expect(svg.texts.some((t) => /^Elevation.*\(m\)$/.test(t) && !/under it/.test(t))).toBe(true);
     expect(svg.texts.some((t) => /^Elevation .*under it \(m\)$/.test(t))).toBe(true);
     for (const l of LEGEND) expect(svg.texts).toContain(l);
     const raw = readFileSync(join(OUT, 'map-two-legends.svg'), 'utf8');
