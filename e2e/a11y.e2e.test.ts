@@ -5,7 +5,7 @@
  */
 import { expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { type Started, axeViolations } from './helpers';
+import { type Started, axeViolations, injectAxe } from './helpers';
 import { shot, still, waitMap, serverAndBrowser } from './app-helpers';
 
 let srv: Started;
@@ -42,3 +42,24 @@ for (const [name, viewport] of [['desktop', { width: 1440, height: 900 }], ['pho
     await ctx.close();
   });
 }
+
+test('phone 390x844, a catchment shown: no heading-order issue (any impact), and the band table scrolled into view keeps its header below the sticky tabs (issue 23)', async () => {
+  const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  try {
+    const page = await ctx.newPage();
+    await page.goto(`${srv.url}#v=ELEVATION&panel=catchment&pick=36.81667%2C-1.28333&cm=0%2C120%2C240%2C480`);
+    await page.locator('[data-testid="catchment-result"] table tbody tr').first().waitFor({ timeout: 120_000 });
+    await still(page);
+    await injectAxe(page);
+    const order = await page.evaluate(async () => ((await (window as any).axe.run(document, { runOnly: ['heading-order'] })).violations as Array<{ nodes: Array<{ html: string }> }>).flatMap((v) => v.nodes.map((n) => n.html)));
+    expect(order).toEqual([]);
+    // as keyboard focus or a link to the result would scroll it
+    await page.locator('[data-testid="catchment-result"] .table-wrap').evaluate((e) => e.scrollIntoView({ block: 'start' }));
+    await still(page);
+    const [thTop, tabsBottom] = await page.evaluate(() => [document.querySelector('[data-testid="catchment-result"] thead th')!.getBoundingClientRect().top, document.querySelector('.tabs-bar')!.getBoundingClientRect().bottom]);
+    expect(thTop).toBeGreaterThanOrEqual(tabsBottom);
+    await shot(page, 'a11y-phone-catchment-table');
+  } finally {
+    await ctx.close();
+  }
+});
