@@ -256,6 +256,13 @@ const FORMAT_SPELLING_CASES: ContractCase[] = [
     status: 200,
     text: [/^getLayer-ELEVATION-KEN\.geojson$/m],
   },
+  {
+    name: 'indapi with format " GeoPackage" writes the gpkg package',
+    session: { method: 'POST', path: `${R}/indapi`, headers: JSONH, body: JSON.stringify({ var: 'ELEVATION', iso3: 'KEN', by: 'ADM1_NAME_ALT', format: ' GeoPackage' }) },
+    request: { path: `${P}/tmp/{key}/files/` },
+    status: 200,
+    text: [/^getLayer-ELEVATION-ADM1_NAME_ALT-KEN\.gpkg$/m, /^datapackage\.json$/m],
+  },
   { name: 'catchment with format "tif " writes the travel-time raster', session: catchmentSession({ format: 'tif ' }), request: { path: `${P}/tmp/{key}/files/` }, status: 200, text: [/^catchment-TRAVEL_TIME-.*\.tif$/m] },
   { name: 'indapi/json with format " data.table" answers the table', request: { method: 'POST', path: `${R}/indapi/json`, headers: JSONH, body: JSON.stringify({ var: 'ELEVATION', iso3: 'KEN', format: ' data.table' }) }, status: 201, json: (v) => expect(v).toEqual([expect.objectContaining({ ISO3: 'KEN' })]) },
   { name: 'catchment with an unknown format is 400 listing the catchment formats', request: { method: 'POST', path: `${R}/catchment`, headers: JSONH, body: JSON.stringify({ xy: NAIROBI, format: 'plot' }) }, status: 400, text: ["'format': catchment writes csv"] },
