@@ -145,6 +145,16 @@ export function bindArgs(method: string, specs: ArgSpec[], raw: RawArgs): Record
   return out;
 }
 
+/**
+ * NULL (JSON null, R `NULL`) or an empty named list `{}` (jsonlite's `list(a = NULL)`): "no value"
+ * in a `by` list. An empty vector `[]` stays an error (no breaks, no classes).
+ */
+function isEmptyValue(v: RValue): boolean {
+  if (v === null) return true;
+  if (Array.isArray(v)) return v.length === 1 && v[0] === null;
+  return typeof v === 'object' && Object.keys(v).length === 0;
+}
+
 function coerce(spec: ArgSpec, v: RValue, call: string, isNull = false): unknown {
   const bad = (what: string): never => {
     throw callError('BAD_ARGUMENT', `invalid '${spec.name}' argument: expected ${what}, got ${isNull ? 'NULL' : `${typeName(v)} ${deparse(v, SHORT)}`}`, call);
@@ -186,11 +196,17 @@ function coerce(spec: ArgSpec, v: RValue, call: string, isNull = false): unknown
         return (arr as string[]).map((x) => x.trim());
       }
       const obj = v as Record<string, RValue>;
-      const out: Record<string, Array<number | string>> = {};
+      const out: Record<string, Array<number | string> | null> = {};
       for (const [code, val] of Object.entries(obj)) {
+        // NULL or an empty list (jsonlite writes list(a = NULL) as {"a": {}}):
+        // this code keeps its default grouping beside codes with custom breaks
+        if (isEmptyValue(val)) {
+          out[code] = null;
+          continue;
+        }
         const xs = Array.isArray(val) ? val : [val];
         if (xs.length === 0 || !xs.every((x) => typeof x === 'number' || typeof x === 'string')) {
-          bad('a list mapping each code to breaks (numbers) or classes');
+          bad('a list mapping each code to breaks (numbers), classes or NULL (its default grouping)');
         }
         out[code] = xs as Array<number | string>;
       }

@@ -98,9 +98,10 @@ export type Row = Record<string, Cell>;
 
 /**
  * The `by` argument: a list of codes, or an object mapping a continuous code to custom
- * increasing breaks (or a class code to a list of classes to keep).
+ * increasing breaks (or a class code to a list of classes to keep); `null` keeps a code's default
+ * grouping (class as is, continuous at its catalog breaks) beside codes with custom breaks.
  */
-export type ByArg = string[] | Record<string, Array<number | string>>;
+export type ByArg = string[] | Record<string, Array<number | string> | null>;
 
 /** Arguments of the main query (getLayer / indapi). */
 export interface GetLayerArgs {

@@ -410,6 +410,41 @@ export const CASES: ContractCase[] = [
     },
   },
   {
+    // a code with its default grouping beside one with custom breaks (Summaries' two-domain case,
+    // issue 23 item 4): JSON null, [] and {} (jsonlite's list(a = NULL)) all mean "default"
+    name: 'indapi/json with by mixing a default code (null) and custom breaks',
+    request: { method: 'POST', path: `${R}/indapi/json`, headers: JSONH, body: JSON.stringify({ var: 'AREA_LAND', iso3: 'KEN', by: { ADM1_NAME_ALT: null, ELEVATION: [0, 1500, 6000] } }) },
+    status: 201,
+    json: (v) => {
+      isRows(v);
+      expect(v.some((r: any) => typeof r.ADM1_NAME_ALT === 'string' && typeof r.ELEVATION === 'string')).toBe(true);
+    },
+  },
+  {
+    name: 'indapi/json with by mixing {} (jsonlite NULL) and custom breaks',
+    request: { method: 'POST', path: `${R}/indapi/json`, headers: JSONH, body: JSON.stringify({ var: 'AREA_LAND', iso3: 'KEN', by: { ADM1_NAME_ALT: {}, ELEVATION: [0, 1500, 6000] } }) },
+    status: 201,
+    json: (v) => {
+      isRows(v);
+      expect(v.some((r: any) => typeof r.ADM1_NAME_ALT === 'string' && typeof r.ELEVATION === 'string')).toBe(true);
+    },
+  },
+  {
+    name: 'indapi/json with form list(code = NULL, code = c(breaks))',
+    request: { method: 'POST', path: `${R}/indapi/json`, headers: FORM, body: "var='AREA_LAND'&iso3='KEN'&by=list(ADM1_NAME_ALT=NULL,ELEVATION=c(0,1500,6000))" },
+    status: 201,
+    json: (v) => {
+      isRows(v);
+      expect(v.some((r: any) => typeof r.ADM1_NAME_ALT === 'string' && typeof r.ELEVATION === 'string')).toBe(true);
+    },
+  },
+  {
+    name: 'indapi with a by value that is a nested list is refused naming by',
+    request: { method: 'POST', path: `${R}/indapi/json`, headers: JSONH, body: JSON.stringify({ var: 'AREA_LAND', iso3: 'KEN', by: { ADM1_NAME_ALT: 'x', ELEVATION: [[1]] } }) },
+    status: 400,
+    text: ["'by'"],
+  },
+  {
     name: 'indapi/json with JSON array literal in a form field',
     request: { method: 'POST', path: `${R}/indapi/json`, headers: FORM, body: 'var=["ELEVATION"]&iso3="KEN"&by=["ADM1_NAME_ALT"]' },
     status: 201,
