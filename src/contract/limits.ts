@@ -30,6 +30,10 @@ export interface CallLimits {
   maxVertices: number;
   /** Deepest nesting of parentheses in a WKT string (a GEOMETRYCOLLECTION of MULTIPOLYGONs needs 4): 32. */
   maxWktDepth: number;
+  /** Most shapes summarised one by one in a call: members of a GEOMETRYCOLLECTION in `wkt`, entries of `domains` (and their collections' members): 5 000 (each is a row of its own; 50 000 took 7 s). */
+  maxShapes: number;
+  /** Most grid cells the polygon edges of a call's WKT cross in all (rows plus columns of 5 arc-minutes each edge spans, plus one): 2 000 000 (a 99,990-vertex zigzag crosses 4.8 M and took 18 s). */
+  maxEdgeCells: number;
   /** Most rows of a per-cell answer (`collapse = FALSE`): 100 000 (a country; use `format = "csv"`, `"tif"` or a smaller area for more). */
   maxCellRows: number;
   /** Largest value of a session, as JSON: 32 MB. */
@@ -45,6 +49,8 @@ export const DEFAULT_LIMITS: Readonly<CallLimits> = {
   maxIds: MAX_IDS,
   maxVertices: MAX_WKT_VERTICES,
   maxWktDepth: 32,
+  maxShapes: 5000,
+  maxEdgeCells: 2_000_000,
   maxCellRows: 100_000,
   maxValueBytes: 32 * 1024 * 1024,
 };
@@ -89,9 +95,78 @@ export function wktSize(wkt: string): { vertices: number; depth: number } {
   return { vertices: Math.ceil(numbers / 2), depth: deepest };
 }
 
-/** Vertices of all WKT strings and GeoJSON coordinate pairs in a value (`domains`), without recursion. */
-function shapeVertices(v: unknown, wktDepth: (depth: number) => void): number {
+/** Cells per degree of the 5-arc-minute grid, for {@link wktEdgeCells}. */
+const CELLS_PER_DEGREE = 12;
+
+/**
+ * Grid cells the edges of a WKT string's polygons cross, at most: per edge, the 5-arc-minute
+ * rows and columns it spans plus one (the work of rasterising it, with or without `exact`),
+ * by a scan that does not parse it (points and their lists count nothing).
+ */
+export function wktEdgeCells(wkt: string): number {
+  if (!/POLYGON/i.test(wkt)) return 0;
   let n = 0;
+  let polygon = false;
+  let wordStart = -1;
+  let numStart = -1;
+  let x = NaN, px = NaN, py = NaN;
+  let half = false; // a first coordinate of a pair is read
+  for (let i = 0; i <= wkt.length; i++) {
+    const c = i < wkt.length ? wkt.charCodeAt(i) : 32;
+    const inNumber = (c >= 48 && c <= 57) || c === 46 || c === 45 || c === 43 || ((c === 101 || c === 69) && numStart >= 0);
+    if (inNumber) {
+      if (numStart < 0) numStart = i;
+      continue;
+    }
+    if (numStart >= 0) {
+      const v = Number(wkt.slice(numStart, i));
+      numStart = -1;
+      if (!half) {
+        x = v;
+        half = true;
+      } else {
+        half = false;
+        if (polygon && px === px) n += (Math.abs(x - px) + Math.abs(v - py)) * CELLS_PER_DEGREE + 1;
+        px = x;
+        py = v;
+      }
+    }
+    const letter = (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+    if (letter) {
+      if (wordStart < 0) wordStart = i;
+      continue;
+    }
+    if (wordStart >= 0) {
+      polygon = /POLYGON$/i.test(wkt.slice(wordStart, i));
+      wordStart = -1;
+    }
+    if (c === 40 || c === 41) {
+      px = py = NaN;
+      half = false;
+    }
+  }
+  return n;
+}
+
+/** Shapes a WKT string is summarised as: the members of a GEOMETRYCOLLECTION (its commas at depth 1, plus one), else 1. */
+export function wktShapes(wkt: string): number {
+  if (!/^\s*GEOMETRYCOLLECTION\s*\(/i.test(wkt)) return 1;
+  let depth = 0;
+  let n = 1;
+  for (let i = 0; i < wkt.length; i++) {
+    const c = wkt.charCodeAt(i);
+    if (c === 40) depth++;
+    else if (c === 41) depth--;
+    else if (c === 44 && depth === 1) n++;
+  }
+  return n;
+}
+
+/** Vertices of all WKT strings and GeoJSON coordinate pairs in a value (`domains`), and its shapes (WKT strings or GeoJSON features, collections by member), without recursion. */
+function shapeVertices(v: unknown, wktDepth: (depth: number) => void): { vertices: number; shapes: number; edgeCells: number } {
+  let n = 0;
+  let shapes = 0;
+  let edgeCells = 0;
   const stack: unknown[] = [v];
   while (stack.length) {
     const x = stack.pop();
@@ -100,11 +175,16 @@ function shapeVertices(v: unknown, wktDepth: (depth: number) => void): number {
         const s = wktSize(x);
         wktDepth(s.depth);
         n += s.vertices;
+        shapes += wktShapes(x);
+        edgeCells += wktEdgeCells(x);
       }
     } else if (typeof x === 'number') n += 0.5;
-    else if (x !== null && typeof x === 'object') for (const c of Array.isArray(x) ? x : Object.values(x as Record<string, unknown>)) stack.push(c);
+    else if (x !== null && typeof x === 'object') {
+      if ((x as { type?: unknown }).type === 'Feature') shapes++;
+      for (const c of Array.isArray(x) ? x : Object.values(x as Record<string, unknown>)) stack.push(c);
+    }
   }
-  return Math.ceil(n);
+  return { vertices: Math.ceil(n), shapes, edgeCells };
 }
 
 /**
@@ -149,8 +229,14 @@ function checkShapes(name: string, v: unknown, call: string, lim: CallLimits): v
   // The parser's own message and status, before the scan reads 5 MB.
   if (typeof v === 'string' && v.length > MAX_WKT_LENGTH) throw tooMuch(`WKT is longer than ${MAX_WKT_LENGTH} characters.`, call, 'TOO_LARGE');
   let deepest = 0;
-  const vertices = shapeVertices(v, (d) => (deepest = Math.max(deepest, d)));
+  const { vertices, shapes, edgeCells } = shapeVertices(v, (d) => (deepest = Math.max(deepest, d)));
   if (deepest > lim.maxWktDepth) throw tooMuch(`argument '${name}' has WKT nested ${deepest} levels deep; the limit is ${lim.maxWktDepth}.`, call);
+  if (shapes > lim.maxShapes) {
+    throw tooMuch(`argument '${name}' has ${shapes} shapes, each summarised on its own; the limit is ${lim.maxShapes}. Split the call, or join points into one MULTIPOINT (one summary).`, call);
+  }
+  if (edgeCells > lim.maxEdgeCells) {
+    throw tooMuch(`argument '${name}' has polygon edges crossing ${Math.round(edgeCells)} grid cells in all (a zigzag or a very detailed outline); the limit is ${lim.maxEdgeCells}. Simplify the shapes (e.g. with mapshaper or ST_Simplify).`, call);
+  }
   if (vertices > lim.maxVertices) {
     throw tooMuch(`argument '${name}' has ${vertices} vertices; the limit is ${lim.maxVertices}. Simplify the shapes (e.g. with mapshaper or ST_Simplify).`, call, 'TOO_LARGE');
   }

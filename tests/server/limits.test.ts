@@ -8,7 +8,7 @@ import { expect, test } from 'vitest';
 import type { Engine } from '../../src/core/api';
 import { createHandler } from '../../src/contract/handler';
 import { deparse } from '../../src/contract/deparse';
-import { checkValueLimits, DEFAULT_LIMITS, nestingDepth, wktSize } from '../../src/contract/limits';
+import { checkValueLimits, DEFAULT_LIMITS, nestingDepth, wktEdgeCells, wktShapes, wktSize } from '../../src/contract/limits';
 import { createMemorySessionStore } from '../../src/contract/sessions';
 import { createFakeEngine, fakeGenFile } from '../contract/fake-engine.fixture';
 
@@ -109,4 +109,44 @@ test('catchment: 200,000 minutes breaks (issue 25.1) answer 400 naming minutes b
   // 100 breaks pass the check (the fixture engine has no catchment: 400 from the method, not the limit)
   const ok = await post('catchment', JSON.stringify({ xy: [36.82, -1.29], minutes: minutes.slice(0, 100) }));
   expect(await ok.text()).not.toMatch(/limit is 100/);
+});
+
+/** A zigzag polygon of about `n` vertices whose teeth run 4 degrees north-south (issue 25 item 1). */
+function zigzag(n: number): string {
+  const pts: string[] = [];
+  for (let i = 0; i < n - 3; i++) pts.push(`${(34 + (6 * i) / n).toFixed(6)} ${i % 2 ? 3 : -1}`);
+  pts.push('40 -2', '34 -2', pts[0]);
+  return `POLYGON((${pts.join(',')}))`;
+}
+
+test('a 99,990-vertex zigzag (exact = TRUE) and 50,000 points in a GEOMETRYCOLLECTION answer 400 naming the argument, before any work (issue 25 item 1)', async () => {
+  const { post, calls } = setup();
+  const t0 = performance.now();
+  const z = await post('getLayerWKT', JSON.stringify({ var: 'ELEVATION', wkt: zigzag(99_990), exact: true }));
+  expect(z.status).toBe(400);
+  expect(await z.text()).toMatch(/^argument 'wkt' has polygon edges crossing \d+ grid cells in all \(a zigzag or a very detailed outline\); the limit is 2000000\./);
+  const pts = Array.from({ length: 50_000 }, (_, i) => `POINT(${34 + (i % 250) * 0.024} ${-1 + Math.floor(i / 250) * 0.02})`);
+  const g = await post('getLayerWKT', JSON.stringify({ var: 'ELEVATION', wkt: `GEOMETRYCOLLECTION(${pts.join(',')})` }));
+  expect(g.status).toBe(400);
+  expect(await g.text()).toMatch(/^argument 'wkt' has 50000 shapes, each summarised on its own; the limit is 5000\./);
+  const d = await post('classify', JSON.stringify({ var: 'ELEVATION', domains: pts }));
+  expect(d.status).toBe(400);
+  expect(await d.text()).toMatch(/^argument 'domains' has 50000 shapes/);
+  expect(calls()).toBe(0);
+  expect(performance.now() - t0).toBeLessThan(5000); // generous on a busy machine; measured ~0.3 s
+  // ordinary shapes pass: a MULTIPOINT of the same 50,000 points is one shape, a 1,000-vertex outline crosses few cells
+  const mp = await post('getLayerWKT', JSON.stringify({ var: 'ELEVATION', wkt: `MULTIPOINT(${pts.map((p) => p.slice(6, -1)).join(',')})` }));
+  expect(mp.status).not.toBe(400);
+  const ring = Array.from({ length: 1000 }, (_, i) => `${(37 + 2 * Math.cos((2 * Math.PI * i) / 1000)).toFixed(5)} ${(0.5 + 2 * Math.sin((2 * Math.PI * i) / 1000)).toFixed(5)}`);
+  const circle = await post('getLayerWKT', JSON.stringify({ var: 'ELEVATION', wkt: `POLYGON((${ring.join(',')},${ring[0]}))`, exact: true }));
+  expect(circle.status).not.toBe(400);
+});
+
+test('wktEdgeCells counts the cells polygon edges span, wktShapes the members of a collection', () => {
+  expect(wktEdgeCells('POLYGON((0 0, 1 0, 1 1, 0 0))')).toBe(12 + 1 + 12 + 1 + 24 + 1);
+  expect(wktEdgeCells('MULTIPOINT(0 0, 10 10)')).toBe(0);
+  expect(wktEdgeCells('GEOMETRYCOLLECTION(POINT(0 0), POLYGON((0 0, 0 1, 1 1, 0 0)), POINT(5 5))')).toBe(12 + 1 + 12 + 1 + 24 + 1);
+  expect(wktEdgeCells('POLYGON((0 0, 1e0 0, 0 1, 0 0),(0.2 0.2, 0.3 0.2, 0.2 0.3, 0.2 0.2))')).toBeCloseTo(12 + 1 + 24 + 1 + 12 + 1 + (1.2 + 1 + 2.4 + 1 + 1.2 + 1));
+  expect(wktShapes('GEOMETRYCOLLECTION(POINT(0 0), POLYGON((0 0, 0 1, 1 1, 0 0)), MULTIPOINT(1 1, 2 2))')).toBe(3);
+  expect(wktShapes('MULTIPOINT(1 1, 2 2)')).toBe(1);
 });
