@@ -4,9 +4,8 @@
  * the bands of a catchment (a raster). Each function turns a result into the values and the
  * palette the map needs; App.tsx only puts them on the map.
  */
-import type { CatchmentResult } from '../core/api';
 import { cellToColRow, type GridDef } from '../core/grid';
-import type { LegendEntry, Palette } from '../core/map/palette';
+import type { LegendEntry } from '../core/map/palette';
 import type { IsoEntry, Row, VarRecord } from '../core/types';
 import { bundleFiles } from '../ui/bundle-files';
 import { adminLevel, buildChoropleth, countryChoropleth } from '../ui/choropleth';
@@ -15,6 +14,9 @@ import { colLabel, prettyUnit } from './panels/common';
 import type { SummaryRows } from './panels/SummaryPanel';
 import { shareColumn } from './panels/two-domain';
 import { getRaster } from './services';
+import type { CellsLayer } from './catchment-layer';
+
+export { catchmentLayer, SOURCE_HUES, type CellsLayer } from './catchment-layer';
 
 /** A choropleth on the map: unit -> colour pairs, its legend, and the values by unit for the read-out. */
 export interface Choro {
@@ -34,14 +36,6 @@ export interface Choro {
   unit: string;
   /** Outlines: 0 countries, 1 first-level, 2 second-level units (default 1). */
   level?: 0 | 1 | 2;
-}
-
-/** A per-cell layer for the raster worker: one value per cell of the bundle grid (NaN: none) and its palette. */
-export interface CellsLayer {
-  /** Row-major values on the bundle grid (`grid.width * grid.height`). */
-  values: Float64Array;
-  /** Colours, breaks and labels. */
-  palette: Palette;
 }
 
 /**
@@ -112,41 +106,3 @@ export async function similarUnitsChoropleth(rows: Row[], score: string): Promis
   return { pairs: c.pairs, legend, title: 'Similarity score (low = similar)', code: `${score} by ${keyCol}`, values: c.values, dec: 3, unit: '' };
 }
 
-/** Hues of the marketsheds, one per source (cycled past 10): Tableau 10, readable on the basemap. */
-export const SOURCE_HUES = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948', '#b07aa1', '#ff9da7', '#9c755f', '#bab0ac'];
-
-/** `hex` mixed with white: t = 0 the colour, 1 white. */
-function tint(hex: string, t: number): string {
-  const n = parseInt(hex.slice(1), 16);
-  const ch = (s: number) => Math.round(((n >> s) & 255) + (255 - ((n >> s) & 255)) * t).toString(16).padStart(2, '0');
-  return `#${ch(16)}${ch(8)}${ch(0)}`;
-}
-
-/**
- * The bands of a catchment as a cells layer. One source: the band index, nearest band darkest.
- * Several (a marketshed): one hue per source ({@link SOURCE_HUES}), bands as shades of it (nearest
- * darkest); value = source * bands + band.
- */
-export function catchmentLayer(r: CatchmentResult, grid: GridDef): CellsLayer {
-  const values = new Float64Array(grid.width * grid.height).fill(NaN);
-  const c0 = r.grid.colOffset - grid.colOffset, r0 = r.grid.rowOffset - grid.rowOffset;
-  const nb = r.bands.length;
-  const many = r.sources.length > 1 && !!r.source;
-  for (let y = 0; y < r.grid.height; y++) for (let x = 0; x < r.grid.width; x++) {
-    const k = y * r.grid.width + x;
-    const b = r.band[k];
-    if (b >= 0) values[(y + r0) * grid.width + x + c0] = many ? Math.max(0, r.source[k]) * nb + b : b;
-  }
-  if (!many) {
-    const ramp = ['#49006a', '#7a0177', '#ae017e', '#dd3497', '#f768a1', '#fa9fb5', '#fcc5c0', '#fde0dd'];
-    const palette: Palette = { kind: 'intervals', breaks: Array.from({ length: nb + 1 }, (_, i) => i - 0.5), colors: r.bands.map((_, i) => ramp[Math.round((i * (ramp.length - 1)) / Math.max(1, nb - 1))]), labels: r.bands.map((b) => `${b.label} min`) };
-    return { values, palette };
-  }
-  const n = r.sources.length * nb;
-  const colors: string[] = [], labels: string[] = [];
-  r.sources.forEach((s, i) => r.bands.forEach((b, j) => {
-    colors.push(tint(SOURCE_HUES[i % SOURCE_HUES.length], nb > 1 ? (0.7 * j) / (nb - 1) : 0));
-    labels.push(`${s.name}: ${b.label} min`);
-  }));
-  return { values, palette: { kind: 'intervals', breaks: Array.from({ length: n + 1 }, (_, i) => i - 0.5), colors, labels } };
-}

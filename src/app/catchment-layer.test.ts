@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { SSA_GRID, type GridDef } from '../core/grid';
+import type { CatchmentResult } from '../core/api';
+import { catchmentLayer, SOURCE_HUES } from './catchment-layer';
+
+/** A made-up 2 x 1 result window at the grid's top-left corner (fixture). */
+const W: GridDef = { ...SSA_GRID, width: 2, height: 1, xmax: SSA_GRID.xmin + 2 / 12, ymin: SSA_GRID.ymax - 1 / 12 };
+const bands = [{ label: '[0,60]' }, { label: '(60,120]' }];
+const res = (sources: number, source: number[], band: number[]) => ({
+  grid: W, bands, band: Int8Array.from(band), source: Int16Array.from(source),
+  sources: Array.from({ length: sources }, (_, i) => ({ name: `S${i + 1}`, lon: 0, lat: 0, cell: 0 })),
+}) as unknown as CatchmentResult;
+
+describe('catchmentLayer (issue 24)', () => {
+  it('one source: the band index, one legend entry per band', () => {
+    const { values, palette } = catchmentLayer(res(1, [0, 0], [1, -1]), SSA_GRID);
+    expect([values[0], values[1]]).toEqual([1, NaN]);
+    expect(palette.labels).toEqual(['[0,60] min', '(60,120] min']);
+  });
+  it('marketsheds: value = source x bands + band, one hue per source, bands as lighter shades of it', () => {
+    const { values, palette } = catchmentLayer(res(2, [1, 0], [0, 1]), SSA_GRID);
+    expect([values[0], values[1]]).toEqual([2, 1]);
+    expect(palette.labels).toEqual(['S1: [0,60] min', 'S1: (60,120] min', 'S2: [0,60] min', 'S2: (60,120] min']);
+    expect(palette.colors[0]).toBe(SOURCE_HUES[0]);
+    expect(palette.colors[2]).toBe(SOURCE_HUES[1]);
+    expect(palette.colors[1]).not.toBe(palette.colors[0]);
+  });
+});
