@@ -10,11 +10,11 @@
  * ADM1 x ELEVATION intervals; a 1 x 1 degree polygon (centre rule, and exact coverage).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createNodeEngine } from '../src/node/engine';
-import { parseAggFun, simpleAggregate } from '../src/core/engine';
+import { parseAggFun, roundR, simpleAggregate } from '../src/core/engine';
 import type { GetLayerArgs } from '../src/core/types';
 import { runIngestBench } from './ingest-bench';
 import { loadBench } from './load';
@@ -102,6 +102,7 @@ async function main() {
       console.error(`terra ${c.name} failed: ${(err as Error).message.split('\n')[0]}`);
     }
   }
+  const dtRef = dataTableRef(cfgFile, cat.iso.filter((i) => i.type === 'country').map((i) => iso3Classes.find((c) => c.label === i.code)?.value).filter((v) => v !== undefined));
   const pad = (s: string, n: number) => s.padEnd(n);
   const num = (x: number | undefined) => (x === undefined ? '-' : x.toFixed(1)).padStart(8);
   const ratio = (a: number, b: number | undefined) => (b ? (a / b).toFixed(2) : '-').padStart(7);
@@ -112,13 +113,74 @@ async function main() {
   }
   console.log(`\npeak memory, whole-region query cold in a fresh process: maxRSS ${memJson.maxRssMB?.toFixed(0)} MB, heap used after ${memJson.heapMB?.toFixed(0)} MB, block cache ${memJson.cacheMB?.toFixed(0)} MB`);
   console.log('targets (issue 3): warm under the target; ratio ours/terra warm <= 0.5, cold <= 1; peak memory < 300 MB');
+  const checks: Array<[string, number | undefined, number, string]> = [];
+  for (const c of cases) {
+    const r = results[c.name], t = terra[c.name];
+    checks.push([`${c.name}: warm ms (issue 3)`, r.warm, c.target, 'ms']);
+    checks.push([`${c.name}: warm / terra warm (issue 3)`, t ? r.warm / t.warm_ms : undefined, 0.5, 'x']);
+    checks.push([`${c.name}: cold / terra cold (issue 3)`, t ? r.cold / t.cold_ms : undefined, 1, 'x']);
+  }
+  checks.push(['peak memory, region cold (issue 3)', memJson.maxRssMB, 300, 'MB']);
+  const eq = dtRef ? await sameAnswers(e, vars, dtRef.answersFile) : undefined;
+  checks.push(['region: warm / data.table warm (issue 26.5)', dtRef ? results.region.warm / dtRef.warm_ms : undefined, 0.3, 'x']);
+  checks.push(['region: cold / terra cold (issue 26.5)', terra.region ? results.region.cold / terra.region.cold_ms : undefined, 0.15, 'x']);
+  console.log(`\ndata.table on the same cells (bench/datatable.R, ${dtRef ? `${dtRef.cells} cells, ${dtRef.groups} groups` : 'failed'}): warm ${dtRef?.warm_ms.toFixed(1) ?? '-'} ms, cold (reading the COGs too) ${dtRef?.cold_ms.toFixed(1) ?? '-'} ms; ` +
+    `answers equal to R (rounded as the rows are): ${eq ? `${eq.same} of ${eq.compared} values${eq.same === eq.compared && eq.compared > 0 ? '' : ' NOT EQUAL'}` : '-'}`);
+  console.log(`\n${pad('figure', 48)}${'value'.padStart(10)}${'target'.padStart(10)}  status`);
+  for (const [name, v, target, unit] of checks) {
+    const shown = v === undefined ? '-' : unit === 'x' ? v.toFixed(2) : v.toFixed(1);
+    console.log(`${pad(name, 48)}${shown.padStart(10)}${`<= ${target}${unit === 'x' ? 'x' : ''}`.padStart(10)}  ${v === undefined ? 'NOT MEASURED' : v <= target ? 'met' : 'NOT MET'}`);
+  }
   const ks = ksumBench();
   console.log(`compensated per-group sums (issue 15 item 6, bench/ksum.ts): plain ${ks.plainMs.toFixed(1)} ms, compensated ${ks.compensatedMs.toFixed(1)} ms, ratio ${ks.ratio.toFixed(2)} (816,480 cells, sum(A*W) and sum(W))`);
   await e.store.close();
+  if (process.env.BENCH_ENGINE_ONLY === '1') return; // the engine cases only (issue 26.5)
   runIngestBench(); // 303,000 x 750 made-up table (issue 9); BENCH_INGEST=0 skips it
   catalogBench(dir); // catalog search per keystroke (bench/catalog.ts)
   await catchmentBench(dir); // travel-time catchments vs SciPy dijkstra (bench/catchment.ts)
   await loadBench(); // the server under 50 clients and abuse, against the code before issue 16 (bench/load.ts); BENCH_LOAD=0 skips it
+}
+
+/**
+ * Runs bench/datatable.R (the region query by data.table on the same cells).
+ * @returns its timings and where it wrote its answers, or null when R failed
+ */
+function dataTableRef(cfgFile: string, isoValues: number[]): { cold_ms: number; warm_ms: number; groups: number; cells: number; answersFile: string } | null {
+  const cfg = JSON.parse(readFileSync(cfgFile, 'utf8'));
+  const file = join(ROOT, '.cache/bench-datatable.json'), answersFile = join(ROOT, '.cache/bench-datatable.csv');
+  writeFileSync(file, JSON.stringify({ ...cfg, isoValues }));
+  try {
+    const out = execFileSync('Rscript', [join(HERE, 'datatable.R'), file, answersFile], { encoding: 'utf8', maxBuffer: 1 << 26 });
+    return { ...JSON.parse(out), answersFile };
+  } catch (err) {
+    console.error(`data.table reference failed: ${(err as Error).message.split('\n')[0]}`);
+    return null;
+  }
+}
+
+/**
+ * Compares the engine's region rows with data.table's answers (R's values rounded to each
+ * record's decimals, as the rows are), per ADM1 unit and variable.
+ */
+async function sameAnswers(e: ReturnType<typeof createNodeEngine>, vars: string[], answersFile: string): Promise<{ compared: number; same: number }> {
+  const cat = await e.loadCatalog();
+  const labels = new Map((await cat.classes('ADM1_CODE_ALT')).map((c) => [c.value, c.label]));
+  const rows = (await e.getLayer({ var: vars, by: ['ADM1_CODE_ALT'] })) as Array<Record<string, unknown>>;
+  const byUnit = new Map(rows.filter((r) => typeof r.ADM1_CODE_ALT === 'string').map((r) => [r.ADM1_CODE_ALT as string, r]));
+  const [head, ...lines] = readFileSync(answersFile, 'utf8').trim().split('\n').map((l) => l.split(','));
+  let compared = 0, same = 0;
+  for (const l of lines) {
+    const label = labels.get(Number(l[0]));
+    const row = label === undefined ? undefined : byUnit.get(label);
+    if (!row) continue;
+    for (const v of vars) {
+      const x = Number(l[head.indexOf(v)]);
+      const want = Number.isFinite(x) ? roundR(x, cat.need(v).dec) : undefined;
+      compared++;
+      if (row[v] === want) same++;
+    }
+  }
+  return { compared, same };
 }
 
 async function child(dir: string) {

@@ -52,6 +52,43 @@ export interface Frame {
   S: number;
   /** Sum of weights of selected cells per group and summary (length G + C). */
   groupN: Float64Array;
+  /**
+   * The selected cells as per-group lists (CSR), when built ({@link withCellLists}): the
+   * accumulations then visit only selected cells, group by group, with the running sums in
+   * registers instead of one memory slot per cell.
+   */
+  lists?: CellLists;
+}
+
+/**
+ * Compressed sparse rows of a frame: the cells of group g are `idx[off[g] .. off[g + 1])`,
+ * ascending (the order a pass over the window visits them, so sums are bitwise the same).
+ */
+export interface CellLists {
+  /** Start of each group's cells in `idx` (length G + 1). */
+  off: Int32Array;
+  /** Window cell indexes, grouped, ascending within each group. */
+  idx: Int32Array;
+}
+
+/**
+ * Adds the per-group cell lists to a frame (built once: a counting pass and a scatter pass;
+ * worth it when the frame is reused by later queries). Frames with coverage weights keep the
+ * per-cell passes.
+ * @returns the same frame
+ */
+export function withCellLists(frame: Frame): Frame {
+  if (frame.lists || frame.weight) return frame;
+  const { sel } = frame;
+  const G = groupsOf(frame), N = sel.length;
+  const off = new Int32Array(G + 1);
+  for (let i = 0; i < N; i++) { const g = sel[i]; if (g >= 0) off[g + 1]++; }
+  for (let g = 0; g < G; g++) off[g + 1] += off[g];
+  const pos = off.slice(0, G);
+  const idx = new Int32Array(off[G]);
+  for (let i = 0; i < N; i++) { const g = sel[i]; if (g >= 0) idx[pos[g]++] = i; }
+  frame.lists = { off, idx };
+  return frame;
 }
 
 /** Number of groups of a frame. */
@@ -199,7 +236,7 @@ function leafAcc(l: AggLeaf, frame: Frame, cols: Columns): LeafAcc {
   if ((l.fn === 'sum' || l.fn === 'mean') && l.naRm && l.x.t === 'bin' && l.x.op === '*' && l.x.a.t === 'col' && l.x.b.t === 'col') {
     const a = cellValues(l.x.a, cols, N), b = cellValues(l.x.b, cols, N);
     const s = new Float64Array(T), n = new Float64Array(T);
-    sums(frame, [s, n], (sc, nc) => accSumProd(sel, a, b, weight, s, n, sc, nc));
+    sums(frame, [s, n], (sc, nc) => (frame.lists ? listSumProd(frame.lists, a, b, s, n, sc, nc) : accSumProd(sel, a, b, weight, s, n, sc, nc)));
     return l.fn === 'sum' ? { value: (t) => s[t] } : { value: (t) => s[t] / n[t] };
   }
   // sum / mean of A + k*B (e.g. W + 0*X, W where X is not NA): one fused pass
@@ -218,7 +255,7 @@ function leafAcc(l: AggLeaf, frame: Frame, cols: Columns): LeafAcc {
     case 'sum':
     case 'mean': {
       const s = new Float64Array(T), n = new Float64Array(T);
-      sums(frame, [s, n], (sc, nc) => accSum(sel, x, weight, s, n, sc, nc));
+      sums(frame, [s, n], (sc, nc) => (frame.lists ? listSum(frame.lists, x, s, n, sc, nc) : accSum(sel, x, weight, s, n, sc, nc)));
       return l.fn === 'sum'
         ? { value: (t) => (na(t) ? NaN : s[t]) }
         : { value: (t) => (na(t) ? NaN : s[t] / n[t]) };
@@ -238,7 +275,7 @@ function leafAcc(l: AggLeaf, frame: Frame, cols: Columns): LeafAcc {
     case 'weighted.mean': {
       const w = cellValues(l.w!, cols, N);
       const num = new Float64Array(T), den = new Float64Array(T);
-      sums(frame, [num, den], (nc, dc) => accWeighted(sel, x, weight, w, l.naRm, num, den, nc, dc));
+      sums(frame, [num, den], (nc, dc) => (frame.lists ? listWeighted(frame.lists, x, w, l.naRm, num, den, nc, dc) : accWeighted(sel, x, weight, w, l.naRm, num, den, nc, dc)));
       return { value: (t) => num[t] / den[t] };
     }
   }
@@ -320,7 +357,7 @@ export class VarAgg {
     if (needS) { this.s = new Float64Array(this.T); this.n = new Float64Array(this.T); }
     if (needQ) this.q = new Float64Array(this.T);
     if (needMM) { this.mn = new Float64Array(this.T).fill(Infinity); this.mx = new Float64Array(this.T).fill(-Infinity); }
-    if (needS) sums(frame, [this.s!, this.n!], (sc, nc) => accSum(sel, vals, weight, this.s!, this.n!, sc, nc, this.q));
+    if (needS) sums(frame, [this.s!, this.n!], (sc, nc) => (frame.lists ? listSum(frame.lists, vals, this.s!, this.n!, sc, nc, this.q) : accSum(sel, vals, weight, this.s!, this.n!, sc, nc, this.q)));
     if (needMM) accMinMax(sel, vals, weight, this.mn!, this.mx!);
     if (needColl) this.coll = new Collected(frame, vals);
     fold(this.q, frame, 'add');
@@ -479,6 +516,76 @@ function accWeighted(sel: Int32Array, x: Col, weight: Float32Array | null, wv: C
     if (weight !== null) w *= weight[i];
     if (w !== 0) addTo(num, numC, g, v * w);
     addTo(den, denC, g, w);
+  }
+}
+
+// The same sums over per-group cell lists (frames without coverage weights): each group's
+// running sum and its compensation stay in locals, with Neumaier's step as in addTo, term by
+// term in the same order, so the results are bitwise those of the per-cell passes.
+
+/** {@link accSum} over cell lists (no coverage weights). */
+function listSum(L: CellLists, vals: Col, s: Float64Array, n: Float64Array, sc: Float64Array, nc: Float64Array, q?: Float64Array): void {
+  const { off, idx } = L;
+  const G = off.length - 1;
+  for (let g = 0; g < G; g++) {
+    const e = off[g + 1];
+    let j = off[g];
+    if (j === e) continue;
+    let a = 0, c = 0, m = 0, qq = 0;
+    for (; j < e; j++) {
+      const v = vals[idx[j]]; if (v !== v) continue;
+      const t = a + v;
+      c += Math.abs(a) >= Math.abs(v) ? a - t + v : v - t + a;
+      a = t; m++; qq += v * v;
+    }
+    s[g] = a; sc[g] = c; n[g] = m; nc[g] = 0;
+    if (q) q[g] = qq;
+  }
+}
+
+/** {@link accSumProd} over cell lists (no coverage weights). */
+function listSumProd(L: CellLists, x: Col, y: Col, s: Float64Array, n: Float64Array, sc: Float64Array, nc: Float64Array): void {
+  const { off, idx } = L;
+  const G = off.length - 1;
+  for (let g = 0; g < G; g++) {
+    const e = off[g + 1];
+    let j = off[g];
+    if (j === e) continue;
+    let a = 0, c = 0, m = 0;
+    for (; j < e; j++) {
+      const i = idx[j];
+      const v = x[i] * y[i]; if (v !== v) continue;
+      const t = a + v;
+      c += Math.abs(a) >= Math.abs(v) ? a - t + v : v - t + a;
+      a = t; m++;
+    }
+    s[g] = a; sc[g] = c; n[g] = m; nc[g] = 0;
+  }
+}
+
+/** {@link accWeighted} over cell lists (no coverage weights). */
+function listWeighted(L: CellLists, x: Col, wv: Col, naRm: boolean, num: Float64Array, den: Float64Array, numC: Float64Array, denC: Float64Array): void {
+  const { off, idx } = L;
+  const G = off.length - 1;
+  for (let g = 0; g < G; g++) {
+    const e = off[g + 1];
+    let j = off[g];
+    if (j === e) continue;
+    let a = 0, ac = 0, b = 0, bc = 0;
+    for (; j < e; j++) {
+      const i = idx[j];
+      const v = x[i]; if (naRm && v !== v) continue;
+      const w = wv[i];
+      if (w !== 0) {
+        const p = v * w, t = a + p;
+        ac += Math.abs(a) >= Math.abs(p) ? a - t + p : p - t + a;
+        a = t;
+      }
+      const t = b + w;
+      bc += Math.abs(b) >= Math.abs(w) ? b - t + w : w - t + b;
+      b = t;
+    }
+    num[g] = a; numC[g] = ac; den[g] = b; denC[g] = bc;
   }
 }
 

@@ -7,7 +7,7 @@ import type { CallOptions } from '../api';
 import type { CogStore } from '../cog/store';
 import { IndapiError, throwIfAborted } from '../errors';
 import type { VarRecord } from '../types';
-import { countGroups, VarAgg, type Frame } from './accumulate';
+import { countGroups, VarAgg, withCellLists, type Frame } from './accumulate';
 import { readLayer, type Ctx } from './context';
 import { intervalIndex } from './labels';
 import type { BySpec, VarSpec } from './plan';
@@ -77,6 +77,30 @@ export async function compute(store: CogStore, c: Ctx, sel: Selection, vars: Var
   const S = P;
   const C = sel.blocks.length;
   if (C * S > 16_000_000) throw new IndapiError('TOO_LARGE', `The 'by' variables make ${C * S} groups; at most 16,000,000 are supported.`);
+  const key = groups || sel.weight || sel.mask ? null : frameKey(sel, bys);
+  const frame = (key !== null && cachedFrame(iso, byData, key)) || countGroups(groupIndex(sel, bys, iso, byData, S, groups), sel.weight, C, S);
+  if (key !== null) rememberFrame(iso, byData, key, withCellLists(frame));
+  let aggs: VarAgg[] | null = null;
+  if (aggregate) {
+    const colData = new Map(wData);
+    aggs = vars.map((v, k) => {
+      let lut: Int32Array | undefined;
+      if (v.rec.type === 'class') {
+        const maxV = v.classes!.reduce((m, e) => Math.max(m, e.value), 0);
+        lut = new Int32Array(maxV + 1).fill(-1);
+        v.classes!.forEach((e, i) => { if (e.value >= 0) lut![e.value] = i; });
+      }
+      const cols = new Map<string, Float64Array | Int32Array>([[v.code, varData[k]]]);
+      for (const r of v.columnRecs) cols.set(r.varCode, colData.get(r.varCode)!);
+      return new VarAgg(v, frame, varData[k], cols, lut);
+    });
+  }
+  return { sel, vars, bys, frame, aggs, varData, byData, iso, P };
+}
+
+/** Group index per window cell (-1: not selected): block x by-combination, or the caller's groups. */
+function groupIndex(sel: Selection, bys: BySpec[], iso: Int32Array, byData: Array<Float64Array | Int32Array>, S: number, groups?: Int32Array): Int32Array {
+  const N = iso.length;
   const g = new Int32Array(N);
   const { isoBlock, weight, mask } = sel;
   const base = blockIndex(iso, isoBlock, weight, mask, S);
@@ -105,23 +129,42 @@ export async function compute(store: CogStore, c: Ctx, sel: Selection, vars: Var
       g[i] = drop ? -1 : b + combo;
     }
   }
-  const frame = countGroups(g, weight, C, S);
-  let aggs: VarAgg[] | null = null;
-  if (aggregate) {
-    const colData = new Map(wData);
-    aggs = vars.map((v, k) => {
-      let lut: Int32Array | undefined;
-      if (v.rec.type === 'class') {
-        const maxV = v.classes!.reduce((m, e) => Math.max(m, e.value), 0);
-        lut = new Int32Array(maxV + 1).fill(-1);
-        v.classes!.forEach((e, i) => { if (e.value >= 0) lut![e.value] = i; });
-      }
-      const cols = new Map<string, Float64Array | Int32Array>([[v.code, varData[k]]]);
-      for (const r of v.columnRecs) cols.set(r.varCode, colData.get(r.varCode)!);
-      return new VarAgg(v, frame, varData[k], cols, lut);
-    });
+  return g;
+}
+
+/**
+ * Frames of earlier queries (group per cell, group sizes, per-group cell lists), per ISO3
+ * window array: the store hands out the same array for the same layer and window while it
+ * keeps it, so a frame lives as long as the windows it was computed from (and a republished
+ * bundle, read into new arrays, never meets an old frame). Only frames without coverage
+ * weights, id mask or caller groups are kept; a few per window.
+ */
+const frames = new WeakMap<Int32Array, Map<string, { byData: Array<Float64Array | Int32Array>; frame: Frame }>>();
+/** Most frames kept per ISO3 window. */
+const FRAMES_PER_WINDOW = 8;
+
+/** What a frame depends on besides the layers' data: summary blocks and each by dimension's groups. */
+function frameKey(sel: Selection, bys: BySpec[]): string {
+  const parts = [sel.win.join(','), sel.blocks.length, sel.isoBlock.join(',')];
+  for (const b of bys) {
+    parts.push(b.code, b.kind, b.n, b.filtered ? 1 : 0, b.kind === 'class' ? b.lut!.join(',') : b.breaks!.join(','));
   }
-  return { sel, vars, bys, frame, aggs, varData, byData, iso, P };
+  return parts.join('|');
+}
+
+/** A frame computed from these very arrays under the same key, or undefined. */
+function cachedFrame(iso: Int32Array, byData: Array<Float64Array | Int32Array>, key: string): Frame | undefined {
+  const e = frames.get(iso)?.get(key);
+  return e && e.byData.length === byData.length && e.byData.every((d, k) => d === byData[k]) ? e.frame : undefined;
+}
+
+/** Keeps a frame for later queries over the same arrays (the oldest dropped past FRAMES_PER_WINDOW). */
+function rememberFrame(iso: Int32Array, byData: Array<Float64Array | Int32Array>, key: string, frame: Frame): void {
+  let m = frames.get(iso);
+  if (!m) frames.set(iso, (m = new Map()));
+  m.delete(key);
+  m.set(key, { byData, frame });
+  if (m.size > FRAMES_PER_WINDOW) m.delete(m.keys().next().value!);
 }
 
 /** Per cell: summary block times slots (b * S), or -1 when the cell is not selected. */
