@@ -70,7 +70,8 @@ function scalar(v: unknown, st: State): string {
   if (v === null || v === undefined) return 'NA';
   if (typeof v === 'string') {
     if (v.length > st.lim.maxChars) {
-      const chars = Array.from(v);
+      // code points of a prefix only (a code point is at most 2 UTF-16 units): a 9 MB string is not spread into an array on the event loop
+      const chars = Array.from(v.slice(0, 2 * st.lim.maxChars + 2));
       if (chars.length > st.lim.maxChars) return deparseString(chars.slice(0, st.lim.maxChars).join('')) + '...';
     }
     return deparseString(v);
