@@ -7,7 +7,7 @@ import { IndapiError } from '../core/errors';
 import { DEFAULT_BREAKS_MIN } from '../core/catchment/bands';
 import { catchmentArgs, type CatchmentResult } from '../core/catchment/query';
 import type { ArgSpec } from './args';
-import type { MethodContext, MethodSpec } from './methods';
+import type { MethodContext, MethodSpec } from './method-types';
 import { wantsFiles, withFiles } from './package-files';
 
 /** Runs the engine's catchment with bound arguments. @throws IndapiError BAD_ARGUMENT when the engine lacks it */

@@ -3,61 +3,15 @@
  * under `man/<method>/text|html` and `info`) and how it runs on the {@link Engine} and the
  * file writers. One table: the router, the argument checks and the docs all read it.
  */
-import type { Engine, GeneratedFile, Graphic, TableResult } from '../core/api';
+import type { TableResult } from '../core/api';
 import type { VarRecord } from '../core/types';
 import type { ArgSpec } from './args';
 import { CATCHMENT_METHOD } from './catchment-method';
 import { wantsFiles, withFiles } from './package-files';
-import type { GenFileInput as CoreGenFileInput, GenFileResult } from '../core/formats/registry';
 import { layerArgs } from '../core/package/layer-args';
+import type { MethodSpec } from './method-types';
 
-/** Input of the file writers: the core's own type (`genFile` of `src/core/formats`). */
-export type GenFileInput = CoreGenFileInput;
-
-/** Output of the file writers: the core's own type. */
-export type GenFileOutput = GenFileResult;
-
-/** The file writers' entry point. @throws IndapiError BAD_FORMAT for an unknown format */
-export type GenFile = (input: GenFileInput, opts?: { signal?: AbortSignal; pal?: string }) => Promise<GenFileOutput>;
-
-/** What a method run produced. */
-export interface MethodResult {
-  /** The returned value (R/.val), JSON-compatible. */
-  value: unknown;
-  files?: GeneratedFile[];
-  graphics?: Graphic[];
-  zipName?: string;
-  warnings?: string[];
-}
-
-/** What a method run may use. */
-export interface MethodContext {
-  engine: Engine;
-  genFile?: GenFile;
-  signal?: AbortSignal;
-  requestUrl?: string;
-  now: Date;
-}
-
-/** One method: signature, documentation and implementation. */
-export interface MethodSpec {
-  /** R function name. */
-  name: string;
-  /** One-line title. */
-  title: string;
-  /** Description paragraph(s). */
-  description: string;
-  /** Formal arguments in R order. */
-  args: ArgSpec[];
-  /** Details paragraphs. */
-  details: string[];
-  /** What the value is. */
-  value: string;
-  /** Examples: curl and R (httr) lines; `{base}` stands for the server address. */
-  examples: string[];
-  /** Runs the method with bound arguments. */
-  run(ctx: MethodContext, a: Record<string, unknown>): Promise<MethodResult>;
-}
+export type { GenFile, GenFileInput, GenFileOutput, MethodContext, MethodResult, MethodSpec } from './method-types';
 
 function recordOf(r: VarRecord): Record<string, string> {
   return Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v === undefined || v === null ? '' : String(v)]));

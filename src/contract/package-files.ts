@@ -4,7 +4,7 @@
  */
 import { IndapiError } from '../core/errors';
 import { findFormat } from '../core/formats/registry';
-import type { MethodContext, MethodResult } from './methods';
+import type { MethodContext, MethodResult } from './method-types';
 
 /**
  * True when `format` asks for files: given, and not "data.table" (any spelling the registry

@@ -6,7 +6,8 @@
 import type { CatchmentArgs, CatchmentResult } from './catchment/types';
 export type { CatchmentArgs, CatchmentBand, CatchmentCoverage, CatchmentOrigin, CatchmentResult, CatchmentSource, Neighbours, SourceCoverage } from './catchment/types';
 import type { GridDef } from './grid';
-import type { ClassEntry, GetLayerArgs, Row, VarRecord } from './types';
+import type { ClassEntry, GetLayerArgs, Row, SelectionUsed, TableResult, VarRecord } from './types';
+export type { ColumnInfo, SelectionUsed, TableResult } from './types';
 
 /** Options every async API takes. */
 export interface CallOptions {
@@ -23,56 +24,6 @@ export interface CategoryRow {
   item: string;
   code: string;
   label: string;
-}
-
-/** A column of a summary table, in output order. */
-export interface ColumnInfo {
-  /** Column name as written in rows (a code, or ISO3, ADM0_NAME, CELL5M, X, Y, a stat name like "ELEVATION_sd"). */
-  name: string;
-  /** "key": grouping/identity column; "value": a summarised indicator or statistic. */
-  role: 'key' | 'value';
-  /** Catalog code the column derives from, when it does. */
-  code?: string;
-  /** Human label. */
-  label: string;
-  /** Unit ("" when none). */
-  unit: string;
-  /** Value type in rows. */
-  type: 'string' | 'number' | 'integer';
-  /** Decimals the numbers were rounded to. */
-  dec?: number;
-  /** For class columns: the classes in order (labels as written in rows), for factors / value labels. */
-  classes?: ClassEntry[];
-}
-
-/** A summary table: the main query's collapsed result, with what writers need. */
-export interface TableResult {
-  /** Rows as the JSON output gives them (spec 2.3); absent fields are missing. */
-  rows: Row[];
-  /** Columns in output order (union over rows). */
-  columns: ColumnInfo[];
-  /** Catalog records of every var and by code involved. */
-  meta: VarRecord[];
-  /**
-   * `similar` only: units (or cells) left out of the ranking because an indicator has no value
-   * there, absent when none was. `reason` is a sentence for display, e.g.
-   * "3 of 48 first-level units left out: no value of PN14_POP (3)."
-   */
-  leftOut?: { count: number; of: number; reason: string };
-  /** The selection the engine used (absent from engines that predate it). */
-  selection?: SelectionUsed;
-}
-
-/** The selection a query used (the engine's answer, so callers need not rebuild it from the arguments). */
-export interface SelectionUsed {
-  /** The countries or regions selected (upper case; empty with ids or a geometry). */
-  iso3: string[];
-  /** True: one pool over the selected cells; false: blocks per country (or per requested code). */
-  pooled: boolean;
-  /** The selection was by CELL5M ids. */
-  ids: boolean;
-  /** The selection was by a geometry (WKT). */
-  wkt: boolean;
 }
 
 /** One layer of a per-cell result. */

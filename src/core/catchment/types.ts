@@ -5,9 +5,8 @@
  *
  * Units are in the names: minutes, km, km2, degrees (EPSG:4326, longitude first).
  */
-import type { TableResult } from '../api';
 import type { GridDef } from '../grid';
-import type { VarRecord } from '../types';
+import type { TableResult, VarRecord } from '../types';
 
 /** Moves of the travel-time graph: 8 (king's moves) or 16 (also knight's moves, as GRASS `r.cost -k`). */
 export type Neighbours = 8 | 16;

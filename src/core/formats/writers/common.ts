@@ -8,7 +8,7 @@ import type { VarRecord } from '../../types';
 import { utf8 } from '../bytes';
 import { dataFileBase, requestCodes, type RequestCodes } from '../names';
 import { dataPackageJson, descriptionText, metaCsv, PRODUCER, readmeText, termsHtml, type PackageInfo } from '../pkg';
-import type { GenFileInput } from '../registry';
+import type { GenFileInput } from '../types';
 
 /** Media types of the files by extension (the original's, GeoJSON's from RFC 7946, GeoPackage's from OGC 12-128r18). */
 export const MEDIA_TYPES: Record<string, string> = {

@@ -22,7 +22,7 @@ import type { Row } from '../../types';
 import { parseWkt } from '../../wkt/parse';
 import { graphicsDefaults } from '../graphics-config';
 import type { Basemap } from '../graphics';
-import type { FormatWriter, GenFileInput } from '../registry';
+import type { FormatWriter, GenFileInput } from '../types';
 import { fileOf, packageContext, sideFiles } from './common';
 
 /** EPSG:4326 as OGC WKT (the definition GDAL writes into gpkg_spatial_ref_sys). */

@@ -7,7 +7,7 @@ import { IndapiError, throwIfAborted } from '../../errors';
 import { isAdmin1Code, isAdmin2Code, renderHist, renderPlot, type Basemap } from '../graphics';
 import { graphicsDefaults } from '../graphics-config';
 import { dataFileBase } from '../names';
-import type { FormatWriter } from '../registry';
+import type { FormatWriter } from '../types';
 import { fileOf, packageContext, recordOf } from './common';
 
 /** Outlines from a value or a loader (a failed loader gives none). */

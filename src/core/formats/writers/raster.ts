@@ -12,7 +12,7 @@ import { dataFileBase } from '../names';
 import { pamXml } from '../pam';
 import type { ClassCoding } from '../pkg';
 import { classColors, classIndices, maskedValues, windowGeo, type WindowGeo } from '../raster';
-import type { FormatWriter } from '../registry';
+import type { FormatWriter } from '../types';
 import { worldFile, writeGeoTiff } from '../tiff';
 import { fileOf, packageContext, recordOf, sideFiles, type PackageContext } from './common';
 

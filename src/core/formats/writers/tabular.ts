@@ -8,7 +8,7 @@ import { writeCsv } from '../csv';
 import { dtaTimeStamp, writeDta } from '../dta';
 import { CELL_POINTS_DESCRIPTION, writeGeoJson, writeGeoJsonZonal, zonalDescription } from '../geojson';
 import { rObjectName, writeRda, writeRds } from '../rds';
-import type { FormatWriter, GenFileInput } from '../registry';
+import type { FormatWriter, GenFileInput } from '../types';
 import { dataLabel, fileOf, packageContext, sideFiles, type PackageContext } from './common';
 import { requestCodes } from '../names';
 
