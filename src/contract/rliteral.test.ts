@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { isIndapiError } from '../core/errors';
 import { parseRLiteral } from './rliteral';
-import { deparse, deparseCall, deparseString, FULL } from './deparse';
+import { deparse, deparseCall, deparseString, FULL, SHORT } from './deparse';
 
 describe('parseRLiteral', () => {
   test.each([
@@ -98,6 +98,22 @@ describe('parseRLiteral', () => {
 });
 
 describe('deparse', () => {
+  test('a 9 MB string is cut from a prefix: never spread whole into code points on the event loop (issue 25 item 9)', () => {
+    const orig = Array.from;
+    let biggest = 0;
+    (Array as { from: unknown }).from = (x: unknown, ...rest: unknown[]) => {
+      if (typeof x === 'string') biggest = Math.max(biggest, x.length);
+      return (orig as (...a: unknown[]) => unknown[])(x, ...rest);
+    };
+    try {
+      const out = deparse('é'.repeat(9_000_000), SHORT);
+      expect(out.endsWith('"...')).toBe(true);
+      expect(out.length).toBeLessThan(1000);
+    } finally {
+      (Array as { from: unknown }).from = orig;
+    }
+    expect(biggest).toBeLessThan(10_000);
+  });
   test('values as R prints them', () => {
     expect(deparse('KEN')).toBe('"KEN"');
     expect(deparse(['KEN'])).toBe('"KEN"');
