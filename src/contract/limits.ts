@@ -148,6 +148,21 @@ export function wktEdgeCells(wkt: string): number {
   return n;
 }
 
+/** Shapes of a value (WKT strings by {@link wktShapes}, GeoJSON features), for the message of a refused call: no other scan. */
+function countShapes(v: unknown): number {
+  let shapes = 0;
+  const stack: unknown[] = [v];
+  while (stack.length) {
+    const x = stack.pop();
+    if (typeof x === 'string') shapes += wktShapes(x);
+    else if (x !== null && typeof x === 'object') {
+      if ((x as { type?: unknown }).type === 'Feature') shapes++;
+      for (const c of Array.isArray(x) ? x : Object.values(x as Record<string, unknown>)) stack.push(c);
+    }
+  }
+  return shapes;
+}
+
 /** Shapes a WKT string is summarised as: the members of a GEOMETRYCOLLECTION (its commas at depth 1, plus one), else 1. */
 export function wktShapes(wkt: string): number {
   if (!/^\s*GEOMETRYCOLLECTION\s*\(/i.test(wkt)) return 1;
@@ -163,7 +178,7 @@ export function wktShapes(wkt: string): number {
 }
 
 /** Vertices of all WKT strings and GeoJSON coordinate pairs in a value (`domains`), and its shapes (WKT strings or GeoJSON features, collections by member), without recursion. */
-function shapeVertices(v: unknown, wktDepth: (depth: number) => void): { vertices: number; shapes: number; edgeCells: number } {
+function shapeVertices(v: unknown, wktDepth: (depth: number) => void, stopAtShapes = Infinity): { vertices: number; shapes: number; edgeCells: number } {
   let n = 0;
   let shapes = 0;
   let edgeCells = 0;
@@ -176,11 +191,12 @@ function shapeVertices(v: unknown, wktDepth: (depth: number) => void): { vertice
         wktDepth(s.depth);
         n += s.vertices;
         shapes += wktShapes(x);
+        if (shapes > stopAtShapes) break; // refused anyway: the rest is not scanned
         edgeCells += wktEdgeCells(x);
       }
     } else if (typeof x === 'number') n += 0.5;
     else if (x !== null && typeof x === 'object') {
-      if ((x as { type?: unknown }).type === 'Feature') shapes++;
+      if ((x as { type?: unknown }).type === 'Feature' && ++shapes > stopAtShapes) break;
       for (const c of Array.isArray(x) ? x : Object.values(x as Record<string, unknown>)) stack.push(c);
     }
   }
@@ -229,7 +245,8 @@ function checkShapes(name: string, v: unknown, call: string, lim: CallLimits): v
   // The parser's own message and status, before the scan reads 5 MB.
   if (typeof v === 'string' && v.length > MAX_WKT_LENGTH) throw tooMuch(`WKT is longer than ${MAX_WKT_LENGTH} characters.`, call, 'TOO_LARGE');
   let deepest = 0;
-  const { vertices, shapes, edgeCells } = shapeVertices(v, (d) => (deepest = Math.max(deepest, d)));
+  const { vertices, shapes: counted, edgeCells } = shapeVertices(v, (d) => (deepest = Math.max(deepest, d)), lim.maxShapes);
+  const shapes = counted > lim.maxShapes ? countShapes(v) : counted;
   if (deepest > lim.maxWktDepth) throw tooMuch(`argument '${name}' has WKT nested ${deepest} levels deep; the limit is ${lim.maxWktDepth}.`, call);
   if (shapes > lim.maxShapes) {
     throw tooMuch(`argument '${name}' has ${shapes} shapes, each summarised on its own; the limit is ${lim.maxShapes}. Split the call, or join points into one MULTIPOINT (one summary).`, call);
