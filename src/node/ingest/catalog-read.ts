@@ -1,13 +1,15 @@
 /**
  * The catalog of a table ingest (`vi.csv` with the original's fields): read whole (it is
  * small), UTF-8 or Latin-1 (noted), UTF-16 refused with a finding, parsed with papaparse,
- * fields and values trimmed, `NA` formulas empty.
+ * fields and values trimmed, `NA` formulas empty, the leading `'` that the product's CSV writers put
+ * before formula-like text (`'-6000|0|200`) removed.
  */
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import Papa from 'papaparse';
 import { IndapiError } from '../../core/errors';
 import type { Findings } from '../../core/ingest/findings';
+import { restoreFormulaText } from '../../core/formats/csv';
 import { decodeWhole, utf16Of } from './text';
 
 /**
@@ -39,7 +41,9 @@ export async function readCatalog(path: string, found: Findings): Promise<{ reco
   }
   const records = res.data.map((r) => {
     const o: Record<string, string> = {};
-    for (const [k, v] of Object.entries(r)) o[k.trim()] = (v ?? '').trim();
+    // a catalog written by this product (`npm run export`, a bundle's vi.csv) carries text that a
+    // spreadsheet would run as a formula with a leading ' (csv.ts, OWASP): read it back as written
+    for (const [k, v] of Object.entries(r)) o[k.trim()] = restoreFormulaText((v ?? '').trim());
     if (o.aggFunR === 'NA') o.aggFunR = '';
     return o;
   });
