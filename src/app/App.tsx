@@ -22,7 +22,10 @@ import { useBasemap } from './basemap-control';
 import { getRaster } from './services';
 import { useUrlState } from './useUrlState';
 import type { PanelId } from './url-state';
-import { errText, fmtNum, prettyUnit, type PanelCtx, type QuerySpec } from './panels/common';
+import { errText, type PanelCtx, type QuerySpec } from './panels/common';
+import { fmtValue, HoverInfo } from './HoverInfo';
+import { AppHeader } from './AppHeader';
+import { useLinkCodes } from './useLinkCodes';
 import { SummaryPanel, summaryArgs, type SummaryRows } from './panels/SummaryPanel';
 import { AreasPanel } from './panels/AreasPanel';
 import { UPLOAD_EVENT } from './panels/UploadShapes';
@@ -65,12 +68,6 @@ const placeSearchHolder = (
   </div>
 );
 (window as any).__indapiRaster = getRaster(); // for end-to-end tests of the map's pixels
-
-function fmtValue(info: CellInfo, rec: VarRecord | undefined): string {
-  if (typeof info.value !== 'number' || Number.isNaN(info.value)) return 'no data';
-  if (info.valueLabel) return `${info.valueLabel} (${info.value})`;
-  return `${fmtNum(info.value, rec ? rec.dec : 2)}${rec?.unit ? ` ${prettyUnit(rec.unit)}` : ''}`;
-}
 
 /** True while the viewport is phone-sized (the one-column layout of styles.css, up to 900 px). */
 function usePhone(): boolean {
@@ -123,7 +120,6 @@ export function App() {
   const base = useBasemap(ONLINE_BASEMAPS);
   const [drawer, setDrawer] = useState(false);
   const [wide, setWide] = useState(false);
-  const [copied, setCopied] = useState(false);
   const [fit, setFit] = useState<[number, number, number, number] | null>(null);
   const [mlMap, setMlMap] = useState<MlMap | null>(null);
   // The lazy panels other than the open one (and the place search) load after the first map:
@@ -136,31 +132,8 @@ export function App() {
     <Loadable what={what} resetKeys={[state.panel === id]} loading={<p className="muted small">Loading {what}…</p>}>{el}</Loadable>
   );
 
-  // Bad codes in a pasted URL: message in place, ignored.
-  const badCodes = useMemo(() => {
-    if (!catalog.length) return [];
-    const codes = [...[state.v, state.v2, state.tv, state.tr, state.tc].filter((c): c is string => !!c), ...state.vars, ...state.by];
-    const bad = codes.filter((c) => !byCode.has(c));
-    if (iso.length) bad.push(...state.iso.filter((c) => !iso.some((e) => e.code === c)));
-    return [...new Set(bad)];
-  }, [catalog, iso, state.v, state.v2, state.tv, state.tr, state.tc, state.vars, state.by, state.iso, byCode]);
-  useEffect(() => {
-    if (!badCodes.length) return;
-    const fallback = byCode.has('ELEVATION') ? 'ELEVATION' : catalog[0]?.varCode ?? null;
-    update({ v: state.v && byCode.has(state.v) ? state.v : fallback, v2: state.v2 && byCode.has(state.v2) ? state.v2 : null, ...Object.fromEntries((['tv', 'tr', 'tc'] as const).map((k) => [k, state[k] && byCode.has(state[k]!) ? state[k] : null])), vars: state.vars.filter((c) => byCode.has(c)), by: state.by.filter((c) => byCode.has(c)), iso: iso.length ? state.iso.filter((c) => iso.some((e) => e.code === c)) : state.iso }, { replace: true });
-    // keep the message: computed from the original URL below
-  }, [badCodes]);
-  // The message stays until the user changes the inputs (the clean-up above is not a change).
-  const [badMsg, setBadMsg] = useState<{ text: string; key: string } | null>(null);
-  const inputsKey = JSON.stringify([state.v, state.vars, state.noVars, state.iso, state.by]);
-  useEffect(() => {
-    if (!badCodes.length) return;
-    const ok = (c: string) => byCode.has(c);
-    const fallback = byCode.has('ELEVATION') ? 'ELEVATION' : catalog[0]?.varCode ?? null;
-    const clean = [state.v && ok(state.v) ? state.v : fallback, state.vars.filter(ok), state.noVars, iso.length ? state.iso.filter((c) => iso.some((e) => e.code === c)) : state.iso, state.by.filter(ok)];
-    setBadMsg({ text: `Unknown code${badCodes.length > 1 ? 's' : ''} in the link, ignored: ${badCodes.join(', ')}. See the catalog for valid codes.`, key: JSON.stringify(clean) });
-  }, [badCodes]);
-  useEffect(() => { setBadMsg((m) => (m && m.key !== inputsKey ? null : m)); }, [inputsKey]);
+  // Unknown codes in a pasted link: dropped, with a message in place.
+  const badMsg = useLinkCodes(state, update, catalog, iso, byCode);
   // A choropleth of an earlier summary goes when the countries, indicators or domains change.
   const choroKey = JSON.stringify([state.vars, state.noVars, state.iso, state.by]);
   const firstChoroKey = useRef(choroKey);
@@ -264,8 +237,6 @@ export function App() {
   const onSummaryRows = useCallback((r: SummaryRows | null) => {
     void summaryChoropleth(r, iso, byCode).then(setChoro, () => setChoro(null));
   }, [byCode, iso]);
-  // The unit under the pointer: the raster value of the choropleth's key layer (ADM1_NAME_ALT / ADM2_NAME_ALT), or the country's ISO3.
-  const hoverUnit = choro && hover ? (choro.level === 0 ? hover.iso3 ?? undefined : choro.level === 2 ? hover.adm2Value : hover.adm1Value) : undefined;
 
   const rasterKeyRef = useRef(rasterKey);
   rasterKeyRef.current = rasterKey;
@@ -326,17 +297,9 @@ export function App() {
   return (
     <div className={`app${wide ? ' wide' : ''}${drawer ? ' drawer-open' : ''}`}>
       <a href="#tab-summary" className="skip-link" onClick={(e) => { e.preventDefault(); document.getElementById(`tab-${state.panel}`)?.focus(); }}>Skip to tools</a>
-      <header className="top">
-        <h1>indapi3 <span className="sub">indicators for Africa south of the Sahara</span></h1>
-        <div className="row">
-          <button type="button" className="ghost phone-only" aria-expanded={drawer} aria-controls="catalog-drawer" onClick={() => { setDrawer(!drawer); if (!drawer) setTimeout(() => document.getElementById('catalog-drawer')?.querySelector<HTMLInputElement>('input')?.focus(), 0); }}>Catalog</button>
-          <span className="copied" role="status" aria-live="polite">{copied ? 'Link copied' : ''}</span>
-          <button type="button" className="ghost" title="Copy a link to this view"
-            onClick={() => { void (navigator.clipboard?.writeText(location.href) ?? Promise.reject(new Error('no clipboard'))).then(() => { setCopied(true); setTimeout(() => setCopied(false), 2000); }).catch(() => { window.prompt('Copy this link:', location.href); }); }}>{copied ? 'Copied' : 'Copy link'}</button>
-        </div>
-      </header>
+      <AppHeader drawer={drawer} setDrawer={setDrawer} />
       <UpdateBanner />
-      {badMsg && <p className="msg warn banner" role="alert">{badMsg.text} <button type="button" className="ghost" onClick={() => setBadMsg(null)}>Dismiss</button></p>}
+      {badMsg.text && <p className="msg warn banner" role="alert">{badMsg.text} <button type="button" className="ghost" onClick={badMsg.dismiss}>Dismiss</button></p>}
       <aside className="left" aria-label="Catalog" id="catalog-drawer" onKeyDown={(e) => { if (e.key === 'Escape' && drawer) setDrawer(false); }}>
         {phone && <p className="row space drawer-head"><strong>Catalog</strong><button type="button" className="ghost small" onClick={() => setDrawer(false)}>Close</button></p>}
         {catalogQ.error && <p className="msg error" role="alert">Cannot load the catalog: {(catalogQ.error as Error).message}</p>}
@@ -362,21 +325,7 @@ export function App() {
           {base.control}
         </div>
         <CompareBar options={varOpts} search={varFind} byCode={byCode} v={state.v} v2={state.v2} cmp={state.cmp} phone={phone} onChange={(c, o) => update(c, o)} cellInfo={(c, lo, la) => getRaster().cellInfo(c, lo, la)} fmt={fmtValue} />
-        <div className="overlay tl-info" aria-live="polite" data-testid="hover-info">
-          {hover ? (
-            <dl className="info">
-              {choro && hoverUnit !== undefined ? (<>
-                <div title={choro.code}><dt>Unit</dt><dd data-testid="hover-value">{choro.values.has(hoverUnit) ? `${fmtNum(choro.values.get(hoverUnit)!, choro.dec)}${choro.unit ? ` ${choro.unit}` : ''}` : 'not in the result'}</dd></div>
-                <div><dt>Cell</dt><dd>{fmtValue(hover, rec)}</dd></div>
-              </>) : <div><dt>Value</dt><dd data-testid="hover-value">{fmtValue(hover, rec)}</dd></div>}
-              <div><dt>CELL5M</dt><dd>{hover.cell5m}</dd></div>
-              <div><dt>Country</dt><dd>{hover.country ? `${hover.country} (${hover.iso3})` : '—'}</dd></div>
-              <div><dt>ADM1</dt><dd>{hover.adm1 ?? '—'}</dd></div>
-              {choro?.level === 2 && <div><dt>ADM2</dt><dd>{hover.adm2 ?? '—'}</dd></div>}
-              <div><dt>Centre</dt><dd>{hover.lon.toFixed(4)}, {hover.lat.toFixed(4)}</dd></div>
-            </dl>
-          ) : <p className="muted small">{coarse ? 'Tap the map for values and to pick a place.' : 'Hover the map for values; click to pick a place.'}</p>}
-        </div>
+        <HoverInfo hover={hover} choro={choro} rec={rec} coarse={coarse} />
         {picked && (
           <div className="overlay tr-picked" data-testid="picked">
             <span><strong>Picked:</strong> {picked.adm1 ?? '—'}, {picked.country ?? '—'} · cell {picked.cell5m}</span>
