@@ -38,7 +38,7 @@ describe('data build guards', () => {
 
   it('sources.json pins every package by exact version with a checksum', () => {
     const src = JSON.parse(readFileSync(join(SCRIPTS, 'sources.json'), 'utf8'));
-    expect(src.debian.map((d: any) => d.package).sort()).toEqual(['ferret-datasets', 'r-cran-rnaturalearthdata', 'r-cran-spdata']);
+    expect(src.debian.map((d: any) => d.package).sort()).toEqual(['ferret-datasets', 'r-cran-dslabs', 'r-cran-pwt9', 'r-cran-rnaturalearthdata', 'r-cran-spdata']);
     for (const d of src.debian) {
       expect(d.sha256).toMatch(/^[0-9a-f]{64}$/);
       expect(d.version).toMatch(/^\d/);
