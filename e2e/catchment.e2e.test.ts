@@ -68,9 +68,9 @@ describe('Catchment panel', () => {
     }
     console.log('people within 2/4/8 h (POP_MODEL):', JSON.stringify(within));
     // a chart per source; one legend entry per source x band; the sources labelled on the map
-    expect(await page.locator('[data-testid="catchment-result"] svg').count()).toBeGreaterThanOrEqual(3);
+    await expect.poll(() => page.locator('[data-testid="catchment-result"] svg').count()).toBeGreaterThanOrEqual(3);
     await expect.poll(() => page.locator('.legend li').allTextContents()).toEqual(expect.arrayContaining(['Nairobi: [0,120] min', 'Mombasa: (240,480] min']));
-    expect(await page.locator('.source-label').allTextContents()).toEqual(['Nairobi', 'Kisumu', 'Mombasa']);
+    await expect.poll(() => page.locator('.source-label').allTextContents()).toEqual(['Nairobi', 'Kisumu', 'Mombasa']);
     await expect.poll(() => page.getByTestId('catchment-cell-note').textContent()).toMatch(/km/);
     await shot(page, 'catchment-desktop');
     // the link keeps the sources and their names
