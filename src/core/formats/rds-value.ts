@@ -27,6 +27,7 @@
  */
 import { Gunzip } from 'fflate';
 import { IndapiError } from '../errors';
+import { concatBytes } from './bytes';
 import { formatR15 } from './rds-read';
 
 const NA_INTEGER = -2147483648;
@@ -420,11 +421,5 @@ export function gunzipBounded(bytes: Uint8Array, maxBytes: number): Uint8Array {
     if (e instanceof RdsValueError) throw e;
     throw new RdsValueError(`the gzip-compressed body is corrupt (${(e as Error).message})`);
   }
-  const out = new Uint8Array(total);
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
+  return concatBytes(parts);
 }
