@@ -96,6 +96,12 @@ export default defineConfig(() => {
   const buildId = h.digest('hex').slice(0, 16);
   return {
     publicDir: false,
+    // Asset URLs (the GeoPackage writer's sql.js wasm) resolved against the worker's own URL at
+    // run time, so a deploy under a sub-path works as the app's does (`base` './' would make
+    // Vite resolve them against `document`, which a service worker has not).
+    experimental: {
+      renderBuiltUrl: (filename: string) => ({ runtime: `new URL(${JSON.stringify(filename)}, self.location.href).href` }),
+    },
     define: {
       __PRECACHE__: JSON.stringify(shell.filter((f) => start.has(f))),
       __PRECACHE_LATER__: JSON.stringify(shell.filter((f) => !start.has(f))),
