@@ -13,11 +13,13 @@
  *   a new manifest drops only the cached files, blocks and pins whose sha256 changed.
  *
  * Failures answer text/plain with the header `X-Indapi3-Error` naming an IndapiError code
- * (OFFLINE 503, BAD_BUNDLE 502), which the engine's FetchSource turns into that error.
+ * with the status of the contract's one table (src/contract/status.ts: OFFLINE 503,
+ * BAD_BUNDLE 502, NOT_FOUND 404), which the engine's FetchSource turns into that error.
  */
 import { createStore, del, get, set, update, type UseStore } from 'idb-keyval';
 import { contentRange, parseRange } from '../src/core/io/http-range';
 import { parseManifest, type BundleManifest } from '../src/core/bundle';
+import { statusFor } from '../src/contract/status';
 import { BlockCache, checkRangeResponse, DEFAULT_BUDGET_BYTES, isQuotaError, RangeResponseError, type FileRef, type IndexEntry } from './block-cache';
 
 import type { Pin, PinProgress, PrecacheProgress, StorageStatus } from './protocol/storage';
@@ -41,10 +43,9 @@ export async function manifestContentKey(manifest: Pick<BundleManifest, 'files'>
   return (await sha256Hex(new TextEncoder().encode(text).buffer as ArrayBuffer)).slice(0, 12);
 }
 
-/** A text/plain failure carrying an IndapiError code in `X-Indapi3-Error`. */
+/** A text/plain failure carrying an IndapiError code in `X-Indapi3-Error`, its status from the contract's table. */
 export function errorResponse(code: 'OFFLINE' | 'BAD_BUNDLE' | 'NOT_FOUND', message: string): Response {
-  const status = code === 'OFFLINE' ? 503 : code === 'NOT_FOUND' ? 404 : 502;
-  return new Response(message.trim() + '\n', { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'X-Indapi3-Error': code } });
+  return new Response(message.trim() + '\n', { status: statusFor(code), headers: { 'Content-Type': 'text/plain; charset=utf-8', 'X-Indapi3-Error': code } });
 }
 
 export { parseRange };

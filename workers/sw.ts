@@ -15,7 +15,7 @@ import { createIdbSessionStore } from '../src/contract/idb-sessions';
 import { createEngine } from '../src/core/engine';
 import { configureGraphics, createResvgRasterizer, genFile } from '../src/core/formats';
 import { fetchSourceFactory, fetchTextLoader } from '../src/core/io/fetch-source';
-import { BundleCache, CACHES } from './sw-data';
+import { BundleCache, CACHES, errorResponse } from './sw-data';
 
 declare const self: ServiceWorkerGlobalScope;
 /** App shell files needed to start and draw the first map, relative to the base path (injected at build time), precached at install. */
@@ -252,7 +252,7 @@ async function shell(req: Request): Promise<Response> {
     } catch {
       /* offline */
     }
-    return (await cache.match(new URL('./', scope).href)) ?? (await cache.match(new URL('index.html', scope).href)) ?? new Response('Offline\n', { status: 503 });
+    return (await cache.match(new URL('./', scope).href)) ?? (await cache.match(new URL('index.html', scope).href)) ?? errorResponse('OFFLINE', 'Offline');
   }
   const hit = await cache.match(req, { ignoreSearch: true });
   if (hit) return hit;

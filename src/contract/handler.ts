@@ -29,8 +29,7 @@
  */
 import { Hono, type Context } from 'hono';
 import type { Engine } from '../core/api';
-import { isIndapiError } from '../core/errors';
-import { errorResponse, LIBRARY, messageOf, text, type RouteContext } from './http';
+import { errorResponse, LIBRARY, text, type RouteContext } from './http';
 import { DEFAULT_LIMITS, type CallLimits } from './limits';
 import type { GenFile } from './methods';
 import { addCallRoutes } from './routes-call';
@@ -38,7 +37,7 @@ import { addLibraryRoutes } from './routes-library';
 import { addSessionRoutes } from './routes-session';
 import type { MethodRunner } from './run';
 import type { SessionStore } from './sessions';
-import { statusFor } from './status';
+import { errorAnswer } from './status';
 
 export { errorResponse, jsonText, LIBRARY } from './http';
 
@@ -163,10 +162,8 @@ export function createHandler(opts: HandlerOptions): (req: Request) => Promise<R
     if (m === 'POST') return errorResponse(405, `Method: POST invalid on ${new URL(c.req.url).pathname} (POST only calls functions under library/${LIBRARY}/R/).`);
     return rc.notFound(c);
   });
-  app.onError((e) => {
-    if (isIndapiError(e)) return errorResponse(statusFor(e.code), e.message);
-    return errorResponse(500, `Internal error: ${messageOf(e)}`);
-  });
+  // the one error handler: every error a route throws answers through the status table
+  app.onError((e) => errorAnswer(e));
 
   return async (req: Request): Promise<Response> => {
     if (req.method === 'OPTIONS') return preflight();
@@ -182,7 +179,7 @@ export function createHandler(opts: HandlerOptions): (req: Request) => Promise<R
       const res = await app.fetch(req);
       return withCors(req.method === 'HEAD' ? new Response(null, res) : res);
     } catch (e) {
-      return withCors(errorResponse(500, `Internal error: ${messageOf(e)}`));
+      return withCors(errorAnswer(e));
     }
   };
 }

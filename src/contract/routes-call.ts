@@ -17,7 +17,7 @@ import { toCsv } from './rprint';
 import { unknownMethod } from './routes-library';
 import { BusyError, CHEAP_METHODS, executeCall, type CallOutput, type MethodCall } from './run';
 import { metaOf, newSessionKey, type SessionData } from './sessions';
-import { statusFor } from './status';
+import { errorAnswer, statusOf } from './status';
 
 /** Reads the body, at most `max` bytes. @throws BodyError 413 when larger */
 async function readBody(req: Request, max: number): Promise<Uint8Array> {
@@ -59,7 +59,7 @@ async function readCall(c: Context, name: string, rc: RouteContext): Promise<{ r
   } catch (e) {
     if (e instanceof BodyError) return errorResponse(e.status, e.message);
     if (isIndapiError(e) && e.code === 'UNPARSABLE') {
-      return errorResponse(400, e.message, deparseCall('parse', [['text', String(e.detail?.text ?? '')]]));
+      return errorAnswer(e, deparseCall('parse', [['text', String(e.detail?.text ?? '')]]));
     }
     throw e;
   }
@@ -70,9 +70,9 @@ function failedCall(e: unknown, callText: string, timedOut: boolean, timeoutMs: 
   if (e instanceof BusyError) return errorResponse(503, e.message, undefined, { 'Retry-After': String(e.retryAfterS) });
   if (isIndapiError(e)) {
     if (e.code === 'ABORTED' && timedOut) return errorResponse(503, `The call took longer than ${timeoutMs / 1000} s and was stopped.`, callText);
-    return errorResponse(statusFor(e.code), e.message, (e.detail?.call as string | undefined) ?? callText);
+    return errorAnswer(e, (e.detail?.call as string | undefined) ?? callText);
   }
-  return errorResponse(500, `Internal error: ${messageOf(e)}`, callText);
+  return errorAnswer(e, callText);
 }
 
 /** The answer of a successful call in the requested format. */
@@ -156,7 +156,7 @@ export function addCallRoutes(app: Hono, rc: RouteContext): void {
       await rc.store.put(data, signal);
     } catch (e) {
       if (e instanceof BusyError) return errorResponse(503, e.message, undefined, { 'Retry-After': String(e.retryAfterS) }); // e.g. the disk is full
-      if (isIndapiError(e) && statusFor(e.code) < 500) return errorResponse(statusFor(e.code), e.message, callText);
+      if (statusOf(e) < 500) return errorAnswer(e, callText);
       return errorResponse(500, `Could not store the session: ${messageOf(e)}`, callText);
     }
     return created(c, rc, data, format, callText);

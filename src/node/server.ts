@@ -51,6 +51,7 @@ import { createHandler, DEFAULT_MAX_BODY_BYTES } from '../contract/handler';
 import type { GenFile } from '../contract/methods';
 import type { MethodRunner } from '../contract/run';
 import type { SessionStore } from '../contract/sessions';
+import { errorAnswer } from '../contract/status';
 import { bundleVersion, createBundleEngine, isDataUrl, nodeGenFile } from './bundle-runtime';
 import { createDiskSessionStore, type DiskSessionStore } from './disk-sessions';
 import { API_CSP, appCsp, applySocketLimits, connectionsCheckingIntervalMs, envNumber, publicOriginResolver, socketLimitsFromEnv, withSecurityHeaders, type SocketLimits } from './hardening';
@@ -308,7 +309,7 @@ export async function startServer(o: ServerOptions = {}): Promise<RunningServer>
     try {
       res = await handle(req);
     } catch (e) {
-      res = new Response(`Internal error: ${(e as Error).message}\n`, { status: 500, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+      res = errorAnswer(e);
     }
     if (log) {
       const u = new URL(req.url);
