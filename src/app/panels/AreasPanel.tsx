@@ -6,7 +6,7 @@ import { getEngine } from '../services';
 import { useRun } from '../useRun';
 import { ResultTable } from '../../ui/ResultTable';
 import { BarChart } from '../../ui/BarChart';
-import { Progress } from '../../ui/Progress';
+import { RunControls } from '../../ui/RunControls';
 import { ResultFrame } from '../../ui/ResultFrame';
 import type { DrawMode } from '../../ui/MapView';
 import { parseWktGeometries } from '../../ui/wkt';
@@ -112,13 +112,10 @@ export function AreasPanel({ ctx, drawMode, setDrawMode }: AreasPanelProps) {
         <span>Exact: weight cells by the fraction each shape covers (else cells whose centre is inside)</span>
       </label>
       <p className="muted small">Indicators: {vars.length ? vars.join(', ') : 'none chosen'}</p>
-      <div className="row">
-        <button type="button" className="primary" onClick={() => submit()} aria-disabled={r.running}>Summarise areas</button>
-        {r.running && <Progress label="Summarising areas" done={r.progress?.[0]} total={r.progress?.[1]} onCancel={r.cancel} />}
-      </div>
       {/* one current message: the WKT's error, else this panel's, else the last run's error while its inputs stand */}
-      {!wktErr && msg && <p className="msg error" role="alert" data-testid="areas-msg">{msg}</p>}
-      {!wktErr && !msg && r.error && !r.running && ranKey === JSON.stringify({ var: vars, wkt: state.wkt, exact: state.exact }) && <p className="msg error" role="alert" data-testid="areas-run-error">{errText(r.error)}</p>}
+      <RunControls run={r} label="Summarise areas" progressLabel="Summarising areas" onRun={() => submit()}
+        message={wktErr ? null : msg} messageTestId="areas-msg"
+        error={!wktErr && !msg && r.error && ranKey === JSON.stringify({ var: vars, wkt: state.wkt, exact: state.exact }) ? errText(r.error) : null} errorTestId="areas-run-error" />
       {r.last && (
         <ResultFrame run={r} testId="areas-result">
           <p className="muted small">{rows.length} row{rows.length === 1 ? '' : 's'}{r.last.args.exact ? ' · exact coverage' : ''}</p>

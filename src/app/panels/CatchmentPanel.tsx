@@ -16,7 +16,7 @@ import { useRun } from '../useRun';
 import { ChipSelect } from '../../ui/ChipSelect';
 import { ResultTable } from '../../ui/ResultTable';
 import { BarChart } from '../../ui/BarChart';
-import { Progress } from '../../ui/Progress';
+import { RunControls } from '../../ui/RunControls';
 import { ResultFrame } from '../../ui/ResultFrame';
 import type { Row } from '../../core/types';
 import { colLabel, errText, varOptions, type PanelCtx } from './common';
@@ -150,12 +150,7 @@ export function CatchmentPanel({ ctx, sources, onSources, onResult }: CatchmentP
       {fr && <p className="muted small" title={byCode.get(fr)?.varDesc}>Over {byCode.get(fr)?.varLabel ?? fr}{fr === 'FRICTION_WALK' ? ': walking only, no roads, rivers or land cover.' : '.'}</p>}
       <ChipSelect label="Indicators per band" options={varOpts} values={vars} onChange={(v) => update({ vars: v, noVars: v.length === 0 })} placeholder="Add an indicator…" emptyText="Cells and area only" />
       {vars.includes('POP_MODEL') && <p className="muted small">{byCode.get('POP_MODEL')?.varLabel}: modelled from national totals and GeoNames towns, not a census.</p>}
-      <div className="row">
-        <button type="button" className="primary" onClick={() => run()} aria-disabled={r.running}>Compute catchment</button>
-        {r.running && <Progress label="Travel time" done={r.progress?.[0]} total={r.progress?.[1]} onCancel={r.cancel} />}
-      </div>
-      {msg && <p className="msg error" role="alert">{msg}</p>}
-      {r.error && !r.running && <p className="msg error" role="alert">{errText(r.error)}</p>}
+      <RunControls run={r} label="Compute catchment" progressLabel="Travel time" onRun={() => run()} message={msg} error={r.error && errText(r.error)} />
       {res && r.last && <ResultFrame run={r} testId="catchment-result"><CatchmentResults res={res} vars={r.last.args.var} byCode={byCode} /></ResultFrame>}
     </section>
   );

@@ -5,7 +5,7 @@ import type { Row } from '../../core/types';
 import { getEngine } from '../services';
 import { useRun } from '../useRun';
 import { ResultTable } from '../../ui/ResultTable';
-import { Progress } from '../../ui/Progress';
+import { RunControls } from '../../ui/RunControls';
 import { ResultFrame } from '../../ui/ResultFrame';
 import type { CellInfo } from '../../../workers/protocol/raster';
 import { colLabel, errText, summaryVars, tableColumns, type PanelCtx } from './common';
@@ -77,12 +77,7 @@ export function ComparePanel({ ctx, picked, onResult }: ComparePanelProps) {
         <label><input type="radio" name="cmp-scope" checked={scope === 'selection'} onChange={() => setScope('selection')} /> the chosen countries ({state.iso.length ? state.iso.join(', ') : 'SSA'})</label>
       </fieldset>
       <p className="muted small">On: {vars.length ? vars.join(', ') : 'no indicator chosen'}</p>
-      <div className="row">
-        <button type="button" className="primary" onClick={() => submit()} aria-disabled={r.running}>Find similar</button>
-        {r.running && <Progress label="Ranking" done={r.progress?.[0]} total={r.progress?.[1]} onCancel={r.cancel} />}
-      </div>
-      {msg && <p className="msg error" role="alert">{msg}</p>}
-      {r.error && !r.running && <p className="msg error" role="alert">{errText(r.error)}</p>}
+      <RunControls run={r} label="Find similar" progressLabel="Ranking" onRun={() => submit()} message={msg} error={r.error && errText(r.error)} />
       {r.last && (
         <ResultFrame run={r} testId="compare-result">
           <p className="muted small">{r.last.data.rows.length} {r.last.args.by === 1 ? 'units' : 'cells'} ranked (lower score = more similar); the map shades the most similar darkest.</p>

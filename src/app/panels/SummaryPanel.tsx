@@ -7,7 +7,7 @@ import { useRun } from '../useRun';
 import { ChipSelect } from '../../ui/ChipSelect';
 import { ResultTable } from '../../ui/ResultTable';
 import { BarChart } from '../../ui/BarChart';
-import { Progress } from '../../ui/Progress';
+import { RunControls } from '../../ui/RunControls';
 import { ResultFrame } from '../../ui/ResultFrame';
 import { intervalText, requestBreaks } from './intervals';
 import { shareColumn, sliceRows, splitDomains, unitOrder, withShares } from './two-domain';
@@ -247,12 +247,8 @@ export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: Summa
           </label>
         );
       })}
-      <div className="row">
-        <button type="button" className="primary" onClick={() => submit()} aria-disabled={r.running} data-runs={r.runs} data-running={r.running ? '1' : '0'} data-vars={vars.join(',')}>Summarise</button>
-        {r.running && <Progress label="Summarising" done={r.progress?.[0]} total={r.progress?.[1]} onCancel={r.cancel} />}
-      </div>
-      {msg && <p className="msg error" role="alert">{msg}</p>}
-      {r.error && !r.running && <p className="msg error" role="alert">{errText(r.error)}</p>}
+      <RunControls run={r} label="Summarise" progressLabel="Summarising" onRun={() => submit()} message={msg} error={r.error && errText(r.error)}
+        buttonData={{ 'data-runs': r.runs, 'data-running': r.running ? '1' : '0', 'data-vars': vars.join(',') }} />
       {emptyMsg && !r.running && <p className="msg warn" role="status" data-testid="summary-empty">{emptyMsg}{shown ? ' The previous result is kept below.' : ''}</p>}
       {shown && (
         <ResultFrame run={r} testId="summary-result">

@@ -14,7 +14,7 @@ import { getEngine, getRaster } from '../services';
 import { useRun } from '../useRun';
 import { ChipSelect } from '../../ui/ChipSelect';
 import { PivotTable } from '../../ui/PivotTable';
-import { Progress } from '../../ui/Progress';
+import { RunControls } from '../../ui/RunControls';
 import { ResultFrame } from '../../ui/ResultFrame';
 import { HistogramSection } from './HistogramSection';
 import { ALL_SELECTED, COUNTRY_CODES, fetchTableData, pivotCsv, pivotGrid, pivotPercent, tablePivot, type PivotPercent, type TableArgs, type TableData } from '../../ui/pivot';
@@ -170,12 +170,7 @@ export function TablePanel({ ctx }: { ctx: PanelCtx }) {
         <code className="muted small dom-code">{col}</code>
       </div>
       <ChipSelect label="Table countries or regions" options={isoOpts} values={state.iso} onChange={(v) => update({ iso: v })} placeholder="Add a country or region…" emptyText="All of Africa south of the Sahara (SSA)" />
-      <div className="row">
-        <button type="button" className="primary" onClick={() => submit()} aria-disabled={r.running}>Build table</button>
-        {r.running && <Progress label="Building the table" done={r.progress?.[0]} total={r.progress?.[1]} onCancel={r.cancel} />}
-      </div>
-      {msg && <p className="msg error" role="alert">{msg}</p>}
-      {r.error && !r.running && <p className="msg error" role="alert">{errText(r.error)}</p>}
+      <RunControls run={r} label="Build table" progressLabel="Building the table" onRun={() => submit()} message={msg} error={r.error && errText(r.error)} />
       {last && pivot && (
         <ResultFrame run={r} testId="table-result">
           <div className="row">
