@@ -2,9 +2,31 @@
 // tests/lint/cycles.test.ts. Type-only imports are edges too (`tsPreCompilationDeps`): a type
 // that two modules share lives in a leaf module both import (e.g. src/contract/method-types.ts,
 // src/core/formats/types.ts), never in one of them.
+
+// The rooms of src/core from the base up (issue 27 item 5): a module may import its own room
+// and rooms before it, never one after it. `errors`, `types`, `grid`, `r` (the R vocabulary:
+// formulas, `cut` and `round` labels), `api` (the Engine interface and the method types, with
+// the catchment method's types in catchment/types.ts) and `csv` (RFC 4180 and the formula-text
+// rule) are the base every room may import; `index` (src/core/index.ts) is the consumers'
+// entry. Colocated tests (*.test.ts) may import any room. Probed by tests/lint/core-order.test.ts.
+const CORE_ORDER = ['errors', 'types', 'grid', 'r', 'api', 'csv', 'io', 'wkt', 'area', 'args', 'map', 'cog', 'bundle',
+  'catalog', 'ingest', 'formats', 'catchment', 'engine', 'package', 'index'];
+/** Path pattern of a room: its folder or its file; catchment/types.ts counts as `api`. */
+const room = (r) => (r === 'api' ? '(^|/)src/core/(api\\.ts$|catchment/types\\.ts$)' : `(^|/)src/core/${r}(/|\\.ts$)`);
+const CATCHMENT_TYPES = '(^|/)src/core/catchment/types\\.ts$';
+const coreOrder = CORE_ORDER.slice(0, -1).map((r, i) => ({
+  name: `core-order-${r}`,
+  severity: 'error',
+  comment: `src/core/${r} may import only the rooms before it in CORE_ORDER (${CORE_ORDER.slice(0, i).join(', ') || 'none'}): move what both need into a lower room.`,
+  from: { path: room(r), pathNot: ['\\.test\\.ts$', ...(r === 'catchment' ? [CATCHMENT_TYPES] : [])] },
+  // from `api` up, catchment/types.ts is a room before (the `catchment` pattern would match it)
+  to: { path: CORE_ORDER.slice(i + 1).map(room), pathNot: i >= CORE_ORDER.indexOf('api') ? [CATCHMENT_TYPES] : [] },
+}));
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
+    ...coreOrder,
     {
       name: 'no-circular',
       severity: 'error',

@@ -31,7 +31,7 @@ import type { Browser } from 'playwright-core';
 import { startServer } from '../e2e/helpers';
 import { launch, settle } from '../e2e/app-helpers';
 import { firstLoad, heapAfterViews, searchKeystrokeMs } from '../e2e/catalog-helpers';
-import { parseVi } from '../src/core/catalog';
+import { parseVi } from '../src/core/bundle';
 import { FIRST_VISIT_BUDGET, SLOW_MOBILE, firstVisit, type FirstVisit } from './first-visit';
 import { interactionTimes } from './interactions';
 

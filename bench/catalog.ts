@@ -12,7 +12,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseVi } from '../src/core/catalog';
+import { parseVi } from '../src/core/bundle';
 import { buildCatalogIndex, fold, type CatalogFilters } from '../src/core/catalog/search';
 import type { VarRecord } from '../src/core/types';
 import { catalog750Csv } from '../tests/fixtures/catalog750.fixture';

@@ -18,7 +18,8 @@ import type { Browser, Page } from 'playwright-core';
 import { startServer, type Started } from './helpers';
 import { launch, shot } from './app-helpers';
 import { bundle750Dir, scaleMetrics, type ScaleMetrics } from '../bench/app';
-import { isUnpublished, parseVi } from '../src/core/catalog';
+import { isUnpublished } from '../src/core/catalog';
+import { parseVi } from '../src/core/bundle';
 import type { VarRecord } from '../src/core/types';
 
 /**

@@ -9,7 +9,7 @@ import type { ClassEntry, VarRecord } from '../src/core/types';
 import { levelForZoom, renderTile, type RasterLevel } from '../src/core/map/mercator';
 import { makeColorizer, paletteFor, quantileBreaks, type Palette } from '../src/core/map/palette';
 import { loadClassTable, openCog, previewLevel, type CogLayer } from './raster/layers';
-import { parseVi } from '../src/core/catalog';
+import { parseVi } from '../src/core/bundle';
 import type { CellInfo, RasterWorkerApi } from './protocol/raster';
 
 let dataBase = '';

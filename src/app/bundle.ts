@@ -6,7 +6,7 @@
  * first map (issue 17: nothing the first map does not need comes before it).
  */
 import { parseIso, parseManifest } from '../core/bundle';
-import { parseVi } from '../core/catalog';
+import { parseVi } from '../core/bundle';
 import type { VarRecord } from '../core/types';
 import { IndapiError } from '../core/errors';
 import type { IsoEntry } from '../core/types';

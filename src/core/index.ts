@@ -8,7 +8,9 @@ export { genFile, zipFiles, normalizeFormat, needsCells, estimateBytes, configur
 export type { GenFileInput, GenFileResult, FileFormat, Rasterizer, Basemap } from './formats';
 export { createEngine, parseDomains, MAX_IDS, STAT_NAMES, parseAggFun, aggFormulaText, cutLabels, formatG, labelDigits, roundR } from './engine';
 export type { EngineOptions, IndapiEngine } from './engine';
-export { Catalog, parseVi, parseClassTable, parseIso, describeRecord, unknownCodeMessage } from './catalog';
+export { Catalog, describeRecord, unknownCodeMessage } from './catalog';
+export { openBundle, parseVi, parseClassTable, parseIso, parseManifest, VI_FIELDS } from './bundle';
+export type { Bundle, BundleLoaders, BundleManifest, IsoRow } from './bundle';
 export { CogStore } from './cog/store';
 export type { PixelWindow, CogStoreOptions } from './cog/store';
 export { FetchSource, fetchSourceFactory, fetchTextLoader } from './io/fetch-source';

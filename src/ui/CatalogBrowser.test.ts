@@ -3,7 +3,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { expect, test } from 'vitest';
 import { branchKeys, CatalogBrowser, groupCatalog, resultRows, treeRows } from './CatalogBrowser';
 import { IndicatorCard, extraFields } from './IndicatorCard';
-import { parseVi } from '../core/catalog';
+import { parseVi } from '../core/bundle';
 import { buildCatalogIndex } from '../core/catalog/search';
 import { catalog750Csv } from '../../tests/fixtures/catalog750.fixture';
 

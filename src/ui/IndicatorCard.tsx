@@ -1,7 +1,7 @@
 /** Indicator card: the full metadata record of the selected indicator. */
 import type { ReactNode } from 'react';
 import type { VarRecord } from '../core/types';
-import { VI_FIELDS } from '../core/catalog';
+import { VI_FIELDS } from '../core/bundle';
 
 const KNOWN = new Set<string>(VI_FIELDS as string[]);
 

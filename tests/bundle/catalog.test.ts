@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { SSA_GRID } from '../../src/core/grid';
 import type { VarRecord } from '../../src/core/types';
-import { parseAggFun } from '../../src/core/engine/expr';
+import { parseAggFun } from '../../src/core/r/expr';
 import { readBand, readCatalog, readClassTable, readCsv } from './bundle.fixture';
 
 const FIELDS: (keyof VarRecord)[] = [

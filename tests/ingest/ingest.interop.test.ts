@@ -445,21 +445,23 @@ describe('catalog text with spreadsheet formulas or HTML (issue 25 item 7)', () 
 
 describe('catalog: extra fields and published', () => {
   it('parseVi keeps fields beyond VarRecord; category leaves out published false/FALSE/F/0 only', async () => {
-    const { Catalog, parseVi } = await import('../../src/core/catalog');
+    const { Catalog } = await import('../../src/core/catalog');
+    const { parseVi } = await import('../../src/core/bundle');
     const text = 'varCode,varLabel,type,aggFunR,cat1,published,tbName\n' +
       ['A,a,continuous,"sum(A, na.rm=TRUE)",C,TRUE,t1', 'B,b,continuous,"sum(B, na.rm=TRUE)",C,FALSE,t2', 'C,c,continuous,"sum(C, na.rm=TRUE)",C,0,t3',
         'D,d,continuous,"sum(D, na.rm=TRUE)",C,2026-11-21,t4', 'E,e,continuous,"sum(E, na.rm=TRUE)",C,,t5', 'F,f,continuous,"sum(F, na.rm=TRUE)",C,f,t6'].join('\n') + '\n';
     const recs = parseVi(text);
     expect((recs[0] as unknown as Record<string, string>).tbName).toBe('t1');
-    const cat = new Catalog(recs, [], async () => '');
+    const cat = new Catalog(recs, [], async () => []);
     expect((cat.category() as CategoryRow[]).map((r) => r.code)).toEqual(['A', 'D', 'E']);
     expect(cat.describe(['B'])[0].tbName).toBe('t2');
   });
 
   it('the embedded bundle (published = dates) keeps every record listed', async () => {
-    const { Catalog, parseVi } = await import('../../src/core/catalog');
+    const { Catalog } = await import('../../src/core/catalog');
+    const { parseVi } = await import('../../src/core/bundle');
     const recs = parseVi(readFileSync(join(FIX, '../../../public/data/vi.csv'), 'utf8'));
-    const cat = new Catalog(recs, [], async () => '');
+    const cat = new Catalog(recs, [], async () => []);
     expect((cat.category() as CategoryRow[]).length).toBe(recs.length);
     expect(recs.length).toBeGreaterThan(20);
   });

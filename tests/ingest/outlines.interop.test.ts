@@ -15,7 +15,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseClassTable } from '../../src/core/catalog';
+import { parseClassTable } from '../../src/core/bundle';
 import { ingestTable } from '../../src/node/ingest';
 
 const FIX = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { cutLabels } from '../../core/engine/labels';
+import { cutLabels } from '../../core/r/labels';
 import { intervalBounds, intervalText, requestBreaks } from './intervals';
 import type { VarRecord } from '../../core/types';
 

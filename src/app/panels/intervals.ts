@@ -2,9 +2,9 @@
  * Intervals as people read them (issue 23 item 4): the UI writes R `cut()` labels such as
  * `(1.5e+03,6e+03]` as "1,500-6,000 m" (the indicator's unit), the first interval as "up to
  * 1,500 m" and an interval open at the top as "over 6,000 m". Display only: the API, the
- * downloads and the tooltips keep R's labels (src/core/engine/labels.ts).
+ * downloads and the tooltips keep R's labels (src/core/r/labels.ts).
  */
-import { cutLabels } from '../../core/engine/labels';
+import { cutLabels } from '../../core/r/labels';
 import type { ByArg, VarRecord } from '../../core/types';
 
 const NUM = String.raw`(-?Inf|[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)`;

@@ -4,7 +4,7 @@
  * catalog formulas name (weights such as AREA_TOTAL, denominators) and the key layers of
  * the country mask and admin domains (ISO3, ADM0_NAME, ADM1_*, ADM2_* when present).
  */
-import { parseAggFun } from '../../core/engine/expr';
+import { parseAggFun } from '../../core/r/expr';
 import type { VarRecord } from '../../core/types';
 
 /** Key layers read by selections by country and by admin units (kept when in the bundle). */

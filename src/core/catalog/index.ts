@@ -1,31 +1,17 @@
 /**
- * The catalog: `vi.csv` (variable inventory), class tables `classes/<code>.csv` and the
- * country/region list `iso.csv` of the bundle, parsed with papaparse (RFC 4180), plus the
+ * The catalog: the records of `vi.csv` (variable inventory), class tables and the
+ * country/region list `iso.csv` of the bundle (read and parsed by src/core/bundle), plus the
  * `category` listing and `describe` records of the service (spec E4, E5, part 2.1/2.2).
  */
-import Papa from 'papaparse';
 import { RE2JS } from 're2js';
-import { aggFormulaText } from '../engine/expr';
-import { IndapiError, throwIfAborted } from '../errors';
-import { restoreFormulaText } from '../formats/csv';
-import type { TextLoader } from '../io/source';
 import type { CategoryRow } from '../api';
-import type { ClassEntry, IsoEntry, VarRecord } from '../types';
+import { VI_FIELDS, type Bundle, type IsoRow } from '../bundle';
+import { IndapiError, throwIfAborted } from '../errors';
+import { aggFormulaText } from '../r';
+import type { ClassEntry, VarRecord } from '../types';
 
-/** Field names of vi.csv, in order (the {@link VarRecord} fields). */
-export const VI_FIELDS: Array<keyof VarRecord> = [
-  'varCode', 'varLabel', 'varTitle', 'varDesc', 'unit', 'type', 'dec', 'aggFunR', 'classBreaks', 'classLabels',
-  'classColors', 'cat1', 'cat2', 'cat3', 'year', 'yearEnd', 'sources', 'sourceMini', 'owner', 'citation', 'license',
-  'version', 'published', 'dataType', 'noData', 'classTable',
-];
-
-/** RFC 4180 records; a field neutralised against formula injection by the bundle's writers (`'=...`) comes back as written before. */
-function parseCsv(text: string, what: string): Record<string, string>[] {
-  const res = Papa.parse<Record<string, string>>(text.replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: true, transform: restoreFormulaText });
-  const bad = res.errors.find((e) => e.type !== 'Delimiter');
-  if (bad) throw new IndapiError('IO', `Cannot parse ${what}: ${bad.message} (row ${bad.row}).`);
-  return res.data;
-}
+/** Reads a class table at a path relative to the bundle root (a Bundle's `classTableAt`). */
+export type ClassTableLoader = (path: string, signal?: AbortSignal) => Promise<ClassEntry[]>;
 
 /**
  * True when a record's `published` field hides it from `category` (false, FALSE, F, 0, no):
@@ -33,61 +19,6 @@ function parseCsv(text: string, what: string): Record<string, string>[] {
  */
 export function isUnpublished(published: string | undefined): boolean {
   return /^\s*(false|f|0|no)\s*$/i.test(published ?? '');
-}
-
-/**
- * Parses vi.csv text into records (dec as a number). Fields that are not {@link VI_FIELDS}
- * (an ingested catalog keeps all the original's fields) are kept on the record as text.
- * @throws IndapiError IO when the CSV is malformed or lacks fields
- */
-export function parseVi(text: string): VarRecord[] {
-  const rows = parseCsv(text, 'vi.csv');
-  if (rows.length && !('varCode' in rows[0] && 'aggFunR' in rows[0] && 'type' in rows[0])) {
-    throw new IndapiError('IO', 'vi.csv lacks the varCode, type or aggFunR column.');
-  }
-  const known = new Set<string>(VI_FIELDS);
-  return rows.map((r) => {
-    const rec: Record<string, unknown> = {};
-    for (const f of VI_FIELDS) rec[f] = (r[f] ?? '').trim();
-    // Fields beyond VarRecord (the original catalog's isDomain, tbName, dKeywords, ...) stay on the record.
-    for (const [k, v] of Object.entries(r)) if (!known.has(k) && k !== '__parsed_extra') rec[k] = (v ?? '').trim();
-    rec.dec = Number(r.dec) || 0;
-    rec.type = r.type === 'class' ? 'class' : 'continuous';
-    return rec as unknown as VarRecord;
-  });
-}
-
-/**
- * Parses a class table (`value,label,color,...extras`).
- * @throws IndapiError IO when values are not integers
- */
-export function parseClassTable(text: string, what = 'class table'): ClassEntry[] {
-  return parseCsv(text, what).map((r) => {
-    const value = Number(r.value);
-    if (!Number.isInteger(value)) throw new IndapiError('IO', `${what}: class value '${r.value}' is not an integer.`);
-    const e: ClassEntry = { value, label: r.label ?? String(value) };
-    if (r.color) e.color = r.color;
-    for (const [k, v] of Object.entries(r)) if (k !== 'value' && k !== 'label' && k !== 'color') e[k] = v;
-    return e;
-  });
-}
-
-/** A row of iso.csv with its cell count. */
-export interface IsoRow extends IsoEntry {
-  /** Number of grid cells of the code. */
-  cells: number;
-}
-
-/** Parses iso.csv. @throws IndapiError IO */
-export function parseIso(text: string): IsoRow[] {
-  return parseCsv(text, 'iso.csv').map((r) => ({
-    code: r.code,
-    name: r.name,
-    type: r.type === 'region' ? 'region' : 'country',
-    members: (r.members ?? '').split('|').filter(Boolean),
-    bboxDeg: [Number(r.xmin), Number(r.ymin), Number(r.xmax), Number(r.ymax)],
-    cells: Number(r.cells) || 0,
-  }));
 }
 
 /** The wording of the original for unknown codes (getLayer.R), without the brand. */
@@ -131,7 +62,12 @@ export class Catalog {
   private readonly isoByCode = new Map<string, IsoRow>();
   private readonly tables = new Map<string, Promise<ClassEntry[]>>();
 
-  constructor(records: VarRecord[], iso: IsoRow[], private readonly text: TextLoader) {
+  /**
+   * @param records vi.csv's records
+   * @param iso iso.csv's rows
+   * @param classTable reads the class tables records name (read once each, on demand)
+   */
+  constructor(records: VarRecord[], iso: IsoRow[], private readonly classTable: ClassTableLoader) {
     this.records = records;
     this.iso = iso;
     for (const r of records) this.byCode.set(r.varCode, r);
@@ -139,12 +75,12 @@ export class Catalog {
   }
 
   /**
-   * Loads `vi.csv` and `iso.csv` through a text loader.
+   * The catalog of a bundle: its vi.csv and iso.csv, class tables read on demand.
    * @throws IndapiError IO when they cannot be read or parsed
    */
-  static async load(text: TextLoader, signal?: AbortSignal): Promise<Catalog> {
-    const [vi, iso] = await Promise.all([text('vi.csv', signal), text('iso.csv', signal)]);
-    return new Catalog(parseVi(vi), parseIso(iso), text);
+  static async open(bundle: Bundle, signal?: AbortSignal): Promise<Catalog> {
+    const [records, iso] = await Promise.all([bundle.catalog(signal), bundle.iso(signal)]);
+    return new Catalog(records, iso, bundle.classTableAt);
   }
 
   /** The record of a code, or undefined. */
@@ -186,7 +122,7 @@ export class Catalog {
     let p = this.tables.get(code);
     if (!p) {
       if (rec.classTable) {
-        p = this.text(rec.classTable, signal).then((t) => parseClassTable(t, rec.classTable));
+        p = this.classTable(rec.classTable, signal);
       } else {
         const vals = rec.classBreaks.split('|').filter(Boolean);
         const labs = rec.classLabels.split('|');

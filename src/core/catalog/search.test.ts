@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { parseVi } from './index';
+import { parseVi } from '../bundle';
 import { buildCatalogIndex, buildQuery, CATALOG_SYNONYMS, facetValue, fold } from './search';
 import type { VarRecord } from '../types';
 import { catalog750Csv } from '../../../tests/fixtures/catalog750.fixture';

@@ -11,7 +11,7 @@
  */
 import MiniSearch, { type Query, type SearchOptions } from 'minisearch';
 import type { VarRecord } from '../types';
-import { VI_FIELDS } from './index';
+import { VI_FIELDS } from '../bundle';
 
 const KNOWN = new Set<string>(VI_FIELDS as string[]);
 

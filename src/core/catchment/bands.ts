@@ -7,7 +7,7 @@
  * as `1e+03` with the default dig.lab 3, as R prints it.
  */
 import { IndapiError } from '../errors';
-import { cutLabels } from '../engine/labels';
+import { cutLabels } from '../r/labels';
 
 /** Default breaks, minutes: 1, 2, 4 and 8 hours. */
 export const DEFAULT_BREAKS_MIN: readonly number[] = [0, 60, 120, 240, 480];

@@ -8,7 +8,7 @@
  */
 import type { CallOptions, ColumnInfo, TableResult } from '../api';
 import type { PixelWindow } from '../cog/store';
-import { roundR } from '../engine/labels';
+import { roundR } from '../r/labels';
 import { throwIfAborted } from '../errors';
 import type { Row, VarRecord } from '../types';
 import type { CatchmentBand, CatchmentCoverage } from './types';

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { VarRecord } from '../types';
 import { countGroups, VarAgg } from './accumulate';
-import { parseAggFun, type AggName } from './expr';
+import { parseAggFun, type AggName } from '../r/expr';
 
 type AggFn = AggName;
 import type { VarSpec } from './plan';

@@ -37,7 +37,7 @@
  */
 import type { VarSpec } from './plan';
 import { HIST_BINS } from './plan';
-import { evalExpr, leafKey, leavesOf, type AggLeaf, type CellExpr } from './expr';
+import { evalExpr, leafKey, leavesOf, type AggLeaf, type CellExpr } from '../r/expr';
 import { addTo, foldSum, settle } from './ksum';
 
 /** The cells and groups of one accumulation. */

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import type { VarRecord } from '../types';
 import { countGroups, VarAgg, withCellLists } from './accumulate';
-import { parseAggFun } from './expr';
+import { parseAggFun } from '../r/expr';
 import type { VarSpec } from './plan';
 
 const N = 20_000, C = 3, S = 40;

@@ -9,7 +9,7 @@ import type { GridDef } from '../grid';
 import type { ClassEntry } from '../types';
 import type { Computed } from './compute';
 import type { Ctx } from './context';
-import { intervalIndex, roundR } from './labels';
+import { intervalIndex, roundR } from '../r/labels';
 import { metaOf } from './rows';
 
 /** The selected cells' bounding box inside the window: columns x0..x1, rows y0..y1 (inclusive), and the window width. */

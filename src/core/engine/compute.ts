@@ -9,7 +9,7 @@ import { IndapiError, throwIfAborted } from '../errors';
 import type { VarRecord } from '../types';
 import { countGroups, VarAgg, withCellLists, type Frame } from './accumulate';
 import { readLayer, type Ctx } from './context';
-import { intervalIndex } from './labels';
+import { intervalIndex } from '../r/labels';
 import type { BySpec, VarSpec } from './plan';
 import type { Selection } from './select';
 

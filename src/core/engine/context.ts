@@ -3,12 +3,11 @@
  * (manifest.json, else SSA_GRID) and the ISO3 classes in label order; and reading one layer's
  * window from its COG, checked against the grid.
  */
-import { cogPath, manifestGrid, parseIso, parseManifest, parseVi } from '../bundle';
+import { cogPath, manifestGrid, type Bundle } from '../bundle';
 import { Catalog } from '../catalog';
 import type { CogStore, PixelWindow } from '../cog/store';
 import { IndapiError } from '../errors';
 import type { GridDef } from '../grid';
-import type { TextLoader } from '../io/source';
 import type { ClassEntry, VarRecord } from '../types';
 
 /** What every query of a bundle needs, loaded once. */
@@ -26,17 +25,12 @@ export interface Ctx {
 }
 
 /**
- * Loads the context of the bundle `text` reads.
- * @throws IndapiError IO when manifest.json is not JSON or the catalog has no ISO3 layer
+ * Loads the context of a bundle (its reader, src/core/bundle/open.ts).
+ * @throws IndapiError IO when vi.csv or iso.csv cannot be read, manifest.json is not JSON or the catalog has no ISO3 layer
  */
-export async function loadContext(text: TextLoader): Promise<Ctx> {
-  const [viText, isoText, manifest] = await Promise.all([
-    text('vi.csv'),
-    text('iso.csv'),
-    text('manifest.json').catch(() => null),
-  ]);
-  const cat = new Catalog(parseVi(viText), parseIso(isoText), text);
-  const grid = manifestGrid(manifest === null ? null : parseManifest(manifest));
+export async function loadContext(bundle: Bundle): Promise<Ctx> {
+  const [viText, cat, manifest] = await Promise.all([bundle.catalogText(), Catalog.open(bundle), bundle.optionalManifest()]);
+  const grid = manifestGrid(manifest);
   if (!cat.get('ISO3')) throw new IndapiError('IO', 'The catalog has no ISO3 layer (the country mask).');
   const isoClasses = [...(await cat.classes('ISO3'))].sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
   const maxV = isoClasses.reduce((m, c) => Math.max(m, c.value), 0);

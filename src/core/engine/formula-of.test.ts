@@ -15,7 +15,7 @@ const cat = new Catalog(
     rec('AREA', 'sum(AREA, na.rm=TRUE)', 'continuous', 'FALSE'), rec('ALIAS', 'mean(old_name, na.rm=TRUE)'),
     rec('BAD', 'sum(BAD*NOPE, na.rm=TRUE)/sum(NOPE, na.rm=TRUE)'), rec('ZONE', 'names(sort(table(OTHER), decreasing=T)[1])', 'class'),
     rec('NOFORM', ''), rec('SYNTAX', 'sum(NOFORM, na.rm=TRUE')],
-  [], async () => '',
+  [], async () => [],
 );
 
 describe('formulaOf', () => {

@@ -7,8 +7,8 @@ import { unknownCodeMessage } from '../catalog';
 import { asList, byCodesOf } from '../args';
 import { IndapiError } from '../errors';
 import type { ByArg, ClassEntry, VarRecord } from '../types';
-import { parseAggFun, renameColumns, type AggFormula } from './expr';
-import { cutLabels } from './labels';
+import { parseAggFun, renameColumns, type AggFormula } from '../r/expr';
+import { cutLabels } from '../r/labels';
 
 /** A summarised variable. */
 export interface VarSpec {

@@ -7,7 +7,7 @@ import { cellCentre, cellId } from '../grid';
 import type { ClassEntry, Row, VarRecord } from '../types';
 import type { Computed } from './compute';
 import type { Ctx } from './context';
-import { roundR } from './labels';
+import { roundR } from '../r/labels';
 import type { BySpec, VarSpec } from './plan';
 
 /** ISO3 and ADM0_NAME of an ISO3 class. */

@@ -2,12 +2,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cellId } from '../grid';
+import { openBundle } from '../bundle';
 import { loadContext, type Ctx } from './context';
 import { emptySelection, MAX_IDS, select } from './select';
 
 const DIR = join(__dirname, '../../../tests/engine/fixtures/bundle');
 let c: Ctx;
-beforeAll(async () => { c = await loadContext(async (rel) => readFileSync(join(DIR, rel), 'utf8')); });
+beforeAll(async () => { c = await loadContext(openBundle({ text: async (rel) => readFileSync(join(DIR, rel), 'utf8') })); });
 
 describe('select', () => {
   it('countries give one block per country over the union of their boxes; SSA pools the whole grid', () => {

@@ -3,12 +3,13 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '.';
 import { fileSourceFactory } from '../../node/file-source';
+import { openBundle } from '../bundle';
 import { loadContext, type Ctx } from './context';
 import { similar } from './similar';
 
 const DIR = join(__dirname, '../../../tests/engine/fixtures/bundle');
 let c: Ctx;
-beforeAll(async () => { c = await loadContext(async (rel) => readFileSync(join(DIR, rel), 'utf8')); });
+beforeAll(async () => { c = await loadContext(openBundle({ text: async (rel) => readFileSync(join(DIR, rel), 'utf8') })); });
 const never = async () => { throw new Error('the query must not run'); };
 
 describe('similar', () => {

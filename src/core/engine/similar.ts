@@ -11,7 +11,7 @@ import { cellToColRow } from '../grid';
 import type { GetLayerArgs, Row } from '../types';
 import type { Computed } from './compute';
 import type { Ctx } from './context';
-import { roundR } from './labels';
+import { roundR } from '../r/labels';
 import { asList } from '../args';
 import { fmtValue } from './rows';
 

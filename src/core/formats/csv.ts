@@ -11,27 +11,13 @@
  * advice says (https://owasp.org/www-community/attacks/CSV_Injection): a field beginning with
  * `=`, `+`, `-`, `@`, tab or carriage return gets a leading `'` and is quoted, so Excel,
  * LibreOffice and Google Sheets show it as text; numbers (`-1.5`, `+3e2`) are left alone.
- * The product's own readers take the `'` off again ({@link restoreFormulaText}).
+ * The product's own readers take the `'` off again (`restoreFormulaText` of src/core/csv).
  */
 import type { TableResult } from '../api';
+import { neutraliseFormulaText } from '../csv';
 import { fmtNum, utf8 } from './bytes';
 
-/**
- * Text a spreadsheet would run as a formula: beginning with `=`, `+`, `-`, `@`, tab or CR
- * (after any `'`, so that {@link restoreFormulaText} undoes exactly one), unless the whole
- * text is a plain decimal number. For papaparse's `escapeFormulae` option too.
- */
-export const FORMULA_TEXT = /^(?![+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$)'*[=+\-@\t\r]/;
-
-/** A text field neutralised against formula injection: `'` prepended when {@link FORMULA_TEXT} matches. */
-export function neutraliseFormulaText(s: string): string {
-  return FORMULA_TEXT.test(s) ? `'${s}` : s;
-}
-
-/** The inverse of {@link neutraliseFormulaText} for the product's readers: one leading `'` removed before a formula character. */
-export function restoreFormulaText(s: string): string {
-  return /^'+[=+\-@\t\r]/.test(s) ? s.slice(1) : s;
-}
+export { FORMULA_TEXT, neutraliseFormulaText, restoreFormulaText } from '../csv';
 
 /** One text field: neutralised ({@link neutraliseFormulaText}), then quoted per RFC 4180 when needed. */
 export function csvField(text: string): string {

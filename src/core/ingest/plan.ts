@@ -10,7 +10,7 @@
  */
 import { CELL_SIZE_DEG, GLOBAL_HEIGHT, GLOBAL_WIDTH, cellToColRow, type GridDef } from '../grid';
 import type { Finding } from './findings';
-import { parseAggFun } from '../engine/expr';
+import { parseAggFun } from '../r/expr';
 
 /** Columns every table must have. */
 export const REQUIRED_COLUMNS = ['CELL5M', 'ISO3', 'ADM0_NAME', 'ADM1_NAME_ALT', 'X', 'Y'] as const;
@@ -48,7 +48,7 @@ export function formulaColumns(aggFunR: string): string[] {
 }
 
 /**
- * Parses a record's formula with the engine's own parser (src/core/engine/expr.ts), as a query
+ * Parses a record's formula with the engine's own parser (src/core/r/expr.ts), as a query
  * would: class records are the dominant class of their own cells whatever their formula, so
  * only other records are parsed; an empty formula is the engine's default `mean(<code>)`.
  * @param r the catalog record (text fields)

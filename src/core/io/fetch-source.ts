@@ -3,7 +3,7 @@
  * runs in browsers, dedicated and service workers, and Node 20+. Plus a source factory and
  * a text loader for a bundle served at a base URL.
  */
-import { bundleUrl } from '../bundle';
+import { bundleUrl } from './url';
 import { IndapiError } from '../errors';
 import { parseContentRange } from './http-range';
 import type { RangeSource, SourceFactory, TextLoader } from './source';

@@ -4,7 +4,7 @@
  * layer (catalog lists or the class table). Pure: no DOM.
  */
 import type { ClassEntry, VarRecord } from '../types';
-import { cutLabels } from '../engine/labels';
+import { cutLabels } from '../r/labels';
 
 /** One legend entry. */
 export interface LegendEntry {

@@ -7,7 +7,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { classTablePath, serialiseManifest, serialiseVi } from '../../core/bundle';
-import { VI_FIELDS } from '../../core/catalog';
+import { VI_FIELDS } from '../../core/bundle';
 import { gridText, type GridDef } from '../../core/grid';
 import { CLASS_RULE_TEXT, isoCsv, type ClassRule, type CountryCells } from '../../core/ingest/classes';
 import type { Finding, Findings } from '../../core/ingest/findings';

@@ -25,7 +25,7 @@ import { basename, join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { inflateSync } from 'node:zlib';
 import { CogStore } from '../../core/cog/store';
-import { parseClassTable } from '../../core/catalog';
+import { parseClassTable } from '../../core/bundle';
 import { IndapiError } from '../../core/errors';
 import { OUTLINE_FILES, outlineAttribution, outlineDescription, outlineUnits, writeOutlines } from '../../core/formats/outlines';
 import type { ClassEntry } from '../../core/types';

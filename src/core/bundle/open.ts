@@ -1,0 +1,140 @@
+/**
+ * The bundle reader: one object per bundle root through which the engine, the Node server, the
+ * page, the service worker and the workers read the bundle's files (manifest, catalog, countries,
+ * class tables, outlines, COGs). Pure over injected loaders (as PMTiles' `Source`): a browser
+ * passes `fetch` (src/core/io/fetch-source.ts), Node file reads (src/node/file-source.ts).
+ * Each file is read once and kept (a failed read is not kept: the next call reads again; calls
+ * made while a read runs share it, and its first caller's signal); COGs are read by range through
+ * `cog(code)`, never whole.
+ */
+import { IndapiError, throwIfAborted } from '../errors';
+import type { GridDef } from '../grid';
+import type { RangeSource, SourceFactory, TextLoader } from '../io/source';
+import type { ClassEntry, VarRecord } from '../types';
+import { classTablePath, cogPath, manifestGrid, outlinePath, parseManifest, type BundleManifest, type OutlineLevel } from './layout';
+import { parseClassTable, parseIso, parseVi, type IsoRow } from './tables';
+
+/** How a reader reaches the bundle's files (paths relative to the bundle root, `/`-separated). */
+export interface BundleLoaders {
+  /**
+   * Reads a whole file as text.
+   * @throws IndapiError IO (or OFFLINE, BAD_BUNDLE, NOT_FOUND as the loader knows) when it cannot, ABORTED on abort
+   */
+  text: TextLoader;
+  /** Opens byte ranges of a file (the COGs); readers that read no COG leave it out. */
+  source?: SourceFactory;
+}
+
+/** The files of one bundle, read on demand (see the module comment). */
+export interface Bundle {
+  /**
+   * manifest.json, parsed.
+   * @throws IndapiError from the loader when it cannot be read, IO when it is not a manifest
+   */
+  manifest(signal?: AbortSignal): Promise<BundleManifest>;
+  /**
+   * manifest.json, or null when the file cannot be read (an early bundle without one).
+   * @throws IndapiError IO when it is there but not a manifest, ABORTED on abort
+   */
+  optionalManifest(signal?: AbortSignal): Promise<BundleManifest | null>;
+  /** The bundle's grid (manifest.json `grid`, else SSA_GRID). @throws as {@link manifest} */
+  grid(signal?: AbortSignal): Promise<GridDef>;
+  /** The manifest's version. @throws as {@link manifest} */
+  version(signal?: AbortSignal): Promise<string>;
+  /** Paths the manifest lists, or null when it cannot be read or lists none. Never rejects. */
+  files(signal?: AbortSignal): Promise<Set<string> | null>;
+  /** vi.csv as read (the `catalogCsv` answer). @throws IndapiError from the loader */
+  catalogText(signal?: AbortSignal): Promise<string>;
+  /** vi.csv's records ({@link parseVi}). @throws IndapiError from the loader, IO when malformed */
+  catalog(signal?: AbortSignal): Promise<VarRecord[]>;
+  /** iso.csv's countries and regions ({@link parseIso}). @throws IndapiError from the loader, IO */
+  iso(signal?: AbortSignal): Promise<IsoRow[]>;
+  /** A layer's class table at `classes/<code>.csv`. @throws IndapiError from the loader, IO */
+  classTable(code: string, signal?: AbortSignal): Promise<ClassEntry[]>;
+  /** The class table at a path a catalog record names (`classTable` field). @throws as {@link classTable} */
+  classTableAt(path: string, signal?: AbortSignal): Promise<ClassEntry[]>;
+  /**
+   * Outlines of a level (`basemap/<countries|admin1|admin2>.geojson`) as parsed GeoJSON, or
+   * undefined when the manifest lists files but not this one (no failed request) or it cannot
+   * be read. Rejects only with ABORTED.
+   */
+  outlines<T = unknown>(level: OutlineLevel, signal?: AbortSignal): Promise<T | undefined>;
+  /** Byte ranges of a layer's COG (`cog/<code>.tif`). @throws IndapiError INTERNAL when the loaders have no `source` */
+  cog(code: string): RangeSource;
+}
+
+/** Options of {@link openBundle}. */
+export interface OpenBundleOptions {
+  /** Aborts every read made for the bundle (each call may pass its own signal too). */
+  signal?: AbortSignal;
+}
+
+/** The signal that aborts when either does (AbortSignal.any, where a realm lacks it: the call's). */
+function both(a: AbortSignal | undefined, b: AbortSignal | undefined): AbortSignal | undefined {
+  if (!a || !b) return a ?? b;
+  return typeof AbortSignal.any === 'function' ? AbortSignal.any([a, b]) : b;
+}
+
+/**
+ * Opens a bundle over its loaders; nothing is read until asked.
+ * @param loaders how files are read (see {@link BundleLoaders})
+ * @param opts `signal`: aborts every read of this bundle
+ */
+export function openBundle(loaders: BundleLoaders, opts: OpenBundleOptions = {}): Bundle {
+  const kept = new Map<string, Promise<unknown>>();
+  /** Reads and parses a file once; a failure is forgotten so the next call tries again. */
+  const once = <T>(key: string, read: () => Promise<T>): Promise<T> => {
+    let p = kept.get(key) as Promise<T> | undefined;
+    if (!p) {
+      p = read();
+      kept.set(key, p);
+      p.catch(() => kept.delete(key));
+    }
+    return p;
+  };
+  const text = (rel: string, signal?: AbortSignal) => {
+    const s = both(opts.signal, signal);
+    throwIfAborted(s);
+    return loaders.text(rel, s);
+  };
+  const manifestText = (signal?: AbortSignal) => once('manifest.json#text', () => text('manifest.json', signal));
+  const manifest = (signal?: AbortSignal) => once('manifest.json', async () => parseManifest(await manifestText(signal)));
+  const optionalManifest = async (signal?: AbortSignal) => {
+    try {
+      await manifestText(signal);
+    } catch (e) {
+      if (signal?.aborted || opts.signal?.aborted) throw e;
+      return null;
+    }
+    return manifest(signal);
+  };
+  const classTableAt = (path: string, signal?: AbortSignal) => once(path, async () => parseClassTable(await text(path, signal), path));
+  const b: Bundle = {
+    manifest,
+    optionalManifest,
+    grid: async (signal) => manifestGrid(await manifest(signal)),
+    version: async (signal) => (await manifest(signal)).version,
+    files: (signal) => manifest(signal).then((m) => (m.files.length ? new Set(m.files.map((f) => String(f.path))) : null), () => null),
+    catalogText: (signal) => once('vi.csv', () => text('vi.csv', signal)),
+    catalog: async (signal) => once('vi.csv#records', async () => parseVi(await b.catalogText(signal))),
+    iso: (signal) => once('iso.csv', async () => parseIso(await text('iso.csv', signal))),
+    classTable: (code, signal) => classTableAt(classTablePath(code), signal),
+    classTableAt,
+    outlines: async <T>(level: OutlineLevel, signal?: AbortSignal) => {
+      const path = outlinePath(level);
+      const listed = await b.files(signal);
+      if (listed && !listed.has(path)) return undefined;
+      try {
+        return await once(path, async () => JSON.parse(await text(path, signal)) as T);
+      } catch {
+        if (signal?.aborted || opts.signal?.aborted) throw new IndapiError('ABORTED', 'The request was aborted.');
+        return undefined;
+      }
+    },
+    cog: (code) => {
+      if (!loaders.source) throw new IndapiError('INTERNAL', 'This bundle reader was opened without a byte-range source.');
+      return loaders.source(cogPath(code));
+    },
+  };
+  return b;
+}
