@@ -12,8 +12,8 @@
  * 42112 (band scale and offset, ./decode.ts) (GDAL GTiff driver doc).
  */
 import { IndapiError } from '../errors';
-import { noDataTest } from './nodata';
 import { parseGdalScale, type BandScale } from './decode';
+import type { BlockLayout, SampleKind } from './block';
 
 /** TIFF tag numbers used here. */
 const TAG = {
@@ -41,42 +41,20 @@ const TAG = {
 /** Byte size of each TIFF field type (index = type id). */
 const TYPE_SIZE: Record<number, number> = { 1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 6: 1, 7: 1, 8: 2, 9: 4, 10: 8, 11: 4, 12: 8, 16: 8, 17: 8, 18: 8 };
 
-/** Sample kinds a decoded block can have. */
-export type SampleKind = 'uint8' | 'uint16' | 'int16' | 'uint32' | 'int32' | 'float32' | 'float64';
-
-/** A decoded block (tile or strip): one sample per pixel, row-major, `blockWidth * blockHeight` values. */
-export type BlockArray = Uint8Array | Uint16Array | Int16Array | Uint32Array | Int32Array | Float32Array | Float64Array;
-
 /** What the reader knows about a file after parsing its first IFD (with its band's GDAL scale and offset, ./decode.ts). */
-export interface TiffInfo extends BandScale {
+export interface TiffInfo extends BandScale, BlockLayout {
   /** Image width and height in pixels. */
   width: number;
   height: number;
-  /** Block (tile, or strip: full width x RowsPerStrip) size in pixels. */
-  blockWidth: number;
-  blockHeight: number;
   /** Blocks across and down. */
   blocksAcross: number;
   blocksDown: number;
   /** Byte offset and length of each block, row-major. A length of 0 is a sparse block (all no-data). */
   offsets: Float64Array;
   byteCounts: Float64Array;
-  /** Sample type. */
-  kind: SampleKind;
-  /** TIFF compression code (1 none, 8 / 32946 deflate). */
-  compression: number;
-  /** TIFF predictor (1, 2, 3). */
-  predictor: number;
-  /** File byte order. */
-  littleEndian: boolean;
-  /** GDAL no-data value, or null when the file has none. */
-  noData: number | null;
   /** Georeferencing, degrees: west edge, north edge, pixel width and height (positive). Null without GeoTIFF tags. */
   geo: { xmin: number; ymax: number; resX: number; resY: number } | null;
 }
-
-/** Decompresses zlib (RFC 1950) streams, as TIFF compression 8 stores them. Injected so Node can use its native zlib. */
-export type Inflate = (data: Uint8Array) => Uint8Array | Promise<Uint8Array>;
 
 /** Reads `length` bytes at `offset` of the file. */
 export type ByteReader = (offset: number, length: number, signal?: AbortSignal) => Promise<ArrayBuffer>;
@@ -255,110 +233,4 @@ function sampleKind(fmt: number, bps: number): SampleKind {
   throw new IndapiError('IO', `TIFF: sample format ${fmt} with ${bps} bits is not supported.`);
 }
 
-/** Bytes per sample of a kind. */
-export function bytesPerSample(kind: SampleKind): number {
-  return kind === 'uint8' ? 1 : kind === 'uint16' || kind === 'int16' ? 2 : kind === 'float64' ? 8 : 4;
-}
-
-function view(kind: SampleKind, buf: ArrayBuffer, n: number): BlockArray {
-  switch (kind) {
-    case 'uint8': return new Uint8Array(buf, 0, n);
-    case 'uint16': return new Uint16Array(buf, 0, n);
-    case 'int16': return new Int16Array(buf, 0, n);
-    case 'uint32': return new Uint32Array(buf, 0, n);
-    case 'int32': return new Int32Array(buf, 0, n);
-    case 'float32': return new Float32Array(buf, 0, n);
-    case 'float64': return new Float64Array(buf, 0, n);
-  }
-}
-
-const HOST_LE = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
-
-/**
- * Decodes one block's stored bytes into samples (length blockWidth x blockHeight).
- * Float blocks get NaN where the value equals the no-data value.
- * @throws IndapiError IO when the data is truncated or cannot be decompressed
- */
-export async function decodeBlock(info: TiffInfo, raw: Uint8Array, inflate: Inflate): Promise<BlockArray> {
-  const bps = bytesPerSample(info.kind);
-  const w = info.blockWidth;
-  const h = info.blockHeight;
-  const n = w * h;
-  let data: Uint8Array;
-  if (info.compression === 1) data = raw;
-  else {
-    try {
-      data = await inflate(raw);
-    } catch (e) {
-      throw new IndapiError('IO', `TIFF: cannot decompress a block (${(e as Error).message}).`);
-    }
-  }
-  // The last strip of a stripped file may be short.
-  const rows = Math.min(h, Math.floor(data.length / (w * bps)));
-  if (rows <= 0) throw new IndapiError('IO', 'TIFF: truncated block.');
-  const out = new Uint8Array(n * bps);
-  if (info.predictor === 3) {
-    // Floating-point predictor: per row, bytes were split into planes (most significant first) and differenced.
-    const rowBytes = w * bps;
-    const msbFirst = HOST_LE === info.littleEndian;
-    const tmp = new Uint8Array(rowBytes);
-    for (let r = 0; r < rows; r++) {
-      tmp.set(data.subarray(r * rowBytes, (r + 1) * rowBytes));
-      for (let i = 1; i < rowBytes; i++) tmp[i] += tmp[i - 1]; // Uint8Array arithmetic wraps
-      const o = r * rowBytes;
-      // Plane b holds byte b counted from the most significant. GDAL/libtiff write
-      // big-endian files with the planes of the byte-swapped word, hence `msbFirst`.
-      if (bps === 4 && msbFirst) {
-        const w2 = 2 * w, w3 = 3 * w;
-        for (let k = 0, d = o; k < w; k++, d += 4) {
-          out[d] = tmp[w3 + k];
-          out[d + 1] = tmp[w2 + k];
-          out[d + 2] = tmp[w + k];
-          out[d + 3] = tmp[k];
-        }
-      } else {
-        for (let k = 0; k < w; k++) {
-          for (let b = 0; b < bps; b++) {
-            const dst = msbFirst ? o + k * bps + (bps - 1 - b) : o + k * bps + b;
-            out[dst] = tmp[b * w + k];
-          }
-        }
-      }
-    }
-  } else {
-    out.set(data.subarray(0, rows * w * bps));
-    if (bps > 1 && info.littleEndian !== HOST_LE) swapBytes(out, bps);
-  }
-  const arr = view(info.kind, out.buffer, n);
-  if (info.predictor === 2) {
-    for (let r = 0; r < rows; r++) {
-      const o = r * w;
-      for (let i = 1; i < w; i++) arr[o + i] = arr[o + i] + arr[o + i - 1]; // typed arrays wrap integers
-    }
-  }
-  if ((info.kind === 'float32' || info.kind === 'float64') && info.noData !== null && !Number.isNaN(info.noData)) {
-    const isNoData = noDataTest(info.noData, info.kind === 'float32');
-    for (let i = 0; i < n; i++) if (isNoData(arr[i])) arr[i] = NaN;
-  }
-  if (rows < h && (info.kind === 'float32' || info.kind === 'float64')) arr.fill(NaN, rows * w);
-  return arr;
-}
-
-function swapBytes(b: Uint8Array, size: number): void {
-  for (let i = 0; i < b.length; i += size) {
-    for (let j = 0; j < size >> 1; j++) {
-      const t = b[i + j];
-      b[i + j] = b[i + size - 1 - j];
-      b[i + size - 1 - j] = t;
-    }
-  }
-}
-
-/** A block filled with no-data (for sparse blocks). */
-export function emptyBlock(info: TiffInfo): BlockArray {
-  const n = info.blockWidth * info.blockHeight;
-  const arr = view(info.kind, new ArrayBuffer(n * bytesPerSample(info.kind)), n);
-  if (info.kind === 'float32' || info.kind === 'float64') arr.fill(NaN);
-  else if (info.noData !== null) arr.fill(info.noData);
-  return arr;
-}
+export { bytesPerSample, decodeBlock, emptyBlock, type BlockArray, type BlockLayout, type Inflate, type SampleKind } from './block';
