@@ -5,6 +5,7 @@
  * comparison (second indicator, swipe or split, divider position). Parsing never throws: unknown keys are ignored and the caller
  * validates codes against the catalog.
  */
+import { breaksProblem, minutesRule } from '../core/r/breaks';
 
 /** Panels of the right-hand side. */
 export type PanelId = 'summary' | 'table' | 'areas' | 'compare' | 'catchment' | 'download' | 'api';
@@ -179,7 +180,7 @@ export function parseHash(hash: string): UrlState {
     v2: CMP_MODES.includes(cmp) ? p.get('v2') || null : null,
     cmp: CMP_MODES.includes(cmp) ? cmp : null,
     sw: p.has('sw') && Number.isFinite(sw) && sw >= 0.02 && sw <= 0.98 ? sw : DEFAULT_STATE.sw,
-    cm: cm.length >= 2 && cm.every((x, i) => Number.isFinite(x) && x >= 0 && (i === 0 || x > cm[i - 1])) ? cm : null,
+    cm: breaksProblem(cm, minutesRule()) ? null : cm, // the API's minutes rule (src/core/breaks.ts)
     tv: p.get('tv') || null,
     tr: p.get('tr') || null,
     tc: p.get('tc') || null,

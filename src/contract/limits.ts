@@ -8,7 +8,7 @@
  * Counts the engine already bounds (cell ids, WKT vertices) keep the engine's limit and
  * its status (413, as the engine's TOO_LARGE); the others answer 400.
  */
-import { MAX_BREAKS } from '../core/catchment/bands';
+import { MAX_BREAKS, MAX_BY_BREAKS } from '../core/r/breaks';
 import { MAX_IDS } from '../core/engine';
 import { IndapiError } from '../core/errors';
 import { MAX_WKT_LENGTH, MAX_WKT_VERTICES } from '../core/wkt/parse';
@@ -20,9 +20,9 @@ export interface CallLimits {
   maxDepth: number;
   /** Most codes in `by`: 10. */
   maxByCodes: number;
-  /** Most breaks or classes of one `by` code: 1000. */
+  /** Most breaks or classes of one `by` code: the breaks rule's `MAX_BY_BREAKS` (1000; src/core/breaks.ts). */
   maxByValues: number;
-  /** Most travel-time breaks of `minutes` (catchment): the catchment's `MAX_BREAKS` (100). */
+  /** Most travel-time breaks of `minutes` (catchment): the breaks rule's `MAX_BREAKS` (100; src/core/breaks.ts). */
   maxMinutesBreaks: number;
   /** Most cell ids in `ids`: the engine's `MAX_IDS` (1 000 000); over it answers 413. */
   maxIds: number;
@@ -44,7 +44,7 @@ export interface CallLimits {
 export const DEFAULT_LIMITS: Readonly<CallLimits> = {
   maxDepth: 64,
   maxByCodes: 10,
-  maxByValues: 1000,
+  maxByValues: MAX_BY_BREAKS,
   maxMinutesBreaks: MAX_BREAKS,
   maxIds: MAX_IDS,
   maxVertices: MAX_WKT_VERTICES,

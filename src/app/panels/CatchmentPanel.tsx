@@ -19,8 +19,8 @@ import { BarChart } from '../../ui/BarChart';
 import { RunControls } from '../../ui/RunControls';
 import { ResultFrame } from '../../ui/ResultFrame';
 import type { Row } from '../../core/types';
-import { colLabel, errText, varOptions, type PanelCtx } from './common';
-import { addSources, cumulativeRows, isAdditive, parseBreaks, parseSourceLines, parseSourcesCsv, sourcesFromGeoJson, type Bbox, type SourceSpec, type SourcesRead } from './catchment';
+import { colLabel, errText, readBreaks, varOptions, type PanelCtx } from './common';
+import { addSources, BANDS_RULE, cumulativeRows, isAdditive, parseSourceLines, parseSourcesCsv, sourcesFromGeoJson, type Bbox, type SourceSpec, type SourcesRead } from './catchment';
 
 /** Arguments of a catchment run, as the HTTP contract names them. */
 export type CatchmentRunArgs = CatchmentArgs & { xy: Array<[number, number]>; minutes: number[]; var: string[] };
@@ -106,7 +106,7 @@ export function CatchmentPanel({ ctx, sources, onSources, onResult }: CatchmentP
     setMsg(null);
     if (!frictions.length) return setMsg('This bundle has no friction layer (a layer in minutes per metre): ingest one to compute catchments.');
     if (!sources.length) return setMsg('Add a source: click the map (or press Enter on it), choose a place in the place search, paste points or upload a file.');
-    const b = breaks ?? parseBreaks(text);
+    const b = breaks ?? readBreaks(text, BANDS_RULE);
     if (typeof b === 'string') return setMsg(b);
     if (!breaks && JSON.stringify(b) !== JSON.stringify(state.cm ?? DEFAULT_BREAKS_MIN)) { update({ cm: b }); return; }
     const caps = sources.some((s) => s.capacity !== undefined) ? sources.map((s) => s.capacity ?? 0) : undefined;
@@ -137,8 +137,8 @@ export function CatchmentPanel({ ctx, sources, onSources, onResult }: CatchmentP
       <AddSources bbox={bbox} onRead={add} errors={rowErrs} />
       <label className="field">Travel-time bands (minutes)
         <input type="text" value={text} inputMode="decimal" aria-describedby="catch-bands-help" onChange={(e) => setText(e.target.value)}
-          onKeyDown={(e) => { if (e.key === 'Enter') { const b = parseBreaks(text); if (typeof b !== 'string') update({ cm: b }); else setMsg(b); } }}
-          onBlur={() => { const b = parseBreaks(text); if (typeof b !== 'string' && JSON.stringify(b) !== JSON.stringify(state.cm ?? DEFAULT_BREAKS_MIN)) update({ cm: b }); }} />
+          onKeyDown={(e) => { if (e.key === 'Enter') { const b = readBreaks(text, BANDS_RULE); if (typeof b !== 'string') update({ cm: b }); else setMsg(b); } }}
+          onBlur={() => { const b = readBreaks(text, BANDS_RULE); if (typeof b !== 'string' && JSON.stringify(b) !== JSON.stringify(state.cm ?? DEFAULT_BREAKS_MIN)) update({ cm: b }); }} />
       </label>
       <p id="catch-bands-help" className="muted small">Cells are put in a band by their own travel time, labelled as R cut(): [0,60], (60,120], …; "within" columns add the bands up to their upper limit.</p>
       <p className="muted small" data-testid="catchment-cell-note">{res?.notes?.[0] ?? 'Cells are 5 arc-minutes (about 9 x 9 km, 85 km² near the equator): a cell is in a band as a whole, so bands under about 2 h of walking hold few cells, and travel is counted from cell centre to cell centre.'}</p>

@@ -2,6 +2,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ByArg, GetLayerArgs, Row } from '../../core/types';
 import type { TableResult } from '../../core/api';
+import { intervalRule } from '../../core/r/breaks';
 import { getEngine, getRaster } from '../services';
 import { useRun } from '../useRun';
 import { ChipSelect } from '../../ui/ChipSelect';
@@ -11,7 +12,7 @@ import { RunControls } from '../../ui/RunControls';
 import { ResultFrame } from '../../ui/ResultFrame';
 import { intervalText, requestBreaks } from './intervals';
 import { shareColumn, sliceRows, splitDomains, unitOrder, withShares } from './two-domain';
-import { codesKnown, byCellText, byColumn, chartKey, colLabel, emptyResult, errText, hasValue, isNaRow, isoOptions, isTotalRow, keyOrder, noData, parseBreaks, prettyUnit, summaryVars, tableColumns, varOptions, varSearch, type PanelCtx } from './common';
+import { codesKnown, byCellText, byColumn, chartKey, colLabel, emptyResult, errText, hasValue, isNaRow, isoOptions, isTotalRow, keyOrder, noData, prettyUnit, readBreaks, summaryVars, tableColumns, varOptions, varSearch, type PanelCtx } from './common';
 
 const byCodesOf = (a: GetLayerArgs): string[] => (Array.isArray(a.by) ? a.by : Object.keys(a.by ?? {}));
 
@@ -104,7 +105,8 @@ export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: Summa
     if (vars.length === 0) return setMsg('Choose at least one indicator.');
     for (const b of state.by) {
       const t = breakText[b];
-      if (t !== undefined && t.trim() && !parseBreaks(t)) return setMsg(`Breaks for ${b} must be at least two increasing numbers, e.g. 0, 500, 1000.`);
+      const read = t !== undefined && t.trim() ? readBreaks(t, intervalRule(b)) : null;
+      if (typeof read === 'string') return setMsg(read);
     }
     const a = summaryArgs(state);
     r.run(a, { method: 'indapi', args: { ...a }, label: summaryLabel(a) });
@@ -239,11 +241,11 @@ export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: Summa
               onChange={(e) => {
                 const t = e.target.value;
                 setBreakText({ ...breakText, [b]: t });
-                const n = parseBreaks(t);
+                const n = readBreaks(t, intervalRule(b));
                 const nb = { ...state.breaks };
-                if (n) nb[b] = n; else delete nb[b];
+                if (typeof n !== 'string') nb[b] = n; else delete nb[b];
                 update({ breaks: nb });
-              }} aria-invalid={!!breakText[b]?.trim() && !parseBreaks(breakText[b])} />
+              }} aria-invalid={!!breakText[b]?.trim() && typeof readBreaks(breakText[b], intervalRule(b)) === 'string'} />
           </label>
         );
       })}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseHash, toHash } from '../url-state';
-import { addSources, parseBreaks, cumulativeRows, isAdditive, MAX_SOURCES, parseSourceLines, parseSourcesCsv, sourcesFromGeoJson, sourcesFromParam, sourcesToParam, type Bbox } from './catchment';
+import { readBreaks } from './common';
+import { addSources, BANDS_RULE, cumulativeRows, isAdditive, MAX_SOURCES, parseSourceLines, parseSourcesCsv, sourcesFromGeoJson, sourcesFromParam, sourcesToParam, type Bbox } from './catchment';
 
 describe('catchment panel state', () => {
   it('bands in the link (cm=) round-trip; bad ones are dropped', () => {
@@ -11,10 +12,12 @@ describe('catchment panel state', () => {
     expect(parseHash('#cm=0,60,30').cm).toBeNull();
     expect(parseHash('#cm=60').cm).toBeNull();
   });
-  it('parseBreaks: increasing minutes or a message', () => {
-    expect(parseBreaks('0, 60 120;240')).toEqual([0, 60, 120, 240]);
-    expect(parseBreaks('0, 60, 30')).toMatch(/must increase/);
-    expect(parseBreaks('60')).toMatch(/at least two/);
+  it("typed bands: increasing minutes under the API's minutes rule, or a message naming the field and what is wrong", () => {
+    expect(readBreaks('0, 60 120;240', BANDS_RULE)).toEqual([0, 60, 120, 240]);
+    expect(readBreaks('0, 60, 30', BANDS_RULE)).toBe('Travel-time bands must be strictly increasing numbers; 30 follows 60.');
+    expect(readBreaks('60', BANDS_RULE)).toBe('Travel-time bands need at least two breaks (minutes), e.g. 0, 60, 120, 240; got 1.');
+    expect(readBreaks('-60, 0', BANDS_RULE)).toBe('Travel-time bands must be finite numbers of minutes >= 0; got -60.');
+    expect(readBreaks(Array.from({ length: 101 }, (_, i) => i).join(','), BANDS_RULE)).toBe('Travel-time bands give 101 breaks; at most 100 are allowed.');
   });
 });
 

@@ -1,20 +1,16 @@
 /**
- * Pure helpers of the Catchment panel: band breaks, and the named sources of a marketshed
+ * Pure helpers of the Catchment panel: the bands' rule, and the named sources of a marketshed
  * (issue 24) read from pasted `lon, lat[, name]` lines, a CSV table (papaparse), GeoJSON or
  * KML points, each checked with a message naming the row.
  */
 import Papa from 'papaparse';
+import { minutesRule } from '../../core/r/breaks';
 import { MAX_NAME_CHARS, type SourceSpec } from '../url-state';
 
 export { addSources, MAX_NAME_CHARS, MAX_SOURCES, sourcesFromParam, sourcesToParam, type SourceSpec } from '../url-state';
 
-/** Parses "0, 60, 120" into increasing minutes, or an error text. */
-export function parseBreaks(text: string): number[] | string {
-  const xs = text.split(/[\s,;]+/).filter(Boolean).map(Number);
-  if (xs.length < 2 || !xs.every((x) => Number.isFinite(x) && x >= 0)) return 'Give at least two numbers of minutes, e.g. 0, 60, 120, 240.';
-  for (let i = 1; i < xs.length; i++) if (!(xs[i] > xs[i - 1])) return `Breaks must increase: ${xs[i]} follows ${xs[i - 1]}.`;
-  return xs;
-}
+/** The rule of the panel's typed travel-time bands: the API's `minutes` rule (src/core/breaks.ts), named as the field is. */
+export const BANDS_RULE = minutesRule('Travel-time bands', '0, 60, 120, 240', true);
 
 /** Sources read from some input, with a message per bad row (nothing is kept from a row with a message). */
 export interface SourcesRead {

@@ -1,13 +1,16 @@
 import { expect, test } from 'vitest';
-import { byCellText, byColumn, chartKey, colLabel, emptyResult, errText, fmtNum, isNaRow, isTotalRow, keyOrder, noData, parseBreaks, prettyUnit, summaryVars, tableColumns } from './common';
+import { byCellText, byColumn, chartKey, colLabel, emptyResult, errText, fmtNum, isNaRow, isTotalRow, keyOrder, noData, prettyUnit, readBreaks, summaryVars, tableColumns } from './common';
 import { DEFAULT_STATE } from '../url-state';
+import { intervalRule } from '../../core/r/breaks';
 import type { Row } from '../../core/types';
 
-test('breaks must be at least two increasing numbers', () => {
-  expect(parseBreaks('0, 100 500;1000')).toEqual([0, 100, 500, 1000]);
-  expect(parseBreaks('100, 5')).toBeNull();
-  expect(parseBreaks('1')).toBeNull();
-  expect(parseBreaks('1, x')).toBeNull();
+test("typed by-breaks: at least two increasing numbers under the API's interval rule, or the message", () => {
+  const rule = intervalRule('ELEVATION');
+  expect(readBreaks('0, 100 500;1000', rule)).toEqual([0, 100, 500, 1000]);
+  expect(readBreaks('-500|0|1000', rule)).toEqual([-500, 0, 1000]);
+  expect(readBreaks('100, 5', rule)).toBe('Breaks for ELEVATION must be strictly increasing numbers; 5 follows 100.');
+  expect(readBreaks('1', rule)).toMatch(/^Breaks for ELEVATION need at least two breaks/);
+  expect(readBreaks('1, x', rule)).toBe('Breaks for ELEVATION must be finite numbers; got "x".');
 });
 
 test('summary variables default to the mapped indicator; the chart keys on the first by column present', () => {

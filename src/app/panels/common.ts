@@ -4,6 +4,7 @@ import type { IsoEntry, Row, VarRecord } from '../../core/types';
 import type { UrlState } from '../url-state';
 import type { ChipOption, OptionSearch } from '../../ui/ChipSelect';
 import { buildCatalogIndex } from '../../core/catalog/search';
+import { parseBreaks, type BreakRule } from '../../core/r/breaks';
 
 /** A query the user ran, for downloads and the API panel (arguments as the HTTP contract names them). */
 export interface QuerySpec {
@@ -152,14 +153,12 @@ export function tableColumns(rows: Row[], cols: string[], keys: string[] = []): 
   return { cols: [...first, ...out.filter((c) => !first.includes(c))], country };
 }
 
-/** Parses a comma/space separated list of numbers; null when not increasing numbers. */
-export function parseBreaks(text: string): number[] | null {
-  const parts = text.split(/[,\s|;]+/).filter(Boolean);
-  if (parts.length < 2) return null;
-  const n = parts.map(Number);
-  if (!n.every(Number.isFinite)) return null;
-  for (let i = 1; i < n.length; i++) if (!(n[i] > n[i - 1])) return null;
-  return n;
+/**
+ * Typed breaks read under a rule of src/core/breaks.ts (the API's own rule: `intervalRule(code)`
+ * for a `by` code, `minutesRule(...)` for travel-time bands), or the message naming what is wrong.
+ */
+export function readBreaks(text: string, rule: BreakRule): number[] | string {
+  try { return parseBreaks(text, rule); } catch (e) { return (e as Error).message; }
 }
 
 /** The first by-column present in rows, else a key column to label bars with. */

@@ -7,29 +7,23 @@
  * as `1e+03` with the default dig.lab 3, as R prints it.
  */
 import { IndapiError } from '../errors';
+import { checkBreaks as checkRule, minutesRule } from '../r/breaks';
 import { cutLabels } from '../r/labels';
 
 /** Default breaks, minutes: 1, 2, 4 and 8 hours. */
 export const DEFAULT_BREAKS_MIN: readonly number[] = [0, 60, 120, 240, 480];
 
-/** Most breaks of `minutes` (99 bands): the limit of the README's table, checked before any work. */
-export const MAX_BREAKS = 100;
+export { MAX_BREAKS } from '../r/breaks';
 
 /**
- * Checks band breaks: 2 to {@link MAX_BREAKS} finite numbers >= 0, strictly increasing.
+ * Checks band breaks: 2 to `MAX_BREAKS` finite numbers >= 0, strictly increasing (the rule
+ * of src/core/breaks.ts that the Catchment panel applies to its typed bands too).
  * @param breaks minutes
  * @param argName argument named in errors
  * @throws IndapiError BAD_BREAKS naming the argument
  */
 export function checkBreaks(breaks: readonly number[], argName = 'minutes'): number[] {
-  if (breaks.length > MAX_BREAKS) throw new IndapiError('BAD_BREAKS', `'${argName}' gives ${breaks.length} breaks; at most ${MAX_BREAKS} are allowed.`, { arg: argName });
-  const b = [...breaks];
-  if (b.length < 2) throw new IndapiError('BAD_BREAKS', `'${argName}' needs at least two breaks (minutes), e.g. c(0, 60, 120); got ${b.length}.`, { arg: argName });
-  for (let k = 0; k < b.length; k++) {
-    if (typeof b[k] !== 'number' || !Number.isFinite(b[k]) || b[k] < 0) throw new IndapiError('BAD_BREAKS', `'${argName}' must be finite numbers of minutes >= 0; got ${String(b[k])}.`, { arg: argName });
-    if (k > 0 && !(b[k] > b[k - 1])) throw new IndapiError('BAD_BREAKS', `'${argName}' must be strictly increasing; ${b[k]} follows ${b[k - 1]}.`, { arg: argName });
-  }
-  return b;
+  return checkRule(breaks, minutesRule(`'${argName}'`));
 }
 
 /**

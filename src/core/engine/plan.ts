@@ -6,6 +6,7 @@ import type { Catalog } from '../catalog';
 import { unknownCodeMessage } from '../catalog';
 import { asList, byCodesOf } from '../args';
 import { IndapiError } from '../errors';
+import { breaksMessage, breaksProblem, intervalRule } from '../r/breaks';
 import type { ByArg, ClassEntry, VarRecord } from '../types';
 import { parseAggFun, renameColumns, type AggFormula } from '../r/expr';
 import { cutLabels } from '../r/labels';
@@ -198,9 +199,10 @@ export async function planBy(cat: Catalog, by: ByArg | string | undefined | null
       if (arg !== undefined && arg !== null) {
         const list = Array.isArray(arg) ? arg : [arg];
         breaks = list.map((x) => (typeof x === 'number' ? x : typeof x === 'string' && x.trim() !== '' ? Number(x) : NaN));
-        if (breaks.length < 2 || breaks.some((b) => !Number.isFinite(b)) || breaks.some((b, i) => i > 0 && b <= breaks[i - 1])) {
-          throw new IndapiError('BAD_BREAKS', `Breaks for ${code} must be at least two increasing numbers, got [${list.map(String).join(', ')}].`, { code });
-        }
+        // the rule of src/core/breaks.ts (the Summaries panel checks typed breaks with it); the API's message stays as it was
+        const rule = intervalRule(code);
+        const p = breaksProblem(breaks, rule);
+        if (p) throw new IndapiError('BAD_BREAKS', p.kind === 'count' ? breaksMessage(p, rule) : `Breaks for ${code} must be at least two increasing numbers, got [${list.map(String).join(', ')}].`, { code });
       } else {
         breaks = rec.classBreaks.split('|').filter((s) => s.trim() !== '').map(Number);
         if (breaks.length < 2 || breaks.some((b, i) => !Number.isFinite(b) || (i > 0 && b <= breaks[i - 1]))) {
