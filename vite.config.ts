@@ -1,4 +1,4 @@
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type HtmlTagDescriptor, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 import { constants } from 'node:zlib';
@@ -27,7 +27,8 @@ export const PRECOMPRESS = {
  * and the chunks it imports statically (MapLibre), so the first map's code downloads beside
  * the entry script instead of after it has run: on a 150 ms RTT connection the entry (about
  * 116 KB brotli) took a second before `import('../ui/MapView')` in main.tsx could start.
- * The other panels stay lazy. The links carry `data-first-map` (the app shell's budget in
+ * MapLibre's worker script is preloaded too (`rel=preload as=fetch`: the worker's own
+ * request then comes from the HTTP cache). The other panels stay lazy. The links carry `data-first-map` (the app shell's budget in
  * e2e/budget.e2e.test.ts counts the entry and its static imports, not these).
  */
 export function preloadMapChunks(): Plugin {
@@ -47,7 +48,13 @@ export function preloadMapChunks(): Plugin {
           for (const dep of byName.get(name)?.imports ?? []) visit(dep);
         };
         visit(map.fileName);
-        return files.map((f) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `./${f}`, 'data-first-map': true }, injectTo: 'head' as const }));
+        const tags: HtmlTagDescriptor[] = files.map((f) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `./${f}`, 'data-first-map': true }, injectTo: 'head' as const }));
+        // MapLibre's worker script: fetched into the HTTP cache (assets are immutable) beside
+        // the entry, so `new Worker()` finds it there instead of starting its own download
+        // once MapLibre has loaded and run (it was the last serial step before the first map).
+        const worker = Object.keys(ctx.bundle ?? {}).find((f) => /(^|\/)maplibre-gl-worker-[^/]*\.mjs$/.test(f));
+        if (worker) tags.push({ tag: 'link', attrs: { rel: 'preload', as: 'fetch', crossorigin: true, href: `./${worker}`, 'data-first-map': true }, injectTo: 'head' });
+        return tags;
       },
     },
   };

@@ -13,7 +13,8 @@
  * only) and gets the same emulation before it runs. A request is counted once (by its id),
  * and a response the service worker gave the page not at all (its bytes are the service
  * worker's own fetch, counted there, or came from its cache). Requests still running at the
- * first map count with what they had received.
+ * first map count with what they had received; a response read from the HTTP cache (a
+ * preloaded file asked for again) counts 0.
  */
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -73,18 +74,19 @@ export async function firstVisit(browser: Browser, url: string, profile?: Networ
   const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   try {
     const page = await ctx.newPage();
-    const reqs = new Map<string, { url: string; bytes: number; encoding: string; done: boolean; viaSw: boolean; startS: number; endS: number }>();
+    const reqs = new Map<string, { url: string; bytes: number; encoding: string; done: boolean; viaSw: boolean; cached: boolean; startS: number; endS: number }>();
     let frozen = false; // stop counting once the first map is there
     // keyed by requestId alone: one request seen by two sessions is counted once
     const onNet = (method: string, e: any) => {
       if (frozen) return;
       const id = String(e.requestId);
       const r = reqs.get(id);
-      if (method === 'Network.requestWillBeSent') { if (!r) reqs.set(id, { url: e.request.url, bytes: 0, encoding: '', done: false, viaSw: false, startS: e.timestamp, endS: NaN }); }
+      if (method === 'Network.requestWillBeSent') { if (!r) reqs.set(id, { url: e.request.url, bytes: 0, encoding: '', done: false, viaSw: false, cached: false, startS: e.timestamp, endS: NaN }); }
       else if (!r) return;
       else if (method === 'Network.responseReceived') {
         r.encoding = (Object.entries(e.response.headers).find(([k]) => k.toLowerCase() === 'content-encoding')?.[1] as string) ?? '';
         r.viaSw = !!e.response.fromServiceWorker; // its bytes are the service worker's own fetch (or its cache)
+        r.cached = !!(e.response.fromDiskCache || e.response.fromPrefetchCache); // read from the HTTP cache: no transfer
       }
       else if (method === 'Network.dataReceived' && !r.done) r.bytes += e.encodedDataLength;
       else if (method === 'Network.loadingFinished') { r.bytes = Math.max(r.bytes, e.encodedDataLength); r.done = true; r.endS = e.timestamp; }
@@ -116,11 +118,15 @@ export async function firstVisit(browser: Browser, url: string, profile?: Networ
     const ms = await page.waitForFunction((want) => { const m = (window as any).__fv; return m.catalog >= 0 && m.summarise >= 0 && (!want || m.summary >= 0) && m; }, clickSummarise, { timeout: 300_000 });
     const { catalog, summarise, summary } = (await ms.jsonValue()) as { catalog: number; summarise: number; summary: number };
     const list = [...reqs.values()].filter((r) => !r.viaSw);
-    if (distDir) for (const r of list) r.bytes = Math.max(r.bytes, workerScriptBytes(distDir, new URL(r.url).pathname, r.bytes));
+    for (const r of list) if (r.cached) r.bytes = 0;
+    // a worker script fetched whole before (preloaded: index.html's rel=preload) comes from the
+    // HTTP cache (assets are immutable; the server sees one request), though CDP does not say so
+    const whole = new Set(list.filter((r) => r.bytes > 2048).map((r) => r.url));
+    if (distDir) for (const r of list) if (!r.cached && !whole.has(r.url)) r.bytes = Math.max(r.bytes, workerScriptBytes(distDir, new URL(r.url).pathname, r.bytes));
     if (process.env.FV_WATERFALL) { // FV_WATERFALL=1: each request's start and end (ms after the first request), bytes
       const t0 = Math.min(...list.map((r) => r.startS));
       for (const r of [...list].sort((a, b) => a.startS - b.startS)) {
-        console.error(`${((r.startS - t0) * 1000).toFixed(0).padStart(6)} ${((r.endS - t0) * 1000).toFixed(0).padStart(6)} ${String(r.bytes).padStart(8)} ${new URL(r.url).pathname}`);
+        console.error(`${((r.startS - t0) * 1000).toFixed(0).padStart(6)} ${((r.endS - t0) * 1000).toFixed(0).padStart(6)} ${String(r.bytes).padStart(8)} ${new URL(r.url).pathname}${r.cached ? ' (HTTP cache)' : ''}`);
       }
       console.error(`first map ${firstMapMs.toFixed(0)} ms after navigation start`);
     }
