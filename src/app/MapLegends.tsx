@@ -1,0 +1,56 @@
+/**
+ * The map's lower-left overlay: why a layer could not be shown, the similar cells' progress,
+ * the raster layer's legend (with opacity and "Back to" after a per-cell result) and the
+ * choropleth's legend.
+ */
+import type { VarRecord } from '../core/types';
+import { Legend } from '../ui/Legend';
+import { Progress } from '../ui/Progress';
+import type { MapLayer } from './useMapLayer';
+import type { ResultLayers } from './useResultLayers';
+
+/** Props of {@link MapLegends}. */
+export interface MapLegendsProps {
+  /** The selected record. */
+  rec: VarRecord | undefined;
+  /** The raster layer on the map. */
+  layer: MapLayer;
+  /** The results on the map. */
+  results: ResultLayers;
+  /** Prefix of the layer legend's title in a layer comparison ("Left: "), else "". */
+  sidePrefix: string;
+  /** Phone layout: legends start collapsed. */
+  phone: boolean;
+  /** Raster opacity 0..1 and its setter. */
+  opacity: number;
+  onOpacity: (op: number) => void;
+}
+
+/** Legend title of the raster layer: the per-cell result's kind, else the drawn record's label. */
+function layerTitle(rasterKey: string | null, drawn: VarRecord): string {
+  if (rasterKey?.startsWith('cells:catchment')) return 'Travel time (catchment)';
+  return rasterKey?.startsWith('cells:') ? 'Similarity' : drawn.varLabel;
+}
+
+/** The overlay. */
+export function MapLegends({ rec, layer, results, sidePrefix, phone, opacity, onOpacity }: MapLegendsProps) {
+  const { rasterKey, drawnRec, palette, mapErr } = layer;
+  const { choro, cellsPending } = results;
+  const cells = !!rasterKey?.startsWith('cells:');
+  return (
+    <div className="overlay bl">
+      {mapErr && <p className="msg error" role="alert" data-testid="map-error">{mapErr}</p>}
+      {cellsPending && <div data-testid="cells-progress"><Progress label="Drawing the similar cells" /></div>}
+      {rec && drawnRec && <Legend key={phone ? 'phone' : 'wide'} collapsed={!!choro || phone} title={`${sidePrefix}${layerTitle(rasterKey, drawnRec)}`} unit={cells ? '' : drawnRec.unit} noDataLabel={rasterKey?.startsWith('cells:catchment') ? 'Beyond the last band, or unreachable' : undefined} palette={palette} opacity={opacity} onOpacity={onOpacity}>
+        {cells && <button type="button" className="ghost small" onClick={layer.restyle}>Back to {rec.varCode}</button>}
+      </Legend>}
+      {choro && (
+        <details className="legend" open={!phone} aria-label="Choropleth legend">
+          <summary><h3 title={choro.code}>{choro.title}</h3><code className="legend-code">{choro.code}</code></summary>
+          <ul role="list">{choro.legend.map((e, i) => <li key={i}><span className="sw" style={{ background: e.color }} aria-hidden="true" />{e.label}</li>)}</ul>
+          <button type="button" className="ghost small" onClick={() => results.setChoro(null)}>Hide choropleth</button>
+        </details>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,63 @@
+/**
+ * What the map draws: the selected layer styled in the raster worker (a switch that fails
+ * leaves the old layer on the map, with its own legend, and says why), or a per-cell result
+ * (similar cells, catchment bands) in its place until the user goes back to the layer.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { VarRecord } from '../core/types';
+import type { Palette } from '../core/map/palette';
+import { getRaster } from './services';
+import { errText } from './panels/common';
+import type { UrlUpdate } from './useUrlState';
+
+/** The raster layer on the map and its controls. */
+export interface MapLayer {
+  /** Style key the map draws: `cog:<code>` for a layer, `cells:<kind>:<n>` for a per-cell result; null: none. */
+  rasterKey: string | null;
+  /** Palette of what is drawn (the legend's). */
+  palette: Palette | null;
+  /** The record whose layer the map draws (the legend's title and unit go with it). */
+  drawnRec: VarRecord | null;
+  /** Why the selected layer could not be shown, or null. */
+  mapErr: string | null;
+  /** Shows a per-cell result, styled in the raster worker under `key`, in place of the layer. */
+  showCells: (key: string, palette: Palette) => void;
+  /** Styles the selected layer again (back from a per-cell result). */
+  restyle: () => void;
+}
+
+/**
+ * Styles the selected record `rec` in the raster worker. After a failed switch the selection
+ * goes back to the layer on the map (`update({ v })`, so the card, the catalog and the legend's
+ * "Back to" name it): that step restyles nothing and keeps the message.
+ */
+export function useMapLayer(rec: VarRecord | undefined, update: UrlUpdate): MapLayer {
+  const [rasterKey, setRasterKey] = useState<string | null>(null);
+  const [palette, setPalette] = useState<Palette | null>(null);
+  const [drawnRec, setDrawnRec] = useState<VarRecord | null>(null);
+  const [mapErr, setMapErr] = useState<string | null>(null);
+  const [restyleN, setRestyleN] = useState(0);
+  const revertedTo = useRef<string | null>(null);
+  const drawnRecRef = useRef<VarRecord | null>(null);
+  drawnRecRef.current = drawnRec;
+  useEffect(() => {
+    if (!rec) { setRasterKey(null); setPalette(null); setDrawnRec(null); return; }
+    if (revertedTo.current === rec.varCode) { revertedTo.current = null; return; }
+    revertedTo.current = null;
+    let cancel = false;
+    setMapErr(null);
+    const key = `cog:${rec.varCode}`;
+    getRaster().styleCog(key, rec).then((p) => { if (!cancel) { setPalette(p); setRasterKey(key); setDrawnRec(rec); } })
+      .catch((e) => {
+        if (cancel) return;
+        const still = drawnRecRef.current;
+        const back = still && still.varCode !== rec.varCode;
+        setMapErr(`Cannot show ${rec.varLabel} (${rec.varCode}): ${errText(e).replace(/([^.])$/, '$1.')}${back ? ` The map still shows ${still.varLabel}.` : ''}`);
+        if (back) { revertedTo.current = still.varCode; update({ v: still.varCode }, { replace: true }); }
+      });
+    return () => { cancel = true; };
+  }, [rec, restyleN]);
+  const showCells = useCallback((key: string, pal: Palette) => { setRasterKey(key); setPalette(pal); }, []);
+  const restyle = useCallback(() => setRestyleN((n) => n + 1), []);
+  return { rasterKey, palette, drawnRec, mapErr, showCells, restyle };
+}

@@ -1,0 +1,87 @@
+/**
+ * Panel results drawn on the map: summaries by ADM1/ADM2 as a choropleth, similarity ranks
+ * (units as a choropleth, cells as a raster) and catchment bands (a raster with the sources'
+ * labels). A result that leaves its panel (null: the run failed) leaves the map too.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { Row } from '../core/types';
+import type { CatchmentResult } from '../core/api';
+import type { MapLabel } from '../ui/MapView';
+import { catchmentLayer, SOURCE_HUES, similarCellsLayer, similarUnitsChoropleth, summaryChoropleth, type Choro } from './result-layers';
+import { getRaster } from './services';
+import type { SummaryRows } from './panels/SummaryPanel';
+import type { BundleData } from './useBundleData';
+import type { MapLayer } from './useMapLayer';
+import type { UrlState } from './url-state';
+
+/** The results on the map and the panels' callbacks that put them there. */
+export interface ResultLayers {
+  /** The choropleth on the map, or null. */
+  choro: Choro | null;
+  /** Sets or (null) hides the choropleth. */
+  setChoro: (c: Choro | null) => void;
+  /** Similar cells being drawn: 'styling' in the raster worker, then their style key until the map has drawn it; null: none. */
+  cellsPending: string | null;
+  /** Labels of the catchment's sources, or null. */
+  catchLabels: MapLabel[] | null;
+  /** Summaries' rows (by ADM1/ADM2 or a unit code): their choropleth. */
+  onSummaryRows: (r: SummaryRows | null) => void;
+  /** Similarity ranks: by units (`by` != 0) a choropleth, by cells a raster layer. */
+  onCompare: (r: { rows: Row[]; by: number } | null) => void;
+  /** Catchment bands: a raster layer of band index per cell, the sources' labels; a new set of sources fits the map to it. */
+  onCatchment: (r: CatchmentResult | null) => void;
+  /** The map drew a frame: similar cells waiting to be drawn are done once their layer is the drawn one. */
+  onRendered: () => void;
+}
+
+/**
+ * The result layers. A choropleth of an earlier summary goes when the countries, indicators or
+ * domains change.
+ * @param fitTo zooms the map to bounds [w, s, e, n], degrees
+ */
+export function useResultLayers(state: UrlState, data: BundleData, layer: MapLayer, fitTo: (b: [number, number, number, number]) => void): ResultLayers {
+  const { grid, iso, byCode } = data;
+  const [choro, setChoro] = useState<Choro | null>(null);
+  const [cellsPending, setCellsPending] = useState<string | null>(null);
+  const [catchLabels, setCatchLabels] = useState<MapLabel[] | null>(null);
+  const choroKey = JSON.stringify([state.vars, state.noVars, state.iso, state.by]);
+  const firstChoroKey = useRef(choroKey);
+  useEffect(() => { if (choroKey !== firstChoroKey.current) { firstChoroKey.current = choroKey; setChoro(null); } }, [choroKey]);
+  const rasterKeyRef = useRef(layer.rasterKey);
+  rasterKeyRef.current = layer.rasterKey;
+  const { showCells, restyle } = layer;
+  // a result that left its panel takes its cells off the map: the mapped indicator comes back
+  const dropCells = useCallback((kind: string) => { if (rasterKeyRef.current?.startsWith(`cells:${kind}`)) restyle(); }, [restyle]);
+
+  const onSummaryRows = useCallback((r: SummaryRows | null) => {
+    void summaryChoropleth(r, iso, byCode).then(setChoro, () => setChoro(null));
+  }, [byCode, iso]);
+  const onCompare = useCallback((r: { rows: Row[]; by: number } | null) => {
+    if (!r) { setChoro(null); dropCells('similar'); return; }
+    const score = r.rows.length && Object.keys(r.rows[0]).find((k) => /score/i.test(k));
+    if (!score) return;
+    if (r.by !== 0) { void similarUnitsChoropleth(r.rows, score).then((c) => { if (c) setChoro(c); }); return; }
+    setChoro(null); // the cell ranks are a raster layer: an ADM1 choropleth would hide them
+    const { values, palette } = similarCellsLayer(r.rows, score, grid);
+    const key = `cells:similar:${Date.now()}`;
+    setCellsPending('styling');
+    void getRaster().styleCells(key, grid, values, palette).then(() => { showCells(key, palette); setCellsPending(key); }).catch(() => setCellsPending(null));
+  }, [grid, showCells, dropCells]);
+  // A new set of sources (or bands) fits the map to the result's window, so a shared link opens on the bands.
+  const fittedCatch = useRef('');
+  const onCatchment = useCallback((r: CatchmentResult | null) => {
+    if (!r) { setCatchLabels(null); dropCells('catchment'); return; }
+    const { values, palette } = catchmentLayer(r, grid);
+    const key = `cells:catchment:${Date.now()}`;
+    setCatchLabels(r.sources.slice(0, 200).map((s, i) => ({ lon: s.lon, lat: s.lat, text: s.name, color: r.sources.length > 1 ? SOURCE_HUES[i % SOURCE_HUES.length] : undefined })));
+    const fitKey = JSON.stringify([r.sources.map((s) => [s.lon, s.lat]), r.breaks]);
+    if (fitKey !== fittedCatch.current) {
+      fittedCatch.current = fitKey;
+      fitTo([r.grid.xmin, r.grid.ymin, r.grid.xmax, r.grid.ymax]);
+    }
+    void getRaster().styleCells(key, grid, values, palette).then(() => { setChoro(null); showCells(key, palette); });
+  }, [grid, showCells, dropCells, fitTo]);
+  const drawn = layer.rasterKey;
+  const onRendered = useCallback(() => setCellsPending((k) => (k && k === drawn ? null : k)), [drawn]);
+  return { choro, setChoro, cellsPending, catchLabels, onSummaryRows, onCompare, onCatchment, onRendered };
+}
