@@ -3,6 +3,7 @@
  * literals, as OpenCPU accepts them) and checking them against the method's R signature.
  */
 import { IndapiError } from '../core/errors';
+import type { ByArg } from '../core/types';
 import { deparse, deparseCall, SHORT } from './deparse';
 import { parseRLiteral, type RValue } from './rliteral';
 
@@ -69,12 +70,34 @@ export type ArgType =
   | 'scalar' // one string or number
   | 'json'; // any value (GeoJSON, named lists)
 
+/** The value each {@link ArgType} binds to (what {@link bindArgs} returns for it). */
+export interface ArgValues {
+  codes: string[];
+  strings: string[];
+  string: string;
+  bool: boolean;
+  int: number;
+  numbers: number[];
+  by: ByArg;
+  scalar: string | number;
+  json: unknown;
+}
+
+/**
+ * The bound arguments of a signature `S` (a literal list of {@link ArgSpec}s, `as const`):
+ * each argument by its R name, typed by its {@link ArgType}; required ones always present,
+ * the others absent when not sent (the R default applies).
+ */
+export type BoundArgs<S extends readonly ArgSpec[]> = { [K in S[number] as K['name']]?: ArgValues[K['type']] } & {
+  [K in S[number] as K extends { required: true } ? K['name'] : never]-?: ArgValues[K['type']];
+};
+
 /** One formal argument of a method. */
 export interface ArgSpec {
   /** R name, e.g. "as.list". */
-  name: string;
+  readonly name: string;
   /** Expected value kind. */
-  type: ArgType;
+  readonly type: ArgType;
   /** True when the R function has no default. */
   required?: boolean;
   /** Default as R shows it in usage, e.g. `"SSA"`, `FALSE`, `NULL`. */
@@ -116,7 +139,7 @@ function typeName(v: unknown): string {
  * @throws IndapiError UNUSED_ARGUMENT `unused argument (name = value)` for names the method lacks,
  *   BAD_ARGUMENT for a missing required argument or a value of the wrong type; `detail.call` holds the call.
  */
-export function bindArgs(method: string, specs: ArgSpec[], raw: RawArgs): Record<string, unknown> {
+export function bindArgs<const S extends readonly ArgSpec[]>(method: string, specs: S, raw: RawArgs): BoundArgs<S> {
   const call = deparseCall(method, raw);
   const byName = new Map(specs.map((s) => [s.name, s]));
   const unused = raw.filter(([k]) => !byName.has(k));
@@ -142,7 +165,8 @@ export function bindArgs(method: string, specs: ArgSpec[], raw: RawArgs): Record
   for (const s of specs) {
     if (s.required && out[s.name] === undefined) throw callError('BAD_ARGUMENT', `argument "${s.name}" is missing, with no default`, call);
   }
-  return out;
+  // each value was coerced to its spec's type above (coerce), required ones checked present
+  return out as BoundArgs<S>;
 }
 
 /**

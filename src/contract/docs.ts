@@ -1,7 +1,7 @@
 /**
  * Method documentation as R's help system renders it: plain text in the layout of
  * `tools::Rd2txt` (man/<method>/text), HTML (man/<method>/html), and the package index
- * (`library/indapi3/info`). Generated from the method table in `methods.ts`.
+ * (`library/indapi3/info`). Generated from the method registry, `methods/index.ts`.
  */
 import { DEFAULT_LIMITS as L } from './limits';
 import type { MethodSpec } from './methods';
@@ -123,7 +123,7 @@ ${detailsOf(m).map((d) => `<p>${md(d)}</p>`).join('\n')}
 }
 
 /** The package index: every method with its title and usage (library/indapi3/info). */
-export function packageInfo(methods: MethodSpec[], library: string, version: string): string {
+export function packageInfo(methods: readonly MethodSpec[], library: string, version: string): string {
   const out: string[] = [
     `Information on package '${library}'`,
     '',

@@ -4,7 +4,7 @@
  */
 import { IndapiError } from '../core/errors';
 import { findFormat } from '../core/formats/registry';
-import type { MethodContext, MethodResult } from './method-types';
+import type { MethodContext, MethodResult } from './methods/types';
 
 /**
  * True when `format` asks for files: given, and not "data.table" (any spelling the registry
@@ -17,10 +17,12 @@ export function wantsFiles(format: unknown): format is string {
 /**
  * Runs the query the `format` needs and its writers: the core's `buildPackage`
  * (src/core/package), as the app's files worker does.
+ * @param ctx the run's context: its request (the arguments as bound) is what the package reproduces
  * @param method the contract method (indapi, genFile, catchment)
  * @throws IndapiError BAD_FORMAT when the server has no writers or the format is unknown
  */
-export async function withFiles(ctx: MethodContext, method: string, a: Record<string, unknown>, format: string): Promise<MethodResult> {
+export async function withFiles(ctx: MethodContext, method: string, format: string): Promise<MethodResult> {
+  const a = ctx.request;
   if (!ctx.genFile) throw new IndapiError('BAD_FORMAT', `File formats are not available on this server ('${format}').`);
   // loaded on first use, as the writers are (src/contract/handler.ts loadGenFile)
   const { buildPackage } = await import('../core/package');

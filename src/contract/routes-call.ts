@@ -8,6 +8,7 @@ import type { Context, Hono } from 'hono';
 import { isIndapiError } from '../core/errors';
 import { concatBytes } from '../core/formats/bytes';
 import { bindArgs, BodyError, parseBody, type RawArgs } from './args';
+import type { RValue } from './rliteral';
 import { deparseCall } from './deparse';
 import { consoleText, errorResponse, jsonText, LIBRARY, messageOf, sessionEntries, text, type RouteContext } from './http';
 import { checkCallLimits } from './limits';
@@ -129,8 +130,11 @@ export function addCallRoutes(app: Hono, rc: RouteContext): void {
     let out: CallOutput;
     try {
       checkCallLimits(raw, callText, rc.limits);
-      const bound = bindArgs(name, METHOD_BY_NAME.get(name)!.args, raw);
-      if (bound.domains !== undefined) checkCallLimits([['domains', bound.domains as never]], callText, rc.limits);
+      const m = METHOD_BY_NAME.get(name)!;
+      const bound: Record<string, unknown> = bindArgs(name, m.args, raw);
+      if ('domains' in bound && bound.domains !== undefined) checkCallLimits([['domains', bound.domains as RValue]], callText, rc.limits);
+      // the typed boundary (values read further, e.g. catchment's `xy`): a 400 before any work or queueing
+      m.typed(bound);
       // The request as sent is what a data package's README reproduces (its own origin, as in the browser).
       out = await run(rc, { method: name, args: bound, source: callText, requestUrl: c.req.url, now: t.toISOString() }, signal);
     } catch (e) {

@@ -85,7 +85,7 @@ export async function executeCall(env: CallEnv, call: MethodCall, signal: AbortS
   const m = METHOD_BY_NAME.get(call.method);
   if (!m) throw new Error(`Unknown method ${call.method}`);
   const now = new Date(call.now);
-  const result = await m.run({ engine: env.engine, genFile: env.genFile, signal, requestUrl: call.requestUrl, now }, call.args);
+  const result = await m.run({ engine: env.engine, genFile: env.genFile, signal, requestUrl: call.requestUrl, now, request: call.args }, m.typed(call.args));
   throwIfAborted(signal);
   const bytes = valueBytes(result.value ?? null);
   checkValueLimits(result.value, call.source, isPerCell(call.args), bytes, opts.limits ?? DEFAULT_LIMITS);

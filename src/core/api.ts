@@ -7,7 +7,7 @@ import type { CatchmentArgs, CatchmentResult } from './catchment/types';
 export type { CatchmentArgs, CatchmentBand, CatchmentCoverage, CatchmentOrigin, CatchmentResult, CatchmentSource, Neighbours, SourceCoverage } from './catchment/types';
 import type { GridDef } from './grid';
 import type { ClassEntry, GetLayerArgs, Row, SelectionUsed, TableResult, VarRecord } from './types';
-export type { ColumnInfo, SelectionUsed, TableResult } from './types';
+export type { ByArg, ColumnInfo, GetLayerArgs, Row, SelectionUsed, TableResult } from './types';
 
 /** Options every async API takes. */
 export interface CallOptions {
@@ -99,14 +99,75 @@ export interface GetLayerWktArgs extends GetLayerArgs {
   exact?: boolean;
 }
 
+/** Arguments of `category`: patterns (case-insensitive regular expressions) and the nested form. */
+export interface CategoryArgs {
+  q?: string[];
+  /** Nested by category and subcategory (R `as.list = TRUE`). */
+  asList?: boolean;
+}
+
+/** Result of `category`: the rows, or (asList) nested by category and subcategory. */
+export type CategoryResult = CategoryRow[] | Record<string, Record<string, CategoryRow[]>>;
+
+/** Arguments of `describe`: codes and/or patterns (neither: every record). */
+export interface DescribeArgs {
+  var?: string[];
+  q?: string[];
+}
+
+/** Result of `describe`: full catalog records, identifier element named `Code`. */
+export type DescribeResult = Record<string, string>[];
+
+/** Arguments of `classify`: summaries over custom domains. */
+export interface ClassifyArgs {
+  var: string[];
+  /** A GeoJSON FeatureCollection (object) or a named list of WKT strings, as sent (read by the engine). */
+  domains: unknown;
+  /** Feature property naming each domain (default the feature id, else its position). */
+  key?: string;
+  exact?: boolean;
+  stats?: string[];
+}
+
+/** Arguments of `similar`: units ranked by similarity to unit `x`. */
+export interface SimilarArgs {
+  /** The reference: a CELL5M id (by 0), a unit code or name (by 1, 2). */
+  x: string | number;
+  var: string[];
+  /** Unit level: 0 cells, 1 first-level, 2 second-level units. */
+  by?: number;
+  iso3?: string[];
+}
+
+/** Result of the main query (`getLayer`): the rows, or (asList) `{ meta, data }`. */
+export type LayerResult = Row[] | { meta: Record<string, string>[]; data: Row[] };
+
+/**
+ * Arguments of the contract's `indapi` and `genFile`: the main query, over areas or `wkt`
+ * shapes, and what to write (`format`, `pal`; `dir` is accepted and ignored).
+ */
+export interface IndapiArgs extends GetLayerArgs {
+  /** Output format as sent (any spelling the format registry accepts); absent: the table. */
+  format?: string;
+  /** ColorBrewer palette for `format = "plot"`. */
+  pal?: string;
+  /** Accepted for compatibility, ignored with a warning. */
+  dir?: string;
+}
+
+/** Arguments of the contract's `catchment`: the engine's, and a file `format`. */
+export interface CatchmentCallArgs extends CatchmentArgs {
+  format?: string;
+}
+
 /** The engine: every data method of the service, pure over injected I/O. */
 export interface Engine {
   /** Catalog records, in catalog order. */
   catalog(opts?: CallOptions): Promise<VarRecord[]>;
   /** Category listing (spec E4). @throws IndapiError NO_MATCH when patterns match nothing */
-  category(args: { q?: string[]; asList?: boolean }, opts?: CallOptions): Promise<CategoryRow[] | Record<string, Record<string, CategoryRow[]>>>;
+  category(args: CategoryArgs, opts?: CallOptions): Promise<CategoryResult>;
   /** Full metadata records, identifier element named `Code`. */
-  describe(args: { var?: string[]; q?: string[] }, opts?: CallOptions): Promise<Record<string, string>[]>;
+  describe(args: DescribeArgs, opts?: CallOptions): Promise<DescribeResult>;
   /**
    * The main query, collapsed (rows) or as { meta, data }, as the JSON output gives it.
    * Each variable's catalog formula (`aggFunR`) is evaluated per group as R evaluates it:
@@ -114,7 +175,7 @@ export interface Engine {
    * NaN or ±Inf (mean of nothing, 0/0, x/0, a weighted.mean with an NA weight) the field is
    * absent. Groups with no selected cell give no row.
    */
-  getLayer(args: GetLayerArgs, opts?: CallOptions): Promise<Row[] | { meta: Record<string, string>[]; data: Row[] }>;
+  getLayer(args: GetLayerArgs, opts?: CallOptions): Promise<LayerResult>;
   /** The main query as a table with column info, for writers. */
   getLayerTable(args: GetLayerArgs, opts?: CallOptions): Promise<TableResult>;
   /** The main query per cell (collapse = false) on a window, for rasters, GeoJSON and maps. */
@@ -122,9 +183,9 @@ export interface Engine {
   /** Summaries over WKT shapes, per ISO3 and per feature. */
   getLayerWKT(args: GetLayerWktArgs, opts?: CallOptions): Promise<TableResult>;
   /** Summaries over custom domains (GeoJSON FeatureCollection or named WKT list). */
-  classify(args: { var: string[]; domains: unknown; key?: string; exact?: boolean; stats?: string[] }, opts?: CallOptions): Promise<TableResult>;
+  classify(args: ClassifyArgs, opts?: CallOptions): Promise<TableResult>;
   /** Units ranked by similarity to unit `x`. */
-  similar(args: { x: string | number; var: string[]; by?: number; iso3?: string[] }, opts?: CallOptions): Promise<TableResult>;
+  similar(args: SimilarArgs, opts?: CallOptions): Promise<TableResult>;
   /** The whole catalog as CSV (E9). */
   catalogCsv(opts?: CallOptions): Promise<string>;
   /**

@@ -1,22 +1,18 @@
 /**
- * The `catchment` method of the contract, an addition to the original service's methods
- * (issue 19): areas within N minutes of travel from source points over a friction layer,
- * each band summarised like any area. See {@link runCatchment} for the computation.
+ * The `catchment` method, an addition to the original service's methods (issue 19): areas
+ * within N minutes of travel from source points over a friction layer, each band summarised
+ * like any area. See `src/core/catchment` for the computation.
  */
-import { IndapiError } from '../core/errors';
-import { DEFAULT_BREAKS_MIN } from '../core/catchment/bands';
-import { catchmentArgs, type CatchmentResult } from '../core/catchment/query';
-import type { ArgSpec } from './args';
-import type { MethodContext, MethodSpec } from './method-types';
-import { wantsFiles, withFiles } from './package-files';
+import type { CatchmentCallArgs } from '../../core/api';
+import { DEFAULT_BREAKS_MIN } from '../../core/catchment/bands';
+import { catchmentArgs } from '../../core/catchment/query';
+import { IndapiError } from '../../core/errors';
+import type { ArgSpec } from '../args';
+import { wantsFiles, withFiles } from '../package-files';
+import { compact } from './common';
+import { defineMethod } from './types';
 
-/** Runs the engine's catchment with bound arguments. @throws IndapiError BAD_ARGUMENT when the engine lacks it */
-async function compute(ctx: MethodContext, a: Record<string, unknown>): Promise<CatchmentResult> {
-  if (!ctx.engine.catchment) throw new IndapiError('BAD_ARGUMENT', 'Catchments are not available on this server.');
-  return ctx.engine.catchment(catchmentArgs(a), { signal: ctx.signal });
-}
-
-const ARGS: ArgSpec[] = [
+const ARGS = [
   { name: 'xy', type: 'json', default: 'NULL', doc: 'Source points, degrees (EPSG:4326, longitude first): `c(lon, lat)` or a list of pairs, e.g. `list(c(36.82, -1.29), c(39.67, -4.05))` (JSON `[36.82, -1.29]` or `[[36.82, -1.29], [39.67, -4.05]]`); at most 1,000. Each point is snapped to the cell containing it; with several points the nearest wins. Give `xy` or `wkt`.' },
   { name: 'wkt', type: 'string', default: 'NULL', doc: 'Source points as WKT POINT or MULTIPOINT (EPSG:4326), instead of `xy`.' },
   { name: 'minutes', type: 'numbers', default: `c(${DEFAULT_BREAKS_MIN.join(', ')})`, doc: 'Band breaks in minutes of travel, strictly increasing numbers >= 0. Cells are assigned to bands by their own travel time, labelled as R `cut(t, minutes, right = TRUE, include.lowest = TRUE, dig.lab = 3)`: `[0,60]` (the first band is closed so the source cells, at 0 minutes, are in it), `(60,120]`, ... The computation stops past the last break.' },
@@ -32,10 +28,10 @@ const ARGS: ArgSpec[] = [
   { name: 'capacity', type: 'json', default: 'NULL', doc: 'People each source can serve (one number per source, or one for all; >= 0): each source takes the cells of its marketshed in travel-time order until its capacity or the last break is reached (AccessMod\'s geographic coverage; implies `marketshed = TRUE`). Adds `capacity`, `population_covered`, `population_in_reach`, `minutes_covered` to each source\'s rows and `population_uncovered` to the all-sources rows.' },
   { name: 'population', type: 'string', default: 'NULL', doc: 'The layer of people per cell that `capacity` counts (default POP_MODEL when the bundle has it, else PN14_POP).' },
   { name: 'format', type: 'string', default: 'NULL', doc: 'NULL: the band table. "csv", "dta", "rds", "rda": the band table as a data package (as `indapi` writes them); "tif", "asc", "grd": the travel-time raster (minutes, Float32, -9999 no-data beyond the last break) and, with `marketshed`, the nearest-source raster (source_id, with its table of names); "json": GeoJSON, one (Multi)Polygon per band (per source x band with `marketshed`) carrying its row.' },
-];
+] as const satisfies readonly ArgSpec[];
 
-/** The `catchment` method. */
-export const CATCHMENT_METHOD: MethodSpec = {
+/** `catchment(xy = NULL, wkt = NULL, minutes = c(...), friction = NULL, var = NULL, iso3 = "SSA", ...)`. */
+export const catchment = defineMethod({
   name: 'catchment',
   title: 'Travel-time catchments (marketsheds) summarised by band',
   description: 'An addition to the methods of the original service: the areas within N minutes of travel from one or more source points over a friction surface (minutes per metre), one row per travel-time band with its cells, area and indicator summaries.',
@@ -57,11 +53,15 @@ export const CATCHMENT_METHOD: MethodSpec = {
     `curl {base}/ocpu/library/indapi3/R/catchment/json -H 'Content-Type: application/json' -d '{"xy": [[36.82, -1.29], [34.76, -0.10], [39.67, -4.05]], "names": ["Nairobi", "Kisumu", "Mombasa"], "minutes": [0, 120, 240, 480], "marketshed": true, "cumulative": true, "neighbours": 16, "var": "POP_MODEL"}'`,
     `curl {base}/ocpu/library/indapi3/R/catchment/json -d "xy=list(c(36.82,-1.29),c(39.67,-4.05))&names=c('Nairobi','Mombasa')&capacity=c(2e6,1e6)&minutes=c(0,120,240)"`,
   ],
+  // `xy` and `capacity` read here (400 naming them), before any work
+  typed: (b): CatchmentCallArgs => compact({ ...catchmentArgs(b), format: b.format }),
   async run(ctx, a) {
     // with a file format: the band table, the travel-time raster or GeoJSON bands (src/core/catchment/formats.ts)
-    if (wantsFiles(a.format)) return withFiles(ctx, 'catchment', a, a.format);
-    const r = await compute(ctx, a);
+    if (wantsFiles(a.format)) return withFiles(ctx, 'catchment', a.format);
+    if (!ctx.engine.catchment) throw new IndapiError('BAD_ARGUMENT', 'Catchments are not available on this server.');
+    const { format: _f, ...q } = a;
+    const r = await ctx.engine.catchment(q, { signal: ctx.signal });
     // the notes (cell size, moved sources) go to the session's warnings
     return { value: r.table.rows, warnings: r.notes };
   },
-};
+});

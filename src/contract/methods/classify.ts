@@ -1,0 +1,27 @@
+/** The `classify` method: indicators summarised over user-supplied domains. */
+import type { ClassifyArgs } from '../../core/api';
+import { A_EXACT, A_STATS, A_VAR, compact } from './common';
+import { defineMethod } from './types';
+
+/** `classify(var, domains, key = NULL, exact = FALSE, stats = NULL)`. */
+export const classify = defineMethod({
+  name: 'classify',
+  title: 'Summarise indicators over custom domains',
+  description: 'Summarises indicators over user-supplied domains: a GeoJSON FeatureCollection of polygons or points, or a named list of WKT shapes.',
+  args: [
+    A_VAR,
+    { name: 'domains', type: 'json', required: true, doc: 'GeoJSON FeatureCollection (object, or its JSON text) or a named list of WKT strings, e.g. `list(a = "POLYGON((...))", b = "POINT(36.8 -1.3)")`.' },
+    { name: 'key', type: 'string', default: 'NULL', doc: 'Feature property that names each domain (default: the feature id, else its position).' },
+    A_EXACT,
+    A_STATS,
+  ],
+  details: ['Each variable is summarised with its catalog aggregation formula over the cells of each domain (see `exact`).'],
+  value: 'A table with one row per domain: the domain key and one column per variable (and statistic).',
+  examples: [
+    `curl {base}/ocpu/library/indapi3/R/classify/json -H 'Content-Type: application/json' -d '{"var": "ELEVATION", "domains": {"nairobi": "POINT(36.82 -1.29)", "box": "POLYGON((36 -2, 38 -2, 38 0, 36 0, 36 -2))"}}'`,
+  ],
+  typed: (b): ClassifyArgs => ({ ...compact({ var: b.var, key: b.key, exact: b.exact, stats: b.stats }), domains: b.domains }),
+  async run(ctx, a) {
+    return { value: (await ctx.engine.classify(a, { signal: ctx.signal })).rows };
+  },
+});
