@@ -82,6 +82,25 @@ describe('Catchment panel', () => {
     await page.getByRole('tab', { name: 'API' }).click();
     await expect.poll(() => page.locator('#panel-api').textContent()).toContain('R/catchment');
     await page.getByRole('tab', { name: 'Catchment' }).click();
+    // each source's chart in its map hue (the nearest band darkest); travel counted from the points
+    const charts = page.locator('[data-testid="catchment-result"] figure.chart');
+    const fillsOf = () => charts.evaluateAll((fs) => fs.map((f) => [...f.querySelectorAll('.mark-rect path')].map((p) => p.getAttribute('fill'))));
+    await expect.poll(async () => (await fillsOf()).slice(0, 3).map((f) => f[0])).toEqual(['#4e79a7', '#f28e2b', '#e15759']);
+    const fills = await fillsOf();
+    expect(new Set(fills[0]).size).toBe(3);
+    expect(await page.getByTestId('catchment-cell-note').textContent()).toContain('counted from the source points');
+    // coverage: Nairobi can serve 500,000 people: they are covered, the rest of its marketshed is not (grey on the map)
+    await page.getByLabel('Capacity of Nairobi (people)').fill('500,000');
+    await page.getByLabel('Capacity of Nairobi (people)').press('Enter');
+    const cov = page.getByTestId('catchment-coverage');
+    await expect.poll(() => cov.locator('tbody tr').count(), { timeout: 90_000 }).toBe(4);
+    const covRows = await cov.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td,th')].map((c) => (c.textContent ?? '').trim())));
+    expect(covRows[0].slice(0, 3)).toEqual(['Nairobi', '500,000', '500,000']);
+    expect(Number(covRows[0][4].replace(/\D/g, ''))).toBeGreaterThan(1_000_000);
+    expect(covRows[3][0]).toBe('All sources');
+    await expect.poll(() => page.locator('.legend li').allTextContents()).toEqual(expect.arrayContaining(['Nairobi, covered: [0,120] min', 'Within 480 min, not covered']));
+    await jumpTo(page, 37.0, -1.6, 8);
+    await shot(page, 'catchment-coverage');
     // Enter on the focused map adds its centre; the place search adds a named source
     await page.locator('.map canvas').first().focus();
     await page.keyboard.press('Enter');

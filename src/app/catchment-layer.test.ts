@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SSA_GRID, type GridDef } from '../core/grid';
 import type { CatchmentResult } from '../core/api';
-import { catchmentLayer, SOURCE_HUES } from './catchment-layer';
+import { bandColours, catchmentLayer, SOURCE_HUES, UNCOVERED_COLOUR } from './catchment-layer';
 
 /** A made-up 2 x 1 result window at the grid's top-left corner (fixture). */
 const W: GridDef = { ...SSA_GRID, width: 2, height: 1, xmax: SSA_GRID.xmin + 2 / 12, ymin: SSA_GRID.ymax - 1 / 12 };
@@ -24,5 +24,20 @@ describe('catchmentLayer (issue 24)', () => {
     expect(palette.colors[0]).toBe(SOURCE_HUES[0]);
     expect(palette.colors[2]).toBe(SOURCE_HUES[1]);
     expect(palette.colors[1]).not.toBe(palette.colors[0]);
+  });
+  it('per-source chart colours are the map\'s: the source\'s hue, its bands as shades', () => {
+    const r = res(2, [1, 0], [0, 1]);
+    const { palette } = catchmentLayer(r, SSA_GRID);
+    expect(bandColours(r, 0)).toEqual(palette.colors.slice(0, 2));
+    expect(bandColours(r, 1)).toEqual(palette.colors.slice(2, 4));
+    expect(bandColours(res(1, [0, 0], [0, 1]), 0)).toEqual(catchmentLayer(res(1, [0, 0], [0, 1]), SSA_GRID).palette.colors);
+  });
+  it('coverage: covered cells in their source\'s shades, cells within reach not covered in grey (one source too)', () => {
+    const r = { ...res(1, [0, 0], [0, 1]), breaks: [0, 60, 120], coverage: { coveredCells: Uint8Array.from([1, 0]) } } as unknown as CatchmentResult;
+    const { values, palette } = catchmentLayer(r, SSA_GRID);
+    expect([values[0], values[1]]).toEqual([0, 2]);
+    expect(palette.colors[0]).toBe(SOURCE_HUES[0]);
+    expect(palette.colors[2]).toBe(UNCOVERED_COLOUR);
+    expect(palette.labels).toEqual(['S1, covered: [0,60] min', 'S1, covered: (60,120] min', 'Within 120 min, not covered']);
   });
 });

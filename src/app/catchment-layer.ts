@@ -25,31 +25,58 @@ function tint(hex: string, t: number): string {
   return `#${ch(16)}${ch(8)}${ch(0)}`;
 }
 
+/** Shades of the single-source bands, nearest darkest (RdPu, ColorBrewer). */
+const RAMP = ['#49006a', '#7a0177', '#ae017e', '#dd3497', '#f768a1', '#fa9fb5', '#fcc5c0', '#fde0dd'];
+/** Colour of the cells within reach that no source's capacity covers. */
+export const UNCOVERED_COLOUR = '#8c8c8c';
+
+/** True when the map shows one hue per source: several sources (a marketshed), or any capacity (coverage). */
+function perSource(r: CatchmentResult): boolean {
+  return (r.sources.length > 1 && !!r.source) || !!r.coverage;
+}
+
+/**
+ * The colour of each band of source `s` as the map draws it (the per-source charts use them):
+ * one source without coverage: the RdPu ramp; else the source's hue ({@link SOURCE_HUES},
+ * cycled past 10) with its bands as lighter shades (nearest darkest).
+ * @param r the result
+ * @param s source index (0-based)
+ * @returns one CSS colour per band of `r.bands`
+ */
+export function bandColours(r: Pick<CatchmentResult, 'bands' | 'sources' | 'source' | 'coverage'>, s: number): string[] {
+  const nb = r.bands.length;
+  if (!perSource(r as CatchmentResult)) return r.bands.map((_, i) => RAMP[Math.round((i * (RAMP.length - 1)) / Math.max(1, nb - 1))]);
+  return r.bands.map((_, j) => tint(SOURCE_HUES[s % SOURCE_HUES.length], nb > 1 ? (0.7 * j) / (nb - 1) : 0));
+}
+
 /**
  * The bands of a catchment as a cells layer. One source: the band index, nearest band darkest.
  * Several (a marketshed): one hue per source ({@link SOURCE_HUES}), bands as shades of it (nearest
- * darkest); value = source * bands + band.
+ * darkest); value = source * bands + band. With capacities (coverage, issue 24 item 6) only the
+ * covered cells take their source's shades; the cells within reach that no capacity covers are
+ * grey ({@link UNCOVERED_COLOUR}, value = sources * bands).
  */
 export function catchmentLayer(r: CatchmentResult, grid: GridDef): CellsLayer {
   const values = new Float64Array(grid.width * grid.height).fill(NaN);
   const c0 = r.grid.colOffset - grid.colOffset, r0 = r.grid.rowOffset - grid.rowOffset;
   const nb = r.bands.length;
-  const many = r.sources.length > 1 && !!r.source;
+  const many = perSource(r);
+  const S = r.sources.length;
+  const covered = r.coverage?.coveredCells;
   for (let y = 0; y < r.grid.height; y++) for (let x = 0; x < r.grid.width; x++) {
     const k = y * r.grid.width + x;
     const b = r.band[k];
-    if (b >= 0) values[(y + r0) * grid.width + x + c0] = many ? Math.max(0, r.source[k]) * nb + b : b;
+    if (b < 0) continue;
+    const v = !many ? b : covered && !covered[k] ? S * nb : Math.max(0, r.source[k]) * nb + b;
+    values[(y + r0) * grid.width + x + c0] = v;
   }
-  if (!many) {
-    const ramp = ['#49006a', '#7a0177', '#ae017e', '#dd3497', '#f768a1', '#fa9fb5', '#fcc5c0', '#fde0dd'];
-    const palette: Palette = { kind: 'intervals', breaks: Array.from({ length: nb + 1 }, (_, i) => i - 0.5), colors: r.bands.map((_, i) => ramp[Math.round((i * (ramp.length - 1)) / Math.max(1, nb - 1))]), labels: r.bands.map((b) => `${b.label} min`) };
-    return { values, palette };
-  }
-  const n = r.sources.length * nb;
   const colors: string[] = [], labels: string[] = [];
-  r.sources.forEach((s, i) => r.bands.forEach((b, j) => {
-    colors.push(tint(SOURCE_HUES[i % SOURCE_HUES.length], nb > 1 ? (0.7 * j) / (nb - 1) : 0));
-    labels.push(`${s.name}: ${b.label} min`);
-  }));
-  return { values, palette: { kind: 'intervals', breaks: Array.from({ length: n + 1 }, (_, i) => i - 0.5), colors, labels } };
+  if (!many) {
+    colors.push(...bandColours(r, 0));
+    labels.push(...r.bands.map((b) => `${b.label} min`));
+  } else {
+    r.sources.forEach((s, i) => { colors.push(...bandColours(r, i)); labels.push(...r.bands.map((b) => `${s.name}${covered ? ', covered' : ''}: ${b.label} min`)); });
+    if (covered) { colors.push(UNCOVERED_COLOUR); labels.push(`Within ${r.breaks[r.breaks.length - 1]} min, not covered`); }
+  }
+  return { values, palette: { kind: 'intervals', breaks: Array.from({ length: colors.length + 1 }, (_, i) => i - 0.5), colors, labels } };
 }

@@ -20,6 +20,8 @@ export interface BarChartProps {
   colorLabel?: (r: Row) => string;
   /** Order of the colour groups (legend and bars within a category), e.g. interval order. */
   colorOrder?: string[];
+  /** Fill of each category's bar (category -> CSS colour; without `color`), e.g. a map's band shades; others the default blue. */
+  barColours?: Record<string, string>;
   /** Legend title of the colours (default: `color`). */
   colorTitle?: string;
   /** Caption (what is charted). */
@@ -86,11 +88,11 @@ export function wrapTitle(text: string, maxChars: number): string | string[] {
 const VERTICAL_TITLE_CHARS = 28;
 
 /** The bar chart (Vega-Lite, SVG renderer, CSP-safe expression interpreter) with its caption. */
-export function BarChart({ rows, x, y, color, colorLabel, colorOrder, colorTitle, title, xTitle, yTitle, label, order, max = 25, fullList = 'in the table below' }: BarChartProps) {
+export function BarChart({ rows, x, y, color, colorLabel, colorOrder, colorTitle, barColours, title, xTitle, yTitle, label, order, max = 25, fullList = 'in the table below' }: BarChartProps) {
   const el = useRef<HTMLDivElement>(null);
   const [err, setErr] = useState<string | null>(null);
   const { bars, cats, total, cut } = chartBars(rows, { x, y, color, colorLabel, label, order, max });
-  const key = JSON.stringify([bars, cats, xTitle, yTitle, color, colorOrder, colorTitle]);
+  const key = JSON.stringify([bars, cats, xTitle, yTitle, color, colorOrder, colorTitle, barColours]);
   useEffect(() => {
     let view: { finalize(): void } | null = null;
     let cancelled = false;
@@ -113,7 +115,7 @@ export function BarChart({ rows, x, y, color, colorLabel, colorOrder, colorTitle
         encoding: {
           ...(horizontal ? { y: cat, x: val } : { x: cat, y: val }),
           ...offset,
-          ...(color ? { color: { field: 'c', type: 'nominal', title: cTitle, sort: colorOrder ?? 'ascending', scale: { scheme: 'tableau10' }, legend: { orient: horizontal ? 'top' : 'right', direction: 'vertical', labelLimit: 220, titleLimit: 150 } } } : { color: { value: '#2f6f9f' } }),
+          ...(color ? { color: { field: 'c', type: 'nominal', title: cTitle, sort: colorOrder ?? 'ascending', scale: { scheme: 'tableau10' }, legend: { orient: horizontal ? 'top' : 'right', direction: 'vertical', labelLimit: 220, titleLimit: 150 } } } : barColours ? { color: { field: 'x', type: 'nominal', scale: { domain: cats, range: cats.map((k) => barColours[k] ?? '#2f6f9f') }, legend: null } } : { color: { value: '#2f6f9f' } }),
           tooltip: [{ field: 'x', type: 'nominal', title: xTitle ?? x }, ...(color ? [{ field: 'c', type: 'nominal', title: cTitle }] : []), { field: 'y', type: 'quantitative', title: yTitle ?? y, format: ',.6~r' }],
         },
         config: { font: 'system-ui, sans-serif', axis: { labelFontSize: 10, titleFontSize: 11 } },

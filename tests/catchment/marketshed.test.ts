@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { catchmentGeoJson, travelTimeCells, NEAREST_SOURCE_CODE } from '../../src/core/catchment/files';
+import { catchmentGeoJson, COVERED_BY_CODE, travelTimeCells, NEAREST_SOURCE_CODE } from '../../src/core/catchment/files';
 import { runCatchment } from '../../src/core/catchment/query';
 import { createNodeEngine } from '../../src/node/engine';
 
@@ -123,6 +123,19 @@ describe('coverage with capacity', () => {
     for (let i = 0; i < cov.coveredCells.length; i++) if (cov.coveredCells[i]) { expect(r.source[i]).not.toBe(2); if (r.source[i] === 0) { n0++; expect(r.minutes[i]).toBeLessThanOrEqual(cov.sources[0].minutes); } }
     expect(n0).toBe(cov.sources[0].cells);
     expect(r.table.rows[0]).toMatchObject({ capacity: 50000, population_covered: 50000 });
+    // the download's coverage raster: the covering source's source_id, 4 = within reach, not covered
+    const cells = travelTimeCells(r);
+    const by = cells.layers.find((l) => l.code === COVERED_BY_CODE)!;
+    expect(by.classes!.map((c) => c.label)).toEqual([...NAMES.map((n) => `covered by ${n}`), 'within reach, not covered']);
+    let c1 = 0, c4 = 0;
+    for (let i = 0; i < by.values.length; i++) {
+      if (by.values[i] === 1) c1++;
+      if (by.values[i] === 4) { c4++; expect(cov.coveredCells[i]).toBe(0); }
+      if (cov.coveredCells[i]) expect(by.values[i]).toBe(r.source[i] + 1);
+    }
+    expect(c1).toBe(cov.sources[0].cells);
+    expect(c4).toBeGreaterThan(0);
+    expect(cells.meta.map((m) => m.varCode)).toContain(COVERED_BY_CODE);
   });
 });
 

@@ -12,6 +12,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { CatchmentArgs, CatchmentResult } from '../../core/api';
 import { DEFAULT_BREAKS_MIN } from '../../core/catchment/bands';
 import { getEngine } from '../services';
+import { bandColours } from '../catchment-layer';
 import { useRun } from '../useRun';
 import { ChipSelect } from '../../ui/ChipSelect';
 import { ResultTable } from '../../ui/ResultTable';
@@ -20,7 +21,7 @@ import { RunControls } from '../../ui/RunControls';
 import { ResultFrame } from '../../ui/ResultFrame';
 import type { Row } from '../../core/types';
 import { colLabel, errText, readBreaks, varOptions, type PanelCtx } from './common';
-import { addSources, BANDS_RULE, cumulativeRows, isAdditive, parseSourceLines, parseSourcesCsv, sourcesFromGeoJson, type Bbox, type SourceSpec, type SourcesRead } from './catchment';
+import { addSources, BANDS_RULE, COVERAGE_COLUMN_NAMES, coverageRows, parseCapacity, cumulativeRows, isAdditive, parseSourceLines, parseSourcesCsv, sourcesFromGeoJson, type Bbox, type SourceSpec, type SourcesRead } from './catchment';
 
 /** Arguments of a catchment run, as the HTTP contract names them. */
 export type CatchmentRunArgs = CatchmentArgs & { xy: Array<[number, number]>; minutes: number[]; var: string[] };
@@ -111,7 +112,8 @@ export function CatchmentPanel({ ctx, sources, onSources, onResult }: CatchmentP
     if (!breaks && JSON.stringify(b) !== JSON.stringify(state.cm ?? DEFAULT_BREAKS_MIN)) { update({ cm: b }); return; }
     const caps = sources.some((s) => s.capacity !== undefined) ? sources.map((s) => s.capacity ?? 0) : undefined;
     const a: CatchmentRunArgs = {
-      xy: sources.map((s) => [s.lon, s.lat]), names: sources.map((s, i) => s.name || `Source ${i + 1}`), minutes: b, var: vars,
+      // travel counted from the points themselves, not 0 for the whole 9 km source cell (issue 24 item 5)
+      xy: sources.map((s) => [s.lon, s.lat]), names: sources.map((s, i) => s.name || `Source ${i + 1}`), minutes: b, var: vars, origin: 'point',
       ...(sources.length > 1 ? { marketshed: true } : {}), ...(caps ? { capacity: caps } : {}),
       ...(fr && fr !== frictions[0]?.varCode ? { friction: fr } : {}),
     };
@@ -129,11 +131,12 @@ export function CatchmentPanel({ ctx, sources, onSources, onResult }: CatchmentP
 
   const res = r.last?.data;
   const setName = (i: number, name: string) => onSources(sources.map((s, k) => (k === i ? { ...s, name: name.slice(0, 200) } : s)));
+  const setCapacity = (i: number, cap: number | undefined) => onSources(sources.map((s, k) => { if (k !== i) return s; const { capacity: _, ...o } = s; return cap === undefined ? o : { ...o, capacity: cap }; }));
   return (
     <section aria-labelledby="catch-h" data-testid="catchment-panel">
       <h2 id="catch-h">Catchment</h2>
       <p className="muted small">Add sources by clicking the map (or pressing Enter on the focused map: its centre), by the place search, by pasting points or by uploading a file. With several sources each cell goes to its nearest source by travel time (its marketshed).</p>
-      <SourceList sources={sources} onName={setName} onRemove={(i) => onSources(sources.filter((_, k) => k !== i))} onClear={() => onSources([])} />
+      <SourceList sources={sources} onName={setName} onCapacity={setCapacity} onRemove={(i) => onSources(sources.filter((_, k) => k !== i))} onClear={() => onSources([])} />
       <AddSources bbox={bbox} onRead={add} errors={rowErrs} />
       <label className="field">Travel-time bands (minutes)
         <input type="text" value={text} inputMode="decimal" aria-describedby="catch-bands-help" onChange={(e) => setText(e.target.value)}
@@ -141,7 +144,7 @@ export function CatchmentPanel({ ctx, sources, onSources, onResult }: CatchmentP
           onBlur={() => { const b = readBreaks(text, BANDS_RULE); if (typeof b !== 'string' && JSON.stringify(b) !== JSON.stringify(state.cm ?? DEFAULT_BREAKS_MIN)) update({ cm: b }); }} />
       </label>
       <p id="catch-bands-help" className="muted small">Cells are put in a band by their own travel time, labelled as R cut(): [0,60], (60,120], …; "within" columns add the bands up to their upper limit.</p>
-      <p className="muted small" data-testid="catchment-cell-note">{res?.notes?.[0] ?? 'Cells are 5 arc-minutes (about 9 x 9 km, 85 km² near the equator): a cell is in a band as a whole, so bands under about 2 h of walking hold few cells, and travel is counted from cell centre to cell centre.'}</p>
+      <p className="muted small" data-testid="catchment-cell-note">{res?.notes?.[0] ?? 'Cells are 5 arc-minutes (about 9 x 9 km, 85 km² near the equator): a cell is in a band as a whole, so bands under about 2 h of walking hold few cells, and travel is counted from each source point to the cell centres.'}</p>
       {frictions.length > 1 && (
         <label className="field">Friction layer
           <select value={fr} onChange={(e) => setFriction(e.target.value)}>{frictions.map((f) => <option key={f.varCode} value={f.varCode}>{f.varLabel}</option>)}</select>
@@ -157,7 +160,7 @@ export function CatchmentPanel({ ctx, sources, onSources, onResult }: CatchmentP
 }
 
 /** The named sources: name (editable), point, capacity, remove. */
-function SourceList({ sources, onName, onRemove, onClear }: { sources: SourceSpec[]; onName: (i: number, n: string) => void; onRemove: (i: number) => void; onClear: () => void }) {
+function SourceList({ sources, onName, onCapacity, onRemove, onClear }: { sources: SourceSpec[]; onName: (i: number, n: string) => void; onCapacity: (i: number, c: number | undefined) => void; onRemove: (i: number) => void; onClear: () => void }) {
   if (!sources.length) return <p className="small muted" data-testid="catchment-source">No source yet.</p>;
   return (
     <div className="catch-sources" data-testid="catchment-sources">
@@ -165,14 +168,36 @@ function SourceList({ sources, onName, onRemove, onClear }: { sources: SourceSpe
         {sources.slice(0, 200).map((s, i) => (
           <li key={`${s.lon},${s.lat}`}>
             <input type="text" aria-label={`Name of source ${i + 1}`} value={s.name} maxLength={200} onChange={(e) => onName(i, e.target.value)} />
-            <span className="small muted" data-testid="catchment-source">{s.lon.toFixed(3)}, {s.lat.toFixed(3)}{s.capacity !== undefined ? ` · capacity ${s.capacity.toLocaleString('en')}` : ''}</span>
+            <span className="small muted" data-testid="catchment-source">{s.lon.toFixed(3)}, {s.lat.toFixed(3)}</span>
+            <CapacityInput name={s.name || `source ${i + 1}`} value={s.capacity} onChange={(c) => onCapacity(i, c)} />
             <button type="button" className="ghost small" aria-label={`Remove ${s.name || `source ${i + 1}`}`} onClick={() => onRemove(i)}>×</button>
           </li>
         ))}
       </ol>
       {sources.length > 200 && <p className="small muted">… and {sources.length - 200} more.</p>}
+      <p className="small muted">Capacity (optional): people a source can serve. With capacities, each source covers the people of its nearest cells in travel-time order until its capacity is reached (coverage, as AccessMod's); a source without one covers no one. The map shows covered cells in the source's colour and those within reach left uncovered in grey.</p>
       <button type="button" className="ghost small" onClick={onClear}>Remove all sources</button>
     </div>
+  );
+}
+
+/** A source's capacity in people: typed, kept on Enter or leaving the field; empty: none; a bad value says why. */
+function CapacityInput({ name, value, onChange }: { name: string; value: number | undefined; onChange: (c: number | undefined) => void }) {
+  const [text, setText] = useState(value === undefined ? '' : String(value));
+  const [err, setErr] = useState<string | null>(null);
+  useEffect(() => { setText(value === undefined ? '' : String(value)); }, [value]);
+  const commit = () => {
+    const c = parseCapacity(text);
+    if (typeof c === 'string') return setErr(c);
+    setErr(null);
+    if (c !== value) onChange(c);
+  };
+  return (
+    <>
+      <input type="text" inputMode="numeric" className="catch-cap" aria-label={`Capacity of ${name} (people)`} placeholder="capacity" value={text}
+        aria-invalid={err ? true : undefined} onChange={(e) => setText(e.target.value)} onBlur={commit} onKeyDown={(e) => { if (e.key === 'Enter') commit(); }} />
+      {err && <span className="small error" role="alert">{err}</span>}
+    </>
   );
 }
 
@@ -206,6 +231,29 @@ function AddSources({ bbox, onRead, errors }: { bbox: Bbox; onRead: (r: SourcesR
   );
 }
 
+/** Band label -> the map's colour of that band for the source named `src` ('' : the single source). */
+function chartColours(res: CatchmentResult, src: string): Record<string, string> {
+  const cols = bandColours(res, Math.max(0, res.sources.findIndex((x) => x.name === src)));
+  return Object.fromEntries(res.bands.map((b, i) => [b.label, cols[i]]));
+}
+
+/** Coverage with capacity: per source the people covered and those of its marketshed left uncovered, then all sources. */
+function CoverageResult({ res }: { res: CatchmentResult }) {
+  const cov = res.coverage!;
+  const rows = coverageRows(res);
+  const cols = ['source', 'capacity', 'population_covered', 'population_in_reach', 'population_uncovered', 'minutes_covered'];
+  const labels: Record<string, string> = {
+    source: 'Source', capacity: 'Capacity (people)', population_covered: 'People covered', population_in_reach: `People within ${res.breaks[res.breaks.length - 1]} min (its marketshed)`,
+    population_uncovered: 'Within reach, not covered', minutes_covered: 'Minutes to the last cell covered',
+  };
+  return (
+    <div data-testid="catchment-coverage">
+      <p className="small">Coverage of {cov.population.varLabel || cov.population.varCode}: {Math.round(cov.covered).toLocaleString('en')} people covered by the sources' capacities; {Math.round(cov.uncovered).toLocaleString('en')} within {res.breaks[res.breaks.length - 1]} minutes left uncovered (grey on the map).</p>
+      <ResultTable rows={rows} columns={cols} caption="Coverage with capacity, per source" colLabel={(c) => labels[c] ?? c} valueCols={cols.slice(1)} decimals={{ capacity: 0, population_covered: 0, population_in_reach: 0, population_uncovered: 0, minutes_covered: 0 }} />
+    </div>
+  );
+}
+
 /** The result: notes, coverage, the table per source x band with "within" totals, all sources together, a chart per source. */
 function CatchmentResults({ res, vars, byCode }: { res: CatchmentResult; vars: string[]; byCode: PanelCtx['byCode'] }) {
   const many = !!res.marketshed;
@@ -213,7 +261,7 @@ function CatchmentResults({ res, vars, byCode }: { res: CatchmentResult; vars: s
   const rows = many ? allRows.filter((x) => x.source !== null && x.source !== undefined && x.source !== '') : allRows;
   const additive = useMemo(() => ['cells', 'area_km2', ...vars.filter((v) => isAdditive(byCode.get(v)?.aggFunR, v))], [vars, byCode]);
   const shown = useMemo(() => withinRows(rows, additive), [rows, additive]);
-  const baseCols = res.table.columns.map((c) => c.name).filter((c) => !['minutes_from', 'minutes_to', 'source_id'].includes(c));
+  const baseCols = res.table.columns.map((c) => c.name).filter((c) => !['minutes_from', 'minutes_to', 'source_id', ...COVERAGE_COLUMN_NAMES].includes(c));
   const cols = baseCols.flatMap((c) => (additive.includes(c) ? [c, `${c}__within`] : [c]));
   const decimals: Record<string, number> = { area_km2: 1, cells: 0, area_km2__within: 1, cells__within: 0 };
   for (const v of vars) { decimals[v] = Number(byCode.get(v)?.dec ?? 2); decimals[`${v}__within`] = decimals[v]; }
@@ -228,11 +276,11 @@ function CatchmentResults({ res, vars, byCode }: { res: CatchmentResult; vars: s
   return (
     <>
       {(res.notes ?? []).slice(1).map((n, i) => <p key={i} className="small" data-testid="catchment-note">{n}</p>)}
-      {res.coverage && <p className="small" data-testid="catchment-coverage">Covered by the sources' capacities: {Math.round(res.coverage.covered).toLocaleString('en')} people; within reach but not covered: {Math.round(res.coverage.uncovered).toLocaleString('en')}.</p>}
+      {res.coverage && <CoverageResult res={res} />}
       <ResultTable rows={shown} columns={cols} caption={many ? 'Marketsheds: each source by band' : 'Catchment bands'} colLabel={label} valueCols={valueCols} decimals={decimals} max={5000} />
       {many && <ResultTable rows={withinRows(allRows.filter((x) => !x.source), additive)} columns={cols.filter((c) => c !== 'source')} caption="All sources together" colLabel={label} valueCols={valueCols} decimals={decimals} />}
       {[...bySource].slice(0, MAX_CHARTS).map(([src, rs]) => (
-        <BarChart key={src} rows={rs} x="band" y={chartVar} title={`${src ? `${src}: ` : ''}${label(chartVar)} by band`} xTitle="Minutes" yTitle={label(chartVar)} order={rs.map((x) => String(x.band))} fullList="in the table above" />
+        <BarChart key={src} rows={rs} barColours={chartColours(res, src)} x="band" y={chartVar} title={`${src ? `${src}: ` : ''}${label(chartVar)} by band`} xTitle="Minutes" yTitle={label(chartVar)} order={rs.map((x) => String(x.band))} fullList="in the table above" />
       ))}
       {bySource.size > MAX_CHARTS && <p className="muted small">Charts for the first {MAX_CHARTS} of {bySource.size} sources; the table has all.</p>}
     </>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseHash, toHash } from '../url-state';
 import { readBreaks } from './common';
-import { addSources, BANDS_RULE, cumulativeRows, isAdditive, MAX_SOURCES, parseSourceLines, parseSourcesCsv, sourcesFromGeoJson, sourcesFromParam, sourcesToParam, type Bbox } from './catchment';
+import { addSources, BANDS_RULE, coverageRows, parseCapacity, cumulativeRows, isAdditive, MAX_SOURCES, parseSourceLines, parseSourcesCsv, sourcesFromGeoJson, sourcesFromParam, sourcesToParam, type Bbox } from './catchment';
 
 describe('catchment panel state', () => {
   it('bands in the link (cm=) round-trip; bad ones are dropped', () => {
@@ -77,5 +77,27 @@ describe('catchment sources (issue 24)', () => {
     expect(isAdditive('sum(POP_MODEL, na.rm=TRUE)', 'POP_MODEL')).toBe(true);
     expect(isAdditive('mean(ELEVATION, na.rm=TRUE)', 'ELEVATION')).toBe(false);
     expect(isAdditive('sum(A*B, na.rm=TRUE)', 'A')).toBe(false);
+  });
+});
+
+describe('coverage with capacity in the panel (issue 24 item 6)', () => {
+  it('a typed capacity: people, 0 or more; thousands separators read; empty is none; bad input says why', () => {
+    expect(parseCapacity('12,000')).toBe(12000);
+    expect(parseCapacity(' 12 000 ')).toBe(12000);
+    expect(parseCapacity('0')).toBe(0);
+    expect(parseCapacity('')).toBeUndefined();
+    expect(parseCapacity('-5')).toMatch(/^Capacity must be a number of people, 0 or more \(got "-5"\)/);
+    expect(parseCapacity('lots')).toMatch(/got "lots"/);
+  });
+  it('rows per source (covered, in reach, left uncovered) and all sources', () => {
+    const res = {
+      sources: [{ name: 'Nairobi' }, { name: 'Kisumu' }],
+      coverage: { sources: [{ source: 0, capacity: 100, covered: 100, cells: 2, minutes: 42, inReach: 250 }, { source: 1, capacity: 500, covered: 80, cells: 3, minutes: NaN, inReach: 80 }], inReach: 330, covered: 180, uncovered: 150 },
+    } as never;
+    expect(coverageRows(res)).toEqual([
+      { source: 'Nairobi', capacity: 100, population_covered: 100, population_in_reach: 250, population_uncovered: 150, minutes_covered: 42 },
+      { source: 'Kisumu', capacity: 500, population_covered: 80, population_in_reach: 80, population_uncovered: 0, minutes_covered: null },
+      { source: 'All sources', capacity: 600, population_covered: 180, population_in_reach: 330, population_uncovered: 150, minutes_covered: null },
+    ]);
   });
 });

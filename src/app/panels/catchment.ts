@@ -5,6 +5,8 @@
  */
 import Papa from 'papaparse';
 import { minutesRule } from '../../core/r/breaks';
+import type { CatchmentResult } from '../../core/api';
+import type { Row } from '../../core/types';
 import { MAX_NAME_CHARS, type SourceSpec } from '../url-state';
 
 export { addSources, MAX_NAME_CHARS, MAX_SOURCES, sourcesFromParam, sourcesToParam, type SourceSpec } from '../url-state';
@@ -135,4 +137,35 @@ export function cumulativeRows(rows: Array<Record<string, unknown>>, cols: strin
 /** True when an indicator's catalog formula is a plain sum (`sum(CODE, na.rm=TRUE)`), so band figures add up. */
 export function isAdditive(aggFunR: string | undefined, code: string): boolean {
   return new RegExp(`^\\s*sum\\(\\s*${code}\\s*(,\\s*na\\.rm\\s*=\\s*(TRUE|T))?\\s*\\)\\s*$`).test(aggFunR ?? '');
+}
+
+/** Names of the coverage columns of the band table (shown in their own per-source table by the panel). */
+export const COVERAGE_COLUMN_NAMES = ['capacity', 'population_covered', 'population_in_reach', 'minutes_covered', 'population_uncovered'];
+
+/**
+ * A typed capacity: a number of people, 0 or more ("12,000" and "12 000" read as 12000); empty: none.
+ * @returns the number, undefined for none, or a message
+ */
+export function parseCapacity(text: string): number | undefined | string {
+  const t = text.trim().replace(/[,\s_]/g, '');
+  if (!t) return undefined;
+  const c = Number(t);
+  if (!/^[0-9.eE+-]+$/.test(t) || !Number.isFinite(c) || c < 0) return `Capacity must be a number of people, 0 or more (got ${JSON.stringify(text.trim().slice(0, 30))}).`;
+  return c;
+}
+
+/**
+ * The coverage of a result per source (source, capacity, people covered, people of its
+ * marketshed within the last break, those left uncovered, minutes to the last cell covered),
+ * then one "All sources" row; [] without coverage.
+ */
+export function coverageRows(res: Pick<CatchmentResult, 'coverage' | 'sources'>): Row[] {
+  const cov = res.coverage;
+  if (!cov) return [];
+  const rows: Row[] = cov.sources.map((c) => ({
+    source: res.sources[c.source]?.name ?? `source ${c.source + 1}`, capacity: c.capacity, population_covered: c.covered, population_in_reach: c.inReach,
+    population_uncovered: c.inReach - c.covered, minutes_covered: Number.isFinite(c.minutes) ? c.minutes : null,
+  }));
+  rows.push({ source: 'All sources', capacity: cov.sources.reduce((a, c) => a + c.capacity, 0), population_covered: cov.covered, population_in_reach: cov.inReach, population_uncovered: cov.uncovered, minutes_covered: null });
+  return rows;
 }

@@ -14,6 +14,9 @@ export const TRAVEL_TIME_CODE = 'TRAVEL_TIME';
 /** Code of the nearest-source layer in files (marketsheds): the source's 1-based `source_id`. */
 export const NEAREST_SOURCE_CODE = 'NEAREST_SOURCE';
 
+/** Code of the coverage layer in files (with capacities): the covering source's `source_id`, sources + 1 for cells within reach left uncovered. */
+export const COVERED_BY_CODE = 'COVERED_BY';
+
 /** A catalog-like record of the travel-time raster, for the writers (README, meta.csv, side-cars). */
 export function travelTimeRecord(r: CatchmentResult): VarRecord {
   const f = r.friction;
@@ -57,9 +60,23 @@ export function nearestSourceRecord(r: CatchmentResult): VarRecord {
   };
 }
 
+/** A catalog-like record of the coverage raster: class values 1..n the covering source, n + 1 within reach but not covered. */
+export function coveredByRecord(r: CatchmentResult): VarRecord {
+  const pop = r.coverage?.population.varCode ?? 'the population layer';
+  return {
+    ...nearestSourceRecord(r),
+    varCode: COVERED_BY_CODE,
+    varLabel: 'Coverage with capacity: covering source (source_id), or not covered',
+    varTitle: 'Cells covered by each source\'s capacity, and cells within reach left uncovered',
+    varDesc: `Each source takes the cells of its marketshed in travel-time order over ${r.friction.varCode}, adding their people (${pop}), until its capacity or ${r.breaks[r.breaks.length - 1]} minutes is reached (AccessMod's geographic coverage). Values 1 to ${r.sources.length}: the source_id of the covering source (the last cell taken may be covered in part); ${r.sources.length + 1}: within reach of a source but not covered; no-data beyond ${r.breaks[r.breaks.length - 1]} minutes.`,
+    aggFunR: `dominant(${COVERED_BY_CODE})`,
+  };
+}
+
 /**
  * The travel-time raster as a per-cell result (window of the largest band; NaN elsewhere);
- * with marketsheds also the nearest-source raster (class values = source_id, labels = names).
+ * with capacities the coverage raster ({@link COVERED_BY_CODE}); with marketsheds the
+ * nearest-source raster (class values = source_id, labels = names).
  */
 export function travelTimeCells(r: CatchmentResult): CellResult {
   const n = r.minutes.length;
@@ -70,10 +87,18 @@ export function travelTimeCells(r: CatchmentResult): CellResult {
     if (!Number.isNaN(r.minutes[i])) mask[i] = 1;
   }
   const out: CellResult = { grid: r.grid, mask, layers: [{ code: TRAVEL_TIME_CODE, type: 'continuous', values }], meta: [travelTimeRecord(r)] };
-  if (!r.marketshed) return out;
-  const ids = Float64Array.from(r.source, (s, i) => (s >= 0 && mask[i] ? s + 1 : NaN));
-  out.layers.push({ code: NEAREST_SOURCE_CODE, type: 'class', values: ids, classes: r.sources.map((x, k) => ({ value: k + 1, label: x.name })) });
-  out.meta.push(nearestSourceRecord(r));
+  if (r.marketshed) {
+    const ids = Float64Array.from(r.source, (s, i) => (s >= 0 && mask[i] ? s + 1 : NaN));
+    out.layers.push({ code: NEAREST_SOURCE_CODE, type: 'class', values: ids, classes: r.sources.map((x, k) => ({ value: k + 1, label: x.name })) });
+    out.meta.push(nearestSourceRecord(r));
+  }
+  if (r.coverage) {
+    const cov = r.coverage.coveredCells, S = r.sources.length;
+    const by = Float64Array.from(r.source, (s, i) => (!mask[i] || r.band[i] < 0 ? NaN : cov[i] ? Math.max(0, s) + 1 : S + 1));
+    const classes = [...r.sources.map((x, k) => ({ value: k + 1, label: `covered by ${x.name}` })), { value: S + 1, label: 'within reach, not covered' }];
+    out.layers.push({ code: COVERED_BY_CODE, type: 'class', values: by, classes });
+    out.meta.push(coveredByRecord(r));
+  }
   return out;
 }
 
