@@ -3,7 +3,7 @@ import { SSA_GRID, type GridDef } from '../grid';
 import { assignBands, bandLabels, bandOf, checkBreaks } from './bands';
 import { gridSteps, travelTimeMinutes } from './cost';
 import { geodesicDistanceM } from './geodesic';
-import { CellHeap } from './heap';
+import { CellHeap, IndexedCellHeap } from './heap';
 
 describe('geodesicDistanceM', () => {
   it('matches pyproj Geod(ellps="WGS84").inv to 1e-9 relative', () => {
@@ -32,6 +32,26 @@ describe('CellHeap', () => {
     while (h.size) out.push(keys[h.pop()]);
     expect(out).toEqual([...keys].sort((a, b) => a - b));
     expect(h.pop()).toBe(-1);
+  });
+});
+
+describe('IndexedCellHeap', () => {
+  it('holds each cell once, lowers keys in place, pops in key order and leaves pos all -1', () => {
+    const pos = new Int32Array(600).fill(-1);
+    const h = new IndexedCellHeap(pos, 16);
+    const keys = Array.from({ length: 500 }, (_, i) => 1000 + ((i * 7919) % 503) / 3);
+    keys.forEach((k, i) => h.set(i, k));
+    // lower every third cell (decrease-key): no second entry
+    for (let i = 0; i < 500; i += 3) { keys[i] -= 900; h.set(i, keys[i]); }
+    expect(h.size).toBe(500);
+    const out: number[] = [];
+    while (h.size > 100) out.push(keys[h.pop()]);
+    expect(out).toEqual([...keys].sort((a, b) => a - b).slice(0, 400));
+    const left: number[] = [];
+    h.clear((c) => left.push(c));
+    expect(left.length).toBe(100);
+    expect(h.size).toBe(0);
+    expect([...pos].every((p) => p === -1)).toBe(true);
   });
 });
 

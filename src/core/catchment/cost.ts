@@ -25,7 +25,7 @@
 import { IndapiError, throwIfAborted } from '../errors';
 import { cellCentre, type GridDef } from '../grid';
 import { geodesicDistanceM, rowSteps, type RowSteps } from './geodesic';
-import { CellHeap } from './heap';
+import { IndexedCellHeap } from './heap';
 import { locateSources, MAX_SOURCES, type LocatedSource } from './sources';
 import type { CatchmentOrigin, Neighbours } from './types';
 
@@ -87,19 +87,31 @@ export function gridSteps(grid: GridDef): RowSteps {
   return rowSteps(lat, grid.cellSizeDeg);
 }
 
-/** Reusable per-grid-size buffers: dist all Infinity and done all 0 between runs. */
-const workspaces = new Map<number, { dist: Float64Array; done: Uint8Array; from: Int16Array }>();
+/** Per-run buffers over the N cells of a grid: see {@link workspace}. */
+interface Workspace {
+  /** Best time so far, minutes (Infinity between runs). */
+  dist: Float64Array;
+  /** Source of the best time so far. */
+  from: Int16Array;
+  /** Heap slot of each cell (-1 between runs). */
+  pos: Int32Array;
+  /** Cells in the order they were settled. */
+  order: Int32Array;
+}
+
+/** Reusable per-grid-size buffers: dist all Infinity and pos all -1 between runs. */
+const workspaces = new Map<number, Workspace>();
 
 /**
  * Buffers of a run over N cells, kept between runs (one computation at a time per thread:
  * the run is synchronous) so a small catchment does not pay for allocating and filling
  * full-grid arrays; the run resets the cells it touched.
  */
-function workspace(N: number): { dist: Float64Array; done: Uint8Array; from: Int16Array } {
+function workspace(N: number): Workspace {
   let w = workspaces.get(N);
   if (!w) {
     if (workspaces.size > 4) workspaces.clear();
-    w = { dist: new Float64Array(N).fill(Infinity), done: new Uint8Array(N), from: new Int16Array(N) };
+    w = { dist: new Float64Array(N).fill(Infinity), from: new Int16Array(N), pos: new Int32Array(N).fill(-1), order: new Int32Array(N) };
     workspaces.set(N, w);
   }
   return w;
@@ -169,116 +181,138 @@ export function travelTimeMinutes(surface: FrictionSurface, points: ReadonlyArra
   const n16 = opts.neighbours === 16;
   if (n16 && (!steps.knightNsM || !steps.knightEwM)) throw new IndapiError('INTERNAL', '16 neighbours need the knight steps (rowSteps).');
   const ws = workspace(N);
-  const heap = new CellHeap(4096);
-  // cells whose dist was lowered (to reset the shared workspace afterwards), grown as needed
-  let touched = new Int32Array(1024);
-  let nTouched = 0;
   const { dist, from } = ws;
-  const lower = (j: number, nd: number, s: number) => {
-    if (dist[j] === Infinity) {
-      if (nTouched === touched.length) { const t = new Int32Array(nTouched * 2); t.set(touched); touched = t; }
-      touched[nTouched++] = j;
-    }
-    dist[j] = nd;
-    from[j] = s;
-    heap.push(nd, j);
-  };
+  const heap = new IndexedCellHeap(ws.pos, 4096);
   located.forEach((src, k) => {
-    const start = (j: number, t: number) => { if (t < dist[j] && t <= maxM) lower(j, t, k); };
+    const start = (j: number, t: number) => { if (t < dist[j] && t <= maxM) { dist[j] = t; from[j] = k; heap.set(j, t); } };
     if (opts.origin === 'point' && !src.snapped) pointStarts(grid, fr, src.cell, points[k][0], points[k][1], n16, start);
     else start(src.cell, 0);
   });
+  const run = { settled: 0 };
   try {
-    return settle(surface, steps, n16, maxM, ws, heap, lower, opts, located);
+    return settle(surface, steps, n16, maxM, ws, heap, run, opts, located);
   } finally {
-    // leave the shared workspace clean (also after an abort)
-    for (let k = 0; k < nTouched; k++) { const j = touched[k]; dist[j] = Infinity; ws.done[j] = 0; }
+    // leave the shared workspace clean (also after an abort): the settled cells, then those still in the heap
+    for (let k = 0; k < run.settled; k++) dist[ws.order[k]] = Infinity;
+    heap.clear((j) => { dist[j] = Infinity; });
   }
 }
 
-/** The Dijkstra loop of {@link travelTimeMinutes} over the seeded heap. */
+/** The moves of the graph as tables: column and row step, index offset, crossed cells, step length per row. */
+interface Moves {
+  /** Moves: 8 king's, then (16 neighbours) 8 knight's. */
+  n: number;
+  dc: Int32Array;
+  dr: Int32Array;
+  /** Index offset of the cell reached (dr * width + dc). */
+  off: Int32Array;
+  /** Knight's moves: index offsets of the two cells crossed (in the order their frictions are added). */
+  a: Int32Array;
+  b: Int32Array;
+  /** Step length in metres of move k from row r: `len[r * 16 + k]` (NaN where the row reached is outside the grid). */
+  len: Float64Array;
+}
+
+/** Move tables by step table and width (the steps are per grid height). */
+const moveCache = new WeakMap<RowSteps, Map<number, Moves>>();
+
+/**
+ * The moves of a grid of width W, in the order the definition relaxes them (the king's
+ * moves west, east, north, north-west, north-east, south, south-west, south-east; then the
+ * knight's moves), with their lengths per row from `steps`.
+ */
+function movesOf(steps: RowSteps, W: number, H: number): Moves {
+  let byW = moveCache.get(steps);
+  if (!byW) { byW = new Map(); moveCache.set(steps, byW); }
+  const hit = byW.get(W);
+  if (hit) return hit;
+  const { ewM, nsM, diagM } = steps;
+  const kn = steps.knightNsM ?? new Float64Array(0), ke = steps.knightEwM ?? new Float64Array(0);
+  // [dc, dr, length of a step from row r, crossed a (dc, dr), crossed b (dc, dr)]
+  type M = [number, number, (r: number) => number, number, number, number, number];
+  const list: M[] = [
+    [-1, 0, (r) => ewM[r], 0, 0, 0, 0], [1, 0, (r) => ewM[r], 0, 0, 0, 0],
+    [0, -1, (r) => nsM[r - 1], 0, 0, 0, 0], [-1, -1, (r) => diagM[r - 1], 0, 0, 0, 0], [1, -1, (r) => diagM[r - 1], 0, 0, 0, 0],
+    [0, 1, (r) => nsM[r], 0, 0, 0, 0], [-1, 1, (r) => diagM[r], 0, 0, 0, 0], [1, 1, (r) => diagM[r], 0, 0, 0, 0],
+    [-1, -2, (r) => kn[r - 2], 0, -1, -1, -1], [1, -2, (r) => kn[r - 2], 0, -1, 1, -1],
+    [-1, 2, (r) => kn[r], 0, 1, -1, 1], [1, 2, (r) => kn[r], 0, 1, 1, 1],
+    [-2, -1, (r) => ke[r - 1], -1, 0, -1, -1], [2, -1, (r) => ke[r - 1], 1, 0, 1, -1],
+    [-2, 1, (r) => ke[r], -1, 0, -1, 1], [2, 1, (r) => ke[r], 1, 0, 1, 1],
+  ];
+  const n = list.length;
+  const m: Moves = { n, dc: new Int32Array(n), dr: new Int32Array(n), off: new Int32Array(n), a: new Int32Array(n), b: new Int32Array(n), len: new Float64Array(16 * H) };
+  list.forEach(([dc, dr, len, ac, ar, bc, br], k) => {
+    m.dc[k] = dc; m.dr[k] = dr; m.off[k] = dr * W + dc; m.a[k] = ar * W + ac; m.b[k] = br * W + bc;
+    for (let r = 0; r < H; r++) m.len[r * 16 + k] = r + dr >= 0 && r + dr < H ? len(r) : NaN;
+  });
+  byW.set(W, m);
+  return m;
+}
+
+/** Friction as float64 with NaN for every barrier (no-data, negative, infinite), by input array. */
+const passCache = new WeakMap<Float32Array | Float64Array, Float64Array>();
+
+/** The friction with barriers as NaN: a step's friction sum is NaN when it touches one. */
+function passable(fr: Float32Array | Float64Array): Float64Array {
+  let p = passCache.get(fr);
+  if (!p) {
+    p = new Float64Array(fr.length);
+    for (let i = 0; i < fr.length; i++) { const f = fr[i]; p[i] = f >= 0 && f < Infinity ? f : NaN; }
+    passCache.set(fr, p);
+  }
+  return p;
+}
+
+/**
+ * The Dijkstra loop of {@link travelTimeMinutes} over the seeded heap (decrease-key: each cell
+ * is popped once, when its time is final). The moves come from tables ({@link movesOf}); a
+ * step costs its length times the mean friction of the cells it touches, added to the cell's
+ * time in the order of operations of the definition; a barrier makes the friction sum NaN,
+ * which no comparison lets through. `run.settled` counts the cells of `ws.order` to reset,
+ * also when an abort throws.
+ */
 function settle(
   surface: FrictionSurface, steps: RowSteps, n16: boolean, maxM: number,
-  ws: { dist: Float64Array; done: Uint8Array; from: Int16Array }, heap: CellHeap,
-  lower: (j: number, nd: number, s: number) => void, opts: TravelTimeOptions, located: LocatedSource[],
+  ws: Workspace, heap: IndexedCellHeap, run: { settled: number }, opts: TravelTimeOptions, located: LocatedSource[],
 ): TravelTime {
-  const { grid, minutesPerMetre: fr } = surface;
+  const { grid } = surface;
+  const fr = passable(surface.minutesPerMetre);
   const W = grid.width, H = grid.height, N = W * H;
-  const { ewM, nsM, diagM } = steps;
-  const knNs = steps.knightNsM ?? new Float64Array(0), knEw = steps.knightEwM ?? new Float64Array(0);
-  const { dist, done, from } = ws;
-  // relax one neighbour j of a cell at time d with friction f over a step of m metres
-  // a settled cell is never lowered again (its time is final and costs are >= 0): no check needed
-  const relax = (j: number, m: number, d: number, f: number, s: number) => {
-    const g = fr[j];
-    if (!(g >= 0 && g < Infinity)) return;
-    const nd = d + m * 0.5 * (f + g);
-    if (nd < dist[j] && nd <= maxM) lower(j, nd, s);
-  };
-  // a knight's move to j crossing cells a and b: the mean friction of the four cells
-  const relaxK = (j: number, a: number, b: number, m: number, d: number, f: number, s: number) => {
-    const g = fr[j], fa = fr[a], fb = fr[b];
-    if (!(g >= 0 && g < Infinity && fa >= 0 && fa < Infinity && fb >= 0 && fb < Infinity)) return;
-    const nd = d + m * 0.25 * (f + g + fa + fb);
-    if (nd < dist[j] && nd <= maxM) lower(j, nd, s);
-  };
+  const mv = movesOf(steps, W, H);
+  const K = n16 ? mv.n : 8;
+  const { dc: mdc, off, a: ma, b: mb, len } = mv;
+  const { dist, from, order } = ws;
   let settled = 0;
   let c0 = W, r0 = H, c1 = -1, r1 = -1;
   const minutes = new Float32Array(N).fill(NaN);
   const source = new Int16Array(N).fill(-1);
-  while (heap.size) {
-    const key = heap.peekKey();
-    if (key > maxM) break;
+  while (heap.size && heap.peekKey() <= maxM) {
     const i = heap.pop();
-    // an entry left behind by a later lowering (the heap has no decrease-key)
-    if (key > dist[i] || done[i]) continue;
-    done[i] = 1;
-    settled++;
-    if ((settled & 0xffff) === 0) { throwIfAborted(opts.signal); opts.onProgress?.(settled, N); }
+    order[settled++] = i;
+    if ((settled & 0xffff) === 0) { run.settled = settled; throwIfAborted(opts.signal); opts.onProgress?.(settled, N); }
     const r = (i / W) | 0, c = i - r * W;
     if (c < c0) c0 = c; if (c > c1) c1 = c; if (r < r0) r0 = r; if (r > r1) r1 = r;
-    const d = dist[i], f = fr[i];
-    const s = from[i];
+    const d = dist[i], f = fr[i], s = from[i];
     minutes[i] = d;
     source[i] = s;
-    const west = c > 0, east = c < W - 1;
-    if (west) relax(i - 1, ewM[r], d, f, s);
-    if (east) relax(i + 1, ewM[r], d, f, s);
-    if (r > 0) {
-      const up = i - W, ns = nsM[r - 1], dg = diagM[r - 1];
-      relax(up, ns, d, f, s);
-      if (west) relax(up - 1, dg, d, f, s);
-      if (east) relax(up + 1, dg, d, f, s);
+    // a settled cell is never lowered again (its time is final and costs are >= 0): no check needed
+    const row = r * 16;
+    for (let k = 0; k < 8; k++) {
+      const cc = c + mdc[k], m = len[row + k]; // m NaN: the row reached is outside the grid
+      if (cc < 0 || cc >= W || !(m > 0)) continue;
+      const j = i + off[k];
+      const nd = d + m * 0.5 * (f + fr[j]);
+      if (nd < dist[j] && nd <= maxM) { dist[j] = nd; from[j] = s; heap.set(j, nd); }
     }
-    if (r < H - 1) {
-      const dn = i + W, ns = nsM[r], dg = diagM[r];
-      relax(dn, ns, d, f, s);
-      if (west) relax(dn - 1, dg, d, f, s);
-      if (east) relax(dn + 1, dg, d, f, s);
-    }
-    if (!n16) continue;
-    // knight's moves: two rows and one column (crossing the cells one row away), then one row and two columns
-    if (r > 1) {
-      const up = i - W, m = knNs[r - 2];
-      if (west) relaxK(up - W - 1, up, up - 1, m, d, f, s);
-      if (east) relaxK(up - W + 1, up, up + 1, m, d, f, s);
-    }
-    if (r < H - 2) {
-      const dn = i + W, m = knNs[r];
-      if (west) relaxK(dn + W - 1, dn, dn - 1, m, d, f, s);
-      if (east) relaxK(dn + W + 1, dn, dn + 1, m, d, f, s);
-    }
-    if (r > 0) {
-      const m = knEw[r - 1], up = i - W;
-      if (c > 1) relaxK(up - 2, i - 1, up - 1, m, d, f, s);
-      if (c < W - 2) relaxK(up + 2, i + 1, up + 1, m, d, f, s);
-    }
-    if (r < H - 1) {
-      const m = knEw[r], dn = i + W;
-      if (c > 1) relaxK(dn - 2, i - 1, dn - 1, m, d, f, s);
-      if (c < W - 2) relaxK(dn + 2, i + 1, dn + 1, m, d, f, s);
+    for (let k = 8; k < K; k++) {
+      const cc = c + mdc[k], m = len[row + k];
+      if (cc < 0 || cc >= W || !(m > 0)) continue;
+      const j = i + off[k];
+      const nd = d + m * 0.25 * (f + fr[j] + fr[i + ma[k]] + fr[i + mb[k]]);
+      if (nd < dist[j] && nd <= maxM) { dist[j] = nd; from[j] = s; heap.set(j, nd); }
     }
   }
+  run.settled = settled;
   opts.onProgress?.(settled, N);
   const window: [number, number, number, number] = c1 < 0 ? [0, 0, 0, 0] : [c0, r0, c1 + 1, r1 + 1];
   return { minutes, source, sourceCells: located.map((x) => x.cell), located, settled, window };
