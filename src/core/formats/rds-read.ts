@@ -125,8 +125,19 @@ function ascii(b: Uint8Array): string | null {
  *   unsupported ALTREP class; ABORTED when aborted
  */
 export async function readRdsTable(chunks: AsyncIterable<Uint8Array>, opts: RdsReadOptions): Promise<RdsTable> {
-  const what = opts.what;
-  const r = new ChunkReader(chunks, what);
+  const r = new ChunkReader(chunks, opts.what);
+  const { version, nativeEnc } = await readHeader(r, opts.what);
+  const items = new RdsItems(r, opts.what, nativeEnc, opts.maxLength ?? RDS_MAX_VECTOR_LENGTH);
+  return readFrame(items, version, opts);
+}
+
+/**
+ * Reads the stream's header: the optional `RDX2\n`/`RDX3\n` of a save() file, the format
+ * (`X\n` big-endian or `B\n` little-endian, which it sets on `r`), the versions and (version
+ * 3) the native encoding's name.
+ * @throws IndapiError UNPARSABLE when the header is not one of R's binary serializations
+ */
+async function readHeader(r: ChunkReader, what: string): Promise<{ version: number; nativeEnc: string }> {
   await r.need(2);
   let magic = r.bytes(2);
   if (magic[0] === 0x52 && magic[1] === 0x44) {
@@ -152,129 +163,175 @@ export async function readRdsTable(chunks: AsyncIterable<Uint8Array>, opts: RdsR
     await r.need(n);
     nativeEnc = latin1(r.bytes(n));
   }
-  const nativeUtf8 = /^utf-?8$/i.test(nativeEnc);
-  const nativeLatin1 = /^(latin-?1|iso[-_]?8859-?1)$/i.test(nativeEnc);
-  const utf8 = new TextDecoder('utf-8', { fatal: true });
-  const utf8lax = new TextDecoder('utf-8');
-  const refs: RObj[] = [];
-  const maxLength = opts.maxLength ?? RDS_MAX_VECTOR_LENGTH;
-  const bounded = (n: number, at: number): number => {
-    if (n > maxLength) fail(what, `a vector of ${n} items at byte ${at}, more than the ${maxLength} cells of the global 5-arc-minute grid (a CELL5M table has at most that many rows)`);
-    return n;
-  };
+  return { version, nativeEnc };
+}
 
-  const length = async (): Promise<number> => {
-    const at = r.offset;
+/**
+ * Reads the table after the header: a VECSXP (or the first object of a save() pairlist)
+ * whose items are the columns, each handed to `opts.onColumn`, then its attributes (class
+ * data.frame, names, row.names), checked against the columns.
+ * @throws IndapiError UNPARSABLE when it is not a data.frame; ABORTED between columns
+ */
+async function readFrame(items: RdsItems, version: number, opts: RdsReadOptions): Promise<RdsTable> {
+  const { what, r } = items;
+  let flags = await r.int();
+  if ((flags & 0xff) === 2) {
+    if (flags & 512) await items.item();
+    if (flags & 1024) await items.item(); // the object's name
+    flags = await r.int();
+  }
+  if ((flags & 0xff) !== 19) fail(what, `the object is not a data.frame (R type ${flags & 0xff})`);
+  const ncol = await items.length();
+  let nrow = -1;
+  for (let i = 0; i < ncol; i++) {
+    if (opts.signal?.aborted) throw new IndapiError('ABORTED', 'The ingest was aborted.');
+    const col = toColumn(await items.item(), i, what);
+    const n = col.kind === 'factor' ? col.codes.length : col.values.length;
+    if (nrow < 0) nrow = n;
+    else if (n !== nrow) fail(what, `column ${i + 1} has ${n} values, column 1 has ${nrow}`);
+    await opts.onColumn(i, col);
+  }
+  if (!(flags & 512)) fail(what, 'the list has no attributes (names, class): not a data.frame');
+  const attr = attrsOf(await items.item()) ?? new Map<string, RObj>();
+  const cls = attr.get('class');
+  const classes = cls?.t === 'str' ? cls.v.map((s) => s ?? '') : [];
+  if (!classes.includes('data.frame')) fail(what, `the object's class is ${classes.length ? classes.join(', ') : 'none'}, not data.frame`);
+  const nm = attr.get('names');
+  const names = nm?.t === 'str' ? nm.v.map((s) => s ?? 'NA') : [];
+  if (names.length !== ncol) fail(what, 'the column names are missing');
+  const rn = attr.get('row.names');
+  let rows = nrow < 0 ? 0 : nrow;
+  if (rn?.t === 'int' && rn.v.length === 2 && rn.v[0] === NA_INTEGER) rows = Math.abs(rn.v[1]);
+  else if (rn && (rn.t === 'int' || rn.t === 'real' || rn.t === 'str')) rows = rn.v.length;
+  if (nrow >= 0 && rows !== nrow) fail(what, `row.names give ${rows} rows, the columns ${nrow}`);
+  return { names, rows, classes, version };
+}
+
+/** The attributes pairlist of an item as a map by tag (undefined when it is not a pairlist). */
+function attrsOf(o: RObj): Map<string, RObj> | undefined {
+  if (o.t !== 'pair') return undefined;
+  const m = new Map<string, RObj>();
+  for (const it of o.items) if (it.tag !== undefined) m.set(it.tag, it.value);
+  return m;
+}
+
+/**
+ * The items of one serialization stream (after its header): vectors, strings in their
+ * declared encodings, pairlists, ALTREP objects, and the reference table they share.
+ */
+class RdsItems {
+  private readonly refs: RObj[] = [];
+  private readonly nativeUtf8: boolean;
+  private readonly nativeLatin1: boolean;
+  private readonly utf8 = new TextDecoder('utf-8', { fatal: true });
+  private readonly utf8lax = new TextDecoder('utf-8');
+
+  /**
+   * @param r the stream, positioned after the header
+   * @param what the input's name for messages
+   * @param nativeEnc the header's native encoding ('' before version 3)
+   * @param maxLength longest vector or string read
+   */
+  constructor(readonly r: ChunkReader, readonly what: string, nativeEnc: string, private readonly maxLength: number) {
+    this.nativeUtf8 = /^utf-?8$/i.test(nativeEnc);
+    this.nativeLatin1 = /^(latin-?1|iso[-_]?8859-?1)$/i.test(nativeEnc);
+  }
+
+  /** `n`, or UNPARSABLE when a vector of `n` items (at byte `at`) is longer than allowed. */
+  bounded(n: number, at: number): number {
+    if (n > this.maxLength) fail(this.what, `a vector of ${n} items at byte ${at}, more than the ${this.maxLength} cells of the global 5-arc-minute grid (a CELL5M table has at most that many rows)`);
+    return n;
+  }
+
+  /** A vector length (an int, or -1 and two ints for a long vector), bounded. */
+  async length(): Promise<number> {
+    const r = this.r, at = r.offset;
     const n = await r.int();
-    if (n >= 0) return bounded(n, at);
-    if (n !== -1) fail(what, `negative vector length at byte ${r.offset}`);
+    if (n >= 0) return this.bounded(n, at);
+    if (n !== -1) fail(this.what, `negative vector length at byte ${r.offset}`);
     const hi = await r.int();
     const lo = await r.int();
-    return bounded(hi * 4294967296 + (lo >>> 0), at);
-  };
+    return this.bounded(hi * 4294967296 + (lo >>> 0), at);
+  }
 
-  const charsxp = async (levels: number): Promise<string | null> => {
+  /** A CHARSXP's text (null for NA_character_) in its declared encoding (gp `levels`), else the native one. */
+  async charsxp(levels: number): Promise<string | null> {
+    const r = this.r;
     const n = await r.int();
     if (n === -1) return null;
-    if (n < 0) fail(what, `bad string length at byte ${r.offset}`);
-    if (n > RDS_MAX_STRING_BYTES) fail(what, `a string of ${n} bytes at byte ${r.offset} (at most ${RDS_MAX_STRING_BYTES} are read)`);
+    if (n < 0) fail(this.what, `bad string length at byte ${r.offset}`);
+    if (n > RDS_MAX_STRING_BYTES) fail(this.what, `a string of ${n} bytes at byte ${r.offset} (at most ${RDS_MAX_STRING_BYTES} are read)`);
     if (r.available < n) await r.need(n);
     const b = r.bytes(n);
     const a = ascii(b);
     if (a !== null) return a;
-    if (levels & 8) return utf8lax.decode(b);
+    if (levels & 8) return this.utf8lax.decode(b);
     if (levels & 4 || levels & 2) return latin1(b);
-    if (nativeUtf8) return utf8lax.decode(b);
-    if (nativeLatin1) return latin1(b);
+    if (this.nativeUtf8) return this.utf8lax.decode(b);
+    if (this.nativeLatin1) return latin1(b);
     try {
-      return utf8.decode(b);
+      return this.utf8.decode(b);
     } catch {
       return latin1(b);
     }
-  };
+  }
 
-  const attrsOf = (o: RObj): Map<string, RObj> | undefined => {
-    if (o.t !== 'pair') return undefined;
-    const m = new Map<string, RObj>();
-    for (const it of o.items) if (it.tag !== undefined) m.set(it.tag, it.value);
-    return m;
-  };
+  /** The next item. */
+  async item(): Promise<RObj> {
+    return this.itemF(await this.r.int());
+  }
 
-  const item = async (): Promise<RObj> => itemF(await r.int());
-
-  const stringVec = async (): Promise<string[]> => {
-    if ((await r.int()) !== 0) fail(what, 'bad persistent string vector');
-    const n = await length();
+  /** A persistent string vector (of references to packages, namespaces, ...), as texts. */
+  private async stringVec(): Promise<string[]> {
+    if ((await this.r.int()) !== 0) fail(this.what, 'bad persistent string vector');
+    const n = await this.length();
     const out: string[] = [];
     for (let i = 0; i < n; i++) {
-      const o = await item();
+      const o = await this.item();
       out.push(o.t === 'char' ? (o.v ?? '') : '');
     }
     return out;
-  };
+  }
 
-  const pairlist = async (flags: number): Promise<RObj> => {
+  /** A pairlist (or language object) whose first cell has `flags`: attributes, tags and values of each cell. */
+  private async pairlist(flags: number): Promise<RObj> {
     const out: RObj & { t: 'pair' } = { t: 'pair', items: [] };
     let f = flags;
     for (;;) {
       const type = f & 0xff;
       const hasAttr = (f & 512) !== 0 || type === 239 || type === 240;
-      const attr = hasAttr ? attrsOf(await item()) : undefined;
+      const attr = hasAttr ? attrsOf(await this.item()) : undefined;
       if (out.items.length === 0 && attr) out.attr = attr;
       let tag: string | undefined;
       if (f & 1024) {
-        const t = await item();
+        const t = await this.item();
         tag = t.t === 'sym' ? t.name : t.t === 'char' ? (t.v ?? '') : undefined;
       }
-      out.items.push({ tag, value: await item() });
-      f = await r.int();
+      out.items.push({ tag, value: await this.item() });
+      f = await this.r.int();
       const nt = f & 0xff;
       if (nt === 254) return out;
       if (nt !== 2 && nt !== 239) {
-        out.items.push({ value: await itemF(f) }); // a dotted pair's CDR (ALTREP wrapper metadata)
+        out.items.push({ value: await this.itemF(f) }); // a dotted pair's CDR (ALTREP wrapper metadata)
         return out;
       }
     }
-  };
+  }
 
-  const altrep = async (): Promise<RObj> => {
-    const info = await item();
-    const state = await item();
-    const attr = attrsOf(await item());
+  /** An ALTREP object (info, state, attributes) as the plain vector it stands for. */
+  private async altrep(): Promise<RObj> {
+    const info = await this.item();
+    const state = await this.item();
+    const attr = attrsOf(await this.item());
     const cls = info.t === 'pair' && info.items[0]?.value.t === 'sym' ? (info.items[0].value as { name: string }).name : '?';
-    let o: RObj;
-    if (cls === 'compact_intseq' || cls === 'compact_realseq') {
-      const s = state.t === 'real' ? state.v : state.t === 'int' ? Float64Array.from(state.v) : fail(what, `bad ${cls} state`);
-      const [n, start, step] = [s[0], s[1], s[2]];
-      if (!(n >= 0)) fail(what, `bad ${cls} length`);
-      bounded(n, r.offset);
-      if (cls === 'compact_intseq') {
-        const v = new Int32Array(n);
-        for (let i = 0; i < n; i++) v[i] = start + i * step;
-        o = { t: 'int', v };
-      } else {
-        const v = new Float64Array(n);
-        for (let i = 0; i < n; i++) v[i] = start + i * step;
-        o = { t: 'real', v };
-      }
-    } else if (cls.startsWith('wrap_')) {
-      const inner = state.t === 'pair' ? state.items[0]?.value : state.t === 'list' ? state.v[0] : undefined;
-      if (!inner) fail(what, `bad ${cls} state`);
-      o = { ...(inner as RObj) } as RObj;
-    } else if (cls === 'deferred_string') {
-      const arg = state.t === 'pair' ? state.items[0]?.value : undefined;
-      if (arg?.t === 'int') o = { t: 'str', v: Array.from(arg.v, (x) => (x === NA_INTEGER ? null : String(x))) };
-      else if (arg?.t === 'real') o = { t: 'str', v: Array.from(arg.v, (x) => (x !== x ? null : formatR15(x))) };
-      else if (arg?.t === 'str') o = { t: 'str', v: arg.v };
-      else o = fail(what, 'bad deferred_string state');
-    } else {
-      o = fail(what, `ALTREP class ${cls} is not read; in R, materialise it (e.g. x[] <- x) and save again`);
-    }
+    const o = altrepValue(cls, state, this.what, (n) => this.bounded(n, this.r.offset));
     if (attr) (o as { attr?: Map<string, RObj> }).attr = attr;
     return o;
-  };
+  }
 
-  async function itemF(flags: number): Promise<RObj> {
+  /** The item whose flags (type, object, attributes, tag, gp levels) were just read. */
+  private async itemF(flags: number): Promise<RObj> {
+    const { r, what, refs } = this;
     const type = flags & 0xff;
     const levels = flags >>> 12;
     const hasAttr = (flags & 512) !== 0;
@@ -291,12 +348,12 @@ export async function readRdsTable(chunks: AsyncIterable<Uint8Array>, opts: RdsR
       }
       case 247: case 248: case 249: {
         const obj: RObj = { t: 'other', sxp: type };
-        await stringVec();
+        await this.stringVec();
         refs.push(obj);
         return obj;
       }
       case 1: {
-        const c = await item();
+        const c = await this.item();
         const obj: RObj = { t: 'sym', name: c.t === 'char' ? (c.v ?? 'NA') : '' };
         refs.push(obj);
         return obj;
@@ -305,19 +362,19 @@ export async function readRdsTable(chunks: AsyncIterable<Uint8Array>, opts: RdsR
         const obj: RObj = { t: 'other', sxp: 4 };
         refs.push(obj);
         await r.int(); // locked
-        await item(); // enclosure
-        await item(); // frame
-        await item(); // hash table
-        await item(); // attributes
+        await this.item(); // enclosure
+        await this.item(); // frame
+        await this.item(); // hash table
+        await this.item(); // attributes
         return obj;
       }
       case 2: case 3: case 5: case 6: case 17: case 239: case 240:
-        return pairlist(flags);
+        return this.pairlist(flags);
       case 22: {
         o = { t: 'other', sxp: 22 };
         refs.push(o);
-        await item(); // protected value
-        await item(); // tag
+        await this.item(); // protected value
+        await this.item(); // tag
         break;
       }
       case 23:
@@ -326,92 +383,92 @@ export async function readRdsTable(chunks: AsyncIterable<Uint8Array>, opts: RdsR
         break;
       case 7: case 8: {
         const n = await r.int();
-        await r.raw(bounded(n, r.offset));
+        await r.raw(this.bounded(n, r.offset));
         o = { t: 'other', sxp: type };
         break;
       }
       case 9:
-        o = { t: 'char', v: await charsxp(levels) };
+        o = { t: 'char', v: await this.charsxp(levels) };
         break;
       case 10: case 13:
-        o = { t: 'int', v: await r.ints(await length()), lgl: type === 10 };
+        o = { t: 'int', v: await r.ints(await this.length()), lgl: type === 10 };
         break;
       case 14:
-        o = { t: 'real', v: await r.doubles(await length()) };
+        o = { t: 'real', v: await r.doubles(await this.length()) };
         break;
       case 15:
-        await r.doubles(2 * (await length()));
+        await r.doubles(2 * (await this.length()));
         o = { t: 'other', sxp: 15 };
         break;
-      case 16: {
-        const n = await length();
-        const v: Array<string | null> = new Array(n);
-        for (let i = 0; i < n; i++) {
-          const f = r.available >= 4 ? r.i32() : await r.int();
-          if ((f & 0xff) !== 9) fail(what, `a character vector holds a non-string item (type ${f & 0xff}) at byte ${r.offset}`);
-          v[i] = await charsxp(f >>> 12);
-        }
-        o = { t: 'str', v };
+      case 16:
+        o = { t: 'str', v: await this.strings() };
         break;
-      }
       case 19: case 20: {
-        const n = await length();
+        const n = await this.length();
         const v: RObj[] = [];
-        for (let i = 0; i < n; i++) v.push(await item());
+        for (let i = 0; i < n; i++) v.push(await this.item());
         o = { t: 'list', v };
         break;
       }
       case 24:
-        await r.raw(await length());
+        await r.raw(await this.length());
         o = { t: 'other', sxp: 24 };
         break;
       case 25:
         o = { t: 'other', sxp: 25 };
         break;
       case 238:
-        return altrep();
+        return this.altrep();
       default:
         return fail(what, `unsupported item type ${type} at byte ${r.offset} (bytecode, environments of closures or a corrupt file)`);
     }
-    if (hasAttr) (o as { attr?: Map<string, RObj> }).attr = attrsOf(await item());
+    if (hasAttr) (o as { attr?: Map<string, RObj> }).attr = attrsOf(await this.item());
     return o;
   }
 
-  // The table: a VECSXP (or the first object of a save() pairlist) with class data.frame.
-  let flags = await r.int();
-  if ((flags & 0xff) === 2) {
-    if (flags & 512) await item();
-    if (flags & 1024) await item(); // the object's name
-    flags = await r.int();
+  /** A STRSXP's elements (after its flags): a length, then one CHARSXP each. */
+  private async strings(): Promise<Array<string | null>> {
+    const r = this.r;
+    const n = await this.length();
+    const v: Array<string | null> = new Array(n);
+    for (let i = 0; i < n; i++) {
+      const f = r.available >= 4 ? r.i32() : await r.int();
+      if ((f & 0xff) !== 9) fail(this.what, `a character vector holds a non-string item (type ${f & 0xff}) at byte ${r.offset}`);
+      v[i] = await this.charsxp(f >>> 12);
+    }
+    return v;
   }
-  if ((flags & 0xff) !== 19) fail(what, `the object is not a data.frame (R type ${flags & 0xff})`);
-  const ncol = await length();
-  const kinds: string[] = [];
-  let nrow = -1;
-  for (let i = 0; i < ncol; i++) {
-    if (opts.signal?.aborted) throw new IndapiError('ABORTED', 'The ingest was aborted.');
-    const o = await item();
-    const col = toColumn(o, i, what);
-    const n = col.kind === 'factor' ? col.codes.length : col.values.length;
-    if (nrow < 0) nrow = n;
-    else if (n !== nrow) fail(what, `column ${i + 1} has ${n} values, column 1 has ${nrow}`);
-    kinds.push(col.kind);
-    await opts.onColumn(i, col);
+}
+
+/**
+ * The plain vector an ALTREP object of class `cls` stands for, from its state (see the
+ * module comment for the classes read).
+ * @param bounded checks a sequence's length
+ * @throws IndapiError UNPARSABLE for a bad state or a class not read
+ */
+function altrepValue(cls: string, state: RObj, what: string, bounded: (n: number) => number): RObj {
+  if (cls === 'compact_intseq' || cls === 'compact_realseq') {
+    const s = state.t === 'real' ? state.v : state.t === 'int' ? Float64Array.from(state.v) : fail(what, `bad ${cls} state`);
+    const [n, start, step] = [s[0], s[1], s[2]];
+    if (!(n >= 0)) fail(what, `bad ${cls} length`);
+    bounded(n);
+    const v = cls === 'compact_intseq' ? new Int32Array(n) : new Float64Array(n);
+    for (let i = 0; i < n; i++) v[i] = start + i * step;
+    return v instanceof Int32Array ? { t: 'int', v } : { t: 'real', v };
   }
-  if (!(flags & 512)) fail(what, 'the list has no attributes (names, class): not a data.frame');
-  const attr = attrsOf(await item()) ?? new Map<string, RObj>();
-  const cls = attr.get('class');
-  const classes = cls?.t === 'str' ? cls.v.map((s) => s ?? '') : [];
-  if (!classes.includes('data.frame')) fail(what, `the object's class is ${classes.length ? classes.join(', ') : 'none'}, not data.frame`);
-  const nm = attr.get('names');
-  const names = nm?.t === 'str' ? nm.v.map((s) => s ?? 'NA') : [];
-  if (names.length !== ncol) fail(what, 'the column names are missing');
-  const rn = attr.get('row.names');
-  let rows = nrow < 0 ? 0 : nrow;
-  if (rn?.t === 'int' && rn.v.length === 2 && rn.v[0] === NA_INTEGER) rows = Math.abs(rn.v[1]);
-  else if (rn && (rn.t === 'int' || rn.t === 'real' || rn.t === 'str')) rows = rn.v.length;
-  if (nrow >= 0 && rows !== nrow) fail(what, `row.names give ${rows} rows, the columns ${nrow}`);
-  return { names, rows, classes, version };
+  if (cls.startsWith('wrap_')) {
+    const inner = state.t === 'pair' ? state.items[0]?.value : state.t === 'list' ? state.v[0] : undefined;
+    if (!inner) fail(what, `bad ${cls} state`);
+    return { ...(inner as RObj) } as RObj;
+  }
+  if (cls === 'deferred_string') {
+    const arg = state.t === 'pair' ? state.items[0]?.value : undefined;
+    if (arg?.t === 'int') return { t: 'str', v: Array.from(arg.v, (x) => (x === NA_INTEGER ? null : String(x))) };
+    if (arg?.t === 'real') return { t: 'str', v: Array.from(arg.v, (x) => (x !== x ? null : formatR15(x))) };
+    if (arg?.t === 'str') return { t: 'str', v: arg.v };
+    return fail(what, 'bad deferred_string state');
+  }
+  return fail(what, `ALTREP class ${cls} is not read; in R, materialise it (e.g. x[] <- x) and save again`);
 }
 
 function toColumn(o: RObj, i: number, what: string): RColumn {
