@@ -31,18 +31,18 @@
  * 303,000 x 750. The spill file is rows x layers x 8 bytes (1.8 GB at 303,000 x 750).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { IndapiError, isIndapiError, throwIfAborted } from '../../core/errors';
 import { GLOBAL_GRID, type GridDef } from '../../core/grid';
 import { windowFromCells } from '../../core/ingest/window';
-import { KEY_SEP, numericClasses, type CountryCells } from '../../core/ingest/classes';
 import { Findings, type Finding } from '../../core/ingest/findings';
 import { DecimalTracker } from '../../core/ingest/decimals';
-import { checkCell, checkHeader, firstControlChar, planColumns } from '../../core/ingest/plan';
+import { checkHeader, planColumns } from '../../core/ingest/plan';
 import type { TableSource } from './table-source';
-import { BLOCK_ROWS, layerValue, type Layer } from './layer';
+import type { Layer } from './layer';
+import { ReadPass } from './read-pass';
 import { decideColumns } from './columns-decide';
 import { writeLayers } from './layers-write';
 import { writeBundleFiles } from './bundle-files';
@@ -132,6 +132,32 @@ async function isNonEmptyDir(p: string): Promise<boolean> {
   }
 }
 
+/** One ingest run: its options, output, clock, findings and input names. */
+interface Run {
+  opts: IngestOptions;
+  /** The bundle folder (absolute). */
+  out: string;
+  /** Start, ms since the epoch. */
+  t0: number;
+  found: Findings;
+  /** The table's file name(s), for messages. */
+  tableName: string;
+  /** The table files' total size, bytes. */
+  tableSize: number;
+  signal?: AbortSignal;
+  /** Reports progress (the run's bytes, size and seconds filled in). */
+  progress(p: Pick<IngestProgress, 'phase' | 'rows' | 'columnsDone' | 'columnsTotal'> & { bytes?: number }): void;
+}
+
+/** The table, opened and planned against its catalog. */
+interface Planned {
+  table: TableSource;
+  /** The catalog's records and field names. */
+  catalog: { records: Record<string, string>[]; catFields: string[] };
+  layers: Layer[];
+  /** Key-layer extras per key layer code (filled by the read pass). */
+  codeOf: Map<string, Map<string, string>>;
+}
 
 /**
  * Ingests a CELL5M table and its catalog into a bundle folder.
@@ -144,14 +170,11 @@ async function isNonEmptyDir(p: string): Promise<boolean> {
  */
 export async function ingestTable(opts: IngestOptions, signal?: AbortSignal): Promise<IngestResult> {
   const t0 = Date.now();
-  // cells are checked on the fixed window, else on the global lattice; the window from the data is cut after the read pass
-  let grid = opts.grid ?? GLOBAL_GRID;
   const out = resolve(opts.out);
   if (!opts.force && (await isNonEmptyDir(out))) {
     throw new IndapiError('BAD_ARGUMENT', `The output folder ${out} is not empty; pass --force to replace it.`, { argument: 'out' });
   }
   const tables = await expandTablePaths(Array.isArray(opts.table) ? opts.table : [opts.table]);
-  const tableName = tables.map((t) => basename(t)).join(', ');
   let tableSize = 0;
   try {
     for (const t of tables) tableSize += (await stat(t)).size;
@@ -159,55 +182,45 @@ export async function ingestTable(opts: IngestOptions, signal?: AbortSignal): Pr
   } catch (e) {
     throw new IndapiError('IO', `Cannot read input: ${(e as Error).message}`);
   }
-  const found = new Findings();
+  const run: Run = {
+    opts, out, t0, found: new Findings(), tableName: tables.map((t) => basename(t)).join(', '), tableSize, signal,
+    progress: (p) => opts.onProgress?.({ bytes: tableSize, ...p, totalBytes: tableSize, seconds: (Date.now() - t0) / 1000 }),
+  };
   const removed = await removeStaleTemps(out);
-  if (removed.length) found.add({ kind: 'cleanup', severity: 'info', message: `Removed ${removed.length} leftover folder(s) of killed ingest runs: ${removed.map((r) => basename(r)).join(', ')}.` });
+  if (removed.length) run.found.add({ kind: 'cleanup', severity: 'info', message: `Removed ${removed.length} leftover folder(s) of killed ingest runs: ${removed.map((r) => basename(r)).join(', ')}.` });
+  const planned = await openAndPlan(run, tables);
+  if ('ok' in planned) return planned;
+  return spillAndWrite(run, planned);
+}
 
-  // 1. Header (before any row; an .rds is spilled column by column first, its names come last), then the catalog.
+/**
+ * Step 1: the table's header (before any row; an .rds is spilled column by column first, its
+ * names come last), then the catalog, planned against it; the layers the read pass fills.
+ * @returns the plan, or a failed result (the table closed) on fatal findings
+ */
+async function openAndPlan(run: Run, tables: string[]): Promise<Planned | IngestResult> {
+  const { opts, out, t0, found } = run;
   let table: TableSource;
   try {
     table = await openTables(tables, {
-      spillParent: dirname(out), signal,
-      onProgress: (bytes) => opts.onProgress?.({ phase: 'read', rows: 0, bytes, totalBytes: tableSize, columnsDone: 0, columnsTotal: 0, seconds: (Date.now() - t0) / 1000 }),
+      spillParent: dirname(out), signal: run.signal,
+      onProgress: (bytes) => run.progress({ phase: 'read', rows: 0, bytes, columnsDone: 0, columnsTotal: 0 }),
     }, (f) => found.addRow(f));
   } catch (e) {
     if (!isIndapiError(e) || e.code !== 'UNPARSABLE') throw e;
     return fail([{ kind: 'unreadable', severity: 'fatal', message: e.message }], out, 0, t0);
   }
-  const header = table.header;
-  const hf = checkHeader(header);
-  if (hf.length) {
+  const hf = checkHeader(table.header);
+  const cat = hf.length ? null : await readCatalog(opts.catalog, found);
+  const planned = cat ? planColumns(table.header, cat.records) : null;
+  for (const f of planned?.findings ?? []) found.add(f);
+  if (!cat || !planned || found.has('fatal') || (!opts.dropInvalid && found.has('droppable'))) {
     await table.close();
-    return fail(hf, out, 0, t0);
+    return fail(hf.length ? hf : found.list, out, 0, t0);
   }
-
-  const cat = await readCatalog(opts.catalog, found);
-  if (!cat) {
-    await table.close();
-    return fail(found.list, out, 0, t0);
-  }
-  const { records, catFields } = cat;
-  const planned = planColumns(header, records);
-  for (const f of planned.findings) found.add(f);
-  if (found.has('fatal') || (!opts.dropInvalid && found.has('droppable'))) {
-    await table.close();
-    return fail(found.list, out, 0, t0);
-  }
-
-  const col = (name: string) => header.indexOf(name);
-  const iCell = col('CELL5M');
-  const iX = col('X');
-  const iY = col('Y');
-  const iIso = col('ISO3');
-  const iAdm0 = col('ADM0_NAME');
-  const iAdm1 = col('ADM1_NAME_ALT');
-  const iAdm2 = col('ADM2_NAME_ALT');
-  const iAdm1c = col('ADM1_CODE_ALT');
-  const iAdm2c = col('ADM2_CODE_ALT');
   const layers: Layer[] = planned.columns
     .filter((p) => p.role === 'key' || p.role === 'indicator' || p.role === 'helper')
     .map((plan, j) => ({ plan, j, numN: 0, textN: 0, firstText: 0, firstNum: 0, firstBad: 0, maxValue: 0 }));
-  const L = layers.length;
   const codeOf = new Map<string, Map<string, string>>(); // key-layer extras
   for (const l of layers) {
     if (l.plan.role === 'key' || l.plan.type === 'class') {
@@ -218,8 +231,20 @@ export async function ingestTable(opts: IngestOptions, signal?: AbortSignal): Pr
     if (l.plan.role === 'indicator' && l.plan.type === 'class') l.present = new Set();
     if (!l.dict && !l.present) l.dec = new DecimalTracker();
   }
+  return { table, catalog: cat, layers, codeOf };
+}
 
-  // 2. Read pass into a spill file inside the temporary folder.
+/**
+ * Steps 2 to 5 in a temporary folder next to `out`: the read pass into a spill file, the
+ * column decisions, the layers, the bundle files, then the folder into place. A failure or an
+ * abort removes the folder.
+ * @returns the result (failed, with the findings, when the rows were not fit to write)
+ */
+async function spillAndWrite(run: Run, p: Planned): Promise<IngestResult> {
+  const { opts, out, t0, found, tableName, signal } = run;
+  const { table, layers } = p;
+  // cells are checked on the fixed window, else on the global lattice; the window from the data is cut after the read pass
+  let grid = opts.grid ?? GLOBAL_GRID;
   const tmp = join(dirname(out), `.${basename(out)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
   await mkdir(tmp, { recursive: true });
   const cleanup = () => rm(tmp, { recursive: true, force: true });
@@ -227,136 +252,37 @@ export async function ingestTable(opts: IngestOptions, signal?: AbortSignal): Pr
   let spillFd = -1;
   try {
     spillFd = openSync(spillPath, 'w+');
-    const block = new Float64Array(BLOCK_ROWS * L);
-    let nBlocks = 0;
-    let cellOf = new Int32Array(1 << 16);
-    const seen = new Int32Array(grid.width * grid.height); // without a fixed window the global lattice: 37 MB
-    const countries = new Map<string, CountryCells>();
-    let r = 0; // data rows
-    let lastReport = 0;
-    // Key and coordinate columns as text; a .dta class column whose record has no labels takes its value labels as text.
-    const textColumns = [iCell, iX, iY, iIso, iAdm0, iAdm1, iAdm2, iAdm1c, iAdm2c].filter((i) => i >= 0);
-    const labelColumns = new Set(layers.filter((l) => l.plan.role === 'indicator' && l.plan.type === 'class' && table.valueLabels.has(l.plan.index) && numericClasses(l.plan.record ?? {}, []).table.length === 0).map((l) => l.plan.index));
-    const rowsOf = table.rows({ textColumns, labelColumns }, signal);
-    const checkText = (text: string | undefined, rn: number, column: string) => {
-      const at = text ? firstControlChar(text) : -1;
-      if (at < 0) return;
-      const code = text!.charCodeAt(at).toString(16).toUpperCase().padStart(4, '0');
-      found.addRow({ kind: 'control-character', severity: 'fatal', file: tableName, row: rn, column, message: `The table ${tableName}, row ${rn}, column ${column}: the text holds the control character U+${code} at character ${at + 1}; remove it from the table.` });
-    };
-    const flush = () => {
-      writeSync(spillFd, new Uint8Array(block.buffer));
-      nBlocks++;
-      block.fill(NaN);
-    };
-    block.fill(NaN);
+    const throttle = { last: 0 };
+    const pass = new ReadPass({
+      table, header: table.header, layers, codeOf: p.codeOf, grid, found, tableName, spillFd, signal,
+      onRows: opts.onProgress && ((rows) => throttled(throttle, () => run.progress({ phase: 'read', rows, bytes: table.bytesRead(), columnsDone: 0, columnsTotal: layers.length }))),
+    });
     try {
-      for await (const cells of rowsOf) {
-        const row = cells as string[]; // key and coordinate columns come as text (textColumns); layer values may be numbers
-        if (row.length === 1 && row[0] === '') continue;
-        const rn = r + 1;
-        if (r >= cellOf.length) {
-          const n = new Int32Array(cellOf.length * 2);
-          n.set(cellOf);
-          cellOf = n;
-        }
-        const b = r % BLOCK_ROWS;
-        r++;
-        if (row.length !== header.length) {
-          found.addRow({ kind: 'bad-row', severity: 'droppable', row: rn, message: `Row ${rn} has ${row.length} fields; the header has ${header.length}.` });
-          cellOf[rn - 1] = -1;
-          if (b === BLOCK_ROWS - 1) flush();
-          continue;
-        }
-        for (const i of textColumns) checkText(row[i], rn, header[i]);
-        const cc = checkCell(grid, row[iCell], row[iX], row[iY]);
-        let win = -1;
-        if ('kind' in cc) {
-          found.addRow({ kind: cc.kind, severity: 'droppable', row: rn, column: 'CELL5M', message: `Row ${rn}: ${cc.message}` });
-        } else {
-          win = cc.row * grid.width + cc.col;
-          if (seen[win] !== 0) {
-            found.addRow({ kind: 'duplicate-cell', severity: 'droppable', row: rn, column: 'CELL5M', message: `Row ${rn}: cell ${row[iCell]} was already given by row ${seen[win]}.` });
-            win = -1;
-          } else {
-            seen[win] = rn;
-            const iso = row[iIso];
-            if (iso) {
-              let c = countries.get(iso);
-              if (!c) countries.set(iso, (c = { name: row[iAdm0] || iso, cells: 0, ext: [cc.col, cc.row, cc.col, cc.row] }));
-              c.cells++;
-              if (cc.col < c.ext[0]) c.ext[0] = cc.col;
-              if (cc.row < c.ext[1]) c.ext[1] = cc.row;
-              if (cc.col > c.ext[2]) c.ext[2] = cc.col;
-              if (cc.row > c.ext[3]) c.ext[3] = cc.row;
-            }
-          }
-        }
-        cellOf[rn - 1] = win;
-        for (let j = 0; j < L; j++) {
-          const l = layers[j];
-          const v = cells[l.plan.index];
-          let x = NaN;
-          if (l.plan.role === 'key') {
-            const key = keyOf(l.plan.code, row, iIso, iAdm0, iAdm1, iAdm2, iAdm1c, iAdm2c);
-            if (key !== null) {
-              let id = l.dict!.get(key);
-              if (id === undefined) {
-                l.keys!.push(key);
-                id = l.keys!.length;
-                l.dict!.set(key, id);
-                const m = codeOf.get(l.plan.code)!;
-                const extra = keyExtra(l.plan.code, row, iAdm0, iAdm1, iAdm2, iAdm1c, iAdm2c);
-                if (extra !== null) m.set(key, extra);
-              }
-              x = id;
-            }
-          } else {
-            const known = l.keys?.length;
-            x = layerValue(l, v, rn);
-            if (known !== l.keys?.length) checkText(l.keys![l.keys!.length - 1], rn, header[l.plan.index]); // a new class text
-          }
-          block[j * BLOCK_ROWS + b] = x;
-        }
-        if (b === BLOCK_ROWS - 1) flush();
-        if (opts.onProgress && (r & 1023) === 0) {
-          const now = Date.now();
-          if (now - lastReport > 1000) {
-            lastReport = now;
-            opts.onProgress({ phase: 'read', rows: r, bytes: table.bytesRead(), totalBytes: tableSize, columnsDone: 0, columnsTotal: L, seconds: (now - t0) / 1000 });
-          }
-        }
-      }
+      await pass.run();
     } catch (e) {
       throwIfAborted(signal);
       await table.close();
-      if (table.decodeError()) {
-        found.add({ kind: 'encoding', severity: 'fatal', message: `The table ${tableName} mixes encodings (${table.decodeError()}).` });
-        await cleanup();
-        return fail(found.list, out, r, t0);
-      }
-      if (isIndapiError(e) && e.code === 'UNPARSABLE') {
-        found.add({ kind: 'unreadable', severity: 'fatal', row: r, message: e.message });
-        await cleanup();
-        return fail(found.list, out, r, t0);
-      }
-      throw new IndapiError('IO', `Cannot read the table ${tableName}: ${(e as Error).message}`);
+      const finding = readFailure(e, table, tableName, pass.rows);
+      found.add(finding);
+      await cleanup();
+      return fail(found.list, out, pass.rows, t0);
     }
     await table.close();
     throwIfAborted(signal);
-    if (r % BLOCK_ROWS !== 0) flush();
-    const nRows = r;
+    pass.flushLast();
+    const nRows = pass.rows;
     const decoder = table.encoding();
     if (decoder.mode === 'latin1') {
       found.add({ kind: 'encoding', severity: 'info', message: `The table ${tableName} is not valid UTF-8 (from byte ${decoder.switchedAt}); it was read as Latin-1.` });
     }
-    opts.onProgress?.({ phase: 'read', rows: nRows, bytes: tableSize, totalBytes: tableSize, columnsDone: 0, columnsTotal: L, seconds: (Date.now() - t0) / 1000 });
+    run.progress({ phase: 'read', rows: nRows, columnsDone: 0, columnsTotal: layers.length });
 
     // Column decisions (./columns-decide.ts).
-    decideColumns(layers, codeOf, found);
+    decideColumns(layers, p.codeOf, found);
     for (const f of found.summaries()) found.add(f);
-    if (!opts.grid) grid = windowFromCells(grid, cellOf.subarray(0, nRows), countries.values());
-    const validRows = Array.from(cellOf.subarray(0, nRows)).filter((c) => c >= 0).length;
+    const cellOf = pass.cellOf.subarray(0, nRows);
+    if (!opts.grid) grid = windowFromCells(grid, cellOf, pass.countries.values());
+    const validRows = cellOf.reduce((n, c) => (c >= 0 ? n + 1 : n), 0);
     if (validRows === 0) found.add({ kind: 'no-rows', severity: 'fatal', message: `The table ${tableName} has no valid row.` });
     if (found.has('fatal') || (!opts.dropInvalid && found.has('droppable'))) {
       closeSync(spillFd);
@@ -364,34 +290,25 @@ export async function ingestTable(opts: IngestOptions, signal?: AbortSignal): Pr
       await cleanup();
       return fail(found.list, out, nRows, t0);
     }
-
     // 3. Write the layers in column batches.
     const kept = layers.filter((l) => !l.plan.dropped);
     await mkdir(join(tmp, 'cog'), { recursive: true });
     await mkdir(join(tmp, 'classes'), { recursive: true });
     await mkdir(join(tmp, 'basemap'), { recursive: true });
     const files: Array<{ path: string; bytes: number; sha256: string }> = [];
-    const addFile = async (rel: string, data: Uint8Array | string) => {
-      const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-      await writeFile(join(tmp, rel), buf);
-      files.push({ path: rel, bytes: buf.length, sha256: createHash('sha256').update(buf).digest('hex') });
-    };
+    const addFile = fileAdder(tmp, files);
     const done = await writeLayers({
-      kept, layerCount: L, nBlocks, spillFd, cellOf, rows: nRows, grid, addFile, columnBatch: opts.columnBatch, source: tableName, signal,
-      onLayer: opts.onProgress && ((n) => {
-        const now = Date.now();
-        if (now - lastReport <= 1000) return;
-        lastReport = now;
-        opts.onProgress!({ phase: 'write', rows: nRows, bytes: tableSize, totalBytes: tableSize, columnsDone: n, columnsTotal: kept.length, seconds: (now - t0) / 1000 });
-      }),
+      kept, layerCount: layers.length, nBlocks: pass.nBlocks, spillFd, cellOf: pass.cellOf, rows: nRows, grid, addFile, columnBatch: opts.columnBatch, source: tableName, signal,
+      onLayer: opts.onProgress && ((n) => throttled(throttle, () => run.progress({ phase: 'write', rows: nRows, columnsDone: n, columnsTotal: kept.length }))),
     });
     closeSync(spillFd);
     spillFd = -1;
     await rm(spillPath, { force: true });
-    opts.onProgress?.({ phase: 'write', rows: nRows, bytes: tableSize, totalBytes: tableSize, columnsDone: done, columnsTotal: kept.length, seconds: (Date.now() - t0) / 1000 });
+    run.progress({ phase: 'write', rows: nRows, columnsDone: done, columnsTotal: kept.length });
 
     // 4. Catalog, iso.csv, README, manifest (./bundle-files.ts).
-    const droppedFindings = await writeBundleFiles({ catFields, records, kept, source: tableName, catalog: basename(opts.catalog), rows: nRows, validRows, found, encoding: decoder.mode, grid, fixedWindow: !!opts.grid, countries, addFile, files, tmp });
+    const { catFields, records } = p.catalog;
+    const droppedFindings = await writeBundleFiles({ catFields, records, kept, source: tableName, catalog: basename(opts.catalog), rows: nRows, validRows, found, encoding: decoder.mode, grid, fixedWindow: !!opts.grid, countries: pass.countries, addFile, files, tmp });
     throwIfAborted(signal);
 
     // 5. Into place.
@@ -405,39 +322,29 @@ export async function ingestTable(opts: IngestOptions, signal?: AbortSignal): Pr
   }
 }
 
-function keyOf(code: string, row: string[], iIso: number, iAdm0: number, iAdm1: number, iAdm2: number, iAdm1c: number, iAdm2c: number): string | null {
-  const iso = row[iIso];
-  switch (code) {
-    case 'ISO3':
-      return iso || null;
-    case 'ADM0_NAME':
-      return row[iAdm0] ? iso + KEY_SEP + row[iAdm0] : null;
-    case 'ADM1_NAME_ALT':
-      return row[iAdm1] ? iso + KEY_SEP + row[iAdm1] : null;
-    case 'ADM2_NAME_ALT':
-      return row[iAdm2] ? iso + KEY_SEP + row[iAdm1] + KEY_SEP + row[iAdm2] : null;
-    case 'ADM1_CODE_ALT':
-      return row[iAdm1c] ? iso + KEY_SEP + row[iAdm1c] : null;
-    case 'ADM2_CODE_ALT':
-      return row[iAdm2c] ? iso + KEY_SEP + row[iAdm2c] : null;
-    default:
-      return null;
-  }
+/** Runs `f` when a second has passed since the last run. */
+function throttled(t: { last: number }, f: () => void): void {
+  const now = Date.now();
+  if (now - t.last <= 1000) return;
+  t.last = now;
+  f();
 }
 
-function keyExtra(code: string, row: string[], iAdm0: number, iAdm1: number, iAdm2: number, iAdm1c: number, iAdm2c: number): string | null {
-  switch (code) {
-    case 'ISO3':
-      return row[iAdm0] ?? '';
-    case 'ADM1_NAME_ALT':
-      return iAdm1c >= 0 ? row[iAdm1c] : null;
-    case 'ADM2_NAME_ALT':
-      return iAdm2c >= 0 ? row[iAdm2c] : null;
-    case 'ADM1_CODE_ALT':
-      return row[iAdm1] ?? '';
-    case 'ADM2_CODE_ALT':
-      return (row[iAdm2] ?? '') + KEY_SEP + (row[iAdm1] ?? '');
-    default:
-      return null;
-  }
+/**
+ * The fatal finding of a read pass that threw: mixed encodings, an unreadable table.
+ * @throws IndapiError IO for any other failure
+ */
+function readFailure(e: unknown, table: TableSource, tableName: string, rows: number): Finding {
+  if (table.decodeError()) return { kind: 'encoding', severity: 'fatal', message: `The table ${tableName} mixes encodings (${table.decodeError()}).` };
+  if (isIndapiError(e) && e.code === 'UNPARSABLE') return { kind: 'unreadable', severity: 'fatal', row: rows, message: e.message };
+  throw new IndapiError('IO', `Cannot read the table ${tableName}: ${(e as Error).message}`);
+}
+
+/** Writes a file into the temporary folder and lists it with its size and SHA-256. */
+function fileAdder(tmp: string, files: Array<{ path: string; bytes: number; sha256: string }>): (rel: string, data: Uint8Array | string) => Promise<void> {
+  return async (rel, data) => {
+    const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    await writeFile(join(tmp, rel), buf);
+    files.push({ path: rel, bytes: buf.length, sha256: createHash('sha256').update(buf).digest('hex') });
+  };
 }
