@@ -130,11 +130,12 @@ function isLiveTemp(name: string): boolean {
   return !!m && isAlive(Number(m[1]));
 }
 
-/** Creates the disk store. */
-export function createDiskSessionStore(opts: DiskSessionOptions): DiskSessionStore {
-  const dir = path.resolve(opts.dir);
-  const ttl = opts.ttlMs ?? SESSION_TTL_MS;
-  const writeFile = opts.writeFile ?? ((f: string, d: string | Uint8Array) => fsp.writeFile(f, d));
+/**
+ * The quota of all sessions and of one session: the asked quota capped by the space the
+ * folder's file system really has (the sessions already there plus the free space, less
+ * {@link DISK_RESERVE_BYTES}), never below {@link DISK_MIN_QUOTA_BYTES}; the cap is logged.
+ */
+function sessionQuota(opts: DiskSessionOptions, dir: string): { quota: number; maxSession: number } {
   const asked = Math.max(1, opts.quotaBytes ?? DEFAULT_SESSION_QUOTA_BYTES);
   const free = (opts.freeBytes ?? freeDiskBytes)(dir);
   const reserve = Math.min(DISK_RESERVE_BYTES, free / 10);
@@ -143,164 +144,205 @@ export function createDiskSessionStore(opts: DiskSessionOptions): DiskSessionSto
   // never below 16 MiB (a disk full at start would otherwise refuse every session until a restart; ENOSPC is handled below)
   const quota = Math.floor(Math.min(asked, Math.max(room, DISK_MIN_QUOTA_BYTES)));
   if (quota < asked) opts.log?.(`sessions: the quota of ${mib(asked)} is capped to ${mib(quota)}: the file system of ${dir} has ${mib(free)} free (and ${mib(used)} of sessions)`);
-  const maxSession = Math.min(quota, opts.maxSessionBytes ?? Math.floor(quota / 4));
-  const sessionDir = (key: string) => {
+  return { quota, maxSession: Math.min(quota, opts.maxSessionBytes ?? Math.floor(quota / 4)) };
+}
+
+/**
+ * The session folder: the LRU index of the sessions' sizes (eviction deletes the folder),
+ * reads that honour the lifetime and count as a use, and writes within the quota.
+ */
+class SessionFolder {
+  readonly ttl: number;
+  readonly lru: LRUCache<string, number>;
+  /** The index read from the folder. */
+  readonly ready: Promise<void>;
+  readonly maxSession: number;
+  private readonly writeFile: NonNullable<DiskSessionOptions['writeFile']>;
+  private made: Promise<unknown> | undefined;
+
+  constructor(readonly dir: string, private readonly opts: DiskSessionOptions) {
+    this.ttl = opts.ttlMs ?? SESSION_TTL_MS;
+    this.writeFile = opts.writeFile ?? ((f: string, d: string | Uint8Array) => fsp.writeFile(f, d));
+    const { quota, maxSession } = sessionQuota(opts, dir);
+    this.maxSession = maxSession;
+    this.lru = new LRUCache<string, number>({
+      maxSize: quota,
+      sizeCalculation: (n) => Math.max(1, n),
+      dispose: (_n, key, reason) => {
+        if (reason === 'evict') void fsp.rm(path.join(dir, key), { recursive: true, force: true }).catch(() => undefined);
+      },
+    });
+    this.ready = indexFolder(dir, this.lru);
+  }
+
+  /** The folder of a session. @throws IndapiError NOT_FOUND for a malformed key */
+  sessionDir(key: string): string {
     if (!isSessionKey(key)) throw new IndapiError('NOT_FOUND', `Session not found: ${key}`);
-    return path.join(dir, key);
-  };
-  const expired = (m: SessionMeta, now = Date.now()) => now - Date.parse(m.created) > ttl;
-  /** Sizes of the stored sessions in LRU order; eviction deletes the folder. */
-  const lru = new LRUCache<string, number>({
-    maxSize: quota,
-    sizeCalculation: (n) => Math.max(1, n),
-    dispose: (_n, key, reason) => {
-      if (reason === 'evict') void fsp.rm(path.join(dir, key), { recursive: true, force: true }).catch(() => undefined);
-    },
-  });
-  const ready = indexFolder(dir, lru);
+    return path.join(this.dir, key);
+  }
 
   /** The stored metadata (with a small session's value and print), undefined when missing or expired. */
-  async function readStored(key: string): Promise<StoredMeta | undefined> {
+  async readStored(key: string): Promise<StoredMeta | undefined> {
     if (!isSessionKey(key)) return undefined;
-    await ready;
+    await this.ready;
     let m: StoredMeta;
     try {
-      m = JSON.parse(await fsp.readFile(path.join(sessionDir(key), 'meta.json'), 'utf8')) as StoredMeta;
+      m = JSON.parse(await fsp.readFile(path.join(this.sessionDir(key), 'meta.json'), 'utf8')) as StoredMeta;
     } catch {
       return undefined;
     }
-    if (expired(m)) {
-      lru.delete(key);
-      await fsp.rm(sessionDir(key), { recursive: true, force: true }).catch(() => undefined);
+    if (Date.now() - Date.parse(m.created) > this.ttl) {
+      this.lru.delete(key);
+      await fsp.rm(this.sessionDir(key), { recursive: true, force: true }).catch(() => undefined);
       return undefined;
     }
-    lru.get(key); // a read makes it recently used
+    this.lru.get(key); // a read makes it recently used
     return m;
   }
 
-  async function readMeta(key: string): Promise<SessionMeta | undefined> {
-    const m = await readStored(key);
+  /** The metadata without a small session's value and print. */
+  async readMeta(key: string): Promise<SessionMeta | undefined> {
+    const m = await this.readStored(key);
     if (!m) return undefined;
     const { small: _small, ...meta } = m;
     return meta;
   }
 
   /** A part of the session: from the metadata for a small session, else its file. */
-  async function readPart(key: string, part: 'value.json' | 'print.txt'): Promise<string | undefined> {
-    const m = await readStored(key);
+  async readPart(key: string, part: 'value.json' | 'print.txt'): Promise<string | undefined> {
+    const m = await this.readStored(key);
     if (!m) return undefined;
     if (m.small) return part === 'print.txt' ? m.small.print : JSON.stringify(m.small.value);
-    return fsp.readFile(path.join(sessionDir(key), part), 'utf8').catch(() => undefined);
+    return fsp.readFile(path.join(this.sessionDir(key), part), 'utf8').catch(() => undefined);
   }
 
   /** Deletes least recently used sessions until `bytes` are freed (or none is left). */
-  async function evictFor(bytes: number): Promise<void> {
+  private async evictFor(bytes: number): Promise<void> {
     let freed = 0;
-    for (const key of [...lru.rkeys()]) {
+    for (const key of [...this.lru.rkeys()]) {
       if (freed >= bytes) break;
-      freed += lru.peek(key) ?? 0;
-      lru.delete(key);
-      await fsp.rm(path.join(dir, key), { recursive: true, force: true }).catch(() => undefined);
+      freed += this.lru.peek(key) ?? 0;
+      this.lru.delete(key);
+      await fsp.rm(path.join(this.dir, key), { recursive: true, force: true }).catch(() => undefined);
     }
   }
 
-  let made: Promise<unknown> | undefined;
   /** Creates the folder once (again after a failure, e.g. when it was removed under the server). */
-  const mkdirOnce = () => (made ??= fsp.mkdir(dir, { recursive: true }).catch((e) => { made = undefined; throw e; }));
+  private mkdirOnce(): Promise<unknown> {
+    return (this.made ??= fsp.mkdir(this.dir, { recursive: true }).catch((e) => { this.made = undefined; throw e; }));
+  }
 
+  /**
+   * Writes a session into a temporary folder renamed into place; a disk full frees the
+   * session's bytes from the least recently used and tries once more.
+   * @throws IndapiError INTERNAL for a bad key or file name, BAD_ARGUMENT over the one-session
+   *   bound; BusyError when the disk is still full
+   */
+  async put(data: SessionData): Promise<void> {
+    if (!isSessionKey(data.key)) throw new IndapiError('INTERNAL', `Invalid session key: ${data.key}`);
+    for (const f of data.files) if (!isSafeFileName(f.name)) throw new IndapiError('INTERNAL', `Invalid file name in session: ${JSON.stringify(f.name)}`);
+    if (new Set(data.files.map((f) => f.name)).size !== data.files.length) throw new IndapiError('INTERNAL', 'Duplicate file names in session.');
+    await this.ready;
+    const valueJson = JSON.stringify(data.value ?? null);
+    const bytes = sessionBytes(data, valueJson);
+    if (bytes > this.maxSession) {
+      throw new IndapiError(
+        'BAD_ARGUMENT',
+        `The result is ${(bytes / 1048576).toFixed(1)} MB, more than the ${(this.maxSession / 1048576).toFixed(1)} MB one session may keep on this server. Ask for a smaller area (iso3, wkt, ids) or fewer variables, or a lighter format (format = "csv").`,
+      );
+    }
+    try {
+      await this.attempt(data, valueJson);
+    } catch (e) {
+      if (!isNoSpace(e)) throw e;
+      // the disk is full: free the session's bytes from the least recently used, then once more
+      await this.evictFor(bytes);
+      try {
+        await this.attempt(data, valueJson);
+      } catch (e2) {
+        if (!isNoSpace(e2)) throw e2;
+        this.opts.log?.(`sessions: the disk of ${this.dir} is full; a result of ${mib(bytes)} could not be kept`);
+        throw new BusyError(DISK_FULL_RETRY_S, `The server's disk is full, so the result could not be kept. Try again in ${DISK_FULL_RETRY_S} seconds.`);
+      }
+    }
+    this.lru.set(data.key, bytes);
+  }
+
+  /** One write of a session: into a temporary folder (the folder made again once if it went away), renamed into place. */
+  private async attempt(data: SessionData, valueJson: string): Promise<void> {
+    await this.mkdirOnce();
+    const tmp = path.join(this.dir, `.tmp-${process.pid}-${data.key}-${randomBytes(6).toString('hex')}`);
+    try {
+      await writeSession(tmp, data, valueJson, this.writeFile).catch(async (e) => {
+        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+        this.made = undefined; // the folder went away under the server: make it again, once
+        await this.mkdirOnce();
+        await writeSession(tmp, data, valueJson, this.writeFile);
+      });
+      await fsp.rename(tmp, this.sessionDir(data.key));
+    } catch (e) {
+      await fsp.rm(tmp, { recursive: true, force: true }).catch(() => undefined);
+      throw e;
+    }
+  }
+
+  /** Keeps the ZIP archive of a session (counted in the quota); a disk full keeps none. */
+  async putZip(key: string, zip: Uint8Array): Promise<void> {
+    const m = await this.readStored(key);
+    if (!m || m.zipBytes) return;
+    const p = this.sessionDir(key);
+    const tmp = `${p}/.zip-${randomBytes(6).toString('hex')}`;
+    try {
+      await this.writeFile(tmp, zip);
+    } catch (e) {
+      await fsp.rm(tmp, { force: true }).catch(() => undefined);
+      if (isNoSpace(e)) return; // not kept: the archive is built again on the next read
+      throw e;
+    }
+    await fsp.rename(tmp, path.join(p, 'session.zip'));
+    await writeAtomic(path.join(p, 'meta.json'), JSON.stringify({ ...m, zipBytes: zip.byteLength }));
+    this.lru.set(key, (this.lru.peek(key) ?? 0) + zip.byteLength);
+  }
+}
+
+/** Creates the disk store. */
+export function createDiskSessionStore(opts: DiskSessionOptions): DiskSessionStore {
+  const f = new SessionFolder(path.resolve(opts.dir), opts);
+  const { dir, lru } = f;
   const store: DiskSessionStore = {
     dir,
-    async put(data: SessionData) {
-      if (!isSessionKey(data.key)) throw new IndapiError('INTERNAL', `Invalid session key: ${data.key}`);
-      for (const f of data.files) if (!isSafeFileName(f.name)) throw new IndapiError('INTERNAL', `Invalid file name in session: ${JSON.stringify(f.name)}`);
-      if (new Set(data.files.map((f) => f.name)).size !== data.files.length) throw new IndapiError('INTERNAL', 'Duplicate file names in session.');
-      await ready;
-      const valueJson = JSON.stringify(data.value ?? null);
-      const bytes = sessionBytes(data, valueJson);
-      if (bytes > maxSession) {
-        throw new IndapiError(
-          'BAD_ARGUMENT',
-          `The result is ${(bytes / 1048576).toFixed(1)} MB, more than the ${(maxSession / 1048576).toFixed(1)} MB one session may keep on this server. Ask for a smaller area (iso3, wkt, ids) or fewer variables, or a lighter format (format = "csv").`,
-        );
-      }
-      const attempt = async () => {
-        await mkdirOnce();
-        const tmp = path.join(dir, `.tmp-${process.pid}-${data.key}-${randomBytes(6).toString('hex')}`);
-        try {
-          await writeSession(tmp, data, valueJson, writeFile).catch(async (e) => {
-            if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-            made = undefined; // the folder went away under the server: make it again, once
-            await mkdirOnce();
-            await writeSession(tmp, data, valueJson, writeFile);
-          });
-          await fsp.rename(tmp, sessionDir(data.key));
-        } catch (e) {
-          await fsp.rm(tmp, { recursive: true, force: true }).catch(() => undefined);
-          throw e;
-        }
-      };
-      try {
-        await attempt();
-      } catch (e) {
-        if (!isNoSpace(e)) throw e;
-        // the disk is full: free the session's bytes from the least recently used, then once more
-        await evictFor(bytes);
-        try {
-          await attempt();
-        } catch (e2) {
-          if (!isNoSpace(e2)) throw e2;
-          opts.log?.(`sessions: the disk of ${dir} is full; a result of ${mib(bytes)} could not be kept`);
-          throw new BusyError(DISK_FULL_RETRY_S, `The server's disk is full, so the result could not be kept. Try again in ${DISK_FULL_RETRY_S} seconds.`);
-        }
-      }
-      lru.set(data.key, bytes);
-    },
-    get: readMeta,
+    put: (data) => f.put(data),
+    get: (key) => f.readMeta(key),
     async readValue(key) {
-      const m = await readStored(key);
+      const m = await f.readStored(key);
       if (m?.small) return { value: m.small.value };
-      const t = m && (await fsp.readFile(path.join(sessionDir(key), 'value.json'), 'utf8').catch(() => undefined));
+      const t = m && (await fsp.readFile(path.join(f.sessionDir(key), 'value.json'), 'utf8').catch(() => undefined));
       return t === undefined ? undefined : { value: JSON.parse(t) as unknown };
     },
-    readPrint: (key) => readPart(key, 'print.txt'),
+    readPrint: (key) => f.readPart(key, 'print.txt'),
     async readZip(key) {
-      const m = await readMeta(key);
+      const m = await f.readMeta(key);
       if (!m?.zipBytes) return undefined;
-      const b = await fsp.readFile(path.join(sessionDir(key), 'session.zip')).catch(() => undefined);
+      const b = await fsp.readFile(path.join(f.sessionDir(key), 'session.zip')).catch(() => undefined);
       return b && new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
     },
-    async putZip(key, zip) {
-      const m = await readStored(key);
-      if (!m || m.zipBytes) return;
-      const p = sessionDir(key);
-      const tmp = `${p}/.zip-${randomBytes(6).toString('hex')}`;
-      try {
-        await writeFile(tmp, zip);
-      } catch (e) {
-        await fsp.rm(tmp, { force: true }).catch(() => undefined);
-        if (isNoSpace(e)) return; // not kept: the archive is built again on the next read
-        throw e;
-      }
-      await fsp.rename(tmp, path.join(p, 'session.zip'));
-      await writeAtomic(path.join(p, 'meta.json'), JSON.stringify({ ...m, zipBytes: zip.byteLength }));
-      lru.set(key, (lru.peek(key) ?? 0) + zip.byteLength);
-    },
+    putZip: (key, zip) => f.putZip(key, zip),
     async readFile(key, name): Promise<GeneratedFile | undefined> {
-      const m = await readMeta(key);
-      const info = m?.files.find((f) => f.name === name);
+      const m = await f.readMeta(key);
+      const info = m?.files.find((x) => x.name === name);
       if (!info || !isSafeFileName(name)) return undefined;
       try {
-        const bytes = await fsp.readFile(path.join(sessionDir(key), 'files', name));
+        const bytes = await fsp.readFile(path.join(f.sessionDir(key), 'files', name));
         return { name, mediaType: info.mediaType, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
       } catch {
         return undefined;
       }
     },
     async readGraphic(key, index): Promise<Graphic | undefined> {
-      const m = await readMeta(key);
+      const m = await f.readMeta(key);
       if (!m || !Number.isInteger(index) || index < 1 || index > m.graphics) return undefined;
       try {
-        const base = path.join(sessionDir(key), 'graphics', String(index));
+        const base = path.join(f.sessionDir(key), 'graphics', String(index));
         const [svg, png] = await Promise.all([fsp.readFile(base + '.svg', 'utf8'), fsp.readFile(base + '.png')]);
         return { svg, png: new Uint8Array(png.buffer, png.byteOffset, png.byteLength) };
       } catch {
@@ -317,11 +359,11 @@ export function createDiskSessionStore(opts: DiskSessionOptions): DiskSessionSto
     async delete(key) {
       if (!isSessionKey(key)) return;
       lru.delete(key);
-      await fsp.rm(sessionDir(key), { recursive: true, force: true });
+      await fsp.rm(f.sessionDir(key), { recursive: true, force: true });
     },
     async cleanup(now = new Date()) {
-      await ready;
-      return cleanupFolder(dir, ttl, now, (key) => lru.delete(key));
+      await f.ready;
+      return cleanupFolder(dir, f.ttl, now, (key) => lru.delete(key));
     },
     startCleanup(intervalMs = 3600_000) {
       const t = setInterval(() => void store.cleanup().catch(() => undefined), intervalMs);
@@ -329,7 +371,7 @@ export function createDiskSessionStore(opts: DiskSessionOptions): DiskSessionSto
       return () => clearInterval(t);
     },
     async usedBytes() {
-      await ready;
+      await f.ready;
       return lru.calculatedSize;
     },
   };
