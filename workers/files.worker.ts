@@ -9,7 +9,8 @@ import type { Engine } from '../src/core/api';
 import { IndapiError, isIndapiError } from '../src/core/errors';
 import { configureGraphics, zipFiles, type Basemap } from '../src/core/formats';
 import { buildPackage } from '../src/core/package';
-import { parseManifest } from '../src/core/bundle';
+import { openBundle } from '../src/core/bundle';
+import { fetchSourceFactory, fetchTextLoader } from '../src/core/io/fetch-source';
 import { createWorkerEngine } from './engine-factory';
 import type { BuildOutcome, BuildRequest, BuildResult, FilesWorkerApi } from './protocol/files';
 
@@ -23,19 +24,16 @@ const api: FilesWorkerApi = {
   /** Sets the bundle root URL (ending in "/"). */
   init(base: string) {
     dataBase = base;
-    engine = createWorkerEngine(base);
-    basemap = fetch(new URL('basemap/countries.geojson', base)).then((r) => (r.ok ? r.json() : undefined)).catch(() => undefined);
-    const manifest = fetch(new URL('manifest.json', base)).then(async (r) => (r.ok ? parseManifest(await r.text()) : undefined)).catch(() => undefined);
+    // one reader of the bundle (src/core/bundle/open.ts) for the engine, the outlines and the version
+    const bundle = openBundle({ text: fetchTextLoader(base), source: fetchSourceFactory(base) });
+    engine = createWorkerEngine(base, undefined, bundle);
+    basemap = bundle.outlines<Basemap>('countries');
     // Admin outlines are drawn on plots by an admin-1 / admin-2 domain: loaded only then, once, and only when the manifest lists them (no failed request).
-    const outline = (path: string) => manifest.then((m) => (m?.files.length && !m.files.some((f) => f.path === path) ? undefined
-      : fetch(new URL(path, base)).then((r) => (r.ok ? r.json() : undefined)))).catch(() => undefined);
-    let admin1: Promise<Basemap | undefined> | undefined;
-    let admin2: Promise<Basemap | undefined> | undefined;
     configureGraphics({
-      admin1: () => (admin1 ??= outline('basemap/admin1.geojson')),
-      admin2: () => (admin2 ??= outline('basemap/admin2.geojson')),
+      admin1: () => bundle.outlines<Basemap>('admin1'),
+      admin2: () => bundle.outlines<Basemap>('admin2'),
     });
-    version = manifest.then((j) => j?.version);
+    version = bundle.version().catch(() => undefined);
   },
 
   /** Builds the files and the ZIP of a request. */

@@ -4,17 +4,19 @@
  * hover/click look-ups (value, CELL5M, country, ADM1) from the full-resolution arrays.
  */
 import { expose, transfer } from 'comlink';
-import { cellCentre, cellId, gridFromManifest, pointToColRow, SSA_GRID, type GridDef } from '../src/core/grid';
+import { cellCentre, cellId, pointToColRow, SSA_GRID, type GridDef } from '../src/core/grid';
 import type { ClassEntry, VarRecord } from '../src/core/types';
 import { levelForZoom, renderTile, type RasterLevel } from '../src/core/map/mercator';
 import { makeColorizer, paletteFor, quantileBreaks, type Palette } from '../src/core/map/palette';
-import { loadClassTable, openCog, previewLevel, type CogLayer } from './raster/layers';
-import { parseVi } from '../src/core/bundle';
+import { openCog, previewLevel, type CogLayer } from './raster/layers';
+import { openBundle, type Bundle } from '../src/core/bundle';
+import { fetchTextLoader } from '../src/core/io/fetch-source';
 import type { CellInfo, RasterWorkerApi } from './protocol/raster';
 
 let dataBase = '';
+/** The bundle's reader (src/core/bundle/open.ts) over fetch: manifest, catalog and class tables. */
+let bundle: Bundle = openBundle({ text: fetchTextLoader('') });
 const cogs = new Map<string, Promise<CogLayer>>();
-const classTables = new Map<string, Promise<ClassEntry[]>>();
 /** Styles by key: palette + source (a COG code or a custom per-cell layer). */
 const styles = new Map<string, { source: string; colorOf: (v: number) => number; palette: Palette }>();
 /** Custom per-cell layers (query results), by key. */
@@ -29,16 +31,14 @@ let gridRead: Promise<void> | undefined;
 let catalogRead: Promise<void> | undefined;
 /** Reads the bundle's window once. Never rejects. */
 function readGrid(): Promise<void> {
-  return (gridRead ??= fetch(`${dataBase}manifest.json`)
-    .then((r) => (r.ok ? r.json() : null))
-    .then((m) => { grid = gridFromManifest(m?.grid, SSA_GRID); })
+  return (gridRead ??= bundle.grid()
+    .then((g) => { grid = g; })
     .catch(() => undefined));
 }
 /** Reads the codes of the class layers from the catalog once. Never rejects. */
 function readCatalog(): Promise<void> {
-  return (catalogRead ??= fetch(`${dataBase}vi.csv`)
-    .then((r) => (r.ok ? r.text() : ''))
-    .then((t) => { if (t) for (const rec of parseVi(t)) if (rec.type === 'class') classCodes.add(rec.varCode); })
+  return (catalogRead ??= bundle.catalog()
+    .then((recs) => { for (const rec of recs) if (rec.type === 'class') classCodes.add(rec.varCode); })
     .catch(() => undefined));
 }
 
@@ -71,10 +71,9 @@ function cog(code: string): Promise<CogLayer> {
   }
   return p;
 }
+/** A class layer's table (`classes/<code>.csv`, read once by the bundle reader). @throws IndapiError IO */
 function classes(code: string): Promise<ClassEntry[]> {
-  let p = classTables.get(code);
-  if (!p) { p = loadClassTable(dataBase, code); p.catch(() => classTables.delete(code)); classTables.set(code, p); }
-  return p;
+  return bundle.classTable(code);
 }
 
 /**
@@ -120,6 +119,7 @@ const api: RasterWorkerApi = {
   /** Sets the bundle root URL (ending in "/"). */
   init(base: string) {
     dataBase = base;
+    bundle = openBundle({ text: fetchTextLoader(base) });
     grid = SSA_GRID;
     gridRead = catalogRead = undefined;
   },

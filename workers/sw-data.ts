@@ -18,7 +18,7 @@
  */
 import { createStore, del, get, set, update, type UseStore } from 'idb-keyval';
 import { contentRange, parseRange } from '../src/core/io/http-range';
-import { parseManifest, type BundleManifest } from '../src/core/bundle';
+import { offlineFiles, parseManifest, type BundleManifest } from '../src/core/bundle';
 import { statusFor } from '../src/contract/status';
 import { BlockCache, checkRangeResponse, DEFAULT_BUDGET_BYTES, isQuotaError, RangeResponseError, type FileRef, type IndexEntry } from './block-cache';
 
@@ -339,7 +339,8 @@ export class BundleCache {
       this.broadcast({ type: 'bundle-progress', ...p });
       return p;
     }
-    const small = m.files.filter((f) => !f.path.endsWith('.tif')).map((f) => this.byPath.get(f.path)!);
+    // what a device stores to work offline: the bundle's one list (src/core/bundle/layout.ts)
+    const small = offlineFiles(m).map((f) => this.byPath.get(f.path)!);
     const cache = await caches.open(CACHES.files);
     const p: PrecacheProgress = { version: m.version, done: 0, total: small.length, bytes: 0, totalBytes: small.reduce((s, f) => s + (f.bytes || 0), 0), complete: false };
     const errors: string[] = [];

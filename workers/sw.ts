@@ -13,7 +13,8 @@
 import { createHandler } from '../src/contract/handler';
 import { createIdbSessionStore } from '../src/contract/idb-sessions';
 import { createEngine } from '../src/core/engine';
-import { configureGraphics, createResvgRasterizer, genFile } from '../src/core/formats';
+import { openBundle, type Bundle } from '../src/core/bundle';
+import { configureGraphics, createResvgRasterizer, genFile, type Basemap } from '../src/core/formats';
 import { fetchSourceFactory, fetchTextLoader } from '../src/core/io/fetch-source';
 import { BundleCache, CACHES, errorResponse } from './sw-data';
 
@@ -75,7 +76,19 @@ function bundle(): Promise<BundleCache> {
 /** Reads bundle files through the caches (the engine's I/O inside the worker). */
 const dataFetch = (async (input: RequestInfo | URL, init?: RequestInit) => (await bundle()).fetch(new Request(input, init))) as typeof fetch;
 
-const version = async () => (await (await bundle()).manifest())?.version;
+/**
+ * The bundle's reader (src/core/bundle/open.ts) over the caches: the engine's catalog, grid and
+ * class tables, the outlines of graphics and the version written into packages, read once.
+ */
+let readerP: Promise<Bundle> | null = null;
+function reader(): Promise<Bundle> {
+  return (readerP ??= bundle().then((b) => openBundle({
+    text: fetchTextLoader(b.dataBase, { fetch: dataFetch }),
+    source: fetchSourceFactory(b.dataBase, { fetch: dataFetch }),
+  })));
+}
+
+const version = async () => (await reader()).version().catch(() => undefined);
 
 /**
  * A shell file from the shell cache, else from the network (then cached): the PNG renderer
@@ -135,21 +148,10 @@ configureGraphics({
       return r?.ok ? [new Uint8Array(await r.arrayBuffer())] : [];
     },
   }),
-  basemap: async () => {
-    const r = await dataFetch((await bundle()).dataBase + 'basemap/countries.geojson').catch(() => undefined);
-    return r?.ok ? r.json() : undefined;
-  },
-  admin1: async () => {
-    const r = await dataFetch((await bundle()).dataBase + 'basemap/admin1.geojson').catch(() => undefined);
-    return r?.ok ? r.json() : undefined;
-  },
-  // admin-2 outlines (ingested bundles with ADM2 units): only when the manifest lists them
-  admin2: async () => {
-    const b = await bundle();
-    if (!(await b.manifest())?.files.some((f) => f.path === 'basemap/admin2.geojson')) return undefined;
-    const r = await dataFetch(b.dataBase + 'basemap/admin2.geojson').catch(() => undefined);
-    return r?.ok ? r.json() : undefined;
-  },
+  // outlines only when the manifest lists them (admin-2: ingested bundles with ADM2 units)
+  basemap: async () => (await reader()).outlines<Basemap>('countries'),
+  admin1: async () => (await reader()).outlines<Basemap>('admin1'),
+  admin2: async () => (await reader()).outlines<Basemap>('admin2'),
 });
 
 const handle = createHandler({
@@ -158,6 +160,7 @@ const handle = createHandler({
     return createEngine({
       source: fetchSourceFactory(b.dataBase, { fetch: dataFetch }),
       text: fetchTextLoader(b.dataBase, { fetch: dataFetch }),
+      bundle: await reader(),
       cacheBytes: 128 * 1024 * 1024,
     });
   },

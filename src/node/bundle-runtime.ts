@@ -10,10 +10,10 @@ import { createRequire } from 'node:module';
 import { inflateSync } from 'node:zlib';
 import type { Engine } from '../core/api';
 import type { GenFile } from '../contract/methods';
-import { parseManifest } from '../core/bundle';
+import { openBundle, type Bundle, type BundleLoaders } from '../core/bundle';
 import { createEngine } from '../core/engine';
 import { IndapiError, isIndapiError } from '../core/errors';
-import { configureGraphics, createResvgRasterizer, genFile } from '../core/formats';
+import { configureGraphics, createResvgRasterizer, genFile, type Basemap } from '../core/formats';
 import { fetchSourceFactory, fetchTextLoader } from '../core/io/fetch-source';
 import type { SourceFactory, TextLoader } from '../core/io/source';
 import { fileSourceFactory, fileTextLoader } from './file-source';
@@ -23,12 +23,19 @@ export function isDataUrl(s: string): boolean {
   return /^https?:\/\//i.test(s);
 }
 
-/** Reads a bundle file as text from the folder or the URL. @throws Error */
-export async function readBundleText(dataDir: string, rel: string): Promise<string> {
-  if (!isDataUrl(dataDir)) return fsp.readFile(path.join(dataDir, rel), 'utf8');
-  const r = await fetch(dataDir + rel);
-  if (!r.ok) throw new Error(`HTTP ${r.status}`);
-  return r.text();
+/**
+ * The loaders of the bundle at a folder (file reads) or an http(s) URL (fetch with ranges,
+ * checking that a COG's ETag does not change while it is read).
+ */
+function bundleLoaders(dataDir: string): Required<BundleLoaders> {
+  return isDataUrl(dataDir)
+    ? { source: fetchSourceFactory(dataDir, { checkEtag: true }), text: fetchTextLoader(dataDir) }
+    : { source: fileSourceFactory(dataDir), text: fileTextLoader(dataDir) };
+}
+
+/** The reader of the bundle at a folder or a URL (src/core/bundle/open.ts), over {@link bundleLoaders}. */
+export function nodeBundle(dataDir: string): Bundle {
+  return openBundle(bundleLoaders(dataDir));
 }
 
 /** "missing" when an IO failure means the file is not there (ENOENT, HTTP 404). */
@@ -58,20 +65,21 @@ function guardPartial(where: string, source: SourceFactory, text: TextLoader): {
  * @throws IndapiError BAD_BUNDLE when there is no readable manifest.json
  */
 export async function createBundleEngine(dataDir: string, cacheBytes = 256 * 1024 * 1024): Promise<Engine> {
+  const l = bundleLoaders(dataDir);
+  const io = guardPartial(dataDir, l.source, l.text);
+  const bundle = openBundle(io);
   try {
-    parseManifest(await readBundleText(dataDir, 'manifest.json'));
+    await openBundle(l).manifest(); // unguarded: a missing manifest is no bundle, not a partial one
   } catch (e) {
     throw new IndapiError('BAD_BUNDLE', `There is no data bundle at ${dataDir} (manifest.json: ${(e as Error).message}). Set DATA_DIR to a bundle folder or URL.`);
   }
-  const io = isDataUrl(dataDir)
-    ? guardPartial(dataDir, fetchSourceFactory(dataDir, { checkEtag: true }), fetchTextLoader(dataDir))
-    : guardPartial(dataDir, fileSourceFactory(dataDir), fileTextLoader(dataDir));
-  return createEngine({ ...io, cacheBytes, inflate: (d) => inflateSync(d) });
+  return createEngine({ ...io, bundle, cacheBytes, inflate: (d) => inflateSync(d) });
 }
 
 /** The file writers in Node: PNG rendering with resvg-wasm and DejaVu Sans, country and admin-1/admin-2 outlines from the bundle. */
 export function nodeGenFile(dataDir: string): GenFile {
   const require = createRequire(import.meta.url);
+  const bundle = nodeBundle(dataDir);
   configureGraphics({
     rasterize: createResvgRasterizer({
       wasm: () => fsp.readFile(require.resolve('@resvg/resvg-wasm/index_bg.wasm')),
@@ -80,26 +88,11 @@ export function nodeGenFile(dataDir: string): GenFile {
         return found.flatMap((b) => (b ? [new Uint8Array(b)] : []));
       },
     }),
-    basemap: () =>
-      readBundleText(dataDir, 'basemap/countries.geojson')
-        .then((t) => JSON.parse(t))
-        .catch(() => undefined),
-    admin1: () =>
-      readBundleText(dataDir, 'basemap/admin1.geojson')
-        .then((t) => JSON.parse(t))
-        .catch(() => undefined),
-    admin2: () =>
-      readBundleText(dataDir, 'basemap/admin2.geojson')
-        .then((t) => JSON.parse(t))
-        .catch(() => undefined),
+    basemap: () => bundle.outlines<Basemap>('countries'),
+    admin1: () => bundle.outlines<Basemap>('admin1'),
+    admin2: () => bundle.outlines<Basemap>('admin2'),
   });
-  let version: Promise<string | undefined> | undefined;
-  return async (input, opts) => {
-    version ??= readBundleText(dataDir, 'manifest.json')
-      .then((t) => JSON.parse(t).version as string)
-      .catch(() => undefined);
-    return genFile({ ...input, version: await version }, opts);
-  };
+  return async (input, opts) => genFile({ ...input, version: await bundle.version().catch(() => undefined) }, opts);
 }
 
 /**
@@ -119,7 +112,7 @@ const FONT_FILES = (() => {
 /** The bundle's name and version at its location, or "none". */
 export async function bundleVersion(dataDir: string): Promise<string> {
   try {
-    const m = parseManifest(await readBundleText(dataDir, 'manifest.json'));
+    const m = await nodeBundle(dataDir).manifest();
     return `${m.name || 'bundle'} ${m.version || '?'} at ${dataDir}`;
   } catch {
     return 'none';

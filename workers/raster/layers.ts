@@ -4,16 +4,15 @@
  * internal overviews), decoded by the bundle's one rule (src/core/cog/decode.ts: no-data as NaN,
  * a GDAL decimal scale as `stored / 10^k`), as the engine reads the same file. Levels of Float32
  * files are Float32Array; of scaled or Float64 files Float64Array (the exact values, for hover
- * and class breaks). Class tables are read from the bundle's
- * `classes/<code>.csv`. No DOM use: fetch only.
+ * and class breaks). Class tables come from the bundle reader (src/core/bundle/open.ts). No DOM
+ * use: fetch only.
  */
 import { addDecoder, BaseDecoder, fromCustomClient, type GeoTIFF } from 'geotiff';
 import { inflateZlib } from '../../src/core/cog/inflate';
-import { bundleUrl, classTablePath, cogPath, parseClassTable } from '../../src/core/bundle';
+import { bundleUrl, cogPath } from '../../src/core/bundle';
 import { isScaled, sampleDecoder } from '../../src/core/cog/decode';
 import { IndapiError } from '../../src/core/errors';
 import { gridFromCellExtent, SSA_GRID, type GridDef } from '../../src/core/grid';
-import type { ClassEntry } from '../../src/core/types';
 import type { RasterLevel } from '../../src/core/map/mercator';
 import { RangeClient } from './geotiff-client';
 
@@ -127,17 +126,6 @@ export function previewLevel(layer: Pick<CogLayer, 'levelCellDeg' | 'peek'>, wan
   const n = layer.levelCellDeg.length;
   for (let i = want + 1; i < n; i++) if (layer.peek(i)) return i;
   return want + 1 < n ? want + 1 : undefined;
-}
-
-/**
- * Reads `classes/<code>.csv` of the bundle with the bundle's one class-table parser (a label
- * defaults to the class value, as the engine reads it).
- * @throws IndapiError IO when it cannot be read or parsed
- */
-export async function loadClassTable(dataBase: string, code: string, signal?: AbortSignal): Promise<ClassEntry[]> {
-  const r = await fetch(bundleUrl(dataBase, classTablePath(code)), { signal });
-  if (!r.ok) throw new IndapiError('IO', `Cannot read the class table of ${code} (HTTP ${r.status}).`);
-  return parseClassTable(await r.text(), classTablePath(code));
 }
 
 /**

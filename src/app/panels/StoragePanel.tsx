@@ -11,7 +11,8 @@ import { useQuery } from '@tanstack/react-query';
 import type { PinProgress, StorageStatus } from '../../../workers/protocol/storage';
 import { DATA_BASE, catalogQuery } from '../bundle';
 import { pinSet } from './pin-set';
-import { parseManifest } from '../../core/bundle';
+import { cogPath } from '../../core/bundle';
+import { bundleAt } from '../../ui/bundle-files';
 
 /** Bytes as "12.3 MB" (SI units, as browsers' storage settings show them). */
 export function fmtBytes(n: number | undefined): string {
@@ -24,8 +25,6 @@ export function fmtBytes(n: number | undefined): string {
   return `${v >= 100 ? v.toFixed(0) : v.toFixed(1)} ${u[i]}`;
 }
 
-/** COG path of an indicator code in the bundle. */
-const cogPath = (code: string) => `cog/${code}.tif`;
 const codeOf = (path: string) => path.replace(/^cog\//, '').replace(/\.tif$/, '');
 
 function post(msg: Record<string, unknown>): boolean {
@@ -48,9 +47,7 @@ export function StoragePanel() {
   const manifestQ = useQuery({
     queryKey: ['manifest-files', DATA_BASE],
     queryFn: async ({ signal }) => {
-      const r = await fetch(new URL('manifest.json', DATA_BASE), { signal });
-      if (!r.ok) throw new Error(`manifest.json: HTTP ${r.status}`);
-      const m = parseManifest(await r.text());
+      const m = await bundleAt(DATA_BASE).manifest(signal);
       return new Map(m.files.map((f) => [f.path, f.bytes]));
     },
     staleTime: 60_000,

@@ -3,11 +3,11 @@
  * page, the service worker and the workers read the bundle's files (manifest, catalog, countries,
  * class tables, outlines, COGs). Pure over injected loaders (as PMTiles' `Source`): a browser
  * passes `fetch` (src/core/io/fetch-source.ts), Node file reads (src/node/file-source.ts).
- * Each file is read once and kept (a failed read is not kept: the next call reads again; calls
- * made while a read runs share it, and its first caller's signal); COGs are read by range through
- * `cog(code)`, never whole.
+ * Each file is read once and kept (a failed read is not kept: the next call reads again); calls
+ * made while a read runs share it, and a caller's abort ends only its own wait. COGs are read by
+ * range through `cog(code)`, never whole.
  */
-import { IndapiError, throwIfAborted } from '../errors';
+import { IndapiError, isIndapiError, throwIfAborted } from '../errors';
 import type { GridDef } from '../grid';
 import type { RangeSource, SourceFactory, TextLoader } from '../io/source';
 import type { ClassEntry, VarRecord } from '../types';
@@ -69,10 +69,18 @@ export interface OpenBundleOptions {
   signal?: AbortSignal;
 }
 
-/** The signal that aborts when either does (AbortSignal.any, where a realm lacks it: the call's). */
-function both(a: AbortSignal | undefined, b: AbortSignal | undefined): AbortSignal | undefined {
-  if (!a || !b) return a ?? b;
-  return typeof AbortSignal.any === 'function' ? AbortSignal.any([a, b]) : b;
+/**
+ * `p`, or ABORTED as soon as `signal` aborts (the read behind `p` goes on for other callers).
+ * @throws IndapiError ABORTED
+ */
+function untilAborted<T>(p: Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (!signal) return p;
+  throwIfAborted(signal);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new IndapiError('ABORTED', 'The request was aborted.'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 /**
@@ -82,42 +90,42 @@ function both(a: AbortSignal | undefined, b: AbortSignal | undefined): AbortSign
  */
 export function openBundle(loaders: BundleLoaders, opts: OpenBundleOptions = {}): Bundle {
   const kept = new Map<string, Promise<unknown>>();
-  /** Reads and parses a file once; a failure is forgotten so the next call tries again. */
-  const once = <T>(key: string, read: () => Promise<T>): Promise<T> => {
+  /**
+   * Reads and parses a file once (the read shared by every caller, aborted only by the bundle's
+   * signal); a failure is forgotten so the next call tries again; a caller's `signal` ends its wait.
+   */
+  const once = <T>(key: string, read: () => Promise<T>, signal?: AbortSignal): Promise<T> => {
+    throwIfAborted(signal);
     let p = kept.get(key) as Promise<T> | undefined;
     if (!p) {
       p = read();
       kept.set(key, p);
       p.catch(() => kept.delete(key));
     }
-    return p;
+    return untilAborted(p, signal);
   };
-  const text = (rel: string, signal?: AbortSignal) => {
-    const s = both(opts.signal, signal);
-    throwIfAborted(s);
-    return loaders.text(rel, s);
-  };
-  const manifestText = (signal?: AbortSignal) => once('manifest.json#text', () => text('manifest.json', signal));
-  const manifest = (signal?: AbortSignal) => once('manifest.json', async () => parseManifest(await manifestText(signal)));
+  const text = (rel: string) => loaders.text(rel, opts.signal);
+  const manifestText = (signal?: AbortSignal) => once('manifest.json#text', () => text('manifest.json'), signal);
+  const manifest = (signal?: AbortSignal) => once('manifest.json', async () => parseManifest(await manifestText()), signal);
   const optionalManifest = async (signal?: AbortSignal) => {
     try {
       await manifestText(signal);
     } catch (e) {
-      if (signal?.aborted || opts.signal?.aborted) throw e;
+      if (isIndapiError(e) && e.code === 'ABORTED') throw e;
       return null;
     }
     return manifest(signal);
   };
-  const classTableAt = (path: string, signal?: AbortSignal) => once(path, async () => parseClassTable(await text(path, signal), path));
+  const classTableAt = (path: string, signal?: AbortSignal) => once(path, async () => parseClassTable(await text(path), path), signal);
   const b: Bundle = {
     manifest,
     optionalManifest,
     grid: async (signal) => manifestGrid(await manifest(signal)),
     version: async (signal) => (await manifest(signal)).version,
     files: (signal) => manifest(signal).then((m) => (m.files.length ? new Set(m.files.map((f) => String(f.path))) : null), () => null),
-    catalogText: (signal) => once('vi.csv', () => text('vi.csv', signal)),
-    catalog: async (signal) => once('vi.csv#records', async () => parseVi(await b.catalogText(signal))),
-    iso: (signal) => once('iso.csv', async () => parseIso(await text('iso.csv', signal))),
+    catalogText: (signal) => once('vi.csv', () => text('vi.csv'), signal),
+    catalog: (signal) => once('vi.csv#records', async () => parseVi(await b.catalogText()), signal),
+    iso: (signal) => once('iso.csv', async () => parseIso(await text('iso.csv')), signal),
     classTable: (code, signal) => classTableAt(classTablePath(code), signal),
     classTableAt,
     outlines: async <T>(level: OutlineLevel, signal?: AbortSignal) => {
@@ -125,9 +133,9 @@ export function openBundle(loaders: BundleLoaders, opts: OpenBundleOptions = {})
       const listed = await b.files(signal);
       if (listed && !listed.has(path)) return undefined;
       try {
-        return await once(path, async () => JSON.parse(await text(path, signal)) as T);
-      } catch {
-        if (signal?.aborted || opts.signal?.aborted) throw new IndapiError('ABORTED', 'The request was aborted.');
+        return await once(path, async () => JSON.parse(await text(path)) as T, signal);
+      } catch (e) {
+        if (isIndapiError(e) && e.code === 'ABORTED') throw e;
         return undefined;
       }
     },

@@ -8,18 +8,15 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type BundleManifest, classTablePath, cogPath, manifestGrid, parseManifest, parseViRecords, serialiseClassTable, serialiseManifest, serialiseVi } from '../../core/bundle';
+import { type BundleManifest, classTablePath, openBundle, cogPath, manifestGrid, parseManifest, parseViRecords, serialiseClassTable, serialiseManifest, serialiseVi } from '../../core/bundle';
 import { SSA_GRID, type GridDef } from '../../core/grid';
 import type { ClassEntry } from '../../core/types';
+import { fileTextLoader } from '../file-source';
 
 /** The grid of a bundle folder (manifest.json's `grid`), or the SSA grid when there is none. */
 export async function bundleGrid(dir: string): Promise<GridDef> {
-  try {
-    return manifestGrid(parseManifest(await readFile(join(dir, 'manifest.json'), 'utf8')));
-  } catch {
-    // no manifest: the default grid
-  }
-  return SSA_GRID;
+  // the bundle reader (src/core/bundle/open.ts); no manifest, or not a manifest: the default grid
+  return manifestGrid(await openBundle({ text: fileTextLoader(dir) }).optionalManifest().catch(() => null));
 }
 
 /** A layer to add: its COG is already written at `cog/<code>.tif`. */
