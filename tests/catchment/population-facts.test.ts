@@ -4,12 +4,26 @@
  * over the embedded bundle (walking friction, FRICTION_WALK), and the national totals it was
  * built from. A model on 9 km cells from older GeoNames town figures: "within a factor of 2".
  *
- * Areas compared: 2 h of walking reaches about 5 cells (about 425 km2) around a city centre, 4 h
- * 8 to 13 cells (700 to 1,100 km2); the published figures cover 530 km2 (Addis Ababa) to 3,577
- * km2 (Lagos State), so the cities other than Nairobi are compared "within 4 h", of the size of
- * their administrative areas. Within 2 h Kinshasa's model holds about 3.1 million (the Congo
- * river and Pool Malebo bound the walk, and GeoNames gives Kinshasa 7.8 million), outside a
- * factor of 2 of the UN estimate: a limit of the model, said in its record.
+ * Times are counted from the city's point (`origin = "point"`, as the app's Catchment panel
+ * counts them), not 0 for the whole 9 km source cell.
+ *
+ * Areas compared: 2 h of walking reaches 2 to 4 cells (170 to 340 km2) around a city point, 4 h 5 to 15
+ * cells; the published figures cover 530 km2 (Addis Ababa) to 3,577 km2 (Lagos State). Nairobi,
+ * Addis Ababa and Dar es Salaam are compared within 2 h; every city within 4 h. Measured
+ * reasons Kinshasa and Lagos miss at 2 h (`npx tsx` of runCatchment with var POP_MODEL,
+ * PLACES_POP, origin "point", 0/120/240 minutes; POP_MODEL as built on 2026-11-27):
+ * - Kinshasa: 5.15 M within 2 h (0.44x the UN 11.59 M). The walk reaches 3 cells (256 km2),
+ *   bounded by the Congo river and Pool Malebo; GeoNames' own figures of the places in those
+ *   cells (PLACES_POP) add up to 9.56 M, but the model spreads Kinshasa's GeoNames 7.8 M over
+ *   a disc of 7.8 M / 10,000 people per km2 = 780 km2 (radius 15.8 km, the URBAN_DENSITY of
+ *   scripts/data/pop_model.py), so 3.59 M of it lie in the 9 cells between 2 and 4 h, where
+ *   GeoNames has no place. A denser disc would keep them within 2 h, but the 10,000 per km2 is
+ *   the stated middle of Demographia's 5,000-15,000 range, and no figure for Kinshasa's own
+ *   built-up density is at hand here to cite: the model is left as it is.
+ * - Lagos: 2.82 M within 2 h (0.31x Lagos State's 9.11 M): the walk reaches 2 cells (170 km2)
+ *   between the lagoon and the sea (no-data cells are barriers, no boat crossing).
+ * - Dar es Salaam reached 0.45x at 2 h when times were counted from the whole source cell (3
+ *   cells); from the point, 4 cells and 0.62x.
  */
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
@@ -18,9 +32,9 @@ import { createNodeEngine } from '../../src/node/engine';
 
 const engine = createNodeEngine(join(__dirname, '..', '..', 'public', 'data'));
 
-/** Modelled people within `minutes` of walking from a point. */
+/** Modelled people within `minutes` of walking from a point (counted from the point). */
 async function within(xy: [number, number], minutes: number): Promise<number> {
-  const r = await runCatchment(engine, { xy: [xy], minutes: [0, minutes], var: ['POP_MODEL'] });
+  const r = await runCatchment(engine, { xy: [xy], minutes: [0, minutes], var: ['POP_MODEL'], origin: 'point' });
   return r.table.rows[0].POP_MODEL as number;
 }
 
@@ -31,11 +45,17 @@ function withinFactor2(model: number, published: number): { ratio: number; ok: b
 }
 
 describe('POP_MODEL against published figures', () => {
-  it('within 2 h of Nairobi: within a factor of 2 of Nairobi City County, 2019 census', async () => {
+  it.each([
     // Kenya National Bureau of Statistics (2019), Kenya Population and Housing Census, Volume I:
     // Nairobi City County 4,397,073. Point: GeoNames Nairobi (36.8167, -1.2833).
-    const m = await within([36.8167, -1.2833], 120);
-    expect({ m, ...withinFactor2(m, 4_397_073) }).toMatchObject({ ok: true });
+    ['Nairobi', [36.8167, -1.2833], 4_397_073],
+    // Central Statistical Agency of Ethiopia, 2007 census: Addis Ababa city administration 2,739,551. Point: GeoNames (38.7469, 9.0250).
+    ['Addis Ababa', [38.7469, 9.025], 2_739_551],
+    // Tanzania National Bureau of Statistics, 2012 census: Dar es Salaam Region 4,364,541. Point: GeoNames (39.2695, -6.8235).
+    ['Dar es Salaam', [39.2695, -6.8235], 4_364_541],
+  ] as Array<[string, [number, number], number]>)('within 2 h of %s: within a factor of 2 of the published figure', async (name, xy, published) => {
+    const m = await within(xy, 120);
+    expect({ name, m, ...withinFactor2(m, published) }).toMatchObject({ name, ok: true });
   });
 
   it.each([
