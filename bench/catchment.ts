@@ -102,6 +102,19 @@ function biggestPlaces(dir: string, n: number): Array<[number, number]> {
   return rows.sort((a, b) => Number(b[2]) - Number(a[2])).filter((r) => !seen.has(r[0]) && seen.add(r[0])).slice(0, n).map((r) => [Number(r[3]), Number(r[4])] as [number, number]);
 }
 
+/**
+ * The marketshed benchmarks' sources: the 100 biggest places of basemap/places.csv in 100
+ * different cells (as the engine locates them, moved within 10 km off no-data cells).
+ * @returns the places as given ([lon, lat]) and each source's cell centre (where the engine starts it)
+ */
+export function hundredSources(dir: string, grid: GridDef, friction: Float32Array | Float64Array): { places: Array<[number, number]>; starts: Array<[number, number]> } {
+  const cand = biggestPlaces(dir, 200);
+  const located = locateSources(grid, cand, friction, { snapKm: 10 });
+  const taken = new Set<number>();
+  const pick = located.map((s, k) => [s.cell, k] as const).filter(([c]) => !taken.has(c) && taken.add(c)).slice(0, 100);
+  return { places: pick.map(([, k]) => cand[k]), starts: pick.map(([c]) => cellCentre(grid, c % grid.width, Math.floor(c / grid.width)) as [number, number]) };
+}
+
 /** Seconds of one `r.cost -k` run over the whole friction raster (import untimed), in a temporary GRASS location. */
 function grassSeconds(cog: string, starts: Array<[number, number]>): number {
   const dir = mkdtempSync(join(tmpdir(), 'indapi-bench-grass-'));
@@ -119,14 +132,7 @@ function grassSeconds(cog: string, starts: Array<[number, number]>): number {
 /** The marketshed benchmark (see the module docs); prints a table, returns the figures. */
 export async function marketshedBench(dir: string, e: ReturnType<typeof createNodeEngine>, grid: GridDef, friction: Float32Array | Float64Array, code: string) {
   const steps = gridSteps(grid);
-  // the 100 biggest places in 100 different cells
-  const cand = biggestPlaces(dir, 200);
-  const located = locateSources(grid, cand, friction, { snapKm: 10 });
-  const taken = new Set<number>();
-  const pick = located.map((s, k) => [s.cell, k] as const).filter(([c]) => !taken.has(c) && taken.add(c)).slice(0, 100);
-  const places = pick.map(([, k]) => cand[k]);
-  // each source where the engine starts it (a moved source at its cell's centre), for SciPy and GRASS
-  const starts = pick.map(([c]) => cellCentre(grid, c % grid.width, Math.floor(c / grid.width)));
+  const { places, starts } = hundredSources(dir, grid, friction);
   const core: number[] = [];
   let cells = 0;
   for (let i = 0; i < 6; i++) {
