@@ -7,6 +7,10 @@ import { Crashed } from './Crashed';
 import { setBasemaps, setDataBase } from './bundle';
 import { fetchConfig } from './config';
 import { prefetchJson } from '../ui/prefetch';
+import { afterFirstMap } from '../ui/first-map';
+import { getEngine } from './services';
+import { parseHash } from './url-state';
+import { warmEngine } from './warm';
 import './styles.css';
 
 const client = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false } } });
@@ -21,6 +25,13 @@ void fetchConfig(document.baseURI).then((c) => {
   // The country outlines the first map draws, fetched while MapLibre is still downloading (src/ui/prefetch.ts).
   prefetchJson(new URL('basemap/countries.geojson', c.dataUrl).href);
   setBasemaps(c.basemaps ?? []);
+  // The engine's cold start (worker, catalog, the link's domain layers) once the map is up, not at
+  // the first click (./warm.ts); again for the engine started once the service worker controls the page.
+  const warm = () => void warmEngine(getEngine(), parseHash(location.hash));
+  void afterFirstMap().then(() => {
+    warm();
+    if (navigator.serviceWorker && !navigator.serviceWorker.controller) navigator.serviceWorker.addEventListener('controllerchange', warm, { once: true });
+  });
   if (c.error) console.warn(c.error);
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
