@@ -21,7 +21,7 @@ export const CATCHMENT_FORMATS: readonly FormatSpec[] = [
   as('dta', 'Stata 14+ (.dta) table of the bands'),
   as('rds', 'R data frame (.rds) of the bands'),
   as('rda', 'R workspace (.rda) of the bands'),
-  as('tif', 'GeoTIFF travel-time raster (minutes; marketsheds: and the nearest-source raster)'),
+  as('tif', 'GeoTIFF travel-time raster (minutes; marketsheds: and the nearest-source raster; capacities: and the coverage raster)'),
   as('asc', 'ESRI ASCII travel-time grid'),
   as('grd', 'R raster travel time (.grd/.gri)'),
   {
