@@ -21,6 +21,7 @@ import { loadBench } from './load';
 import { catalogBench } from './catalog';
 import { catchmentBench } from './catchment';
 import { ksumBench } from './ksum';
+import { coldBreakdown } from './cold-breakdown';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '..');
@@ -130,6 +131,16 @@ async function main() {
   for (const [name, v, target, unit] of checks) {
     const shown = v === undefined ? '-' : unit === 'x' ? v.toFixed(2) : v.toFixed(1);
     console.log(`${pad(name, 48)}${shown.padStart(10)}${`<= ${target}${unit === 'x' ? 'x' : ''}`.padStart(10)}  ${v === undefined ? 'NOT MEASURED' : v <= target ? 'met' : 'NOT MET'}`);
+  }
+  const coldRatio = terra.region ? results.region.cold / terra.region.cold_ms : undefined;
+  if (coldRatio === undefined || coldRatio > 0.15) {
+    // issue 26.5: where the cold region query's time goes (bench/cold-breakdown.ts)
+    const b = await coldBreakdown(dir, vars, varCfg.map((v) => v.weight).filter((w): w is string => !!w));
+    const pct = (x: number) => `${((100 * x) / b.totalMs).toFixed(0)}%`;
+    console.log(`\ncold region query, ${b.files} COGs, ${b.blocks} blocks (median of 3; NOT MET: where the time goes): total ${b.totalMs.toFixed(1)} ms = ` +
+      `windows ${b.windowsMs.toFixed(1)} ms (${pct(b.windowsMs)}: of which file bytes ${b.fileMs.toFixed(1)}, zlib inflate ${b.inflateMs.toFixed(1)}, ` +
+      `block decode ${b.blockDecodeMs.toFixed(1)}, the rest headers, cache and assembly) + engine on read windows ${b.engineMs.toFixed(1)} ms (${pct(b.engineMs)}: groups, cell lists, sums, rows); ` +
+      `terra cold ${terra.region?.cold_ms.toFixed(1) ?? '-'} ms, so 0.15x is ${terra.region ? (0.15 * terra.region.cold_ms).toFixed(1) : '-'} ms`);
   }
   const ks = ksumBench();
   console.log(`compensated per-group sums (issue 15 item 6, bench/ksum.ts): plain ${ks.plainMs.toFixed(1)} ms, compensated ${ks.compensatedMs.toFixed(1)} ms, ratio ${ks.ratio.toFixed(2)} (816,480 cells, sum(A*W) and sum(W))`);

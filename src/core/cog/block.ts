@@ -153,14 +153,15 @@ function floatPredictor(info: BlockLayout, data: Uint8Array, rows: number, bps: 
   // GDAL/libtiff write big-endian files with the planes of the byte-swapped word: the planes
   // are most significant first in host order exactly when the file's order is the host's.
   const msbFirst = HOST_LE === info.littleEndian;
-  const out = new ArrayBuffer(n * bps);
-  if (bps === 4 && msbFirst && HOST_LE && data.byteOffset % 4 === 0) {
-    const words = new Uint32Array(data.buffer, data.byteOffset, rows * w);
+  if (bps === 4 && msbFirst && HOST_LE && data.byteOffset % 4 === 0 && data.length >= n * 4) {
+    // in place: the samples end up in the inflated buffer itself (one block less to allocate)
+    const words = new Int32Array(data.buffer, data.byteOffset, n);
     for (let r = 0; r < rows; r++) prefixSumWords(words, r * w, (r + 1) * w);
     const nd = info.kind === 'float32' && info.noData !== null && !Number.isNaN(info.noData) ? noDataBits(info.noData) : null;
-    interleave32(data, new Int32Array(out), w, rows, nd ?? [NAN32, NAN32]);
-    return [view(info.kind, out, 0, n), true];
+    interleave32(data, words, w, rows, nd ?? [NAN32, NAN32]);
+    return [view(info.kind, data.buffer, data.byteOffset, n), true];
   }
+  const out = new ArrayBuffer(n * bps);
   for (let r = 0, o = 0; r < rows; r++, o += rowBytes) prefixSumBytes(data, o, o + rowBytes);
   interleaveBytes(data, new Uint8Array(out), w, rows, bps, msbFirst);
   return [view(info.kind, out, 0, n), false];
@@ -190,7 +191,7 @@ function prefixSumBytes(d: Uint8Array, from: number, to: number): void {
  * 256) plus the previous word's last sum, computed in 16-bit lanes so that no lane carries
  * into the next.
  */
-function prefixSumWords(u: Uint32Array, from: number, to: number): void {
+function prefixSumWords(u: Int32Array, from: number, to: number): void {
   let carry = 0;
   for (let i = from; i < to; i++) {
     const x = u[i];
@@ -206,15 +207,18 @@ function prefixSumWords(u: Uint32Array, from: number, to: number): void {
 }
 
 /**
- * Four byte planes per row (most significant first) -> host (little-endian) 32-bit words;
- * a word equal to one of the no-data bit patterns becomes a NaN.
+ * Four byte planes per row (most significant first) -> host (little-endian) 32-bit words,
+ * written over the same row of `d` (through `out`, a view of `d`'s bytes; each row's planes
+ * are copied aside first); a word equal to one of the no-data bit patterns becomes a NaN.
  */
 function interleave32(d: Uint8Array, out: Int32Array, w: number, rows: number, nd: [number, number]): void {
   const nd0 = nd[0], nd1 = nd[1];
+  const row = new Uint8Array(4 * w);
+  const p1 = w, p2 = 2 * w, p3 = 3 * w;
   for (let r = 0, o = 0, k0 = 0; r < rows; r++, o += 4 * w, k0 += w) {
-    const p1 = o + w, p2 = o + 2 * w, p3 = o + 3 * w;
+    row.set(d.subarray(o, o + 4 * w));
     for (let k = 0; k < w; k++) {
-      const v = (d[o + k] << 24) | (d[p1 + k] << 16) | (d[p2 + k] << 8) | d[p3 + k];
+      const v = (row[k] << 24) | (row[p1 + k] << 16) | (row[p2 + k] << 8) | row[p3 + k];
       out[k0 + k] = v === nd0 || v === nd1 ? NAN32 : v;
     }
   }
