@@ -7,7 +7,6 @@
 import { existsSync, promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { inflateSync } from 'node:zlib';
 import type { Engine } from '../core/api';
 import type { GenFile } from '../contract/methods';
 import { openBundle, type Bundle, type BundleLoaders } from '../core/bundle';
@@ -17,6 +16,7 @@ import { configureGraphics, createResvgRasterizer, genFile, type Basemap } from 
 import { fetchSourceFactory, fetchTextLoader } from '../core/io/fetch-source';
 import type { SourceFactory, TextLoader } from '../core/io/source';
 import { fileSourceFactory, fileTextLoader } from './file-source';
+import { nodeInflate } from './engine';
 
 /** True when a DATA_DIR value is an http(s) URL rather than a folder. */
 export function isDataUrl(s: string): boolean {
@@ -73,7 +73,7 @@ export async function createBundleEngine(dataDir: string, cacheBytes = 256 * 102
   } catch (e) {
     throw new IndapiError('BAD_BUNDLE', `There is no data bundle at ${dataDir} (manifest.json: ${(e as Error).message}). Set DATA_DIR to a bundle folder or URL.`);
   }
-  return createEngine({ ...io, bundle, cacheBytes, inflate: (d) => inflateSync(d) });
+  return createEngine({ ...io, bundle, cacheBytes, inflate: nodeInflate });
 }
 
 /** The file writers in Node: PNG rendering with resvg-wasm and DejaVu Sans, country and admin-1/admin-2 outlines from the bundle. */

@@ -23,7 +23,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { inflateSync } from 'node:zlib';
+import { nodeInflate } from '../engine';
 import { CogStore } from '../../core/cog/store';
 import { parseClassTable } from '../../core/bundle';
 import { IndapiError } from '../../core/errors';
@@ -113,7 +113,7 @@ export async function ingestBoundaries(opts: IngestBoundariesOptions): Promise<I
     const W = grid.width * F, H = grid.height * F;
     await runGdal('gdal_rasterize', ['-q', '-a', '_uid', '-ot', 'UInt32', '-a_nodata', '0', '-init', '0', '-te', String(grid.xmin), String(grid.ymin), String(grid.xmax), String(grid.ymax),
       '-ts', String(W), String(H), '-of', 'GTiff', '-co', 'TILED=YES', '-co', 'COMPRESS=DEFLATE', join(tmp, 'uid.geojson'), join(tmp, 'uid.tif')], opts.signal);
-    const store = new CogStore({ source: fileSourceFactory(tmp), inflate: (d) => inflateSync(d), cacheBytes: 64 * 2 ** 20 });
+    const store = new CogStore({ source: fileSourceFactory(tmp), inflate: nodeInflate, cacheBytes: 64 * 2 ** 20 });
     let sub: Int32Array;
     let iso: Int32Array | null = null;
     let isoLabels = new Map<number, string>();
@@ -123,7 +123,7 @@ export async function ingestBoundaries(opts: IngestBoundariesOptions): Promise<I
       await store.close();
     }
     if (existsSync(join(opts.out, 'cog/ISO3.tif'))) {
-      const bs = new CogStore({ source: fileSourceFactory(opts.out), inflate: (d) => inflateSync(d), cacheBytes: 8 * 2 ** 20 });
+      const bs = new CogStore({ source: fileSourceFactory(opts.out), inflate: nodeInflate, cacheBytes: 8 * 2 ** 20 });
       try {
         iso = await bs.readInt('cog/ISO3.tif', [0, 0, grid.width, grid.height]);
       } finally {

@@ -18,7 +18,7 @@ import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { inflateSync } from 'node:zlib';
+import { nodeInflate } from '../engine';
 import Papa from 'papaparse';
 import { parse as parseYaml } from 'yaml';
 import { CogStore } from '../../core/cog/store';
@@ -114,7 +114,7 @@ const METHOD_TEXT: Record<ResampleMethod, string> = {
 
 /** Reads a whole-grid GeoTIFF written by GDAL as Float32 (gdalwarp -ot Float32; no-data as NaN). */
 async function readGridTiff(dir: string, name: string, grid: GridDef): Promise<Float32Array> {
-  const store = new CogStore({ source: fileSourceFactory(dir), inflate: (d) => inflateSync(d), cacheBytes: 8 * 2 ** 20 });
+  const store = new CogStore({ source: fileSourceFactory(dir), inflate: nodeInflate, cacheBytes: 8 * 2 ** 20 });
   try {
     return Float32Array.from(await store.readFloat(name, [0, 0, grid.width, grid.height]));
   } finally {
@@ -125,7 +125,7 @@ async function readGridTiff(dir: string, name: string, grid: GridDef): Promise<F
 /** The land mask of a bundle (cells with an ISO3), or null when it has no ISO3 layer. */
 export async function landMask(dir: string, grid: GridDef): Promise<Uint8Array | null> {
   if (!existsSync(join(dir, 'cog/ISO3.tif'))) return null;
-  const store = new CogStore({ source: fileSourceFactory(dir), inflate: (d) => inflateSync(d), cacheBytes: 8 * 2 ** 20 });
+  const store = new CogStore({ source: fileSourceFactory(dir), inflate: nodeInflate, cacheBytes: 8 * 2 ** 20 });
   try {
     const iso = await store.readInt('cog/ISO3.tif', [0, 0, grid.width, grid.height]);
     return Uint8Array.from(iso, (v) => (v >= 0 ? 1 : 0));
