@@ -160,6 +160,29 @@ export interface CatchmentCallArgs extends CatchmentArgs {
   format?: string;
 }
 
+/**
+ * A request normalised once, at the entry of the writers (`genFile` of src/core/formats) and
+ * of the package use case (src/core/package), by `queryValue` (src/core/args.ts): the codes
+ * read by the one list reader, `iso3` upper-cased once. Writers name files and describe
+ * packages from it and from the selection the engine used, never from the raw arguments.
+ */
+export interface QueryValue {
+  /** `var` codes, in request order. */
+  vars: string[];
+  /** `by` codes (keys of the object form; `similar`'s unit level as text). */
+  by: string[];
+  /** `iso3` codes, upper-cased; empty when not sent. */
+  iso3: string[];
+  /** The area part of file names: the iso3 codes, else `CELLS` (ids), `WKT` (wkt), `SSA`. */
+  area: string[];
+  /** WKT of the shapes, when the request has them. */
+  wkt?: string;
+  /** `collapse` as sent (false: one row per cell). */
+  collapse?: boolean;
+  /** ColorBrewer palette of plots (`pal`). */
+  pal?: string;
+}
+
 /** The engine: every data method of the service, pure over injected I/O. */
 export interface Engine {
   /** Catalog records, in catalog order. */

@@ -4,7 +4,7 @@
  * table, by region blocks or over domains. The methods of src/core/engine/index.ts call these.
  */
 import type { CallOptions, ColumnInfo, TableResult } from '../api';
-import { asList, byCodesOf } from '../args';
+import { asList, byCodesOf, iso3Codes } from '../args';
 import type { CogStore } from '../cog/store';
 import { IndapiError } from '../errors';
 import type { GetLayerArgs, Row } from '../types';
@@ -91,7 +91,7 @@ export async function table(q: QueryScope, args: GetLayerArgs, o: CallOptions = 
   const collapse = args.collapse !== false;
   const hasIds = args.ids !== undefined && args.ids !== null && (!Array.isArray(args.ids) || args.ids.length > 0);
   if (collapse && !union && !hasIds && args.pooled === undefined && !args.wkt && args.iso3 !== undefined && args.iso3 !== null) {
-    const codes = [...new Set(asList(args.iso3, 'iso3').map((x) => x.toUpperCase()))].sort();
+    const codes = [...new Set(iso3Codes(args.iso3))].sort();
     if (codes.length > 1 && codes.every((x) => c.cat.isoEntry(x)) && codes.some((x) => c.cat.isoEntry(x)!.type === 'region')) {
       return { ...(await regionBlocks(q, p, codes, o)), selection: selectionUsed(args, null, false) };
     }

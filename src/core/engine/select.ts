@@ -9,7 +9,7 @@ import type { SelectionUsed } from '../api';
 import type { ClassEntry } from '../types';
 import type { CellWeights } from '../wkt/raster';
 import type { Ctx } from './context';
-import { asList } from '../args';
+import { iso3Codes } from '../args';
 
 /** Most CELL5M ids a query may pass. */
 export const MAX_IDS = 1_000_000;
@@ -45,7 +45,7 @@ export function select(c: Ctx, args: { iso3?: unknown; ids?: unknown }, geom: Ce
   const { grid, isoClasses } = c;
   const nIso = c.isoIndex.length;
   const full: PixelWindow = [0, 0, grid.width, grid.height];
-  let iso3 = asList(args.iso3 ?? 'SSA', 'iso3').map((s) => s.toUpperCase());
+  let iso3 = iso3Codes(args.iso3 ?? 'SSA');
   if (!iso3.length) iso3 = ['SSA'];
   const unknown = iso3.filter((s) => !c.cat.isoEntry(s));
   if (unknown.length) {
@@ -134,6 +134,6 @@ export function unweighted(sel: Selection): Selection {
 export function selectionUsed(args: { iso3?: unknown; ids?: unknown; wkt?: unknown }, sel: Selection | null, pooled?: boolean): SelectionUsed {
   const hasIds = args.ids !== undefined && args.ids !== null && (!Array.isArray(args.ids) || args.ids.length > 0);
   const wkt = typeof args.wkt === 'string' && args.wkt !== '';
-  const iso3 = hasIds || wkt ? [] : asList(args.iso3 ?? 'SSA', 'iso3').map((x) => x.toUpperCase());
+  const iso3 = hasIds || wkt ? [] : iso3Codes(args.iso3 ?? 'SSA');
   return { iso3: iso3.length || hasIds || wkt ? iso3 : ['SSA'], pooled: pooled ?? (sel ? sel.blocks[0] === null : false), ids: hasIds, wkt };
 }

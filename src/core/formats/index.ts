@@ -34,7 +34,8 @@
 import type { CallOptions, GeneratedFile } from '../api';
 import { IndapiError, throwIfAborted } from '../errors';
 import JSZip from 'jszip';
-import { requestCodes, zipFileName } from './names';
+import { queryValue } from '../args';
+import { zipFileName } from './names';
 import { countSelected } from './raster';
 import { MAX_PACKAGE_BYTES, resolveFormat, type FormatSpec, type GenFileInput, type GenFileResult } from './registry';
 
@@ -95,11 +96,15 @@ function checkInput(spec: FormatSpec, input: GenFileInput): void {
  */
 export async function genFile(input: GenFileInput, opts: CallOptions = {}): Promise<GenFileResult> {
   const spec = resolveFormat(input.format, input.formats);
-  const zipName = zipFileName(requestCodes(input.args), String(input.format));
+  // request in, query value out: the writers get the query and the selection used, never the raw arguments
+  const { args, ...rest } = input;
+  const query = queryValue(args);
+  const zipName = zipFileName(query, String(input.format));
   throwIfAborted(opts.signal);
   if (spec.input === 'none') return { files: [], graphics: [], zipName };
   checkInput(spec, input);
-  const out = await spec.write(input, opts);
+  const selection = input.table?.selection ?? input.cells?.selection;
+  const out = await spec.write({ ...rest, query, shownRequest: args, ...(selection ? { selection } : {}) }, opts);
   return { files: out.files, graphics: out.graphics ?? [], zipName: out.zipName ?? zipName };
 }
 

@@ -13,8 +13,7 @@
  * names stay short on every file system. Characters other than letters, digits, `_` and
  * `.` become `_`.
  */
-import { asList, byCodesOf } from '../args';
-import type { ByArg } from '../types';
+import { queryValue } from '../args';
 
 /** The codes a request names. */
 export interface RequestCodes {
@@ -27,17 +26,13 @@ export interface RequestCodes {
 }
 
 /**
- * Codes of a request's arguments (`var`, `by` as a list or object, `iso3`, `wkt`, `ids`), read
- * by the engine's own list readers (../args.ts).
+ * Codes of a request's arguments (`var`, `by` as a list or object, `iso3` upper-cased, `wkt`,
+ * `ids`): those of its query value (`queryValue` of ../args.ts, what the writers get).
  * @throws IndapiError BAD_ARGUMENT for list arguments that are not text (the engine refuses them first)
  * @param args the request arguments as the contract parsed them
  */
 export function requestCodes(args: Record<string, unknown>): RequestCodes {
-  const vars = asList(args.var, 'var');
-  // similar()'s `by` is a count of cells, named as it is
-  const by = typeof args.by === 'number' ? [String(args.by)] : byCodesOf(args.by as ByArg | string | undefined);
-  let area = asList(args.iso3, 'iso3');
-  if (area.length === 0) area = args.ids !== undefined ? ['CELLS'] : args.wkt !== undefined ? ['WKT'] : ['SSA'];
+  const { vars, by, area } = queryValue(args);
   return { vars, by, area };
 }
 

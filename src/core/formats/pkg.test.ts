@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FIXED_NOW, FIXTURE_META, TABLE_KEN_ADM1 } from '../../../tests/formats/formats.fixture';
 import { writeGeoJson } from './geojson';
 import { CELLS_KEN } from '../../../tests/formats/formats.fixture';
+import { queryValue } from '../args';
 import { dataFileBase, requestCodes, zipFileName } from './names';
 import { dataPackageJson, descriptionText, period, readmeText, sentence } from './pkg';
 
@@ -18,7 +19,7 @@ describe('names', () => {
 });
 
 describe('package side files', () => {
-  const info = { base: 'getLayer-ELEVATION-KEN', format: 'csv', method: 'getLayer', args: { var: ['ELEVATION'], iso3: ['KEN'] }, meta: FIXTURE_META, now: FIXED_NOW, requestUrl: 'http://h/ocpu/library/indapi3/R/indapi', dataFiles: [{ name: 'getLayer-ELEVATION-KEN.csv', mediaType: 'text/csv', format: 'csv', columns: TABLE_KEN_ADM1.columns }] };
+  const info = { base: 'getLayer-ELEVATION-KEN', format: 'csv', method: 'getLayer', query: queryValue({ var: ['ELEVATION'], iso3: ['KEN'] }), shownRequest: { var: ['ELEVATION'], iso3: ['KEN'] }, meta: FIXTURE_META, now: FIXED_NOW, requestUrl: 'http://h/ocpu/library/indapi3/R/indapi', dataFiles: [{ name: 'getLayer-ELEVATION-KEN.csv', mediaType: 'text/csv', format: 'csv', columns: TABLE_KEN_ADM1.columns }] };
   it('describes resources with a Table Schema, licence and sources', () => {
     const p = dataPackageJson(info) as any;
     expect(p.name).toBe('getlayer-elevation-ken');

@@ -13,11 +13,10 @@
  *   (https://cran.r-project.org/doc/manuals/r-release/R-exts.html#The-DESCRIPTION-file):
  *   `Field: value` lines, continuation lines indented by one space.
  */
-import type { ColumnInfo } from '../api';
+import type { ColumnInfo, QueryValue } from '../api';
 import type { VarRecord } from '../types';
 import { xmlEscape } from './bytes';
 import { csvText } from './csv';
-import { requestCodes } from './names';
 import { rObjectName } from './rds';
 
 /**
@@ -69,8 +68,10 @@ export interface PackageInfo {
   format: string;
   /** Method called. */
   method: string;
-  /** Request arguments (as JSON). */
-  args: Record<string, unknown>;
+  /** The request as a query value: its codes, `iso3` upper-cased (what names and titles read). */
+  query: QueryValue;
+  /** The request as sent, only shown (README, datapackage.json, DESCRIPTION, the commands that reproduce it). */
+  shownRequest: Readonly<Record<string, unknown>>;
   /** Catalog records of the var and by codes. */
   meta: VarRecord[];
   /** Files of the package (data files first), without the side files being written. */
@@ -114,11 +115,9 @@ export function sentence(s: string | undefined): string {
 }
 
 function title(info: PackageInfo): string {
-  const codes = requestCodes(info.args);
-  const vars = info.meta.filter((m) => codes.vars.includes(m.varCode));
+  const { vars: codes, by, iso3: area } = info.query;
+  const vars = info.meta.filter((m) => codes.includes(m.varCode));
   const what = (vars.length ? vars : info.meta).map((m) => m.varLabel || m.varCode).join(', ');
-  const by = codes.by;
-  const area = info.args.iso3 === undefined || info.args.iso3 === null ? [] : codes.area;
   return `${what}${by.length ? ` by ${by.join(', ')}` : ''}${area.length ? ` (${area.join(', ')})` : ''}`;
 }
 
@@ -178,7 +177,7 @@ export function dataPackageJson(info: PackageInfo): Record<string, unknown> {
     profile: resources.every((r) => r.profile === 'tabular-data-resource') ? 'tabular-data-package' : 'data-package',
     name,
     title: title(info),
-    description: `Data package produced by ${PRODUCER} (${info.method}, format ${info.format}) from the request ${JSON.stringify(info.args)}. See README.md.`,
+    description: `Data package produced by ${PRODUCER} (${info.method}, format ${info.format}) from the request ${JSON.stringify(info.shownRequest)}. See README.md.`,
     version: info.version ?? '1.0.0',
     created,
     last_updated: created,
@@ -222,7 +221,7 @@ export function descriptionText(info: PackageInfo, fileNames: string[]): string 
       field('Version', info.version ?? '1.0.0'),
       field('Date', info.now.toISOString().slice(0, 10)),
       field('Author', PRODUCER),
-      field('Description', `Gridded indicators for Africa south of the Sahara on the 5-arc-minute grid (EPSG:4326), produced by ${PRODUCER} ${info.method} as ${info.format}. Request: ${JSON.stringify(info.args)}`),
+      field('Description', `Gridded indicators for Africa south of the Sahara on the 5-arc-minute grid (EPSG:4326), produced by ${PRODUCER} ${info.method} as ${info.format}. Request: ${JSON.stringify(info.shownRequest)}`),
       field('License', `${PACKAGE_LICENSE.name} (${PACKAGE_LICENSE.path}); source data under their own licences, see terms.html or README.md`),
       field('Source', srcs.map((s) => `${s.title} (${s.license || 'licence not stated'})`).join('; ') || 'none'),
       field('Variables', info.meta.map((m) => `${m.varCode} = ${m.varLabel}${m.unit ? ` (${m.unit})` : ''}`).join('; ')),
@@ -265,8 +264,8 @@ export function requestBase(url: string | undefined): { base: string; method: st
 export function curlCommands(info: PackageInfo): string[] {
   const { base } = requestBase(info.requestUrl);
   const fileMethod = ['getLayer', 'getLayerWKT', 'indapi', 'genFile'].includes(info.method);
-  const { format: _f, ...plain } = info.args;
-  const withFormat = { ...plain, format: typeof info.args.format === 'string' ? info.args.format : info.format };
+  const { format: sent, ...plain } = info.shownRequest;
+  const withFormat = { ...plain, format: typeof sent === 'string' ? sent : info.format };
   const out = [`BASE=${shq(base)}`];
   if (fileMethod) {
     out.push(
@@ -301,7 +300,7 @@ export function readmeText(info: PackageInfo, fileNames: string[]): string {
     '## Request',
     '',
     '```json',
-    JSON.stringify(info.args, null, 2),
+    JSON.stringify(info.shownRequest, null, 2),
     '```',
     '',
     known
@@ -335,7 +334,7 @@ export function readmeText(info: PackageInfo, fileNames: string[]): string {
     lines.push(
       '## Rasters',
       '',
-      ...(requestCodes(info.args).by.length
+      ...(info.query.by.length
         ? ['Values: with `by`, every cell holds the summary of its group (unit, class or interval; a zonal map), not its own value: each unit\'s value repeats over its cells, so do not sum cells; the summary table (csv, dta, rds, rda) has one row per group.', '']
         : ['Values: each cell\'s own value.', '']),
       'Grid: EPSG:4326, 5-arc-minute cells (1/12 degree) on the global lattice, clipped to the selected cells\' bounding box.',

@@ -13,7 +13,7 @@ import { IndapiError } from '../errors';
 import { countSelected } from './raster';
 import type { FormatSpec, FormatWriter } from './types';
 
-export type { FormatInput, FormatSpec, FormatWriter, GenFileInput, GenFileResult } from './types';
+export type { FormatInput, FormatSpec, FormatWriter, GenFileInput, GenFileResult, WriterInput } from './types';
 
 /** Default limit of {@link estimateBytes} (bytes): 512 MiB, what a browser tab can hold twice (files + ZIP). */
 export const MAX_PACKAGE_BYTES = 512 * 1024 * 1024;

@@ -4,7 +4,7 @@
  * writers (writers/*.ts) both import it, so no writer imports the registry that loads it.
  * Re-exported by registry.ts.
  */
-import type { CallOptions, CellResult, GeneratedFile, Graphic, TableResult } from '../api';
+import type { CallOptions, CellResult, GeneratedFile, Graphic, QueryValue, SelectionUsed, TableResult } from '../api';
 import type { VarRecord } from '../types';
 import type { Basemap, Rasterizer } from './graphics-config';
 
@@ -21,7 +21,7 @@ export type FormatInput =
   /** the method's own result (`PackageInput.source`), e.g. a catchment's bands */
   | 'source';
 
-/** Input of a writer (and of {@link genFile}). */
+/** Input of {@link genFile}: the request as the contract names it, read once at its entry into a {@link WriterInput}. */
 export interface GenFileInput {
   /** Requested `format` (any spelling the registry accepts). */
   format: string;
@@ -29,7 +29,7 @@ export interface GenFileInput {
   formats?: readonly FormatSpec[];
   /** Method called, e.g. "getLayer" (first part of file names). */
   method: string;
-  /** The request's arguments as the contract names them (var, iso3, by, wkt, ids, pal, ...), for names and README. */
+  /** The request's arguments as the contract names them (var, iso3, by, wkt, ids, collapse, pal, ...). */
   args: Record<string, unknown>;
   /** Summary table, for formats whose input is `table`. */
   table?: TableResult;
@@ -57,6 +57,23 @@ export interface GenFileInput {
   maxBytes?: number;
 }
 
+/**
+ * Input of a writer: {@link GenFileInput} with the request read once into its
+ * {@link QueryValue} (codes, `iso3` upper-cased, wkt, collapse, pal) and the selection the
+ * engine used; a writer reads those, never the raw arguments.
+ */
+export interface WriterInput extends Omit<GenFileInput, 'args'> {
+  /** The request as a query value (`queryValue` of src/core/args.ts). */
+  query: QueryValue;
+  /** The selection the query used (from the table or the cells), when the engine reports it. */
+  selection?: SelectionUsed;
+  /**
+   * The request as sent, only to be shown: the README's and datapackage.json's copy of it
+   * and the commands that reproduce it. Never read for names or values (use `query`).
+   */
+  shownRequest: Readonly<Record<string, unknown>>;
+}
+
 /** Result of {@link genFile} and of a writer. */
 export interface GenFileResult {
   /** Files of the session, in listing order. */
@@ -72,7 +89,7 @@ export interface GenFileResult {
  * spec names is present, the size under the limit, cells selected) and names the ZIP unless
  * the writer does (`zipName`).
  */
-export type FormatWriter = (input: GenFileInput, opts: CallOptions) => Promise<{ files: GeneratedFile[]; graphics?: Graphic[]; zipName?: string }>;
+export type FormatWriter = (input: WriterInput, opts: CallOptions) => Promise<{ files: GeneratedFile[]; graphics?: Graphic[]; zipName?: string }>;
 
 /** One download format. */
 export interface FormatSpec {

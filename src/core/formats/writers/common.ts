@@ -6,9 +6,9 @@
 import type { GeneratedFile } from '../../api';
 import type { VarRecord } from '../../types';
 import { utf8 } from '../bytes';
-import { dataFileBase, requestCodes, type RequestCodes } from '../names';
+import { dataFileBase, type RequestCodes } from '../names';
 import { dataPackageJson, descriptionText, metaCsv, PRODUCER, readmeText, termsHtml, type PackageInfo } from '../pkg';
-import type { GenFileInput } from '../types';
+import type { WriterInput } from '../types';
 
 /** Media types of the files by extension (the original's, GeoJSON's from RFC 7946, GeoPackage's from OGC 12-128r18). */
 export const MEDIA_TYPES: Record<string, string> = {
@@ -71,12 +71,12 @@ export interface PackageContext {
  * The package context of a writer's input.
  * @param input the writer's input; `format` is the normalised name
  */
-export function packageContext(input: GenFileInput, format: string): PackageContext {
-  const codes = requestCodes(input.args);
+export function packageContext(input: WriterInput, format: string): PackageContext {
+  const codes = input.query;
   const now = input.now ?? new Date();
   const meta = input.meta.length ? input.meta : (input.table?.meta ?? input.cells?.meta ?? []);
   const base = dataFileBase(input.method, codes);
-  const info: PackageInfo = { base, format, method: input.method, args: input.args, meta, dataFiles: [], requestUrl: input.requestUrl, now, version: input.version };
+  const info: PackageInfo = { base, format, method: input.method, query: input.query, shownRequest: input.shownRequest, meta, dataFiles: [], requestUrl: input.requestUrl, now, version: input.version };
   return { codes, base, meta, now, info };
 }
 

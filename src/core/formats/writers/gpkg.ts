@@ -22,7 +22,7 @@ import type { Row } from '../../types';
 import { parseWkt } from '../../wkt/parse';
 import { graphicsDefaults } from '../graphics-config';
 import type { Basemap } from '../graphics';
-import type { FormatWriter, GenFileInput } from '../types';
+import type { FormatWriter, WriterInput } from '../types';
 import { fileOf, packageContext, sideFiles } from './common';
 
 /** EPSG:4326 as OGC WKT (the definition GDAL writes into gpkg_spatial_ref_sys). */
@@ -111,13 +111,13 @@ function adminLevel(code: string): 0 | 1 | 2 | undefined {
 }
 
 /** The geometry of each row (or null), and the table's geometry type. */
-async function rowGeometries(input: GenFileInput, table: TableResult, by: string[]): Promise<{ geoms: Array<Geometry | null>; type: string }> {
+async function rowGeometries(input: WriterInput, table: TableResult, by: string[]): Promise<{ geoms: Array<Geometry | null>; type: string }> {
   const cols = new Set(table.columns.map((c) => c.name));
   if (cols.has('X') && cols.has('Y')) {
     return { type: 'POINT', geoms: table.rows.map((r) => (typeof r.X === 'number' && typeof r.Y === 'number' ? { type: 'Point', coordinates: [r.X, r.Y] } : null)) };
   }
-  if (typeof input.args.wkt === 'string' && cols.has('feature')) {
-    const g = parseWkt(input.args.wkt);
+  if (input.query.wkt !== undefined && cols.has('feature')) {
+    const g = parseWkt(input.query.wkt);
     const shapes = (g.type === 'GeometryCollection' ? g.geometries : [g]).map(multi);
     const kinds = new Set(shapes.map((s) => s?.type));
     const type = kinds.size === 1 && kinds.has('MultiPolygon') ? 'MULTIPOLYGON' : kinds.size === 1 && kinds.has('MultiPoint') ? 'MULTIPOINT' : 'GEOMETRY';

@@ -40,7 +40,7 @@ export function write(format: string): FormatWriter {
       const rec = recordOf(meta, layer.code);
       const svg =
         format === 'plot'
-          ? renderPlot({ cells, layer, rec, basemap, admin1, admin2, by, pal: typeof input.args.pal === 'string' ? input.args.pal : undefined, now })
+          ? renderPlot({ cells, layer, rec, basemap, admin1, admin2, by, pal: input.query.pal, now })
           : await renderHist({ cells, layer, rec, now });
       const png = await rasterize(svg, signal);
       graphics.push({ svg, png });

@@ -2,29 +2,28 @@
  * Writers of one data file plus the package's side files: the summary table as csv, dta,
  * rds or rda, and the per-cell result as GeoJSON (json). See ../index.ts for the files.
  */
-import type { CellResult, GeneratedFile, TableResult } from '../../api';
+import type { CellResult, GeneratedFile, QueryValue, TableResult } from '../../api';
 import { IndapiError, throwIfAborted } from '../../errors';
 import { writeCsv } from '../csv';
 import { dtaTimeStamp, writeDta } from '../dta';
 import { CELL_POINTS_DESCRIPTION, writeGeoJson, writeGeoJsonZonal, zonalDescription } from '../geojson';
 import { rObjectName, writeRda, writeRds } from '../rds';
-import type { FormatWriter, GenFileInput } from '../types';
+import type { FormatWriter, WriterInput } from '../types';
 import { dataLabel, fileOf, packageContext, sideFiles, type PackageContext } from './common';
-import { requestCodes } from '../names';
 
 /**
  * True when a json (GeoJSON) package is written as zonal polygons: the request has `by` and
  * does not ask for `collapse = FALSE`.
- * @param args the request arguments as parsed
+ * @param query the request as a query value (its `by` codes and `collapse`)
  */
-export function zonalJson(args: { by?: unknown; collapse?: unknown }): boolean {
-  return requestCodes(args as Record<string, unknown>).by.length > 0 && args.collapse !== false;
+export function zonalJson(query: Pick<QueryValue, 'by'> & { collapse?: boolean }): boolean {
+  return query.by.length > 0 && query.collapse !== false;
 }
 
 /** The GeoJSON data file: zonal polygons (by, collapsed) or cell points. */
-function geojsonFile(input: GenFileInput, p: PackageContext, signal?: AbortSignal): GeneratedFile {
+function geojsonFile(input: WriterInput, p: PackageContext, signal?: AbortSignal): GeneratedFile {
   const cells = input.cells as CellResult;
-  if (zonalJson(input.args) && (cells.keys?.length ?? 0) > 1) {
+  if (zonalJson(input.query) && (cells.keys?.length ?? 0) > 1) {
     // the engine says whether it pooled the countries (one block for all selected cells);
     // from an engine that predates `selection`, summaries per country
     const pooled = cells.selection?.pooled ?? false;
@@ -40,7 +39,7 @@ function geojsonFile(input: GenFileInput, p: PackageContext, signal?: AbortSigna
 }
 
 /** The table's data file in a tabular format. */
-function tableFile(format: string, input: GenFileInput, p: PackageContext): GeneratedFile {
+function tableFile(format: string, input: WriterInput, p: PackageContext): GeneratedFile {
   const table = input.table as TableResult;
   const label = dataLabel(input.method, p.codes);
   let data: GeneratedFile;
