@@ -148,6 +148,75 @@ function Count({ n }: { n: number }) {
   return <span className="count">{n}<span className="sr-only"> indicator{n === 1 ? '' : 's'}</span></span>;
 }
 
+/** Props of {@link CatalogRowItem}. */
+interface CatalogRowItemProps {
+  row: CatalogRow;
+  /** The element id (aria-activedescendant). */
+  id: string;
+  /** Index in the rows (the virtualizer measures by it). */
+  index: number;
+  /** Top of the row, px. */
+  start: number;
+  /** The keyboard's active row. */
+  active: boolean;
+  /** The selected indicator's row. */
+  selected: boolean;
+  /** Search results (a flat listbox) rather than the category tree. */
+  listMode: boolean;
+  /** The virtualizer's measuring ref. */
+  measure: (el: Element | null) => void;
+  onClick: () => void;
+}
+
+/** One row of the catalog: a category branch (tree item) or an indicator (tree item or option). */
+function CatalogRowItem({ row, id, index, start, active, selected: isSel, listMode, measure, onClick }: CatalogRowItemProps) {
+  const common = {
+    id,
+    role: listMode ? 'option' : 'treeitem',
+    tabIndex: -1,
+    'aria-setsize': row.setsize,
+    'aria-posinset': row.posinset,
+    'aria-level': listMode ? undefined : row.level,
+    // rows grow to their wrapped titles (measured), never shorter than ROW_H
+    'data-index': index,
+    ref: measure,
+    style: { transform: `translateY(${start}px)`, minHeight: ROW_H[row.kind], paddingLeft: listMode ? 6 : 6 + (row.level - 1) * 12 },
+    onMouseDown: (e: MouseEvent) => e.preventDefault(),
+    onClick,
+  };
+  const cls = `${active ? ' active' : ''}`;
+  if (row.kind === 'branch') {
+    return (
+      <button type="button" {...common} aria-expanded={row.expanded} className={`row branch lvl${row.level}${cls}`}>
+        <span className="twist" aria-hidden="true">{row.expanded ? '▾' : '▸'}</span>
+        <span className="lbl">{row.label}</span>{' '}
+        <Count n={row.count} />
+      </button>
+    );
+  }
+  const r = row.rec!;
+  return (
+    <button type="button" {...common} aria-selected={isSel} data-code={r.varCode} title={r.varLabel}
+      className={`row item${isSel ? ' sel' : ''}${cls}`}>
+      <span className="lbl">{r.varLabel}</span>
+      <span className="sub"><code>{r.varCode}</code>
+        {listMode && <span className="muted"> · {[r.cat1, r.cat2].filter(Boolean).join(' › ')}</span>}
+        {row.note && <span className="muted note"> · {row.note}</span>}
+      </span>
+    </button>
+  );
+}
+
+/** Builds the search index's text index while the page is idle, so the first keystroke does not pay for it. */
+function useIdlePrepare(index: { prepare: () => void }, n: number): void {
+  useEffect(() => {
+    if (!n) return;
+    const ric = (globalThis as any).requestIdleCallback as ((f: () => void, o?: { timeout: number }) => number) | undefined;
+    const id = ric ? ric(() => index.prepare(), { timeout: 3000 }) : setTimeout(() => index.prepare(), 500);
+    return () => { if (ric) (globalThis as any).cancelIdleCallback(id); else clearTimeout(id); };
+  }, [index, n]);
+}
+
 /** The catalog browser component. */
 export function CatalogBrowser({ records: all, selected, onSelect, loading = false }: CatalogBrowserProps) {
   // helper layers of an ingested catalog (published false) are not listed, as in category()
@@ -158,13 +227,7 @@ export function CatalogBrowser({ records: all, selected, onSelect, loading = fal
   const [expanded, setExpanded] = useState<Set<string>>(() => new Set());
   const [active, setActive] = useState(0);
   const index = useMemo(() => buildCatalogIndex(records), [records]);
-  // build the text index while the page is idle, so the first keystroke does not pay for it
-  useEffect(() => {
-    if (!records.length) return;
-    const ric = (globalThis as any).requestIdleCallback as ((f: () => void, o?: { timeout: number }) => number) | undefined;
-    const id = ric ? ric(() => index.prepare(), { timeout: 3000 }) : setTimeout(() => index.prepare(), 500);
-    return () => { if (ric) (globalThis as any).cancelIdleCallback(id); else clearTimeout(id); };
-  }, [index, records.length]);
+  useIdlePrepare(index, records.length);
   const result = useMemo(() => index.search(q, filters), [index, q, filters]);
   const filtering = Object.values(filters).some((v) => v && v.length);
   const listMode = result.hasQuery || filtering;
@@ -270,41 +333,9 @@ export function CatalogBrowser({ records: all, selected, onSelect, loading = fal
           {virt.getVirtualItems().map((v) => {
             const row = rows[v.index];
             if (!row) return null;
-            const isSel = row.rec?.varCode === selected;
-            const common = {
-              id: `${uid}-${v.index}`,
-              role: listMode ? 'option' : 'treeitem',
-              tabIndex: -1,
-              'aria-setsize': row.setsize,
-              'aria-posinset': row.posinset,
-              'aria-level': listMode ? undefined : row.level,
-              // rows grow to their wrapped titles (measured), never shorter than ROW_H
-              'data-index': v.index,
-              ref: virt.measureElement,
-              style: { transform: `translateY(${v.start}px)`, minHeight: ROW_H[row.kind], paddingLeft: listMode ? 6 : 6 + (row.level - 1) * 12 },
-              onMouseDown: (e: MouseEvent) => e.preventDefault(),
-              onClick: () => { setActive(v.index); listRef.current?.focus({ preventScroll: true }); activate(row); },
-            };
-            const cls = `${v.index === act ? ' active' : ''}`;
-            if (row.kind === 'branch') {
-              return (
-                <button key={v.key} type="button" {...common} aria-expanded={row.expanded} className={`row branch lvl${row.level}${cls}`}>
-                  <span className="twist" aria-hidden="true">{row.expanded ? '▾' : '▸'}</span>
-                  <span className="lbl">{row.label}</span>{' '}
-                  <Count n={row.count} />
-                </button>
-              );
-            }
-            const r = row.rec!;
             return (
-              <button key={v.key} type="button" {...common} aria-selected={isSel} data-code={r.varCode} title={r.varLabel}
-                className={`row item${isSel ? ' sel' : ''}${cls}`}>
-                <span className="lbl">{r.varLabel}</span>
-                <span className="sub"><code>{r.varCode}</code>
-                  {listMode && <span className="muted"> · {[r.cat1, r.cat2].filter(Boolean).join(' › ')}</span>}
-                  {row.note && <span className="muted note"> · {row.note}</span>}
-                </span>
-              </button>
+              <CatalogRowItem key={v.key} row={row} id={`${uid}-${v.index}`} index={v.index} start={v.start} active={v.index === act} selected={row.rec?.varCode === selected}
+                listMode={listMode} measure={virt.measureElement} onClick={() => { setActive(v.index); listRef.current?.focus({ preventScroll: true }); activate(row); }} />
             );
           })}
         </div>

@@ -10,6 +10,7 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { CallOptions } from '../../core/api';
+import type { VarRecord } from '../../core/types';
 import { getEngine, getRaster } from '../services';
 import { useRun } from '../useRun';
 import { ChipSelect } from '../../ui/ChipSelect';
@@ -37,6 +38,61 @@ function save(bytes: BlobPart, name: string, type: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
+/** What the XLSX file's sheets say of the table: the cells' record, their decimals, and labels. */
+interface TableFileInfo {
+  rec: VarRecord | undefined;
+  dec: number;
+  valueLabel: string;
+  domLabel: (code: string) => string;
+}
+
+/** The table's workbook (exceljs, loaded on first use): the grid with number formats, and an "about" sheet. */
+async function tableXlsx(args: TableArgs, grid: Array<Array<string | number | null>>, { rec, dec, valueLabel, domLabel }: TableFileInfo): Promise<ArrayBuffer> {
+  const mod = await import('exceljs');
+  const ExcelJS = ((mod as unknown as { default?: typeof mod }).default ?? mod) as typeof mod;
+  const wb = new ExcelJS.Workbook();
+  wb.creator = 'indapi3';
+  const ws = wb.addWorksheet(args.value.slice(0, 31));
+  for (const x of grid) ws.addRow(x);
+  ws.getRow(1).font = { bold: true };
+  const fmt = dec > 0 ? `#,##0.${'0'.repeat(Math.min(6, dec))}` : '#,##0';
+  ws.eachRow((rw, i) => { if (i > 1) rw.eachCell((c) => { if (typeof c.value === 'number') c.numFmt = fmt; }); });
+  const about = wb.addWorksheet('about');
+  about.addRows([
+    ['Cells', `${args.value}: ${valueLabel}`],
+    ['Rows', `${args.row}: ${domLabel(args.row)}`],
+    ['Columns', `${args.col}: ${domLabel(args.col)}`],
+    ['Countries or regions', args.iso3.join(', ')],
+    ['Totals', `computed with the indicator's aggregation formula (${rec?.aggFunR ?? ''}) over the cells of the row, column or selection; "${ALL_SELECTED}": over the cells of every selected country or region together; empty: no value`],
+    ['Source', rec?.sources ?? ''],
+  ]);
+  return (await wb.xlsx.writeBuffer()) as ArrayBuffer;
+}
+
+/** The table's CSV and XLSX downloads (totals included and labelled); an XLSX failure goes to `setMsg`. */
+function useTableDownloads(last: { args: TableArgs } | null, pivot: ReturnType<typeof tablePivot> | null, info: TableFileInfo, setMsg: (m: string) => void) {
+  const [xlsxBusy, setXlsxBusy] = useState(false);
+  const fileBase = last ? `table-${last.args.value}-${last.args.row}-${last.args.col}-${last.args.iso3.join('_')}` : 'table';
+  const grid = () => (pivot && last ? pivotGrid(pivot, { row: `${last.args.row}`, country: 'ISO3' }) : []);
+  const downloadCsv = () => {
+    if (!last) return;
+    const g = grid();
+    save(pivotCsv(g), `${fileBase}.csv`, 'text/csv;charset=utf-8');
+  };
+  const downloadXlsx = async () => {
+    if (!last || xlsxBusy) return;
+    setXlsxBusy(true);
+    try {
+      save(await tableXlsx(last.args, grid(), info), `${fileBase}.xlsx`, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    } catch (e) {
+      setMsg(`Cannot write the XLSX file: ${errText(e)}`);
+    } finally {
+      setXlsxBusy(false);
+    }
+  };
+  return { downloadCsv, downloadXlsx, xlsxBusy };
+}
+
 /** The panel. */
 export function TablePanel({ ctx }: { ctx: PanelCtx }) {
   const { state, update, catalog, byCode, iso } = ctx;
@@ -56,7 +112,6 @@ export function TablePanel({ ctx }: { ctx: PanelCtx }) {
     const hits = search(find).map((c) => byCode.get(c)!).filter(Boolean);
     return hits.some((h) => h.varCode === value) || !byCode.has(value) ? hits : [byCode.get(value)!, ...hits];
   }, [find, search, catalog, byCode, value]);
-  const [xlsxBusy, setXlsxBusy] = useState(false);
   const r = useRun<TableArgs, TableData>('table', fetchTable, { setQuery: ctx.setQuery });
   const isoOpts = useMemo(() => isoOptions(iso), [iso]);
   const domains = useMemo(() => catalog.filter((c) => !COUNTRY_CODES.includes(c.varCode) || c.varCode === 'ISO3'), [catalog]);
@@ -105,44 +160,7 @@ export function TablePanel({ ctx }: { ctx: PanelCtx }) {
   }, [last, byCode]);
   const domLabel = (c: string) => { const d = byCode.get(c); return d?.type === 'continuous' ? `${d.varLabel} interval${d.unit ? ` (${prettyUnit(d.unit)})` : ''}` : colLabel(byCode, c); };
   const valueLabel = last ? `${colLabel(byCode, last.args.value)}` : '';
-  const fileBase = last ? `table-${last.args.value}-${last.args.row}-${last.args.col}-${last.args.iso3.join('_')}` : 'table';
-  const grid = () => (pivot && last ? pivotGrid(pivot, { row: `${last.args.row}`, country: 'ISO3' }) : []);
-
-  const downloadCsv = () => {
-    if (!last) return;
-    const g = grid();
-    save(pivotCsv(g), `${fileBase}.csv`, 'text/csv;charset=utf-8');
-  };
-  const downloadXlsx = async () => {
-    if (!last || xlsxBusy) return;
-    setXlsxBusy(true);
-    try {
-      const mod = await import('exceljs');
-      const ExcelJS = ((mod as unknown as { default?: typeof mod }).default ?? mod) as typeof mod;
-      const wb = new ExcelJS.Workbook();
-      wb.creator = 'indapi3';
-      const ws = wb.addWorksheet(last.args.value.slice(0, 31));
-      for (const x of grid()) ws.addRow(x);
-      ws.getRow(1).font = { bold: true };
-      const fmt = dec > 0 ? `#,##0.${'0'.repeat(Math.min(6, dec))}` : '#,##0';
-      ws.eachRow((rw, i) => { if (i > 1) rw.eachCell((c) => { if (typeof c.value === 'number') c.numFmt = fmt; }); });
-      const about = wb.addWorksheet('about');
-      about.addRows([
-        ['Cells', `${last.args.value}: ${valueLabel}`],
-        ['Rows', `${last.args.row}: ${domLabel(last.args.row)}`],
-        ['Columns', `${last.args.col}: ${domLabel(last.args.col)}`],
-        ['Countries or regions', last.args.iso3.join(', ')],
-        ['Totals', `computed with the indicator's aggregation formula (${rec?.aggFunR ?? ''}) over the cells of the row, column or selection; "${ALL_SELECTED}": over the cells of every selected country or region together; empty: no value`],
-        ['Source', rec?.sources ?? ''],
-      ]);
-      const buf = await wb.xlsx.writeBuffer();
-      save(buf as ArrayBuffer, `${fileBase}.xlsx`, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
-    } catch (e) {
-      setMsg(`Cannot write the XLSX file: ${errText(e)}`);
-    } finally {
-      setXlsxBusy(false);
-    }
-  };
+  const { downloadCsv, downloadXlsx, xlsxBusy } = useTableDownloads(last, pivot, { rec, dec, valueLabel, domLabel }, setMsg);
 
   const option = (c: (typeof catalog)[number], dom = true) => <option key={c.varCode} value={c.varCode}>{c.varLabel} ({c.varCode}){dom && c.type === 'continuous' ? ' · intervals' : ''}</option>;
   // a domain's choice shows its name (the code is written under the select), so it fits the panel
