@@ -6,19 +6,20 @@
  */
 import { expose, transfer } from 'comlink';
 import type { Engine } from '../src/core/api';
-import { IndapiError, isIndapiError } from '../src/core/errors';
+import { IndapiError } from '../src/core/errors';
 import { configureGraphics, zipFiles, type Basemap } from '../src/core/formats';
 import { buildPackage } from '../src/core/package';
 import { openBundle } from '../src/core/bundle';
 import { fetchSourceFactory, fetchTextLoader } from '../src/core/io/fetch-source';
 import { createWorkerEngine } from './engine-factory';
 import type { BuildOutcome, BuildRequest, BuildResult, FilesWorkerApi } from './protocol/files';
+import { CallRegistry } from './calls';
 
 let engine: Engine | null = null;
 let dataBase = '';
 let basemap: Promise<Basemap | undefined> | null = null;
 let version: Promise<string | undefined> | null = null;
-const ctrls = new Map<number, AbortController>();
+const calls = new CallRegistry();
 
 const api: FilesWorkerApi = {
   /** Sets the bundle root URL (ending in "/"). */
@@ -36,41 +37,37 @@ const api: FilesWorkerApi = {
     version = bundle.version().catch(() => undefined);
   },
 
-  /** Builds the files and the ZIP of a request. */
+  /** Builds the files and the ZIP of a request (the ZIP's buffer is transferred, not copied). */
   async build(id: number, req: BuildRequest, rasterize: (svg: string) => Promise<Uint8Array>, onProgress?: (done: number, total: number) => void): Promise<BuildOutcome> {
-    const ac = new AbortController();
-    ctrls.set(id, ac);
-    const signal = ac.signal;
-    const step = (p: number) => void onProgress?.(Math.round(p), 100);
-    try {
-      if (!engine) throw new IndapiError('INTERNAL', 'files worker not initialised');
-      // the contract's use case (src/core/package): the same query, writers and value as the API
-      const out = await buildPackage(engine, {
-        method: req.method, args: req.args, format: req.format, requestUrl: req.requestUrl, version: (await version) ?? undefined,
-        extra: { basemap: (await basemap) ?? undefined, rasterize: (svg) => rasterize(svg) },
-      }, { signal, onProgress: (d, t) => step(t ? (d / t) * 75 : 0) });
-      step(75);
-      const zip = await zipFiles(out.files, { signal, onProgress: (d, t) => step(75 + (t ? (d / t) * 25 : 0)) });
-      step(100);
-      const value: BuildResult = {
-        zip, zipName: out.zipName,
-        files: out.files.map((f) => ({ name: f.name, mediaType: f.mediaType, bytes: f.bytes.byteLength })),
-        graphics: out.graphics.map((g) => ({ svg: g.svg, png: g.png })),
-      };
-      return transfer({ ok: true, value } as BuildOutcome, [zip.buffer as ArrayBuffer]);
-    } catch (e) {
-      if (isIndapiError(e)) return { ok: false, error: { code: e.code, message: e.message } };
-      if (signal.aborted) return { ok: false, error: { code: 'ABORTED', message: 'Cancelled.' } };
-      return { ok: false, error: { code: 'INTERNAL', message: (e as Error)?.message ?? String(e) } };
-    } finally {
-      ctrls.delete(id);
-    }
+    const out = await calls.run(id, (signal) => buildZip(req, rasterize, signal, (p) => void onProgress?.(Math.round(p), 100)));
+    return out.ok ? transfer(out, [out.value.zip.buffer as ArrayBuffer]) : out;
   },
 
   /** Aborts build `id`. */
-  cancel(id: number) { ctrls.get(id)?.abort(); },
+  cancel(id: number) { calls.cancel(id); },
   /** Bundle root in use. */
   base() { return dataBase; },
 };
+
+/**
+ * The package of a request (the contract's use case, src/core/package: the same query, writers
+ * and value as the API) and its ZIP; `step` gets the progress in percent.
+ * @throws IndapiError as buildPackage and zipFiles (ABORTED when `signal` aborts)
+ */
+async function buildZip(req: BuildRequest, rasterize: (svg: string) => Promise<Uint8Array>, signal: AbortSignal, step: (pct: number) => void): Promise<BuildResult> {
+  if (!engine) throw new IndapiError('INTERNAL', 'files worker not initialised');
+  const out = await buildPackage(engine, {
+    method: req.method, args: req.args, format: req.format, requestUrl: req.requestUrl, version: (await version) ?? undefined,
+    extra: { basemap: (await basemap) ?? undefined, rasterize: (svg) => rasterize(svg) },
+  }, { signal, onProgress: (d, t) => step(t ? (d / t) * 75 : 0) });
+  step(75);
+  const zip = await zipFiles(out.files, { signal, onProgress: (d, t) => step(75 + (t ? (d / t) * 25 : 0)) });
+  step(100);
+  return {
+    zip, zipName: out.zipName,
+    files: out.files.map((f) => ({ name: f.name, mediaType: f.mediaType, bytes: f.bytes.byteLength })),
+    graphics: out.graphics.map((g) => ({ svg: g.svg, png: g.png })),
+  };
+}
 
 expose(api);

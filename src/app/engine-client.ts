@@ -1,39 +1,43 @@
 /**
- * Main-thread client of the engine worker: implements {@link Engine} by calling the
- * worker through Comlink with a call id, turning an AbortSignal into `cancel(id)` and
- * typed worker failures back into {@link IndapiError}s.
+ * Main-thread client of the engine worker: an {@link Engine} derived from the worker's
+ * per-method message map (workers/protocol/engine.ts), calling the worker through Comlink with
+ * a call id, turning an AbortSignal into `cancel(id)` and typed worker failures back into
+ * {@link IndapiError}s.
  */
 import { proxy, wrap, type Remote } from 'comlink';
 import type { CallOptions, Engine } from '../core/api';
-import { IndapiError, type ErrorCode } from '../core/errors';
-import type { EngineWorkerApi } from '../../workers/protocol/engine';
+import { IndapiError } from '../core/errors';
+import { bindCalls, ENGINE_CALLS, engineOf, type EngineArgs, type EngineCall, type EngineMethod, type EngineResult, type EngineWorkerApi } from '../../workers/protocol/engine';
+import { fromWireError } from '../../workers/protocol/outcome';
 import type { ReadRange } from '../core/io/range-log';
 
 let nextId = 1;
 
-/** Wraps a remote engine worker as an {@link Engine}. */
-export function engineClient(remote: Remote<EngineWorkerApi>): Engine {
-  async function call<T>(method: keyof Engine, args: unknown, opts?: CallOptions): Promise<T> {
+/**
+ * The generic call of a remote engine worker.
+ * @throws IndapiError with the worker's code (ABORTED when `opts.signal` aborts it)
+ */
+function remoteCall(remote: Remote<EngineWorkerApi>): EngineCall {
+  return async <M extends EngineMethod>(method: M, args: EngineArgs<M>, opts?: CallOptions): Promise<EngineResult<M>> => {
     const id = nextId++;
     if (opts?.signal?.aborted) throw new IndapiError('ABORTED', 'Cancelled.');
     const onAbort = () => void remote.cancel(id);
     opts?.signal?.addEventListener('abort', onAbort, { once: true });
     try {
       const out = await remote.call(id, method, args, opts?.onProgress ? proxy(opts.onProgress) : undefined);
-      if (!out.ok) throw new IndapiError(out.error.code as ErrorCode, out.error.message, out.error.detail);
-      return out.value as T;
+      if (!out.ok) throw fromWireError(out.error);
+      // the worker answered `method` with ENGINE_CALLS[method], typed EngineResult<M>; Comlink's
+      // `Remote` type drops the call's type parameter, so it says "the result of some method"
+      return out.value as EngineResult<M>;
     } finally {
       opts?.signal?.removeEventListener('abort', onAbort);
     }
-  }
-  const m = <K extends keyof Engine>(k: K) => ((a: any, o?: CallOptions) => call(k, a, o)) as any;
-  return {
-    catalog: (o?: CallOptions) => call('catalog', undefined, o),
-    catalogCsv: (o?: CallOptions) => call('catalogCsv', undefined, o),
-    category: m('category'), describe: m('describe'), getLayer: m('getLayer'), getLayerTable: m('getLayerTable'),
-    getLayerCells: m('getLayerCells'), getLayerWKT: m('getLayerWKT'), classify: m('classify'), similar: m('similar'),
-    catchment: m('catchment'),
   };
+}
+
+/** Wraps a remote engine worker as an {@link Engine}. */
+export function engineClient(remote: Remote<EngineWorkerApi>): Engine {
+  return engineOf(bindCalls(remoteCall(remote)));
 }
 
 /** An engine running in its own worker. */
@@ -69,16 +73,14 @@ export function startEngine(dataBase: string, o: StartEngineOptions = {}): Start
     const hand = o.onRetiredReads;
     remote.reads().then(hand, () => hand([])).finally(() => w.terminate());
   };
-  const client = engineClient(remote);
-  const out = { retire: (next: () => Engine) => { successor = next; end(); } } as StartedEngine;
-  for (const k of Object.keys(client) as Array<keyof Engine>) {
-    (out as any)[k] = (...a: unknown[]) => {
-      if (ended) return (successor!() as any)[k](...a);
-      running++;
-      const p = (client as any)[k](...a) as Promise<unknown>;
-      p.then(() => undefined, () => undefined).finally(() => { running--; end(); });
-      return p;
-    };
-  }
-  return out;
+  const viaWorker = remoteCall(remote);
+  const call: EngineCall = (method, args, opts) => {
+    if (ended && successor) return ENGINE_CALLS[method](successor(), args, opts);
+    running++;
+    const p = viaWorker(method, args, opts);
+    p.then(() => undefined, () => undefined).finally(() => { running--; end(); });
+    return p;
+  };
+  const retire = (next: () => Engine) => { successor = next; end(); };
+  return { ...engineOf(bindCalls(call)), retire };
 }

@@ -2,6 +2,7 @@
  * Messages of the files worker (workers/files.worker.ts), shared by the worker and the
  * download panel (src/app/panels/DownloadPanel.tsx). Types only.
  */
+import type { Outcome } from './outcome';
 
 /** What to build. */
 export interface BuildRequest {
@@ -27,8 +28,8 @@ export interface BuildResult {
   graphics: Array<{ svg: string; png: Uint8Array }>;
 }
 
-/** Outcome: value or typed error. */
-export type BuildOutcome = { ok: true; value: BuildResult } | { ok: false; error: { code: string; message: string } };
+/** Outcome: value or typed error (its `code` survives the worker boundary). */
+export type BuildOutcome = Outcome<BuildResult>;
 
 /** The files worker's Comlink API. */
 export interface FilesWorkerApi {
