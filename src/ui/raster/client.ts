@@ -19,11 +19,18 @@
  * and is then terminated. The new worker draws the same pixels from the same bytes, so the map
  * needs no redraw and nothing in flight is lost.
  */
-import { wrap, type Remote } from 'comlink';
+import { wrap } from 'comlink';
 import type { RasterWorkerApi } from '../../../workers/protocol/raster';
 
-/** The raster worker API as the page calls it (every method returns a Promise). */
-export type RasterClient = Remote<RasterWorkerApi> & {
+/** A method of the raster worker. */
+export type RasterMethod = keyof RasterWorkerApi;
+type RasterArgs<M extends RasterMethod> = Parameters<RasterWorkerApi[M]>;
+type RasterResult<M extends RasterMethod> = Awaited<ReturnType<RasterWorkerApi[M]>>;
+/** The raster worker API as the page calls it: every method of {@link RasterWorkerApi}, returning a Promise. */
+export type RasterCalls = { [M in RasterMethod]: (...args: RasterArgs<M>) => Promise<RasterResult<M>> };
+
+/** The raster worker API as the page calls it, and the worker swap. */
+export type RasterClient = RasterCalls & {
   /** Starts a new worker now and switches to it once it has caught up (see the module comment). Resolves after the switch. */
   swap(): Promise<void>;
   /** How many times the worker was swapped (0 before the first swap). */
@@ -52,14 +59,21 @@ export interface RasterClientOptions {
   idleWaitMs?: number;
 }
 
-/** Methods whose calls register state in the worker, replayed on a new worker in call order. */
-const STYLE_METHODS = new Set(['styleCog', 'styleCells']);
-/** Calls forwarded to the worker. */
-const METHODS = ['init', 'styleCog', 'styleCells', 'prefetch', 'refined', 'tile', 'cellInfo', 'colorAt', 'classTable', 'loadedLevels', 'warm', 'refiningLevels', 'noteRefining'] as const;
+/**
+ * Every method of the worker (the type check asks for each one of {@link RasterWorkerApi}):
+ * `style` calls register state in the worker, replayed on a new worker in call order (keyed by
+ * their first argument); the others are forwarded.
+ */
+const METHODS: Record<RasterMethod, 'style' | 'call'> = {
+  init: 'call', styleCog: 'style', styleCells: 'style', prefetch: 'call', refined: 'call', tile: 'call', cellInfo: 'call',
+  colorAt: 'call', classTable: 'call', loadedLevels: 'call', warm: 'call', refiningLevels: 'call', noteRefining: 'call',
+};
+const METHOD_NAMES = Object.keys(METHODS).filter((m): m is RasterMethod => m in METHODS);
 
 /** One worker: its calls running (`pending`), tile calls made so far (`tiles`), waiters for idle. */
-interface Slot { worker: Worker; remote: Remote<RasterWorkerApi>; pending: number; tiles: number; onIdle: Array<() => void> }
-interface StyleCall { seq: number; method: string; args: unknown[] }
+interface Slot { worker: Worker; remote: RasterCalls; pending: number; tiles: number; onIdle: Array<() => void> }
+/** A style call: its order, key and method, and how to make it again on another worker. */
+interface StyleCall { seq: number; key: string; method: RasterMethod; replay: (r: RasterCalls) => Promise<unknown> }
 
 /** The tuples not in `seen` (by their values joined with "/"), which are then added to it: each is handed over once. */
 function unseen<T extends Array<string | number>>(seen: Set<string>, items: T[]): T[] {
@@ -75,7 +89,7 @@ function unseen<T extends Array<string | number>>(seen: Set<string>, items: T[])
 export function rasterClient(o: RasterClientOptions): RasterClient {
   const spawn = (): Slot => {
     const worker = o.start();
-    const remote = wrap<RasterWorkerApi>(worker);
+    const remote: RasterCalls = wrap<RasterWorkerApi>(worker);
     void remote.init(o.dataBase);
     return { worker, remote, pending: 0, tiles: 0, onIdle: [] };
   };
@@ -94,19 +108,19 @@ export function rasterClient(o: RasterClientOptions): RasterClient {
     s.onIdle.push(() => { clearTimeout(t); res(); });
   }));
 
-  function call(method: string, args: unknown[]): Promise<unknown> {
-    if (STYLE_METHODS.has(method)) {
+  function call<M extends RasterMethod>(method: M, args: RasterArgs<M>): Promise<RasterResult<M>> {
+    if (METHODS[method] === 'style') {
       const key = String(args[0]);
       styles.delete(key);
-      styles.set(key, { seq: ++seq, method, args });
+      styles.set(key, { seq: ++seq, key, method, replay: (r) => r[method](...args) });
       // a per-cell result is large: keep the latest few, as the worker does
       const cells = [...styles.values()].filter((s) => s.method === 'styleCells');
-      if (cells.length > 2) styles.delete(String(cells[0].args[0]));
+      if (cells.length > 2) styles.delete(cells[0].key);
     }
     const s = cur;
     s.pending++;
     if (method === 'tile') s.tiles++;
-    const p = (s.remote as any)[method](...args) as Promise<unknown>;
+    const p = s.remote[method](...args);
     p.then(() => settled(s), () => settled(s));
     return p;
   }
@@ -122,13 +136,13 @@ export function rasterClient(o: RasterClientOptions): RasterClient {
       await idle(old, waitMs);
       for (const st of [...styles.values()].filter((x) => x.seq > replayed).sort((a, b) => a.seq - b.seq)) {
         replayed = Math.max(replayed, st.seq);
-        await ((next.remote as any)[st.method](...st.args) as Promise<unknown>).catch(() => undefined);
+        await st.replay(next.remote).catch(() => undefined);
       }
-      const levels = unseen(warmed, (await old.remote.loadedLevels().catch(() => [])) as Array<[string, number]>);
+      const levels = unseen(warmed, await old.remote.loadedLevels().catch(() => []));
       if (levels.length) await next.remote.warm(levels).catch(() => undefined);
       // tiles drawn from a preview on the old worker: the new one reads their levels when the page asks `refined`
       const tilesBefore = old.tiles;
-      const notes = unseen(handed, (await old.remote.refiningLevels().catch(() => [])) as Array<[string, string, number]>);
+      const notes = unseen(handed, await old.remote.refiningLevels().catch(() => []));
       if (notes.length) await next.remote.noteRefining(notes).catch(() => undefined);
       // caught up when no style or tile call arrived and nothing runs on the old worker: switch now (no await in between)
       if (![...styles.values()].some((x) => x.seq > replayed) && old.pending === 0 && old.tiles === tilesBefore) break;
@@ -140,19 +154,16 @@ export function rasterClient(o: RasterClientOptions): RasterClient {
     retire();
   }
 
-  const client: Record<string, unknown> = {
-    swap: () => (swapping ??= doSwap().finally(() => { swapping = null; })),
-  };
-  Object.defineProperty(client, 'generation', { get: () => generation, enumerable: true });
-  for (const m of METHODS) client[m] = (...args: unknown[]) => call(m, args);
-
+  const swap = () => (swapping ??= doSwap().finally(() => { swapping = null; }));
   const sw = o.container === undefined ? (typeof navigator !== 'undefined' ? navigator.serviceWorker : undefined) : o.container;
   let controlled: Promise<void> = Promise.resolve();
   if (sw && !sw.controller) {
     controlled = new Promise<void>((res) => {
-      sw.addEventListener('controllerchange', () => void (client as unknown as RasterClient).swap().then(res), { once: true });
+      sw.addEventListener('controllerchange', () => void swap().then(res), { once: true });
     });
   }
-  client.controlled = controlled;
-  return client as unknown as RasterClient;
+  // (the compiler checks an entry against RasterCalls[M] when reading that type, not when building it: one assertion on the finished record)
+  const entry = <M extends RasterMethod>(m: M) => [m, (...a: RasterArgs<M>) => call(m, a)] as const;
+  const calls = Object.fromEntries(METHOD_NAMES.map(entry)) as RasterCalls;
+  return { ...calls, swap, get generation() { return generation; }, controlled };
 }
