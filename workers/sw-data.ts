@@ -22,7 +22,7 @@ import { offlineFiles, parseManifest, type BundleManifest } from '../src/core/bu
 import { statusFor } from '../src/contract/status';
 import { BlockCache, checkRangeResponse, DEFAULT_BUDGET_BYTES, isQuotaError, RangeResponseError, type FileRef, type IndexEntry } from './block-cache';
 
-import type { Pin, PinProgress, PrecacheProgress, StorageStatus } from './protocol/storage';
+import type { Pin, PinProgress, PrecacheProgress, StorageStatus, SwToPage } from './protocol/storage';
 
 export type { Pin, PinProgress, PrecacheProgress, StorageStatus };
 
@@ -94,7 +94,7 @@ export interface BundleCacheOptions {
   /** Base of the synthetic cache keys, absolute URL ending in "/". */
   keyBase: string;
   /** Posts a message to every client. */
-  broadcast: (msg: Record<string, unknown>) => void;
+  broadcast: (msg: SwToPage) => void;
   /** Budget of the block cache in bytes (config.json `cacheMB`); a budget set in the storage dialog wins; default min(200 MiB, 1/2 of the quota). */
   budgetBytes?: number;
 }
@@ -103,7 +103,7 @@ export interface BundleCacheOptions {
 export class BundleCache {
   readonly dataBase: string;
   private readonly keyBase: string;
-  private readonly broadcast: (msg: Record<string, unknown>) => void;
+  private readonly broadcast: (msg: SwToPage) => void;
   private readonly idb: UseStore;
   private readonly blocks: BlockCache;
   private manifestP: Promise<BundleManifest | undefined> | null = null;

@@ -17,6 +17,7 @@ import { openBundle, type Bundle } from '../src/core/bundle';
 import { configureGraphics, createResvgRasterizer, genFile, type Basemap } from '../src/core/formats';
 import { fetchSourceFactory, fetchTextLoader } from '../src/core/io/fetch-source';
 import { BundleCache, CACHES, errorResponse } from './sw-data';
+import type { OfflineReady, PageToSw, SwToPage } from './protocol/storage';
 
 declare const self: ServiceWorkerGlobalScope;
 /** App shell files needed to start and draw the first map, relative to the base path (injected at build time), precached at install. */
@@ -36,7 +37,7 @@ const CONFIG_KEY = new URL('__cache__/meta/config.json', scope).href;
 /** config.json of the deployment (see src/app/config.ts). */
 interface SwConfig { dataUrl?: string; cacheMB?: number }
 
-async function broadcast(msg: Record<string, unknown>): Promise<void> {
+async function broadcast(msg: SwToPage): Promise<void> {
   for (const c of await self.clients.matchAll({ includeUncontrolled: true })) c.postMessage(msg);
 }
 
@@ -131,7 +132,7 @@ let laterP: Promise<boolean> | null = null;
  * and the whole app shell; the block index is written too, so a restarted worker keeps the
  * blocks. The page's "Available offline" waits on this answer (src/app/services.ts).
  */
-async function offlineReady(): Promise<{ type: 'offline-ready'; complete: boolean; error?: string }> {
+async function offlineReady(): Promise<OfflineReady> {
   const b = await bundle();
   const p = await b.sync();
   const shellStored = await cacheLater();
@@ -197,17 +198,11 @@ self.addEventListener('activate', (event) => {
   void bundle().then((b) => b.sync()).then(cacheLater, cacheLater).catch(() => undefined);
 });
 
-/** Messages of the page (src/app/panels/StoragePanel.tsx, UpdateBanner.tsx, services.ts). */
-type Msg =
-  | { type: 'SKIP_WAITING' | 'PRECACHE' | 'VERSION' | 'STORAGE_STATUS' | 'CLEAR_STORAGE' | 'OFFLINE_READY' }
-  | { type: 'PIN'; id: string; paths: string[] }
-  | { type: 'CANCEL_PIN'; id: string }
-  | { type: 'FREE'; paths: string[] }
-  | { type: 'SET_BUDGET'; bytes: number };
 
 self.addEventListener('message', (event: ExtendableMessageEvent) => {
-  const d = event.data as Msg | undefined;
-  const reply = (m: Record<string, unknown>) => event.source?.postMessage(m);
+  // messages of the page (src/app/panels/StoragePanel.tsx, UpdateBanner.tsx, services.ts)
+  const d = event.data as PageToSw | undefined;
+  const reply = (m: SwToPage) => event.source?.postMessage(m);
   const status = async (b: BundleCache) => reply({ type: 'storage-status', ...(await b.status()) });
   switch (d?.type) {
     case 'SKIP_WAITING':
@@ -222,7 +217,7 @@ self.addEventListener('message', (event: ExtendableMessageEvent) => {
     case 'OFFLINE_READY': {
       // answered on the port sent with the message (one answer per question)
       const port = event.ports[0];
-      event.waitUntil(offlineReady().catch((e: Error) => ({ type: 'offline-ready', complete: false, error: e.message })).then((m) => (port ? port.postMessage(m) : reply(m))));
+      event.waitUntil(offlineReady().catch((e: Error): OfflineReady => ({ type: 'offline-ready', complete: false, error: e.message })).then((m) => (port ? port.postMessage(m) : reply(m))));
       break;
     }
     case 'STORAGE_STATUS':

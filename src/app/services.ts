@@ -7,6 +7,7 @@ import { DATA_BASE } from './bundle';
 import { startEngine, type StartedEngine } from './engine-client';
 import { storeRanges, type ReadRange } from '../core/io/range-log';
 import { rasterClient, type RasterClient } from '../ui/raster/client';
+import type { OfflineReady, PageToSw } from '../../workers/protocol/storage';
 
 let engine: StartedEngine | null = null;
 /** True while no service worker controls the page (a first visit, or no service worker support). */
@@ -61,15 +62,14 @@ export function getRaster(): RasterClient {
   }));
 }
 
-/** The service worker's answer to `OFFLINE_READY` (workers/sw.ts). */
-interface OfflineReadyAnswer { type: 'offline-ready'; complete: boolean; error?: string }
 
 /** Asks the controlling service worker whether it holds the bundle's small files and the whole app shell (see workers/sw.ts `offlineReady`). */
-function askOfflineReady(sw: ServiceWorker): Promise<OfflineReadyAnswer> {
+function askOfflineReady(sw: ServiceWorker): Promise<OfflineReady> {
   return new Promise((resolve) => {
     const ch = new MessageChannel();
-    ch.port1.onmessage = (e) => { ch.port1.close(); resolve(e.data as OfflineReadyAnswer); };
-    sw.postMessage({ type: 'OFFLINE_READY' }, [ch.port2]);
+    ch.port1.onmessage = (e) => { ch.port1.close(); resolve(e.data as OfflineReady); };
+    const ask: PageToSw = { type: 'OFFLINE_READY' };
+    sw.postMessage(ask, [ch.port2]);
   });
 }
 

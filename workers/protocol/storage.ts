@@ -1,7 +1,7 @@
 /**
  * Messages the service worker (workers/sw-data.ts) posts to the page about the data bundle
  * it stores (precache, "keep offline" pins, storage status), read by the storage panel
- * (src/app/panels/StoragePanel.tsx). Types only.
+ * (src/app/panels/StoragePanel.tsx), and what the page asks it ({@link PageToSw}). Types only.
  */
 
 /** Progress of precaching the small files, posted as `{ type: 'bundle-progress', ... }`. */
@@ -53,3 +53,28 @@ export interface StorageStatus {
   /** The last storage-full failure, if any. */
   quotaError?: string;
 }
+
+/** The service worker's answer to `OFFLINE_READY` (on the port sent with it): whether everything this visit showed is stored. */
+export interface OfflineReady {
+  type: 'offline-ready';
+  complete: boolean;
+  error?: string;
+}
+
+/** Messages the service worker posts to the page, told apart by `type`. */
+export type SwToPage =
+  | ({ type: 'bundle-progress' } & PrecacheProgress)
+  | ({ type: 'pin-progress' } & PinProgress)
+  | ({ type: 'storage-status' } & StorageStatus)
+  | { type: 'storage-full'; message: string }
+  | { type: 'bundle-updated'; version: string }
+  | { type: 'version'; build: string; prefix: string }
+  | OfflineReady;
+
+/** Messages the page posts to the service worker (workers/sw.ts). */
+export type PageToSw =
+  | { type: 'SKIP_WAITING' | 'PRECACHE' | 'VERSION' | 'STORAGE_STATUS' | 'CLEAR_STORAGE' | 'OFFLINE_READY' }
+  | { type: 'PIN'; id: string; paths: string[] }
+  | { type: 'CANCEL_PIN'; id: string }
+  | { type: 'FREE'; paths: string[] }
+  | { type: 'SET_BUDGET'; bytes: number };

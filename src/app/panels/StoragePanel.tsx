@@ -8,7 +8,7 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import type { PinProgress, StorageStatus } from '../../../workers/protocol/storage';
+import type { PageToSw, PinProgress, StorageStatus, SwToPage } from '../../../workers/protocol/storage';
 import { DATA_BASE, catalogQuery } from '../bundle';
 import { pinSet } from './pin-set';
 import { cogPath } from '../../core/bundle';
@@ -27,7 +27,7 @@ export function fmtBytes(n: number | undefined): string {
 
 const codeOf = (path: string) => path.replace(/^cog\//, '').replace(/\.tif$/, '');
 
-function post(msg: Record<string, unknown>): boolean {
+function post(msg: PageToSw): boolean {
   const c = navigator.serviceWorker?.controller;
   if (!c) return false;
   c.postMessage(msg);
@@ -68,9 +68,9 @@ export function StoragePanel() {
   useEffect(() => {
     if (!navigator.serviceWorker) return;
     const on = (e: MessageEvent) => {
-      const d = e.data;
-      if (d?.type === 'storage-status') setStatus(d as StorageStatus);
-      else if (d?.type === 'pin-progress' && d.id !== 'update') setJob(d as PinProgress);
+      const d = e.data as SwToPage | undefined;
+      if (d?.type === 'storage-status') setStatus(d);
+      else if (d?.type === 'pin-progress' && d.id !== 'update') setJob(d);
       else if (d?.type === 'storage-full') setFull(String(d.message));
     };
     navigator.serviceWorker.addEventListener('message', on);
