@@ -4,7 +4,8 @@
  * Chromium and read with real readers: the SVG with Python's xml.etree (well-formed XML), its
  * embedded map image decoded as PNG; the PDF with poppler-utils (pdfinfo, pdftotext,
  * pdfimages; Debian package poppler-utils). Renders of both are kept under
- * test-results/screenshots/ to be looked at.
+ * test-results/screenshots/ to be looked at. An A4 300-dpi export shows its steps and Cancel
+ * stops it, downloading nothing (issue 26).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -239,7 +240,23 @@ describe('map export: SVG and PDF', () => {
     expect(png.width).toBe(1500);
     expect(Math.abs(png.height - Math.round(1500 * mh / mw))).toBeLessThanOrEqual(1);
     writeFileSync('test-results/screenshots/map-export-w1500.png', bytes);
+    // issue 26: an A4 300-dpi export shows its steps and Cancel stops it; nothing is downloaded after the cancel
+    const downloads: string[] = [];
+    page.on('download', (d) => downloads.push(d.suggestedFilename()));
+    await page.getByRole('combobox', { name: 'Map export size' }).selectOption({ label: 'A4, 300 dpi' });
+    await page.getByRole('button', { name: 'Save map' }).click();
+    const progress = page.getByTestId('map-export-progress');
+    await expect.poll(() => progress.textContent(), { timeout: 60_000 }).toMatch(/^[A-Z][a-z ]+ [1-4]\/4$/);
+    await shot(page, 'map-export-progress-390');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'Save map' }).isEnabled()).toBe(true);
+    expect(await progress.count()).toBe(0);
+    expect(await page.locator('[data-testid="map-export"] [role="alert"]').count()).toBe(0);
+    // a screen-size export after it: the only file downloaded
+    await page.getByRole('combobox', { name: 'Map export size' }).selectOption({ label: 'Screen size' });
+    await save(page, 'PNG', 'map-after-cancel.png');
+    expect(downloads).toEqual(['map-ELEVATION.png']);
     expect(errors).toEqual([]);
     await ctx.close();
-  }, 120_000);
+  }, 180_000);
 });

@@ -16,6 +16,7 @@ import { useBasemap } from './basemap-control';
 import { fmtValue, HoverInfo } from './HoverInfo';
 import { MapExportControl } from './map-export-control';
 import type { ExportSize, MapExportFormat } from './map-export-size';
+import type { OnExportProgress } from './map-export-steps';
 import { MapLegends } from './MapLegends';
 import { varOptions, varSearch } from './panels/common';
 import { UPLOAD_EVENT } from './panels/UploadShapes';
@@ -122,16 +123,16 @@ function MapTools({ state, update, data, rec, layer, results, pointer, phone, af
   const { picked } = pointer;
   const onPlace = state.panel === 'catchment' ? (pl: { lon: number; lat: number; name: string }) => pointer.addCatchSource({ lon: pl.lon, lat: pl.lat, name: pl.name }) : undefined;
   // The map view as PNG, SVG or PDF (map-export.ts, loaded on first use): legend of the choropleth or the mapped layer.
-  const saveMap = async (m: MlMap, format: MapExportFormat, size: ExportSize) => {
+  const saveMap = async (m: MlMap, format: MapExportFormat, size: ExportSize, signal: AbortSignal, onProgress: OnExportProgress) => {
     const { saveMapView } = await import('./map-export');
     const { choro } = results;
-    await saveMapView(m, format, { rec, palette: layer.palette, choro: choro && { ...choro, rec: byCode.get(choro.code.split(' by ')[0]) } }, undefined, size);
+    await saveMapView(m, format, { rec, palette: layer.palette, choro: choro && { ...choro, rec: byCode.get(choro.code.split(' by ')[0]) } }, signal, size, onProgress);
   };
   return (
     <div className="overlay-stack">
       <div className="overlay map-tools" role="group" aria-label="Place search and map export">
         {!afterMap ? placeSearchHolder : <Loadable what="the place search" compact loading={placeSearchHolder}><PlaceSearch map={mlMap} dataBase={DATA_BASE} maxLabels={phone ? 12 : 30} onPlace={onPlace} /></Loadable>}
-        <MapExportControl disabled={!mlMap} onSave={(f, z) => (mlMap ? saveMap(mlMap, f, z) : Promise.resolve())} />
+        <MapExportControl disabled={!mlMap} onSave={(f, z, sig, prog) => (mlMap ? saveMap(mlMap, f, z, sig, prog) : Promise.resolve())} />
         {baseControl}
       </div>
       <CompareBar options={varOpts} search={varFind} byCode={byCode} v={state.v} v2={state.v2} cmp={state.cmp} phone={phone} onChange={(c, o) => update(c, o)} cellInfo={(c, lo, la) => getRaster().cellInfo(c, lo, la)} fmt={fmtValue} />

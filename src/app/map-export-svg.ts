@@ -95,7 +95,7 @@ export interface MapComposition {
   width: number;
   /** Map height in CSS px. */
   height: number;
-  /** The map raster as a data URL (image/png), drawn over the whole width x height. */
+  /** The map raster as a data URL (image/png), drawn over the whole width x height; '' for the overlay alone. */
   mapImage: string;
   /** Title, e.g. "Elevation (ETOPO5)". */
   title: string;
@@ -325,7 +325,8 @@ function placeLabels(labels: MapLabel[], W: number, bottom: number, boxes: Box[]
 /**
  * The SVG document of an exported map view (width x height CSS px; 1 user unit = 1 CSS px).
  * Layout: title box top left, north arrow top right, legend bottom left and scale bar bottom
- * right above a white attribution strip along the bottom edge.
+ * right above a white attribution strip along the bottom edge. Without a map image (`mapImage`
+ * '') it is the overlay alone (no sea background, no `<image>`), drawn over the map's pixels.
  * @param c what the view shows
  * @param measure text widths (a canvas's measureText in the browser)
  */
@@ -338,8 +339,10 @@ export function composeMapSvg(c: MapComposition, measure: Measure = approxMeasur
   o.push(`<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" version="1.1" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif">`);
   o.push(`<title>${xmlEscape(c.subtitle ? `${c.title} (${c.subtitle})` : c.title)}</title>`);
   o.push(`<defs><clipPath id="map-clip"><rect x="0" y="0" width="${W}" height="${H}"/></clipPath></defs>`);
-  o.push(`<rect x="0" y="0" width="${W}" height="${H}" fill="#d7e6f0"/>`);
-  o.push(`<image id="map-raster" x="0" y="0" width="${W}" height="${H}" preserveAspectRatio="none" xlink:href="${c.mapImage}"/>`);
+  if (c.mapImage) {
+    o.push(`<rect x="0" y="0" width="${W}" height="${H}" fill="#d7e6f0"/>`);
+    o.push(`<image id="map-raster" x="0" y="0" width="${W}" height="${H}" preserveAspectRatio="none" xlink:href="${c.mapImage}"/>`);
+  }
   if (c.paths.length) {
     o.push(`<g id="map-vectors" clip-path="url(#map-clip)" stroke-linejoin="round" stroke-linecap="round">`);
     for (const p of c.paths) {

@@ -6,9 +6,11 @@
  * paths read from the map's GeoJSON sources (their line layers are hidden for the captured
  * frame so they are not drawn twice); the HTML markers (place labels, shape numbers), title,
  * legend, scale bar, north arrow and attribution as vector shapes and text.
- * PNG: the SVG rasterised by the browser at the canvas's pixel size (svg-to-png.ts).
- * PDF: the SVG converted with svg2pdf.js into a jsPDF page (A4, oriented as the view), both
- * loaded on first use. Loaded itself on first use (dynamic import from App.tsx).
+ * PNG: the map's pixels with the SVG's overlay drawn over them, encoded once. SVG: the map's
+ * pixels as an embedded PNG. PDF: the map's pixels as a JPEG on a jsPDF page (A4, oriented as
+ * the view) under the overlay converted with svg2pdf.js (both loaded on first use). Each
+ * export reports its steps and stops on a cancel (map-export-steps.ts). Loaded itself on first
+ * use (dynamic import from App.tsx).
  */
 import type { GeoJSONSource, Map as MlMap } from 'maplibre-gl';
 import type { Geometry, Position } from 'geojson';
@@ -16,7 +18,8 @@ import type { VarRecord } from '../core/types';
 import type { LegendEntry, Palette } from '../core/map/palette';
 import { prettyUnit } from './panels/common';
 import { composeMapSvg, circlePath, exportLegend, exportTarget, toWinAnsi, type ExportSize, type ExportTarget, type MapComposition, type MapExportFormat, type MapLabel, type MapLegend, type MapPath, type Measure } from './map-export-svg';
-import { svgToPng } from './svg-to-png';
+import { svgImage } from './svg-to-png';
+import { abortable, buildThenSave, stepper, type OnExportProgress } from './map-export-steps';
 
 export { scaleBar } from './map-export-svg';
 
@@ -58,8 +61,11 @@ function shownVectorLayers(map: MlMap): VectorLayer[] {
   });
 }
 
-/** The map canvas as painted in the next frame (with `hidden` layers hidden), as a PNG data URL. */
-function capture(map: MlMap, hidden: string[], signal?: AbortSignal): Promise<string> {
+/**
+ * A copy of the map canvas as painted in the next frame (with `hidden` layers hidden), at the
+ * canvas's pixel size: the pixels stay on a canvas (no PNG encoding here, see {@link exportMap}).
+ */
+function capture(map: MlMap, hidden: string[], signal?: AbortSignal): Promise<HTMLCanvasElement> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) { reject(signal.reason); return; }
     for (const id of hidden) map.setLayoutProperty(id, 'visibility', 'none');
@@ -69,7 +75,7 @@ function capture(map: MlMap, hidden: string[], signal?: AbortSignal): Promise<st
         const c = document.createElement('canvas');
         c.width = src.width; c.height = src.height;
         c.getContext('2d')!.drawImage(src, 0, 0);
-        resolve(c.toDataURL('image/png'));
+        resolve(c);
       } catch (e) { reject(e); } finally {
         for (const id of hidden) map.setLayoutProperty(id, 'visibility', 'visible');
       }
@@ -221,16 +227,20 @@ async function offscreenMap(map: MlMap, t: ExportTarget, signal?: AbortSignal): 
   return off;
 }
 
+/** A composition without its map image (`mapImage` is ''), and the map's pixels on a canvas. */
+interface ComposedView { comp: MapComposition; raster: HTMLCanvasElement }
+
 /**
- * The composition of `view` (map image, vectors, labels, legends, attribution); labels are read
- * from `src`'s HTML markers and moved to `view` by their longitude and latitude.
+ * The composition of `view` (vectors, labels, legends, attribution; the map image left out) and
+ * the map's pixels; labels are read from `src`'s HTML markers and moved to `view` by their
+ * longitude and latitude.
  * @throws AbortError (the signal's reason) when aborted
  */
-async function composeView(src: MlMap, view: MlMap, info: MapExportInfo, signal?: AbortSignal): Promise<MapComposition> {
+async function composeView(src: MlMap, view: MlMap, info: MapExportInfo, signal?: AbortSignal): Promise<ComposedView> {
   const layers = shownVectorLayers(view);
   const paths = await vectorPaths(view, layers);
   signal?.throwIfAborted();
-  const mapImage = await capture(view, [...new Set(layers.map((l) => l.layer))], signal);
+  const raster = await capture(view, [...new Set(layers.map((l) => l.layer))], signal);
   signal?.throwIfAborted();
   const cont = view.getContainer().getBoundingClientRect();
   const own = mapAttribution(src);
@@ -239,44 +249,99 @@ async function composeView(src: MlMap, view: MlMap, info: MapExportInfo, signal?
     const p = view.project(src.unproject([l.x, l.y]));
     return { ...l, x: p.x, y: p.y };
   });
-  return {
-    width: Math.round(cont.width), height: Math.round(cont.height), mapImage,
+  const comp: MapComposition = {
+    width: Math.round(cont.width), height: Math.round(cont.height), mapImage: '',
     title: info.title, subtitle: info.subtitle ?? '', legends: info.legends,
     lat: view.getCenter().lat, zoom: view.getZoom(), bearing: view.getBearing(),
     attribution, labels, paths,
   };
+  return { comp, raster };
 }
+
+/** The number of steps of an export (see {@link exportMap}). */
+const STEPS = 4;
 
 /**
  * The composition of the current view at `size` (see {@link exportTarget}): the map itself for
- * the screen size, else a hidden map of the target's size and pixel ratio.
- * @returns the composition and the pixel size of the image to write
+ * the screen size, else a hidden map of the target's size and pixel ratio. Steps 1 and 2 of the
+ * export ("Drawing map", "Drawing outlines").
+ * @returns the composition (without its map image), the map's pixels, and the pixel size of the image to write
  * @throws AbortError (the signal's reason) when aborted
  */
-export async function mapComposition(map: MlMap, info: MapExportInfo, signal?: AbortSignal, size: ExportSize = { kind: 'screen' }, format: MapExportFormat = 'png'): Promise<{ comp: MapComposition; canvas: { width: number; height: number } }> {
+async function mapComposition(map: MlMap, info: MapExportInfo, step: (label: string) => void, signal: AbortSignal | undefined, size: ExportSize, format: MapExportFormat): Promise<ComposedView & { canvas: { width: number; height: number } }> {
   const cont = map.getContainer().getBoundingClientRect();
   const t = exportTarget(cont, size, format);
+  step('Drawing map');
   if (!t) {
     const cv = map.getCanvas();
-    return { comp: await composeView(map, map, info, signal), canvas: { width: cv.width, height: cv.height } };
+    step('Drawing outlines');
+    return { ...await composeView(map, map, info, signal), canvas: { width: cv.width, height: cv.height } };
   }
   const off = await offscreenMap(map, t, signal);
   try {
-    return { comp: await composeView(map, off, info, signal), canvas: { width: t.pxW, height: t.pxH } };
+    step('Drawing outlines');
+    return { ...await composeView(map, off, info, signal), canvas: { width: t.pxW, height: t.pxH } };
   } finally { off.remove(); }
+}
+
+/** The sea colour under the map image (the basemap's background; the SVG's too). */
+const SEA = '#d7e6f0';
+
+/** Encodes a canvas (PNG or JPEG; asynchronous in the browser, off the page's own work). */
+function canvasBlob(c: HTMLCanvasElement, type: 'image/png' | 'image/jpeg', quality?: number): Promise<Blob> {
+  return new Promise((res, rej) => c.toBlob((b) => (b ? res(b) : rej(new Error(`${type} encoding failed`))), type, quality));
+}
+
+/** A blob as a data: URL (read by the browser, no base64 in script). */
+function dataUrl(b: Blob): Promise<string> {
+  return new Promise((res, rej) => {
+    const r = new FileReader();
+    r.onload = () => res(r.result as string);
+    r.onerror = () => rej(r.error ?? new Error('could not read the image'));
+    r.readAsDataURL(b);
+  });
+}
+
+/** `raster` at `px` (scaled when its size differs) over the sea colour, on a canvas of its own or `raster` itself. */
+function rasterAt(raster: HTMLCanvasElement, px: { width: number; height: number }): HTMLCanvasElement {
+  const c = raster.width === px.width && raster.height === px.height ? raster : document.createElement('canvas');
+  c.width = px.width; c.height = px.height;
+  const g = c.getContext('2d')!;
+  if (c !== raster) g.drawImage(raster, 0, 0, px.width, px.height);
+  g.globalCompositeOperation = 'destination-over';
+  g.fillStyle = SEA;
+  g.fillRect(0, 0, px.width, px.height);
+  g.globalCompositeOperation = 'source-over';
+  return c;
+}
+
+/**
+ * PNG of the composition: the map's pixels with the overlay (the SVG without its map image:
+ * outlines, labels, title, legends) drawn over them by the browser at the image's size; one
+ * PNG encoding.
+ */
+async function pngOf(raster: HTMLCanvasElement, overlay: string, px: { width: number; height: number }, step: (label: string) => void, signal?: AbortSignal): Promise<Blob> {
+  const c = rasterAt(raster, px);
+  const img = await abortable(svgImage(overlay), signal);
+  c.getContext('2d')!.drawImage(img, 0, 0, px.width, px.height);
+  step('Writing PNG');
+  return abortable(canvasBlob(c, 'image/png'), signal);
 }
 
 /** A4 in PDF points (1/72 inch): 841.89 x 595.28 (ISO 216, 297 x 210 mm). */
 const A4: [number, number] = [841.89, 595.28];
 
 /**
- * One-page PDF of the SVG: A4, landscape when the view is wider than tall, the composition
- * (drawn at the page's aspect, see {@link exportTarget}) filling the page within 28-pt margins; text as PDF text in Helvetica (WinAnsiEncoding,
- * other characters replaced by {@link toWinAnsi}), the map as an image.
+ * One-page PDF: A4, landscape when the view is wider than tall, the composition (drawn at the
+ * page's aspect, see {@link exportTarget}) filling the page within 28-pt margins: the map as
+ * the JPEG `mapJpeg` placed as is (no decoding or re-encoding by the PDF writer), the overlay
+ * SVG (without its map image) over it converted with svg2pdf.js, text as PDF text in Helvetica
+ * (WinAnsiEncoding, other characters replaced by {@link toWinAnsi}). jsPDF and svg2pdf.js load
+ * on first use.
  */
-async function svgToPdf(svg: string, title: string): Promise<Blob> {
+async function svgToPdf(overlay: string, mapJpeg: Uint8Array, title: string): Promise<Blob> {
   const [{ jsPDF }, { svg2pdf }] = await Promise.all([import('jspdf'), import('svg2pdf.js')]);
-  const el = new DOMParser().parseFromString(svg, 'image/svg+xml').documentElement as unknown as SVGSVGElement;
+  const el = new DOMParser().parseFromString(overlay, 'image/svg+xml').documentElement as unknown as SVGSVGElement;
   for (const t of el.querySelectorAll('text, title')) t.textContent = toWinAnsi(t.textContent ?? '');
   const W = Number(el.getAttribute('width')), H = Number(el.getAttribute('height'));
   const landscape = W >= H;
@@ -285,37 +350,43 @@ async function svgToPdf(svg: string, title: string): Promise<Blob> {
   doc.setProperties({ title: toWinAnsi(title), creator: 'indapi3' });
   const m = 28;
   const k = Math.min((pw - 2 * m) / W, (ph - 2 * m) / H);
+  const [x, y] = [(pw - W * k) / 2, (ph - H * k) / 2];
+  doc.addImage(mapJpeg, 'JPEG', x, y, W * k, H * k, 'map', 'NONE');
   const host = document.createElement('div');
   host.style.cssText = 'position:absolute;left:-10000px;top:0;width:0;height:0;overflow:hidden';
   host.append(el);
   document.body.append(host);
   try {
-    await svg2pdf(el, doc, { x: (pw - W * k) / 2, y: (ph - H * k) / 2, width: W * k, height: H * k });
+    await svg2pdf(el, doc, { x, y, width: W * k, height: H * k });
   } finally { host.remove(); }
   return doc.output('blob');
 }
 
 /**
  * Renders the current view with legend, scale bar, north arrow, attribution, labels and
- * outlines in `format`.
+ * outlines in `format`, in four steps reported to `onProgress` ("Drawing map", "Drawing
+ * outlines", "Encoding image", "Writing PNG/SVG/PDF"); a cancel (`signal`) stops it at once.
  * @param size the image size (see {@link exportTarget}; a PDF is always an A4 page)
  * @returns png: image/png of the map canvas's pixel size or of `size`; svg: image/svg+xml (CSS px,
- *   the map image at the size's pixel ratio); pdf: application/pdf, one A4 page
- * @throws Error when the browser cannot encode the PNG; the signal's reason when aborted
+ *   the map image as an embedded PNG at the size's pixel ratio); pdf: application/pdf, one A4
+ *   page (the map image as a JPEG)
+ * @throws Error when the browser cannot encode the image; the signal's reason when aborted
  */
-export async function exportMap(map: MlMap, format: MapExportFormat, info: MapExportInfo, signal?: AbortSignal, size: ExportSize = { kind: 'screen' }): Promise<Blob> {
-  const { comp, canvas } = await mapComposition(map, info, signal, size, format);
-  const svg = composeMapSvg(comp, canvasMeasure());
-  signal?.throwIfAborted();
-  if (format === 'svg') return new Blob([svg], { type: 'image/svg+xml' });
-  if (format === 'pdf') return svgToPdf(svg, comp.subtitle ? `${comp.title} (${comp.subtitle})` : comp.title);
-  const png = await svgToPng(svg, canvas);
-  return new Blob([png as BlobPart], { type: 'image/png' });
-}
-
-/** Renders the current view as PNG bytes (see {@link exportMap}). */
-export function exportMapPng(map: MlMap, info: MapExportInfo, signal?: AbortSignal): Promise<Blob> {
-  return exportMap(map, 'png', info, signal);
+export async function exportMap(map: MlMap, format: MapExportFormat, info: MapExportInfo, signal?: AbortSignal, size: ExportSize = { kind: 'screen' }, onProgress?: OnExportProgress): Promise<Blob> {
+  const step = stepper(STEPS, signal, onProgress);
+  const { comp, raster, canvas } = await mapComposition(map, info, step, signal, size, format);
+  const measure = canvasMeasure();
+  step('Encoding image');
+  if (format === 'png') return pngOf(raster, composeMapSvg(comp, measure), canvas, step, signal);
+  const c = rasterAt(raster, canvas);
+  if (format === 'pdf') {
+    const jpeg = new Uint8Array(await abortable<ArrayBuffer>(canvasBlob(c, 'image/jpeg', 0.92).then((b) => b.arrayBuffer()), signal));
+    step('Writing PDF');
+    return abortable(svgToPdf(composeMapSvg(comp, measure), jpeg, comp.subtitle ? `${comp.title} (${comp.subtitle})` : comp.title), signal);
+  }
+  const png = await abortable(canvasBlob(c, 'image/png').then(dataUrl), signal);
+  step('Writing SVG');
+  return new Blob([composeMapSvg({ ...comp, mapImage: png }, measure)], { type: 'image/svg+xml' });
 }
 
 /** What the app maps now: the mapped layer's record and palette, or the ADM1 choropleth over it. */
@@ -358,15 +429,20 @@ export function exportInfo(src: MapViewSource): MapExportInfo {
   };
 }
 
-/**
- * Exports the current view as `format` and downloads it as map-<varCode>.<png|svg|pdf>.
- * @throws as {@link exportMap}
- */
-export async function saveMapView(map: MlMap, format: MapExportFormat, src: MapViewSource, signal?: AbortSignal, size: ExportSize = { kind: 'screen' }): Promise<void> {
-  const blob = await exportMap(map, format, exportInfo(src), signal, size);
+/** Downloads a blob as `name` (an object URL on a link, clicked). */
+function download(blob: Blob, name: string): void {
   const url = URL.createObjectURL(blob);
   const el = document.createElement('a');
-  el.href = url; el.download = `map-${src.rec?.varCode ?? 'view'}.${format}`;
+  el.href = url; el.download = name;
   document.body.append(el); el.click(); el.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/**
+ * Exports the current view as `format` and downloads it as map-<varCode>.<png|svg|pdf>,
+ * reporting the export's steps to `onProgress`; nothing is downloaded once `signal` is aborted.
+ * @throws as {@link exportMap}
+ */
+export function saveMapView(map: MlMap, format: MapExportFormat, src: MapViewSource, signal?: AbortSignal, size: ExportSize = { kind: 'screen' }, onProgress?: OnExportProgress): Promise<void> {
+  return buildThenSave(() => exportMap(map, format, exportInfo(src), signal, size, onProgress), (blob) => download(blob, `map-${src.rec?.varCode ?? 'view'}.${format}`), signal);
 }
