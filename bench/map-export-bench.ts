@@ -45,6 +45,14 @@ async function saveOnce(page: Page): Promise<{ ms: number; steps: Array<[string,
   const ms = performance.now() - t0;
   await dl.delete();
   const steps = await page.evaluate('(() => { window.__benchSteps.stop(); return window.__benchSteps.out; })()') as Array<[string, number]>;
+  // the export's own marks (src/app/map-export.ts): ms from its start to each
+  const marks = await page.evaluate(() => {
+    const m = performance.getEntriesByType('mark').filter((e) => e.name.startsWith('map-export:'));
+    performance.clearMarks();
+    const t0 = m.find((e) => e.name === 'map-export:start')?.startTime ?? 0;
+    return m.map((e) => [e.name.slice(11), Math.round(e.startTime - t0)] as [string, number]);
+  });
+  steps.push(...marks.map(([n, t]) => [`mark ${n}`, t] as [string, number]));
   await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="map-export"] button')].some((b) => b.textContent === 'Save map' && !(b as HTMLButtonElement).disabled));
   return { ms, steps };
 }
@@ -60,9 +68,10 @@ async function choose(page: Page, format: string, size: string): Promise<void> {
  * Times every format at every size on one page (Kenya at zoom 5, 1440 x 900, the elevation
  * layer with place labels and outlines).
  * @param base the server's URL ending in "/"
+ * @param sizes the size labels to time (default all)
  * @returns figures by "format size" (e.g. "PNG A4, 300 dpi")
  */
-export async function exportTimes(browser: Browser, base: string, warmRuns = 2): Promise<Record<string, ExportTimes>> {
+export async function exportTimes(browser: Browser, base: string, warmRuns = 2, sizes: string[] = []): Promise<Record<string, ExportTimes>> {
   const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, serviceWorkers: 'block', acceptDownloads: true });
   const out: Record<string, ExportTimes> = {};
   try {
@@ -71,12 +80,13 @@ export async function exportTimes(browser: Browser, base: string, warmRuns = 2):
     await waitMap(page, 120_000);
     await settle(page);
     for (const format of ['PNG', 'SVG', 'PDF'] as const) {
-      for (const size of SIZES[format]) {
+      for (const size of SIZES[format].filter((z) => !sizes.length || sizes.includes(z))) {
         await choose(page, format, size);
         const cold = await saveOnce(page);
         const warm: Array<{ ms: number; steps: Array<[string, number]> }> = [];
         for (let i = 0; i < warmRuns; i++) warm.push(await saveOnce(page));
         const w = warm.map((x) => Math.round(x.ms)).sort((a, b) => a - b);
+        process.stderr.write(`export ${format} ${size}: ${Math.round(cold.ms)} ms cold, ${warm.map((x) => Math.round(x.ms)).join(', ')} warm\n`);
         out[`${format} ${size.replace('Width in px…', '3000 px wide')}`] = { coldMs: Math.round(cold.ms), warmMs: w, warmMedianMs: w[Math.floor(w.length / 2)], steps: warm.at(-1)?.steps ?? cold.steps };
       }
     }

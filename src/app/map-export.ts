@@ -64,8 +64,10 @@ function shownVectorLayers(map: MlMap): VectorLayer[] {
 /**
  * A copy of the map canvas as painted in the next frame (with `hidden` layers hidden), at the
  * canvas's pixel size: the pixels stay on a canvas (no PNG encoding here, see {@link exportMap}).
+ * `restore`: show the hidden layers again afterwards (the page's map; a hidden export map is
+ * left as it is, so it draws no other frame: an A4 300-dpi frame costs seconds without a GPU).
  */
-function capture(map: MlMap, hidden: string[], signal?: AbortSignal): Promise<HTMLCanvasElement> {
+function capture(map: MlMap, hidden: string[], restore: boolean, signal?: AbortSignal): Promise<HTMLCanvasElement> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) { reject(signal.reason); return; }
     for (const id of hidden) map.setLayoutProperty(id, 'visibility', 'none');
@@ -74,10 +76,11 @@ function capture(map: MlMap, hidden: string[], signal?: AbortSignal): Promise<HT
         const src = map.getCanvas();
         const c = document.createElement('canvas');
         c.width = src.width; c.height = src.height;
-        c.getContext('2d')!.drawImage(src, 0, 0);
+        // a canvas in memory, not on the GPU: drawn over and encoded without read-backs
+        c.getContext('2d', { willReadFrequently: true })!.drawImage(src, 0, 0);
         resolve(c);
       } catch (e) { reject(e); } finally {
-        for (const id of hidden) map.setLayoutProperty(id, 'visibility', 'visible');
+        if (restore) for (const id of hidden) map.setLayoutProperty(id, 'visibility', 'visible');
       }
     });
     map.triggerRepaint();
@@ -156,6 +159,7 @@ async function vectorPaths(map: MlMap, layers: VectorLayer[]): Promise<MapPath[]
     const s = map.getSource(src) as GeoJSONSource | undefined;
     data.set(src, s && typeof s.getData === 'function' ? await s.getData() : null);
   }
+  mark('outline-data');
   const out: MapPath[] = [];
   for (const v of layers) {
     const { d, points } = projectedPaths(map, data.get(v.source), v.kind);
@@ -227,6 +231,11 @@ async function offscreenMap(map: MlMap, t: ExportTarget, signal?: AbortSignal): 
   return off;
 }
 
+/** A performance mark "map-export:<name>" (the bench reads them to show where an export's time goes). */
+function mark(name: string): void {
+  performance.mark(`map-export:${name}`);
+}
+
 /** A composition without its map image (`mapImage` is ''), and the map's pixels on a canvas. */
 interface ComposedView { comp: MapComposition; raster: HTMLCanvasElement }
 
@@ -236,11 +245,13 @@ interface ComposedView { comp: MapComposition; raster: HTMLCanvasElement }
  * longitude and latitude.
  * @throws AbortError (the signal's reason) when aborted
  */
-async function composeView(src: MlMap, view: MlMap, info: MapExportInfo, signal?: AbortSignal): Promise<ComposedView> {
+async function composeView(src: MlMap, view: MlMap, info: MapExportInfo, step: (label: string) => void, signal?: AbortSignal): Promise<ComposedView> {
   const layers = shownVectorLayers(view);
+  const raster = await capture(view, [...new Set(layers.map((l) => l.layer))], view === src, signal);
+  mark('captured');
+  step('Drawing outlines');
   const paths = await vectorPaths(view, layers);
-  signal?.throwIfAborted();
-  const raster = await capture(view, [...new Set(layers.map((l) => l.layer))], signal);
+  mark('outlines');
   signal?.throwIfAborted();
   const cont = view.getContainer().getBoundingClientRect();
   const own = mapAttribution(src);
@@ -264,32 +275,55 @@ const STEPS = 4;
 /**
  * The composition of the current view at `size` (see {@link exportTarget}): the map itself for
  * the screen size, else a hidden map of the target's size and pixel ratio. Steps 1 and 2 of the
- * export ("Drawing map", "Drawing outlines").
- * @returns the composition (without its map image), the map's pixels, and the pixel size of the image to write
+ * export ("Drawing map": the map drawn and its pixels copied; "Drawing outlines").
+ * @returns the composition (without its map image), the map's pixels, the pixel size of the
+ *   image to write, and `dispose`, which removes the hidden map (its WebGL context's loss can
+ *   take long without a GPU: call it once the file is handed over)
  * @throws AbortError (the signal's reason) when aborted
  */
-async function mapComposition(map: MlMap, info: MapExportInfo, step: (label: string) => void, signal: AbortSignal | undefined, size: ExportSize, format: MapExportFormat): Promise<ComposedView & { canvas: { width: number; height: number } }> {
+async function mapComposition(map: MlMap, info: MapExportInfo, step: (label: string) => void, signal: AbortSignal | undefined, size: ExportSize, format: MapExportFormat): Promise<ComposedView & { canvas: { width: number; height: number }; dispose: () => void }> {
   const cont = map.getContainer().getBoundingClientRect();
   const t = exportTarget(cont, size, format);
   step('Drawing map');
+  mark('start');
   if (!t) {
     const cv = map.getCanvas();
-    step('Drawing outlines');
-    return { ...await composeView(map, map, info, signal), canvas: { width: cv.width, height: cv.height } };
+    return { ...await composeView(map, map, info, step, signal), canvas: { width: cv.width, height: cv.height }, dispose: () => {} };
   }
   const off = await offscreenMap(map, t, signal);
+  mark('map-drawn');
   try {
-    step('Drawing outlines');
-    return { ...await composeView(map, off, info, signal), canvas: { width: t.pxW, height: t.pxH } };
-  } finally { off.remove(); }
+    const v = await composeView(map, off, info, step, signal);
+    mark('composed');
+    return { ...v, canvas: { width: t.pxW, height: t.pxH }, dispose: () => off.remove() };
+  } catch (e) { off.remove(); throw e; }
 }
 
 /** The sea colour under the map image (the basemap's background; the SVG's too). */
 const SEA = '#d7e6f0';
 
-/** Encodes a canvas (PNG or JPEG; asynchronous in the browser, off the page's own work). */
-function canvasBlob(c: HTMLCanvasElement, type: 'image/png' | 'image/jpeg', quality?: number): Promise<Blob> {
-  return new Promise((res, rej) => c.toBlob((b) => (b ? res(b) : rej(new Error(`${type} encoding failed`))), type, quality));
+let encoder: Worker | null = null;
+let nextEncode = 1;
+
+/**
+ * Encodes a canvas as PNG or JPEG in the image encoding worker (workers/image-encode.worker.ts,
+ * started on first use): the pixels go over as a transferred ImageBitmap, the file comes back.
+ * @throws Error when the browser cannot encode it
+ */
+async function canvasBlob(c: HTMLCanvasElement, type: 'image/png' | 'image/jpeg', quality?: number): Promise<Blob> {
+  encoder ??= new Worker(new URL('../../workers/image-encode.worker.ts', import.meta.url), { type: 'module', name: 'image-encode' });
+  const w = encoder;
+  const id = nextEncode++;
+  const bitmap = await createImageBitmap(c);
+  return new Promise<Blob>((res, rej) => {
+    const onMessage = (e: MessageEvent<{ id: number; blob?: Blob; error?: string }>) => {
+      if (e.data.id !== id) return;
+      w.removeEventListener('message', onMessage);
+      if (e.data.blob) res(e.data.blob); else rej(new Error(`${type} encoding failed: ${e.data.error ?? 'no image'}`));
+    };
+    w.addEventListener('message', onMessage);
+    w.postMessage({ id, bitmap, type, quality }, [bitmap]);
+  });
 }
 
 /** A blob as a data: URL (read by the browser, no base64 in script). */
@@ -306,7 +340,7 @@ function dataUrl(b: Blob): Promise<string> {
 function rasterAt(raster: HTMLCanvasElement, px: { width: number; height: number }): HTMLCanvasElement {
   const c = raster.width === px.width && raster.height === px.height ? raster : document.createElement('canvas');
   c.width = px.width; c.height = px.height;
-  const g = c.getContext('2d')!;
+  const g = c.getContext('2d', { willReadFrequently: true })!;
   if (c !== raster) g.drawImage(raster, 0, 0, px.width, px.height);
   g.globalCompositeOperation = 'destination-over';
   g.fillStyle = SEA;
@@ -323,9 +357,12 @@ function rasterAt(raster: HTMLCanvasElement, px: { width: number; height: number
 async function pngOf(raster: HTMLCanvasElement, overlay: string, px: { width: number; height: number }, step: (label: string) => void, signal?: AbortSignal): Promise<Blob> {
   const c = rasterAt(raster, px);
   const img = await abortable(svgImage(overlay), signal);
-  c.getContext('2d')!.drawImage(img, 0, 0, px.width, px.height);
+  c.getContext('2d', { willReadFrequently: true })!.drawImage(img, 0, 0, px.width, px.height);
+  mark('overlaid');
   step('Writing PNG');
-  return abortable(canvasBlob(c, 'image/png'), signal);
+  const png = await abortable(canvasBlob(c, 'image/png'), signal);
+  mark('encoded');
+  return png;
 }
 
 /** A4 in PDF points (1/72 inch): 841.89 x 595.28 (ISO 216, 297 x 210 mm). */
@@ -374,17 +411,26 @@ async function svgToPdf(overlay: string, mapJpeg: Uint8Array, title: string): Pr
  */
 export async function exportMap(map: MlMap, format: MapExportFormat, info: MapExportInfo, signal?: AbortSignal, size: ExportSize = { kind: 'screen' }, onProgress?: OnExportProgress): Promise<Blob> {
   const step = stepper(STEPS, signal, onProgress);
-  const { comp, raster, canvas } = await mapComposition(map, info, step, signal, size, format);
+  const { comp, raster, canvas, dispose } = await mapComposition(map, info, step, signal, size, format);
+  try {
+    return await encode(comp, raster, canvas, format, step, signal);
+  } finally { setTimeout(dispose, 0); } // after the file is handed over (see mapComposition)
+}
+
+/** Steps 3 and 4 of {@link exportMap}: the file of the composition and the map's pixels. */
+async function encode(comp: MapComposition, raster: HTMLCanvasElement, canvas: { width: number; height: number }, format: MapExportFormat, step: (label: string) => void, signal?: AbortSignal): Promise<Blob> {
   const measure = canvasMeasure();
   step('Encoding image');
   if (format === 'png') return pngOf(raster, composeMapSvg(comp, measure), canvas, step, signal);
   const c = rasterAt(raster, canvas);
   if (format === 'pdf') {
     const jpeg = new Uint8Array(await abortable<ArrayBuffer>(canvasBlob(c, 'image/jpeg', 0.92).then((b) => b.arrayBuffer()), signal));
+    mark('encoded');
     step('Writing PDF');
     return abortable(svgToPdf(composeMapSvg(comp, measure), jpeg, comp.subtitle ? `${comp.title} (${comp.subtitle})` : comp.title), signal);
   }
   const png = await abortable(canvasBlob(c, 'image/png').then(dataUrl), signal);
+  mark('encoded');
   step('Writing SVG');
   return new Blob([composeMapSvg({ ...comp, mapImage: png }, measure)], { type: 'image/svg+xml' });
 }
