@@ -20,9 +20,12 @@
  * `npx tsx bench/app.ts --first-visit` runs only this part.
  *
  * Interactions (issue 26 target 2, bench/interactions.ts): the table build and similar places,
- * cold and warm, with the engine's time for the same queries; `--interactions` runs only them.
+ * cold and warm, with the engine's time for the same queries; and the map export at every
+ * format and size (bench/map-export-bench.ts, target 3: A4 300 dpi in at most 3 s), with where
+ * each export's time went; `--interactions` runs only them and prints a table with the targets.
  */
 import { readFileSync } from 'node:fs';
+import os from 'node:os';
 import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -33,7 +36,8 @@ import { launch, settle } from '../e2e/app-helpers';
 import { firstLoad, heapAfterViews, searchKeystrokeMs } from '../e2e/catalog-helpers';
 import { parseVi } from '../src/core/bundle';
 import { FIRST_VISIT_BUDGET, SLOW_MOBILE, firstVisit, type FirstVisit } from './first-visit';
-import { interactionTimes } from './interactions';
+import { interactionTimes, type InteractionTimes } from './interactions';
+import { exportTimes, type ExportTimes } from './map-export-bench';
 
 /** Queries typed in the page to time catalog search keystrokes. */
 export const TYPED_QUERIES = ['town', 'travel time', 'elevation', 'rain', 'population', 'dist_place', 'maize yield'];
@@ -156,6 +160,23 @@ export async function firstVisitReport(browser: Browser): Promise<Record<string,
   };
 }
 
+/** Export A4 at 300 dpi in at most this many ms (issue 26 target 3). */
+const EXPORT_A4_300_MS = 3000;
+
+/** Prints each interaction and export with its target and met / NOT MET (issue 26), with the load average. */
+function printInteractions(inter: Record<string, InteractionTimes>, exports: Record<string, ExportTimes>): void {
+  const rows: Array<[string, number, number, string, string, string]> = [];
+  for (const [k, v] of Object.entries(inter)) rows.push([k, v.coldMs, v.warmMedianMs, String(v.engineMs), `warm < ${v.targetWarmMs}`, v.met ? 'met' : 'NOT MET']);
+  for (const [k, v] of Object.entries(exports)) {
+    const a4 = k.endsWith('A4, 300 dpi');
+    const worst = Math.max(v.coldMs, v.warmMedianMs || 0);
+    rows.push([`export ${k}`, v.coldMs, v.warmMedianMs, '-', a4 ? `<= ${EXPORT_A4_300_MS}` : '-', a4 ? (worst <= EXPORT_A4_300_MS ? 'met' : 'NOT MET') : '-']);
+  }
+  console.log(`\nload average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')} (figures are upper bounds on a busy machine)`);
+  console.log(`${'figure'.padEnd(44)}${'cold ms'.padStart(9)}${'warm ms'.padStart(9)}${'engine'.padStart(9)}  ${'target'.padEnd(14)}status`);
+  for (const [n, c, w, e, t, st] of rows) console.log(`${n.padEnd(44)}${String(c).padStart(9)}${String(w).padStart(9)}${e.padStart(9)}  ${t.padEnd(14)}${st}`);
+}
+
 async function main() {
   if (process.argv.includes('--first-visit')) {
     const b = await launch();
@@ -165,7 +186,12 @@ async function main() {
   if (process.argv.includes('--interactions')) {
     const srv = await startServer({ LOG: '0' });
     const b = await launch();
-    try { console.log(JSON.stringify({ interactions: await interactionTimes(b, srv.url) }, null, 2)); } finally { await b.close(); await srv.stop(); }
+    try {
+      const inter = await interactionTimes(b, srv.url);
+      const exports = await exportTimes(b, srv.url);
+      console.log(JSON.stringify({ interactions: inter, exports }, null, 2));
+      printInteractions(inter, exports);
+    } finally { await b.close(); await srv.stop(); }
     return;
   }
   const srv = await startServer({ LOG: '0' });

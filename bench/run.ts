@@ -150,6 +150,10 @@ async function main() {
   catalogBench(dir); // catalog search per keystroke (bench/catalog.ts)
   await catchmentBench(dir); // travel-time catchments vs SciPy dijkstra (bench/catchment.ts)
   await loadBench(); // the server under 50 clients and abuse, against the code before issue 16 (bench/load.ts); BENCH_LOAD=0 skips it
+  // the app's interactions and map exports in Chromium (issue 26, bench/app.ts --interactions) on the last build; BENCH_APP=0 skips them
+  if (process.env.BENCH_APP !== '0' && existsSync(join(ROOT, 'dist/index.html'))) {
+    spawnSync(process.execPath, [...process.execArgv, join(HERE, 'app.ts'), '--interactions'], { stdio: 'inherit', cwd: ROOT });
+  }
 }
 
 /**
