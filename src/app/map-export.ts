@@ -76,8 +76,9 @@ function capture(map: MlMap, hidden: string[], restore: boolean, signal?: AbortS
         const src = map.getCanvas();
         const c = document.createElement('canvas');
         c.width = src.width; c.height = src.height;
-        // a canvas in memory, not on the GPU: drawn over and encoded without read-backs
-        c.getContext('2d', { willReadFrequently: true })!.drawImage(src, 0, 0);
+        const g = c.getContext('2d')!;
+        g.drawImage(src, 0, 0);
+        g.getImageData(0, 0, 1, 1); // draws now: a deferred draw would read the map's buffer after the next frame cleared it
         resolve(c);
       } catch (e) { reject(e); } finally {
         if (restore) for (const id of hidden) map.setLayoutProperty(id, 'visibility', 'visible');
@@ -247,11 +248,12 @@ interface ComposedView { comp: MapComposition; raster: HTMLCanvasElement }
  */
 async function composeView(src: MlMap, view: MlMap, info: MapExportInfo, step: (label: string) => void, signal?: AbortSignal): Promise<ComposedView> {
   const layers = shownVectorLayers(view);
-  const raster = await capture(view, [...new Set(layers.map((l) => l.layer))], view === src, signal);
-  mark('captured');
   step('Drawing outlines');
   const paths = await vectorPaths(view, layers);
   mark('outlines');
+  signal?.throwIfAborted();
+  const raster = await capture(view, [...new Set(layers.map((l) => l.layer))], view === src, signal);
+  mark('captured');
   signal?.throwIfAborted();
   const cont = view.getContainer().getBoundingClientRect();
   const own = mapAttribution(src);
@@ -275,7 +277,7 @@ const STEPS = 4;
 /**
  * The composition of the current view at `size` (see {@link exportTarget}): the map itself for
  * the screen size, else a hidden map of the target's size and pixel ratio. Steps 1 and 2 of the
- * export ("Drawing map": the map drawn and its pixels copied; "Drawing outlines").
+ * export ("Drawing map"; "Drawing outlines": the outlines read and the map's pixels copied).
  * @returns the composition (without its map image), the map's pixels, the pixel size of the
  *   image to write, and `dispose`, which removes the hidden map (its WebGL context's loss can
  *   take long without a GPU: call it once the file is handed over)
@@ -336,12 +338,12 @@ function dataUrl(b: Blob): Promise<string> {
   });
 }
 
-/** `raster` at `px` (scaled when its size differs) over the sea colour, on a canvas of its own or `raster` itself. */
+/** `raster` at `px` (scaled when its size differs) over the sea colour, on a canvas in memory of its own. */
 function rasterAt(raster: HTMLCanvasElement, px: { width: number; height: number }): HTMLCanvasElement {
-  const c = raster.width === px.width && raster.height === px.height ? raster : document.createElement('canvas');
+  const c = document.createElement('canvas');
   c.width = px.width; c.height = px.height;
   const g = c.getContext('2d', { willReadFrequently: true })!;
-  if (c !== raster) g.drawImage(raster, 0, 0, px.width, px.height);
+  g.drawImage(raster, 0, 0, px.width, px.height);
   g.globalCompositeOperation = 'destination-over';
   g.fillStyle = SEA;
   g.fillRect(0, 0, px.width, px.height);
