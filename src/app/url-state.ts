@@ -5,16 +5,16 @@
  * comparison (second indicator, swipe or split, divider position). Parsing never throws: unknown keys are ignored and the caller
  * validates codes against the catalog.
  */
+import { MAX_NAME_CHARS } from '../core/catchment/options';
+import { MAX_SOURCES } from '../core/catchment/sources';
 import { breaksProblem, minutesRule } from '../core/r/breaks';
+
+// The API's own limits (`xy`: most sources; `names`: longest name, characters), so a link and the API agree.
+export { MAX_NAME_CHARS, MAX_SOURCES };
 
 /** Panels of the right-hand side. */
 export type PanelId = 'summary' | 'table' | 'areas' | 'compare' | 'catchment' | 'download' | 'api';
 const PANELS: PanelId[] = ['summary', 'table', 'areas', 'compare', 'catchment', 'download', 'api'];
-
-/** Most sources of one catchment (as the API's `xy`). */
-export const MAX_SOURCES = 1000;
-/** Longest source name, characters (as the API's `names`). */
-export const MAX_NAME_CHARS = 200;
 
 /** A named source of a catchment: a point in degrees (EPSG:4326), a name, optionally a capacity in people. */
 export interface SourceSpec {
