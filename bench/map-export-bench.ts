@@ -9,8 +9,12 @@
  * where its time goes. The export has no engine query: its engine column is empty.
  * Run after `npm run build` as part of `npx tsx bench/app.ts --interactions`.
  */
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { settle, waitMap } from '../e2e/app-helpers';
+import { launch, settle, waitMap } from '../e2e/app-helpers';
+import { startServer } from '../e2e/helpers';
 
 /** One export's figures: milliseconds from the press to the download, and the steps' start times in the last run. */
 export interface ExportTimes { coldMs: number; warmMs: number[]; warmMedianMs: number; steps: Array<[string, number]> }
@@ -93,3 +97,20 @@ export async function exportTimes(browser: Browser, base: string, warmRuns = 2, 
   } finally { await ctx.close(); }
   return out;
 }
+
+/**
+ * `npx tsx bench/map-export-bench.ts [size label...]` (after `npm run build`): the exports alone,
+ * at the given sizes (default "A4, 300 dpi"), each figure with the load average.
+ */
+async function main(): Promise<void> {
+  const sizes = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+  const srv = await startServer({ LOG: '0' });
+  const b = await launch();
+  try {
+    const t = await exportTimes(b, srv.url, 2, sizes.length ? sizes : ['A4, 300 dpi']);
+    console.log(JSON.stringify(t, null, 2));
+    console.log(`load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+  } finally { await b.close(); await srv.stop(); }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) main().catch((e) => { console.error(e); process.exit(1); });
