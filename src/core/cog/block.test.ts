@@ -11,24 +11,27 @@ function rng(seed: number): () => number {
   return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
 }
 
-function layout(kind: SampleKind, predictor: number, noData: number | null, littleEndian = true): BlockLayout {
-  return { blockWidth: W, blockHeight: H, kind, compression: 8, predictor, littleEndian, noData };
+function layout(kind: SampleKind, predictor: number, noData: number | null, littleEndian = true, w = W): BlockLayout {
+  return { blockWidth: w, blockHeight: H, kind, compression: 8, predictor, littleEndian, noData };
 }
 
 /** Stored bytes of `samples` (little-endian host) under a predictor, as a writer would store them. */
-function encode(samples: ArrayBufferView, bps: number, predictor: 1 | 2 | 3): Uint8Array {
+function encode(samples: ArrayBufferView, bps: number, predictor: 1 | 2 | 3, w = W): Uint8Array {
   const src = new Uint8Array(samples.buffer, samples.byteOffset, samples.byteLength);
   const dst = new Uint8Array(src.length);
-  predictRows(src, dst, H, W, bps, predictor);
+  predictRows(src, dst, H, w, bps, predictor);
   return dst;
 }
 
+/** Block widths: odd (byte by byte) and a multiple of 4 (the 4 x 4 byte transposes of whole words). */
+const WIDTHS = [W, 64];
+
 describe('block decoding (the cold path)', () => {
-  it('predictor 3 Float32: every value back bit for bit, the no-data value as NaN', () => {
+  it.each(WIDTHS)('predictor 3 Float32, %i wide: every value back bit for bit, the no-data value as NaN', (w) => {
     const r = rng(7);
-    const f = Float32Array.from({ length: W * H }, (_, i) => (i % 11 === 3 ? -9999 : i % 13 === 5 ? NaN : (r() - 0.5) * 10 ** Math.floor(r() * 12 - 4)));
-    f[1] = -0; f[2] = Infinity; f[4] = 3.4e38;
-    const out = decodeSamples(layout('float32', 3, -9999), encode(f, 4, 3)) as Float32Array;
+    const f = Float32Array.from({ length: w * H }, (_, i) => (i % 11 === 3 ? -9999 : i % 13 === 5 ? NaN : (r() - 0.5) * 10 ** Math.floor(r() * 12 - 4)));
+    f[1] = -0; f[2] = Infinity; f[4] = 3.4e38; f[5] = -3.4e38; f[6] = 1.4e-45; f[7] = -Infinity;
+    const out = decodeSamples(layout('float32', 3, -9999, true, w), encode(f, 4, 3, w)) as Float32Array;
     expect(out).toBeInstanceOf(Float32Array);
     for (let i = 0; i < f.length; i++) {
       if (f[i] === -9999 || Number.isNaN(f[i])) expect(out[i]).toBeNaN();
@@ -36,9 +39,9 @@ describe('block decoding (the cold path)', () => {
     }
   });
 
-  it('a no-data value of 0 takes +0 and -0 (equal as numbers), and only those', () => {
-    const f = Float32Array.from({ length: W * H }, (_, i) => (i % 3 === 0 ? 0 : i % 3 === 1 ? -0 : i));
-    const out = decodeSamples(layout('float32', 3, 0), encode(f, 4, 3));
+  it.each(WIDTHS)('a no-data value of 0 takes +0 and -0 (equal as numbers), and only those (%i wide)', (w) => {
+    const f = Float32Array.from({ length: w * H }, (_, i) => (i % 3 === 0 ? 0 : i % 3 === 1 ? -0 : i));
+    const out = decodeSamples(layout('float32', 3, 0, true, w), encode(f, 4, 3, w));
     for (let i = 0; i < f.length; i++) {
       if (i % 3 === 2) expect(out[i]).toBe(i);
       else expect(out[i]).toBeNaN();

@@ -7,8 +7,10 @@
  * This is the engine's cold path (every tile of a whole-region query passes here), so each
  * sample type has its own loop over one typed-array type (monomorphic for the JIT), the
  * predictor is undone in the inflated buffer where it can be, and the common case of the
- * bundle (Float32, predictor 3, little-endian on a little-endian host) assembles each
- * 32-bit sample from its four byte planes in one store, with the no-data test on its bits.
+ * bundle (Float32, predictor 3, little-endian on a little-endian host, blocks a multiple of 4
+ * samples wide) takes the planes' byte sums four bytes at a time (SWAR) into a row aside and
+ * turns them back into samples four at a time (a 4 x 4 byte transpose of 32-bit words), with
+ * the no-data test on the samples' bits.
  */
 import { IndapiError } from '../errors';
 
@@ -156,9 +158,18 @@ function floatPredictor(info: BlockLayout, data: Uint8Array, rows: number, bps: 
   if (bps === 4 && msbFirst && HOST_LE && data.byteOffset % 4 === 0 && data.length >= n * 4) {
     // in place: the samples end up in the inflated buffer itself (one block less to allocate)
     const words = new Int32Array(data.buffer, data.byteOffset, n);
-    for (let r = 0; r < rows; r++) prefixSumWords(words, r * w, (r + 1) * w);
-    const nd = info.kind === 'float32' && info.noData !== null && !Number.isNaN(info.noData) ? noDataBits(info.noData) : null;
-    interleave32(data, words, w, rows, nd ?? [NAN32, NAN32]);
+    const nd = info.kind === 'float32' && info.noData !== null && !Number.isNaN(info.noData) ? noDataBits(info.noData) : [NAN32, NAN32];
+    if (w % 4 === 0) {
+      // the summed planes of a row go aside (`row`), then come back as samples by 4 x 4 byte transposes
+      const row = new Int32Array(w);
+      for (let r = 0; r < rows; r++) {
+        prefixSumWords(words, r * w, (r + 1) * w, row);
+        transpose32(row, words, r * w, w >> 2, nd[0], nd[1]);
+      }
+    } else {
+      for (let r = 0; r < rows; r++) prefixSumWords(words, r * w, (r + 1) * w, words, r * w);
+      interleave32(data, words, w, rows, nd);
+    }
     return [view(info.kind, data.buffer, data.byteOffset, n), true];
   }
   const out = new ArrayBuffer(n * bps);
@@ -189,11 +200,12 @@ function prefixSumBytes(d: Uint8Array, from: number, to: number): void {
  * The running byte sums of {@link prefixSumBytes} over little-endian 32-bit words, four
  * bytes a step (SWAR): bytes b0..b3 of a word become b0, b0+b1, b0+b1+b2, b0+..+b3 (mod
  * 256) plus the previous word's last sum, computed in 16-bit lanes so that no lane carries
- * into the next.
+ * into the next. Words `from..to-1` of `u` are read and written to `out` from `outFrom`
+ * (default: 0; `out` may be `u` itself with `outFrom` = `from`).
  */
-function prefixSumWords(u: Int32Array, from: number, to: number): void {
+function prefixSumWords(u: Int32Array, from: number, to: number, out: Int32Array, outFrom = 0): void {
   let carry = 0;
-  for (let i = from; i < to; i++) {
+  for (let i = from, j = outFrom; i < to; i++, j++) {
     const x = u[i];
     const lo = x & 0x00ff00ff, hi = (x >>> 8) & 0x00ff00ff; // lanes: b0, b2 | b1, b3
     const pairs = lo + hi; // b0+b1, b2+b3
@@ -201,8 +213,30 @@ function prefixSumWords(u: Int32Array, from: number, to: number): void {
     const even = lo + (pairs << 16) + c; // b0, b0+b1+b2
     const odd = pairs + (pairs << 16) + c; // b0+b1, b0+b1+b2+b3
     const r = (even & 0x00ff00ff) | ((odd & 0x00ff00ff) << 8);
-    u[i] = r;
+    out[j] = r;
     carry = r >>> 24;
+  }
+}
+
+/**
+ * One row's four byte planes (`row`: `q` words each, most significant plane first, as
+ * little-endian words) -> `4 q` host (little-endian) 32-bit samples in `out` from `at`, four
+ * samples a step by a 4 x 4 byte transpose (word t of the result takes byte t of each
+ * plane's word); a sample equal to one of the no-data bit patterns `nd0`, `nd1` becomes a NaN.
+ */
+function transpose32(row: Int32Array, out: Int32Array, at: number, q: number, nd0: number, nd1: number): void {
+  for (let j = 0, o = at; j < q; j++, o += 4) {
+    const a = row[j], b = row[q + j], c = row[2 * q + j], d = row[3 * q + j];
+    const x = (d & 0x00ff00ff) | ((c & 0x00ff00ff) << 8); // d0 c0 d2 c2 (low byte first)
+    const y = ((d >>> 8) & 0x00ff00ff) | (c & 0xff00ff00); // d1 c1 d3 c3
+    const z = (b & 0x00ff00ff) | ((a & 0x00ff00ff) << 8); // b0 a0 b2 a2
+    const u = ((b >>> 8) & 0x00ff00ff) | (a & 0xff00ff00); // b1 a1 b3 a3
+    const s0 = (x & 0xffff) | (z << 16), s1 = (y & 0xffff) | (u << 16);
+    const s2 = (x >>> 16) | (z & 0xffff0000), s3 = (y >>> 16) | (u & 0xffff0000);
+    out[o] = s0 === nd0 || s0 === nd1 ? NAN32 : s0;
+    out[o + 1] = s1 === nd0 || s1 === nd1 ? NAN32 : s1;
+    out[o + 2] = s2 === nd0 || s2 === nd1 ? NAN32 : s2;
+    out[o + 3] = s3 === nd0 || s3 === nd1 ? NAN32 : s3;
   }
 }
 
