@@ -263,7 +263,8 @@ export class CogStore {
     const plain = (info.kind === 'float32' || info.kind === 'float64') && !isScaled(info);
     assemble(info, win, blocks, (dstOff, blk, srcOff, n) => {
       // float blocks already hold NaN for no data (decodeBlock)
-      if (plain) out.set(blk.subarray(srcOff, srcOff + n), dstOff);
+      if (plain && blk instanceof Float32Array) widen32(blk, srcOff, out, dstOff, n);
+      else if (plain) out.set(blk.subarray(srcOff, srcOff + n), dstOff);
       else decodeRun(blk, srcOff, out, dstOff, n, dec);
     });
     this.windows.set(wkey, out);
@@ -286,8 +287,10 @@ export class CogStore {
     const isFloat = info.kind === 'float32' || info.kind === 'float64';
     assemble(info, win, blocks, (dstOff, blk, srcOff, n) => {
       if (!isFloat) {
-        out.set(blk.subarray(srcOff, srcOff + n), dstOff);
-        if (nd !== null) for (let k = dstOff; k < dstOff + n; k++) if (out[k] === nd) out[k] = -1;
+        if (nd === null) out.set(blk.subarray(srcOff, srcOff + n), dstOff);
+        else if (blk instanceof Uint8Array) classRun8(blk, srcOff, out, dstOff, n, nd);
+        else if (blk instanceof Uint16Array) classRun16(blk, srcOff, out, dstOff, n, nd);
+        else for (let k = 0; k < n; k++) { const v = blk[srcOff + k]; out[dstOff + k] = v === nd ? -1 : v; }
       } else {
         for (let k = 0; k < n; k++) {
           const v = blk[srcOff + k];
@@ -298,6 +301,21 @@ export class CogStore {
     this.windows.set(wkey, out);
     return out;
   }
+}
+
+/** `n` Float32 samples of `src` from `srcOff` as doubles into `dst` from `dstOff` (a loop of one array type each: faster than `set` across types). */
+function widen32(src: Float32Array, srcOff: number, dst: Float64Array, dstOff: number, n: number): void {
+  for (let k = 0; k < n; k++) dst[dstOff + k] = src[srcOff + k];
+}
+
+/** `n` Uint8 class values of `src` from `srcOff` into `dst` from `dstOff`, the no-data value `nd` as -1. */
+function classRun8(src: Uint8Array, srcOff: number, dst: Int32Array, dstOff: number, n: number, nd: number): void {
+  for (let k = 0; k < n; k++) { const v = src[srcOff + k]; dst[dstOff + k] = v === nd ? -1 : v; }
+}
+
+/** `n` Uint16 class values of `src` from `srcOff` into `dst` from `dstOff`, the no-data value `nd` as -1. */
+function classRun16(src: Uint16Array, srcOff: number, dst: Int32Array, dstOff: number, n: number, nd: number): void {
+  for (let k = 0; k < n; k++) { const v = src[srcOff + k]; dst[dstOff + k] = v === nd ? -1 : v; }
 }
 
 /** Copies the parts of blocks that fall inside the window, row by row. */
