@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deflateSync, inflateSync } from 'node:zlib';
 import { decodeBlock, decodeSamples, type BlockLayout, type SampleKind } from './block';
 import { predictRows } from '../formats/predictor';
+import { setPredictor3Simd } from './simd';
 
 const W = 37, H = 5; // odd sizes: rows not a multiple of 4 samples or 16 bytes
 
@@ -27,6 +28,10 @@ function encode(samples: ArrayBufferView, bps: number, predictor: 1 | 2 | 3, w =
 const WIDTHS = [W, 64];
 
 describe('block decoding (the cold path)', () => {
+  // the JavaScript loops (the WebAssembly SIMD kernel has its own tests, simd.test.ts, against them)
+  beforeAll(() => { setPredictor3Simd(false); });
+  afterAll(() => { setPredictor3Simd(true); });
+
   it.each(WIDTHS)('predictor 3 Float32, %i wide: every value back bit for bit, the no-data value as NaN', (w) => {
     const r = rng(7);
     const f = Float32Array.from({ length: w * H }, (_, i) => (i % 11 === 3 ? -9999 : i % 13 === 5 ? NaN : (r() - 0.5) * 10 ** Math.floor(r() * 12 - 4)));

@@ -13,6 +13,7 @@
  * the no-data test on the samples' bits.
  */
 import { IndapiError } from '../errors';
+import { predictor3Simd } from './simd';
 
 /** Sample kinds a decoded block can have. */
 export type SampleKind = 'uint8' | 'uint16' | 'int16' | 'uint32' | 'int32' | 'float32' | 'float64';
@@ -158,8 +159,10 @@ function floatPredictor(info: BlockLayout, data: Uint8Array, rows: number, bps: 
   if (bps === 4 && msbFirst && HOST_LE && data.byteOffset % 4 === 0 && data.length >= n * 4) {
     // in place: the samples end up in the inflated buffer itself (one block less to allocate)
     const words = new Int32Array(data.buffer, data.byteOffset, n);
-    const nd = info.kind === 'float32' && info.noData !== null && !Number.isNaN(info.noData) ? noDataBits(info.noData) : [NAN32, NAN32];
-    if (w % 4 === 0) {
+    const nd = info.kind === 'float32' && info.noData !== null && !Number.isNaN(info.noData) ? noDataBits(info.noData) : [NAN32, NAN32] as [number, number];
+    if (predictor3Simd(data, w, rows, nd[0], nd[1])) {
+      // done by the WebAssembly SIMD kernel (./simd.ts)
+    } else if (w % 4 === 0) {
       // the summed planes of a row go aside (`row`), then come back as samples by 4 x 4 byte transposes
       const row = new Int32Array(w);
       for (let r = 0; r < rows; r++) {
