@@ -59,7 +59,7 @@ async function timeInPage(browser: Browser, url: string, args: unknown, warm: nu
 }
 
 /** The 100 marketshed sources of the bundle in `dir` (read with the Node engine, untimed). */
-async function sourcesOf(dir: string): Promise<Array<[number, number]>> {
+export async function sourcesOf(dir: string): Promise<Array<[number, number]>> {
   const e = createNodeEngine(dir);
   try {
     const cat = await e.loadCatalog();

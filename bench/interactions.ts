@@ -1,94 +1,233 @@
 /**
- * Interactions people wait for, timed in Chromium (issue 26 target 2), cold (first run in the
- * page, after the first map) and warm (the same request again: the app recomputes a request
- * asked for again, see src/app/useRun.ts): the TABLR table build (ETH, cell area by ADM1 x
- * ELEV_ZONE) and similar places (Oromiya among Ethiopia's ADM1 units), from the click to the
- * result on screen (the panel's progress gone, the result frame no longer old). Beside each,
- * the engine's own time for the same queries over HTTP on the Node server (same engine code,
- * no page), so the app's overhead shows. Target: warm under 1 s.
- * Run after `npm run build`: `npx tsx bench/app.ts --interactions` (prints JSON).
+ * Interactions people wait for, timed in Chromium (issue 26 targets 1 and 2): each from the
+ * user's action (a click, a file chosen, a link changed) to the result on screen (the panel's
+ * progress came and went and its result frame is current), cold (the first in a fresh page,
+ * after the first map) and warm (the same again, median of `warmRuns`; the app recomputes a
+ * request asked for again, see src/app/useRun.ts). Beside each, the engine's own time for the
+ * same interaction, measured in the page: the union of the engine worker calls made between the
+ * action and the result (`window.__indapiEngineCalls`, src/app/engine-client.ts: message to the
+ * worker, its work, the answer's transfer), or for a download the files worker's own time
+ * (package + ZIP, `data-package-ms` / `data-zip-ms`); the difference is the app's overhead.
+ *
+ * Cases: summaries for Kenya (ELEVATION and PN14_GDPPC, a mean weighted by population, by ADM1,
+ * by the class layer ELEV_ZONE, by ELEVATION's intervals), the TABLR table (ETH, cell area by
+ * ADM1 x ELEV_ZONE), similar places (Oromiya among Ethiopia's ADM1 units), areas (a polygon as
+ * drawn, then 3 and 50 uploaded shapes: a GeoJSON fixture of real outlines, the bundle's
+ * `basemap/admin1.geojson` features of Kenya and Uganda, written at run time), Compare layers
+ * (SLOPE swiped over ELEVATION: the raster worker, no engine call), every download format the
+ * registry offers for a summary (cold: the format's first build in the page, the files worker
+ * already started by the first; `download csv (first)` is the files worker's start too), and
+ * catchments from the Catchment panel (one source, and 100 sources with marketsheds).
+ * Targets: warm under 1 s and cold under 2 s for summaries, table, similar and areas; the others
+ * are printed with their figures only. Run after `npm run build`: `npx tsx bench/app.ts --interactions`.
  */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { FORMATS } from '../src/core/formats/registry';
 
 /** One interaction's figures, milliseconds. */
-export interface InteractionTimes { coldMs: number; warmMs: number[]; warmMedianMs: number; engineMs: number; targetWarmMs: number; met: boolean }
+export interface InteractionTimes {
+  coldMs: number;
+  warmMs: number[];
+  warmMedianMs: number;
+  /** The engine's (or files worker's) own time in the cold run and the median warm one. */
+  engineColdMs: number;
+  engineWarmMs: number;
+  /** Targets (null: measured, no target). */
+  targetWarmMs: number | null;
+  targetColdMs: number | null;
+  met: boolean | null;
+}
 
-const TABLE_LINK = '#v=AREA_TOTAL&iso=ETH&panel=table&tv=AREA_TOTAL&tr=ADM1_NAME_ALT&tc=ELEV_ZONE';
-const SIMILAR_LINK = '#v=ELEVATION&vars=ELEVATION,SLOPE,PN14_POP&iso=ETH&panel=compare&pick=39.5,7.2';
+/** What one timed action waits for, as source text run in the page. */
+interface Probe {
+  /** Statement(s) starting the action. */
+  start: string;
+  /** Selector present while the action runs. */
+  busy: string;
+  /** Expression true when the result is on screen (checked once `busy` came and went). */
+  done: string;
+  /** Expression giving the engine's own ms, or empty for the engine worker calls' union. */
+  engine?: string;
+}
 
-/** Clicks `button` in `panel` and resolves with the ms until the panel's progress came and went and its result frame is current. */
-async function timeClick(page: Page, panel: string, button: string, result: string): Promise<number> {
+/**
+ * Runs `p` in the page; resolves with the ms from its start to its result and the engine's ms.
+ * @throws Error with the panel's alert text when an alert shows instead of the result
+ */
+async function timeAction(page: Page, p: Probe, timeoutMs = 180_000): Promise<{ ms: number; engineMs: number }> {
   // a source string: tsx would wrap named inner functions with a helper the page does not have
   return page.evaluate(`new Promise((res, rej) => {
-    const root = document.querySelector(${JSON.stringify(panel)});
-    const btn = [...root.querySelectorAll('button')].find((x) => x.textContent === ${JSON.stringify(button)});
     let started = false;
     const t0 = performance.now();
+    const timer = setTimeout(() => { mo.disconnect(); rej(new Error('timeout: ' + ${JSON.stringify(p.busy)})); }, ${timeoutMs});
+    const union = (calls) => { let sum = 0, end = -1; for (const c of calls.sort((a, b) => a.startMs - b.startMs)) { const s = Math.max(c.startMs, end); if (c.endMs > s) sum += c.endMs - s; end = Math.max(end, c.endMs); } return sum; };
     const mo = new MutationObserver(() => check());
     function check() {
-      const busy = !!root.querySelector('.progress');
+      const busy = !!document.querySelector(${JSON.stringify(p.busy)});
       if (busy) started = true;
-      const frame = root.querySelector(${JSON.stringify(result)});
-      if (started && !busy && frame && frame.getAttribute('data-old') === '0') { mo.disconnect(); res(performance.now() - t0); }
-      const alert = root.querySelector('[role="alert"]');
-      if (alert) { mo.disconnect(); rej(new Error(alert.textContent || 'error')); }
+      if (started && !busy && (${p.done})) {
+        const t1 = performance.now();
+        mo.disconnect(); clearTimeout(timer);
+        const engine = ${p.engine || 'window.__indapiEngineCalls ? union(window.__indapiEngineCalls(t0).filter((c) => c.endMs <= t1)) : NaN'};
+        res({ ms: t1 - t0, engineMs: engine });
+        return;
+      }
+      const alert = [...document.querySelectorAll('.panel:not([hidden]) [role="alert"]')].find((a) => a.textContent);
+      if (alert) { mo.disconnect(); clearTimeout(timer); rej(new Error(alert.textContent)); }
     }
-    mo.observe(root, { subtree: true, childList: true, attributes: true });
-    btn.click();
+    mo.observe(document.body, { subtree: true, childList: true, attributes: true });
+    ${p.start}
     check();
-  })`) as Promise<number>;
+  })`) as Promise<{ ms: number; engineMs: number }>;
 }
 
-async function engineMs(base: string, bodies: unknown[], runs = 3): Promise<number> {
-  const once = async () => {
-    const t0 = performance.now();
-    await Promise.all(bodies.map((b) => fetch(`${base}ocpu/library/indapi3/R/getLayer/json`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(b) }).then((r) => r.text())));
-    return performance.now() - t0;
-  };
-  await once();
-  const t: number[] = [];
-  for (let i = 0; i < runs; i++) t.push(await once());
-  return Math.round(t.sort((a, b) => a - b)[Math.floor(runs / 2)]);
+/** A click on the button labelled `label` in panel `panel` (id without `panel-`). */
+const click = (panel: string, label: string) => `[...document.querySelectorAll('#panel-${panel} button')].find((x) => x.textContent === ${JSON.stringify(label)}).click();`;
+
+/** The probe of a panel's run button and its result frame (RunControls + ResultFrame). */
+function runProbe(panel: string, label: string, testId: string): Probe {
+  return { start: click(panel, label), busy: `#panel-${panel} .progress`, done: `document.querySelector('#panel-${panel} [data-testid="${testId}"]')?.getAttribute('data-old') === '0'` };
 }
 
-async function similarEngineMs(base: string, x: unknown, runs = 3): Promise<number> {
-  const body = JSON.stringify({ x, var: ['ELEVATION', 'SLOPE', 'PN14_POP'], by: 1, iso3: ['ETH'] });
-  const once = async () => { const t0 = performance.now(); await fetch(`${base}ocpu/library/indapi3/R/similar/json`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body }).then((r) => r.text()); return performance.now() - t0; };
-  await once();
-  const t: number[] = [];
-  for (let i = 0; i < runs; i++) t.push(await once());
-  return Math.round(t.sort((a, b) => a - b)[Math.floor(runs / 2)]);
-}
-
-async function interaction(browser: Browser, url: string, panel: string, button: string, result: string, warmRuns: number, ready?: (p: Page) => Promise<void>): Promise<{ cold: number; warm: number[] }> {
-  const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, serviceWorkers: 'block' });
+/** Opens `url` in a fresh context and waits for the first map (the service worker blocked: every run reads over HTTP). */
+async function withPage<T>(browser: Browser, url: string, fn: (page: Page) => Promise<T>): Promise<T> {
+  const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, serviceWorkers: 'block', acceptDownloads: true });
   try {
     const page = await ctx.newPage();
     await page.goto(url);
     await page.waitForFunction(() => document.body.dataset.mapRendered === '1', undefined, { timeout: 120_000 });
-    await page.locator(`${panel} button`, { hasText: button }).first().waitFor({ timeout: 60_000 });
-    if (ready) await ready(page);
-    const cold = await timeClick(page, panel, button, result);
-    const warm: number[] = [];
-    for (let i = 0; i < warmRuns; i++) warm.push(await timeClick(page, panel, button, result));
-    return { cold, warm };
+    return await fn(page);
   } finally { await ctx.close(); }
 }
 
-const summarise = (cold: number, warm: number[], engine: number): InteractionTimes => {
-  const w = [...warm].sort((a, b) => a - b)[Math.floor(warm.length / 2)];
-  return { coldMs: Math.round(cold), warmMs: warm.map(Math.round), warmMedianMs: Math.round(w), engineMs: engine, targetWarmMs: 1000, met: w < 1000 };
-};
+const median = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
 
-/** Times the table build and similar places (see the module comment); `base` is the server's URL ending in "/". */
-export async function interactionTimes(browser: Browser, base: string, warmRuns = 5): Promise<Record<string, InteractionTimes>> {
-  const t = await interaction(browser, base + TABLE_LINK, '#panel-table', 'Build table', '[data-testid="table-result"]', warmRuns);
-  const tableEngine = await engineMs(base, [['ADM1_NAME_ALT', 'ELEV_ZONE'], ['ADM1_NAME_ALT'], ['ELEV_ZONE']].map((by) => ({ var: 'AREA_TOTAL', iso3: 'ETH', by })));
-  // the compare reference: the picked place's unit (Oromiya) is known once the look-up under the pick has answered
-  const s = await interaction(browser, base + SIMILAR_LINK, '#panel-compare', 'Find similar', '[data-testid="compare-result"]', warmRuns,
-    (p) => p.waitForFunction(() => /Oromiya/.test(document.querySelector('#panel-compare')?.textContent ?? ''), undefined, { timeout: 60_000 }).then(() => undefined));
-  const code = await fetch(`${base}ocpu/library/indapi3/R/getLayer/json`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ var: 'AREA_TOTAL', iso3: 'ETH', by: ['ADM1_CODE_ALT', 'ADM1_NAME_ALT'] }) })
-    .then((r) => r.json() as Promise<Array<Record<string, unknown>>>).then((rows) => rows.find((r) => r.ADM1_NAME_ALT === 'Oromiya')?.ADM1_CODE_ALT);
-  const simEngine = await similarEngineMs(base, code);
-  return { tableEthAdm1xElevZone: summarise(t.cold, t.warm, tableEngine), similarOromiyaAdm1: summarise(s.cold, s.warm, simEngine) };
+/** Cold then `warmRuns` warm runs of `p` (warm runs repeat `again`, default `p`). */
+async function coldWarm(page: Page, p: Probe, warmRuns: number, again: Probe = p): Promise<Omit<InteractionTimes, 'targetWarmMs' | 'targetColdMs' | 'met'>> {
+  const cold = await timeAction(page, p);
+  const warm: Array<{ ms: number; engineMs: number }> = [];
+  for (let i = 0; i < warmRuns; i++) warm.push(await timeAction(page, again));
+  const mid = [...warm].sort((a, b) => a.ms - b.ms)[Math.floor(warm.length / 2)];
+  return { coldMs: Math.round(cold.ms), warmMs: warm.map((w) => Math.round(w.ms)), warmMedianMs: Math.round(mid?.ms ?? NaN), engineColdMs: Math.round(cold.engineMs), engineWarmMs: Math.round(mid?.engineMs ?? NaN) };
+}
+
+/** Adds targets and the verdict (warm < 1 s and cold < 2 s when `targeted`). */
+function judged(t: Omit<InteractionTimes, 'targetWarmMs' | 'targetColdMs' | 'met'>, targeted: boolean): InteractionTimes {
+  if (!targeted) return { ...t, targetWarmMs: null, targetColdMs: null, met: null };
+  return { ...t, targetWarmMs: 1000, targetColdMs: 2000, met: t.warmMedianMs < 1000 && t.coldMs < 2000 };
+}
+
+/** GeoJSON fixtures of real outlines: the bundle's ADM1 features of Kenya (3) and Uganda (50), written to a temporary folder. */
+function shapeFixtures(dataDir: string): { three: string; fifty: string } {
+  const fc = JSON.parse(readFileSync(path.join(dataDir, 'basemap/admin1.geojson'), 'utf8')) as { features: Array<{ properties: { iso3: string; name: string } }> };
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'indapi-shapes-'));
+  const write = (name: string, iso3: string, n: number) => {
+    const features = fc.features.filter((f) => f.properties.iso3 === iso3).slice(0, n);
+    if (features.length !== n) throw new Error(`${iso3} has ${features.length} ADM1 outlines, not ${n}`);
+    const file = path.join(dir, name);
+    writeFileSync(file, JSON.stringify({ type: 'FeatureCollection', features }));
+    return file;
+  };
+  return { three: write('ken-adm1-3.geojson', 'KEN', 3), fifty: write('uga-adm1-50.geojson', 'UGA', 50) };
+}
+
+const SUMMARY = '#v=ELEVATION&vars=ELEVATION,PN14_GDPPC&iso=KEN&panel=summary&by=';
+const TABLE_LINK = '#v=AREA_TOTAL&iso=ETH&panel=table&tv=AREA_TOTAL&tr=ADM1_NAME_ALT&tc=ELEV_ZONE';
+const SIMILAR_LINK = '#v=ELEVATION&vars=ELEVATION,SLOPE,PN14_POP&iso=ETH&panel=compare&pick=39.5,7.2';
+/** A polygon as one draws it around Nairobi (5 vertices). */
+const DRAWN = 'POLYGON ((36 -1.5, 37.5 -1.5, 37.5 0, 36 0, 36 -1.5))';
+const AREAS = '#v=ELEVATION&vars=ELEVATION,PN14_POP&panel=areas';
+
+/** Summaries, table, similar and areas: the targeted interactions. */
+async function panelRuns(browser: Browser, base: string, warmRuns: number, dataDir: string): Promise<Record<string, InteractionTimes>> {
+  const out: Record<string, InteractionTimes> = {};
+  const sum = runProbe('summary', 'Summarise', 'summary-result');
+  for (const by of ['ADM1_NAME_ALT', 'ELEV_ZONE', 'ELEVATION']) {
+    out[`summary KEN 2 vars by ${by}`] = judged(await withPage(browser, base + SUMMARY + by, (p) => coldWarm(p, sum, warmRuns)), true);
+  }
+  out['table ETH ADM1 x ELEV_ZONE'] = judged(await withPage(browser, base + TABLE_LINK, async (p) => {
+    await p.locator('#panel-table button', { hasText: 'Build table' }).first().waitFor({ timeout: 60_000 });
+    return coldWarm(p, runProbe('table', 'Build table', 'table-result'), warmRuns);
+  }), true);
+  out['similar Oromiya among ETH ADM1'] = judged(await withPage(browser, base + SIMILAR_LINK, async (p) => {
+    // the reference (Oromiya) is known once the look-up under the pick has answered
+    await p.waitForFunction(() => /Oromiya/.test(document.querySelector('#panel-compare')?.textContent ?? ''), undefined, { timeout: 60_000 });
+    return coldWarm(p, runProbe('compare', 'Find similar', 'compare-result'), warmRuns);
+  }), true);
+  const areas = runProbe('areas', 'Summarise areas', 'areas-result');
+  out['areas 1 drawn polygon'] = judged(await withPage(browser, `${base}${AREAS}&wkt=${encodeURIComponent(DRAWN)}`, (p) => coldWarm(p, areas, warmRuns)), true);
+  const fx = shapeFixtures(dataDir);
+  for (const [n, file] of [[3, fx.three], [50, fx.fifty]] as const) {
+    out[`areas ${n} uploaded shapes`] = judged(await withPage(browser, base + AREAS, async (p) => {
+      await p.locator('#panel-areas [data-testid="upload"] input[type="file"]').setInputFiles(file);
+      await p.locator('#panel-areas [data-testid="upload-msg"]').waitFor({ timeout: 60_000 });
+      return coldWarm(p, areas, warmRuns);
+    }), true);
+  }
+  return out;
+}
+
+/** Every download format of a summary (ELEVATION by ADM1, Kenya), one page: each format's first build, then warm builds. */
+async function downloads(browser: Browser, base: string, warmRuns: number): Promise<Record<string, InteractionTimes>> {
+  return withPage(browser, `${base}#v=ELEVATION&iso=KEN&by=ADM1_NAME_ALT&panel=summary`, async (page) => {
+    await timeAction(page, runProbe('summary', 'Summarise', 'summary-result'));
+    await page.click('#tab-download');
+    const out: Record<string, InteractionTimes> = {};
+    const formats = FORMATS.filter((f) => f.input !== 'none').map((f) => f.name);
+    for (const [i, f] of formats.entries()) {
+      await page.check(`#panel-download input[name="dl-format"][value="${f}"]`);
+      const p: Probe = {
+        start: click('download', 'Build and save ZIP'), busy: '#panel-download .progress',
+        done: `[${JSON.stringify(f)}, null].includes(document.querySelector('#panel-download [data-testid="download-result"]')?.getAttribute('data-format'))`,
+        engine: `(() => { const d = document.querySelector('#panel-download [data-testid="download-result"]'); return +d.getAttribute('data-package-ms') + +d.getAttribute('data-zip-ms'); })()`,
+      };
+      out[`download ${f}${i === 0 ? ' (first)' : ''}`] = judged(await coldWarm(page, p, Math.min(warmRuns, 3)), false);
+    }
+    return out;
+  });
+}
+
+/** Compare layers: SLOPE swiped over ELEVATION (cold), then TRI and SLOPE again in turn (warm: SLOPE's times). */
+async function compareLayers(browser: Browser, base: string, warmRuns: number): Promise<InteractionTimes> {
+  return withPage(browser, `${base}#v=ELEVATION&cmp=swipe`, async (page) => {
+    const to = (v2: string): Probe => ({
+      start: `location.hash = location.hash.replace(/&v2=[^&]*/, '') + '&v2=${v2}';`,
+      busy: '[data-testid="compare-progress"]', done: `!!document.querySelector('[data-testid="compare-second"]')`, engine: '0',
+    });
+    const cold = await timeAction(page, to('SLOPE'));
+    const warm: number[] = [];
+    for (let i = 0; i < warmRuns; i++) { await timeAction(page, to('TRI')); warm.push((await timeAction(page, to('SLOPE'))).ms); }
+    return judged({ coldMs: Math.round(cold.ms), warmMs: warm.map(Math.round), warmMedianMs: Math.round(median(warm)), engineColdMs: 0, engineWarmMs: 0 }, false);
+  });
+}
+
+/** Catchments from the panel: sources pasted and added (the panel runs), then "Compute catchment" again (warm). */
+async function catchments(browser: Browser, base: string, warmRuns: number, hundred: Array<[number, number]>): Promise<Record<string, InteractionTimes>> {
+  const cases: Array<[string, Array<[number, number]>]> = [['catchment 1 source (Nairobi)', [[36.82, -1.29]]], [`catchment ${hundred.length} sources, marketsheds`, hundred]];
+  const out: Record<string, InteractionTimes> = {};
+  for (const [name, pts] of cases) {
+    out[name] = judged(await withPage(browser, `${base}#v=ELEVATION&panel=catchment`, async (page) => {
+      await page.click('#panel-catchment details.catch-add summary');
+      await page.fill('#panel-catchment [data-testid="catchment-paste"]', pts.map(([x, y], i) => `${x}, ${y}, S${i + 1}`).join('\n'));
+      const add = runProbe('catchment', 'Add points', 'catchment-result');
+      return coldWarm(page, add, warmRuns, runProbe('catchment', 'Compute catchment', 'catchment-result'));
+    }), false);
+  }
+  return out;
+}
+
+/**
+ * Times every interaction of the module comment; `base` is the server's URL ending in "/",
+ * `dataDir` the bundle it serves, `hundred` the 100 catchment sources (bench/catchment-browser.ts).
+ */
+export async function interactionTimes(browser: Browser, base: string, dataDir: string, hundred: Array<[number, number]>, warmRuns = 5): Promise<Record<string, InteractionTimes>> {
+  return {
+    ...await panelRuns(browser, base, warmRuns, dataDir),
+    'compare layers SLOPE over ELEVATION': await compareLayers(browser, base, 3),
+    ...await catchments(browser, base, 3, hundred),
+    ...await downloads(browser, base, 3),
+  };
 }

@@ -56,17 +56,21 @@ const api: FilesWorkerApi = {
  */
 async function buildZip(req: BuildRequest, rasterize: (svg: string) => Promise<Uint8Array>, signal: AbortSignal, step: (pct: number) => void): Promise<BuildResult> {
   if (!engine) throw new IndapiError('INTERNAL', 'files worker not initialised');
+  const t0 = performance.now();
   const out = await buildPackage(engine, {
     method: req.method, args: req.args, format: req.format, requestUrl: req.requestUrl, version: (await version) ?? undefined,
     extra: { basemap: (await basemap) ?? undefined, rasterize: (svg) => rasterize(svg) },
   }, { signal, onProgress: (d, t) => step(t ? (d / t) * 75 : 0) });
   step(75);
+  const t1 = performance.now();
   const zip = await zipFiles(out.files, { signal, onProgress: (d, t) => step(75 + (t ? (d / t) * 25 : 0)) });
   step(100);
+  const timings = { packageMs: t1 - t0, zipMs: performance.now() - t1 };
   return {
     zip, zipName: out.zipName,
     files: out.files.map((f) => ({ name: f.name, mediaType: f.mediaType, bytes: f.bytes.byteLength })),
     graphics: out.graphics.map((g) => ({ svg: g.svg, png: g.png })),
+    timings,
   };
 }
 

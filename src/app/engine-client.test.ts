@@ -3,7 +3,7 @@ import { expose, wrap } from 'comlink';
 import type { CallOptions, CategoryRow, Engine } from '../core/api';
 import type { GetLayerArgs, TableResult, VarRecord } from '../core/types';
 import { IndapiError } from '../core/errors';
-import { engineClient } from './engine-client';
+import { ENGINE_CALL_LOG_MAX, engineCallTimes, engineClient } from './engine-client';
 import { createEngineWorkerApi } from '../../workers/engine-api';
 import { ENGINE_CALLS, ENGINE_METHODS, type EngineArgs, type EngineMessages, type EngineResult, type EngineWorkerApi } from '../../workers/protocol/engine';
 
@@ -83,6 +83,21 @@ describe('engine client over the worker API', () => {
     expect(bad).toBeInstanceOf(IndapiError);
     expect(bad).toMatchObject({ code: 'UNKNOWN_CODE', message: 'Unknown code BAD.', detail: { codes: ['BAD'] } });
     await expect(e.getLayerTable({ var: ['OOPS'] })).rejects.toMatchObject({ code: 'INTERNAL', message: 'boom' });
+  });
+
+  test('each call is logged with its method and its start and answer times in the page, failures too, the last 500 kept', async () => {
+    const e = connect(fakeEngine([]));
+    const t0 = performance.now();
+    await e.getLayerTable({ var: ['ELEVATION'] });
+    await e.getLayerTable({ var: ['BAD'] }).catch(() => undefined);
+    const calls = engineCallTimes(t0);
+    expect(calls.map((c) => c.method)).toEqual(['getLayerTable', 'getLayerTable']);
+    for (const c of calls) expect(c.endMs).toBeGreaterThanOrEqual(c.startMs);
+    expect(calls[1].startMs).toBeGreaterThanOrEqual(calls[0].endMs);
+    expect(engineCallTimes(performance.now() + 1)).toEqual([]);
+    for (let i = 0; i < ENGINE_CALL_LOG_MAX + 5; i++) await e.catalogCsv();
+    expect(engineCallTimes()).toHaveLength(ENGINE_CALL_LOG_MAX);
+    expect(engineCallTimes(t0).some((c) => c.method === 'getLayerTable')).toBe(false);
   });
 
   test('an abort cancels the call in the worker: ABORTED', async () => {

@@ -13,6 +13,28 @@ import type { ReadRange } from '../core/io/range-log';
 
 let nextId = 1;
 
+/** One engine worker call as the page saw it: method and `performance.now()` milliseconds at its start and its answer. */
+export interface EngineCallTime { method: string; startMs: number; endMs: number }
+
+/** The last {@link ENGINE_CALL_LOG_MAX} calls, oldest first (hover look-ups included). */
+const callLog: EngineCallTime[] = [];
+/** How many calls {@link engineCallTimes} keeps. */
+export const ENGINE_CALL_LOG_MAX = 500;
+
+/**
+ * The engine worker calls of this page since `sinceMs` (`performance.now()` ms), with their times
+ * in the page (message to the worker, the worker's work, the answer's transfer): the engine's own
+ * time of an interaction, beside the time to the result on screen (bench/interactions.ts).
+ */
+export function engineCallTimes(sinceMs = 0): EngineCallTime[] {
+  return callLog.filter((c) => c.startMs >= sinceMs);
+}
+
+function logCall(method: string, startMs: number): void {
+  callLog.push({ method, startMs, endMs: performance.now() });
+  if (callLog.length > ENGINE_CALL_LOG_MAX) callLog.splice(0, callLog.length - ENGINE_CALL_LOG_MAX);
+}
+
 /**
  * The generic call of a remote engine worker.
  * @throws IndapiError with the worker's code (ABORTED when `opts.signal` aborts it)
@@ -23,6 +45,7 @@ function remoteCall(remote: Remote<EngineWorkerApi>): EngineCall {
     if (opts?.signal?.aborted) throw new IndapiError('ABORTED', 'Cancelled.');
     const onAbort = () => void remote.cancel(id);
     opts?.signal?.addEventListener('abort', onAbort, { once: true });
+    const t0 = performance.now();
     try {
       const out = await remote.call(id, method, args, opts?.onProgress ? proxy(opts.onProgress) : undefined);
       if (!out.ok) throw fromWireError(out.error);
@@ -30,6 +53,7 @@ function remoteCall(remote: Remote<EngineWorkerApi>): EngineCall {
       // `Remote` type drops the call's type parameter, so it says "the result of some method"
       return out.value as EngineResult<M>;
     } finally {
+      logCall(method, t0);
       opts?.signal?.removeEventListener('abort', onAbort);
     }
   };

@@ -4,7 +4,7 @@
  */
 import type { Engine } from '../core/api';
 import { DATA_BASE } from './bundle';
-import { startEngine, type StartedEngine } from './engine-client';
+import { engineCallTimes, startEngine, type StartedEngine } from './engine-client';
 import { storeRanges, type ReadRange } from '../core/io/range-log';
 import { rasterClient, type RasterClient } from '../ui/raster/client';
 import type { OfflineReady, PageToSw } from '../../workers/protocol/storage';
@@ -40,7 +40,8 @@ function storeFirstVisitReads(ranges: ReadRange[]): void {
   void storeRanges(ranges).finally(markStored);
 }
 // The worker-backed engine, for benchmarks and end-to-end tests in the page (bench/catchment-browser.ts).
-if (typeof window !== 'undefined') (window as any).__indapiEngine = getEngine;
+// `__indapiEngineCalls(since)`: the engine calls' times in the page (bench/interactions.ts).
+if (typeof window !== 'undefined') Object.assign(window, { __indapiEngine: getEngine, __indapiEngineCalls: engineCallTimes });
 
 let raster: RasterClient | null = null;
 

@@ -26,6 +26,11 @@ export interface BuildResult {
   files: Array<{ name: string; mediaType: string; bytes: number }>;
   /** Graphics drawn (SVG text and the PNG rendered from it). */
   graphics: Array<{ svg: string; png: Uint8Array }>;
+  /**
+   * Where the worker's time went, milliseconds (`performance.now()` in the worker): the package
+   * (the query and the writers, graphics' rasterising by the page included) and the ZIP.
+   */
+  timings: { packageMs: number; zipMs: number };
 }
 
 /** Outcome: value or typed error (its `code` survives the worker boundary). */

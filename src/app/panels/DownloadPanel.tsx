@@ -69,7 +69,7 @@ export function DownloadPanel({ query }: { query: QuerySpec | null }) {
       const url = URL.createObjectURL(new Blob([v.zip as BlobPart], { type: 'application/zip' }));
       imgs.current.forEach((u) => URL.revokeObjectURL(u));
       imgs.current = v.graphics.map((g) => URL.createObjectURL(new Blob([g.svg], { type: 'image/svg+xml' })));
-      setDone({ zipName: v.zipName, files: v.files, graphics: v.graphics, format, size: v.zip.byteLength, url });
+      setDone({ zipName: v.zipName, files: v.files, graphics: v.graphics, timings: v.timings, format, size: v.zip.byteLength, url });
     } catch (e) {
       setErr(errText(e));
     } finally {
@@ -93,7 +93,8 @@ export function DownloadPanel({ query }: { query: QuerySpec | null }) {
       </div>
       {err && <p className="msg error" role="alert">{err}</p>}
       {done && (
-        <div className="result-block" data-testid="download-result">
+        <div className="result-block" data-testid="download-result" data-format={done.format}
+          data-package-ms={Math.round(done.timings.packageMs)} data-zip-ms={Math.round(done.timings.zipMs)}>
           <p className="small">Saved <code>{done.zipName}</code> ({(done.size / 1024).toFixed(1)} KiB). <a href={done.url} download={done.zipName}>Save again</a></p>
           <ul className="files small">{done.files.map((f) => <li key={f.name}><code>{f.name}</code> <span className="muted">{f.bytes.toLocaleString()} bytes</span></li>)}</ul>
           {done.graphics.map((g, i) => (
