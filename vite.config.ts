@@ -23,13 +23,16 @@ export const PRECOMPRESS = {
 };
 
 /**
- * `<link rel="modulepreload">` in index.html for the map's lazy chunk (`src/ui/MapView.tsx`)
- * and the chunks it imports statically (MapLibre), so the first map's code downloads beside
- * the entry script instead of after it has run: on a 150 ms RTT connection the entry (about
- * 116 KB brotli) took a second before `import('../ui/MapView')` in main.tsx could start.
- * MapLibre's worker script is preloaded too (`rel=preload as=fetch`: the worker's own
- * request then comes from the HTTP cache). The other panels stay lazy. The links carry `data-first-map` (the app shell's budget in
- * e2e/budget.e2e.test.ts counts the entry and its static imports, not these).
+ * The list of the map's lazy chunk (`src/ui/MapView.tsx`), the chunks it imports statically
+ * (MapLibre) and MapLibre's worker script, in index.html as
+ * `<script type="application/json" id="first-map-preload">` (`[{ rel, href }]`). The page
+ * turns it into `<link rel="modulepreload">` (the worker: `rel=preload as=fetch`, so the
+ * worker's own request comes from the HTTP cache) once the first view's preview is drawn
+ * (`releaseLiveMap` in src/ui/first-map.ts), so the 0.4 MB download together, after the
+ * preview's few bytes rather than sharing a slow link with them (issue 26 target 4; before,
+ * they were links in the HTML, downloading beside the entry script from the start). The other
+ * panels stay lazy. The app shell's budget in e2e/budget.e2e.test.ts counts the entry and its
+ * static imports, not these.
  */
 export function preloadMapChunks(): Plugin {
   return {
@@ -48,12 +51,10 @@ export function preloadMapChunks(): Plugin {
           for (const dep of byName.get(name)?.imports ?? []) visit(dep);
         };
         visit(map.fileName);
-        const tags: HtmlTagDescriptor[] = files.map((f) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `./${f}`, 'data-first-map': true }, injectTo: 'head' as const }));
-        // MapLibre's worker script: fetched into the HTTP cache (assets are immutable) beside
-        // the entry, so `new Worker()` finds it there instead of starting its own download
-        // once MapLibre has loaded and run (it was the last serial step before the first map).
+        const list: Array<{ rel: string; href: string }> = files.map((f) => ({ rel: 'modulepreload', href: `./${f}` }));
         const worker = Object.keys(ctx.bundle ?? {}).find((f) => /(^|\/)maplibre-gl-worker-[^/]*\.mjs$/.test(f));
-        if (worker) tags.push({ tag: 'link', attrs: { rel: 'preload', as: 'fetch', crossorigin: true, href: `./${worker}`, 'data-first-map': true }, injectTo: 'head' });
+        if (worker) list.push({ rel: 'preload', href: `./${worker}` });
+        const tags: HtmlTagDescriptor[] = [{ tag: 'script', attrs: { type: 'application/json', id: 'first-map-preload' }, children: JSON.stringify(list), injectTo: 'head' }];
         return tags;
       },
     },

@@ -2,8 +2,12 @@
  * First visit on a real connection (issue 17): a fresh browser profile (service worker
  * allowed, as a user's first visit) opens the app, optionally under Chromium's network
  * emulation over CDP (`Network.emulateNetworkConditions`), and we measure the time to the
- * first map (navigation start to the first idle map with the indicator's raster, the page's
- * `__indapiFirstRender`) and the bytes transferred before it.
+ * first map and the bytes transferred before it. The first map is the first view of the
+ * indicator on screen: the preview image (src/ui/MapPreview.tsx: the same tiles the live map
+ * draws, placed where it draws them, with a "Loading the interactive map" note; the page's
+ * `__indapiFirstPreview`) or the live map if it came first; the live map (the first idle
+ * MapLibre map with the indicator's raster, `__indapiFirstRender`) and the bytes before it are
+ * reported beside it (issue 26 target 4).
  *
  * Bytes are what CDP's Network domain reports (encoded bodies and headers) for the page,
  * its dedicated workers (COG ranges, catalog) and the service worker: dedicated workers and
@@ -38,17 +42,24 @@ export const SLOW_MOBILE: NetworkProfile = { name: '1.6 Mbps / 750 kbps / 150 ms
 
 /**
  * Budgets of the first visit on {@link SLOW_MOBILE} (issue 26 target 4, after issue 17's 6 s):
- * the map in at most 4 s; the catalog usable and the first summary shown before the map is
- * (each also at most `firstMapMs`); the bytes before the map within the web performance
- * community's first-load budget for a median phone (about 150 KB of markup and 350 KB of
- * JavaScript, compressed: 0.5 MB with the data the first map needs).
+ * the first map (the preview image of the first view, or the live map) in at most 4 s; the
+ * live, interactive map in at most 6 s (issue 17's budget for the first map); the catalog
+ * usable and the Summarise button shown before the live map (the catalog also at most 4 s);
+ * the first summary clicked at once in at most 4 s; the bytes before the first map within the
+ * web performance community's first-load budget for a median phone (about 150 KB of markup
+ * and 350 KB of JavaScript, compressed: 0.5 MB), and before the live map 0.7 MB (MapLibre
+ * and its worker alone are 0.36 MB).
  */
-export const FIRST_VISIT_BUDGET = { firstMapMs: 4000, catalogMs: 4000, firstSummaryMs: 4000, bytesBeforeMap: 0.7 * 1024 * 1024 };
+export const FIRST_VISIT_BUDGET = { firstMapMs: 4000, liveMapMs: 6000, catalogMs: 4000, firstSummaryMs: 4000, bytesBeforeMap: 0.5 * 1024 * 1024, bytesBeforeLive: 0.7 * 1024 * 1024 };
 
 /** What one first visit measured. */
 export interface FirstVisit {
-  /** Navigation start to the first map (ms). */
+  /** Navigation start to the first map (ms): the preview image or the live map, whichever came first. */
   firstMapMs: number;
+  /** Navigation start to the live map (MapLibre drew the indicator's raster), ms. */
+  liveMapMs: number;
+  /** Bytes transferred before the live map (encoded, with headers). */
+  bytesBeforeLive: number;
   /** Navigation start to the catalog usable: its list filled and searchable ("N of M indicators"), ms. */
   catalogMs: number;
   /** Navigation start to the Summarise button shown and idle (ms). */
@@ -75,7 +86,8 @@ export async function firstVisit(browser: Browser, url: string, profile?: Networ
   try {
     const page = await ctx.newPage();
     const reqs = new Map<string, { url: string; bytes: number; encoding: string; done: boolean; viaSw: boolean; cached: boolean; startS: number; endS: number }>();
-    let frozen = false; // stop counting once the first map is there
+    let frozen = false; // stop counting once the live map is there
+    let atPreview: Array<{ url: string; bytes: number; cached: boolean; viaSw: boolean }> | null = null; // what had arrived when the preview showed
     // keyed by requestId alone: one request seen by two sessions is counted once
     const onNet = (method: string, e: any) => {
       if (frozen) return;
@@ -106,35 +118,48 @@ export async function firstVisit(browser: Browser, url: string, profile?: Networ
     let mapped!: () => void;
     const mappedP = new Promise<void>((res) => (mapped = res));
     await page.exposeBinding('__benchFirstMap', () => { frozen = true; mapped(); });
+    await page.exposeBinding('__benchPreview', () => { atPreview ??= [...reqs.values()].map((r) => ({ ...r })); });
     await page.addInitScript(() => {
       new MutationObserver((_, obs) => {
+        if (document.body?.dataset.mapPreview === '1' || document.body?.dataset.mapRendered === '1') (window as any).__benchPreview();
         if (document.body?.dataset.mapRendered === '1') { obs.disconnect(); (window as any).__benchFirstMap(); }
-      }).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-map-rendered'] });
+      }).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-map-rendered', 'data-map-preview'] });
     });
     await page.addInitScript(milestones, clickSummarise);
     await page.goto(url);
     await within(mappedP, 'first map');
-    const firstMapMs = await page.evaluate(() => (window as any).__indapiFirstRender as number);
+    const [liveMapMs, previewMs] = await page.evaluate(() => [(window as any).__indapiFirstRender as number, (window as any).__indapiFirstPreview as number | undefined]);
+    const firstMapMs = Math.min(liveMapMs, previewMs ?? Infinity);
     const ms = await page.waitForFunction((want) => { const m = (window as any).__fv; return m.catalog >= 0 && m.summarise >= 0 && (!want || m.summary >= 0) && m; }, clickSummarise, { timeout: 300_000 });
     const { catalog, summarise, summary } = (await ms.jsonValue()) as { catalog: number; summarise: number; summary: number };
-    const list = [...reqs.values()].filter((r) => !r.viaSw);
-    for (const r of list) if (r.cached) r.bytes = 0;
-    // a worker script fetched whole before (preloaded: index.html's rel=preload) comes from the
-    // HTTP cache (assets are immutable; the server sees one request), though CDP does not say so
-    const whole = new Set(list.filter((r) => r.bytes > 2048).map((r) => r.url));
-    if (distDir) for (const r of list) if (!r.cached && !whole.has(r.url)) r.bytes = Math.max(r.bytes, workerScriptBytes(distDir, new URL(r.url).pathname, r.bytes));
+    const list = countable([...reqs.values()], distDir);
+    const beforePreview = countable(atPreview ?? [...reqs.values()], distDir);
     if (process.env.FV_WATERFALL) { // FV_WATERFALL=1: each request's start and end (ms after the first request), bytes
       const t0 = Math.min(...list.map((r) => r.startS));
       for (const r of [...list].sort((a, b) => a.startS - b.startS)) {
         console.error(`${((r.startS - t0) * 1000).toFixed(0).padStart(6)} ${((r.endS - t0) * 1000).toFixed(0).padStart(6)} ${String(r.bytes).padStart(8)} ${new URL(r.url).pathname}${r.cached ? ' (HTTP cache)' : ''}`);
       }
-      console.error(`first map ${firstMapMs.toFixed(0)} ms after navigation start`);
+      console.error(`first map ${firstMapMs.toFixed(0)} ms, live map ${liveMapMs.toFixed(0)} ms after navigation start`);
     }
-    const largest = list.sort((a, b) => b.bytes - a.bytes).slice(0, 8).map((r): [string, number, string] => [new URL(r.url).pathname, r.bytes, r.encoding]);
-    return { firstMapMs: Math.round(firstMapMs), catalogMs: Math.round(catalog), summariseMs: Math.round(summarise), firstSummaryMs: clickSummarise ? Math.round(summary) : NaN, bytesBeforeMap: list.reduce((a, r) => a + r.bytes, 0), requestsBeforeMap: list.length, largest };
+    const largest = [...beforePreview].sort((a, b) => b.bytes - a.bytes).slice(0, 8).map((r): [string, number, string] => [new URL(r.url).pathname, r.bytes, r.encoding]);
+    const sum = (l: Array<{ bytes: number }>) => l.reduce((a, r) => a + r.bytes, 0);
+    return { firstMapMs: Math.round(firstMapMs), liveMapMs: Math.round(liveMapMs), bytesBeforeLive: sum(list), catalogMs: Math.round(catalog), summariseMs: Math.round(summarise), firstSummaryMs: clickSummarise ? Math.round(summary) : NaN, bytesBeforeMap: sum(beforePreview), requestsBeforeMap: beforePreview.length, largest };
   } finally {
     await ctx.close();
   }
+}
+
+/**
+ * The requests whose bytes count (not answered by the service worker), with the bytes they
+ * cost: 0 for a response read from the HTTP cache, a worker script's body added (see
+ * {@link workerScriptBytes}) unless it was fetched whole before (preloaded with
+ * `rel=preload`: the worker's own request comes from the HTTP cache, though CDP does not say so).
+ */
+function countable<R extends { url: string; bytes: number; cached: boolean; viaSw: boolean }>(reqs: R[], distDir?: string): R[] {
+  const list = reqs.filter((r) => !r.viaSw).map((r) => ({ ...r, bytes: r.cached ? 0 : r.bytes }));
+  const whole = new Set(list.filter((r) => r.bytes > 2048).map((r) => r.url));
+  if (distDir) for (const r of list) if (!r.cached && !whole.has(r.url)) r.bytes = Math.max(r.bytes, workerScriptBytes(distDir, new URL(r.url).pathname, r.bytes));
+  return list;
 }
 
 /** `p`, or a rejection naming `what` when it takes over 5 minutes. */
@@ -221,22 +246,26 @@ function median(xs: number[]): number {
 /**
  * The issue 26 target 4 report from `runs` plain first visits (`#v=ELEVATION`) and
  * `summaryRuns` first visits that click Summarise at once (ELEVATION by ADM1 for Kenya):
- * medians, each with its target and met / NOT MET.
+ * medians, each with its target and met / NOT MET. The first map is the preview image when
+ * there is one (see the module comment); the live map is reported beside it, and the catalog
+ * and the Summarise button must be usable before the live (interactive) map.
  */
 export function budgetRows(runs: FirstVisit[], summaryRuns: FirstVisit[]): BudgetRow[] {
   const B = FIRST_VISIT_BUDGET;
-  const map = median(runs.map((r) => r.firstMapMs));
-  const cat = median(runs.map((r) => r.catalogMs));
-  const btn = median(runs.map((r) => r.summariseMs));
-  const sum = median(summaryRuns.map((r) => r.firstSummaryMs));
-  const mapS = median(summaryRuns.map((r) => r.firstMapMs));
-  const bytes = median(runs.map((r) => r.bytesBeforeMap));
+  const med = (f: (r: FirstVisit) => number, rs = runs) => median(rs.map(f));
+  const map = med((r) => r.firstMapMs), live = med((r) => r.liveMapMs);
+  const cat = med((r) => r.catalogMs), btn = med((r) => r.summariseMs);
+  const sum = med((r) => r.firstSummaryMs, summaryRuns);
+  const bytes = med((r) => r.bytesBeforeMap), bytesLive = med((r) => r.bytesBeforeLive);
+  const all = (f: (r: FirstVisit) => number) => runs.map(f);
   return [
-    { figure: 'time to first map', value: map, unit: 'ms', target: `<= ${B.firstMapMs} ms`, met: map <= B.firstMapMs, runs: runs.map((r) => r.firstMapMs) },
-    { figure: 'time to catalog usable', value: cat, unit: 'ms', target: `<= ${B.catalogMs} ms and before the map`, met: cat <= B.catalogMs && runs.every((r) => r.catalogMs < r.firstMapMs), runs: runs.map((r) => r.catalogMs) },
-    { figure: 'time to Summarise usable', value: btn, unit: 'ms', target: 'before the map', met: runs.every((r) => r.summariseMs < r.firstMapMs), runs: runs.map((r) => r.summariseMs) },
-    { figure: 'time to first summary (KEN x ADM1, clicked at once)', value: sum, unit: 'ms', target: `<= ${B.firstSummaryMs} ms and before that visit's map`, met: sum <= B.firstSummaryMs && sum < mapS, runs: summaryRuns.map((r) => r.firstSummaryMs) },
-    { figure: 'bytes before the first map', value: bytes, unit: 'bytes', target: `<= ${B.bytesBeforeMap}`, met: bytes <= B.bytesBeforeMap, runs: runs.map((r) => r.bytesBeforeMap) },
+    { figure: 'time to first map (preview image or live map)', value: map, unit: 'ms', target: `<= ${B.firstMapMs} ms`, met: map <= B.firstMapMs, runs: all((r) => r.firstMapMs) },
+    { figure: 'time to live map (MapLibre, interactive)', value: live, unit: 'ms', target: `<= ${B.liveMapMs} ms`, met: live <= B.liveMapMs, runs: all((r) => r.liveMapMs) },
+    { figure: 'time to catalog usable', value: cat, unit: 'ms', target: `<= ${B.catalogMs} ms and before the live map`, met: cat <= B.catalogMs && runs.every((r) => r.catalogMs < r.liveMapMs), runs: all((r) => r.catalogMs) },
+    { figure: 'time to Summarise usable', value: btn, unit: 'ms', target: 'before the live map', met: runs.every((r) => r.summariseMs < r.liveMapMs), runs: all((r) => r.summariseMs) },
+    { figure: 'time to first summary (KEN x ADM1, clicked at once)', value: sum, unit: 'ms', target: `<= ${B.firstSummaryMs} ms`, met: sum <= B.firstSummaryMs, runs: summaryRuns.map((r) => r.firstSummaryMs) },
+    { figure: 'bytes before the first map', value: bytes, unit: 'bytes', target: `<= ${B.bytesBeforeMap}`, met: bytes <= B.bytesBeforeMap, runs: all((r) => r.bytesBeforeMap) },
+    { figure: 'bytes before the live map', value: bytesLive, unit: 'bytes', target: `<= ${B.bytesBeforeLive}`, met: bytesLive <= B.bytesBeforeLive, runs: all((r) => r.bytesBeforeLive) },
   ];
 }
 

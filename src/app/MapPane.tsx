@@ -4,13 +4,14 @@
  * basemap, comparison bar, read-out, picked place, drawing hint, legends). A file dropped on
  * the map goes to the Areas panel's upload.
  */
-import { useMemo, useState, type DragEvent, type ReactElement } from 'react';
+import { useEffect, useMemo, useState, type DragEvent, type ReactElement } from 'react';
 import type { Map as MlMap } from 'maplibre-gl';
 import type { VarRecord } from '../core/types';
 import { CompareBar, compareSide } from '../ui/CompareBar';
-import { markFirstMap } from '../ui/first-map';
+import { firstMapDrawn, liveMapReleased, markFirstMap, releaseLiveMap } from '../ui/first-map';
 import { lazyRetry } from '../ui/lazy-retry';
 import { Loadable } from '../ui/Loadable';
+import { MapPreview } from '../ui/MapPreview';
 import { DATA_BASE, ONLINE_BASEMAPS } from './bundle';
 import { useBasemap } from './basemap-control';
 import { fmtValue, HoverInfo } from './HoverInfo';
@@ -30,7 +31,7 @@ import { COARSE_QUERY, useMediaQuery } from './useMediaQuery';
 import type { ResultLayers } from './useResultLayers';
 import type { UrlUpdate } from './useUrlState';
 
-const MapView = lazyRetry(() => import('../ui/MapView').then((m) => m.MapView));
+const MapView = lazyRetry(() => liveMapReleased().then(() => import('../ui/MapView')).then((m) => m.MapView));
 const CompareMaps = lazyRetry(() => import('../ui/CompareMaps').then((m) => m.CompareMaps));
 const PlaceSearch = lazyRetry(() => import('../ui/PlaceSearch').then((m) => m.PlaceSearch));
 
@@ -87,7 +88,11 @@ export function MapPane(p: MapPaneProps) {
   const marker: [number, number] | null = pointer.picked ? [pointer.picked.lon, pointer.picked.lat] : null;
   const { choro } = results;
   const onOpacity = (op: number) => update({ op });
-  const onRendered = () => { (window as any).__indapiFirstRender ??= performance.now(); document.body.dataset.mapRendered = '1'; markFirstMap(); results.onRendered(); };
+  const [live, setLive] = useState(firstMapDrawn);
+  const [view0] = useState(state.map); // the view the live map is made with (MapView's createMap)
+  const onRendered = () => { (window as any).__indapiFirstRender ??= performance.now(); document.body.dataset.mapRendered = '1'; markFirstMap(); setLive(true); results.onRendered(); };
+  const onPreview = () => { (window as any).__indapiFirstPreview ??= performance.now(); document.body.dataset.mapPreview = '1'; releaseLiveMap(); };
+  usePreviewRelease(!live && !cmpOn, layer, !!rec || data.loading);
   return (
     <main className={`centre${cmpOn ? ` cmp cmp-${state.cmp}` : ''}${view.drawMode !== 'off' ? ' drawing' : ''}`} aria-label="Map" onDragOver={(e) => { if (e.dataTransfer.types.includes('Files')) e.preventDefault(); }}
       onDrop={(e) => dropFile(e, update)}>
@@ -98,6 +103,7 @@ export function MapPane(p: MapPaneProps) {
           marker={marker} labels={state.panel === 'catchment' ? results.catchLabels : null} fit={view.fit} gridBounds={data.gridBounds} drawMode={view.drawMode} onDrawn={view.onDrawn} onHover={pointer.onHover} onClick={pointer.onClick} view={state.map} onView={view.onView} onMap={setMlMap} basemap={base.basemap} onBasemapError={base.onError}
           onRendered={onRendered} />
       </Loadable>
+      {!live && !cmpOn && <MapPreview rasterKey={layer.rasterKey} loadTile={loadTile} view={view0} bounds={data.gridBounds} opacity={state.op} dataBase={DATA_BASE} onDrawn={onPreview} />}
       {cmpOn && <Loadable what="the second map" compact loading={null}><CompareMaps dataBase={DATA_BASE} gridBounds={data.gridBounds} loadTile={loadTile} refineTiles={refineTiles} rec={rec2!} labelA={rec!.varLabel} sideA={side('a')} sideB={side('b')}
         mode={state.cmp!} sw={state.sw} onSw={(sw) => update({ sw }, { replace: true })} map={mlMap} opacity={state.op} onOpacity={onOpacity} areas={view.areas} marker={marker}
         onHover={pointer.onHover} onClick={pointer.onClick} phone={phone} styleLayer={styleLayer} /></Loadable>}
@@ -106,6 +112,15 @@ export function MapPane(p: MapPaneProps) {
       <MapLegends rec={rec} layer={layer} results={results} sidePrefix={cmpOn ? `${side('a')}: ` : ''} phone={phone} opacity={state.op} onOpacity={onOpacity} />
     </main>
   );
+}
+
+/**
+ * Lets the live map's code load when there is no preview to wait for (src/ui/first-map.ts
+ * releaseLiveMap): no preview shown (`previewing` false: the live map drew, or a comparison),
+ * no layer to draw once the catalog is read (`wanted` false), or the layer failed to style.
+ */
+function usePreviewRelease(previewing: boolean, layer: MapLayer, wanted: boolean): void {
+  useEffect(() => { if (!previewing || !wanted || layer.mapErr) releaseLiveMap(); }, [previewing, wanted, layer.mapErr]);
 }
 
 /** Props of {@link MapTools}: the pane's, the main map, the basemap select and the pointer kind. */

@@ -7,7 +7,7 @@ import { Crashed } from './Crashed';
 import { setBasemaps, setDataBase } from './bundle';
 import { fetchConfig } from './config';
 import { prefetchJson } from '../ui/prefetch';
-import { afterFirstMap } from '../ui/first-map';
+import { afterFirstMap, liveMapReleased } from '../ui/first-map';
 import { getEngine } from './services';
 import { parseHash } from './url-state';
 import { warmEngine } from './warm';
@@ -15,9 +15,9 @@ import './styles.css';
 
 const client = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false } } });
 
-// The map's code (MapLibre, lazy in App) starts downloading now, alongside config.json and
-// React's first render, rather than after them: it is what the first map waits for most.
-void import('../ui/MapView');
+// The map's code (MapLibre, lazy in App) starts downloading as soon as the first view's preview
+// is drawn (or there is none: src/ui/first-map.ts releaseLiveMap), not with the preview's bytes.
+void liveMapReleased().then(() => import('../ui/MapView'));
 
 // The bundle location (config.json's dataUrl) is known before anything reads the bundle.
 void fetchConfig(document.baseURI).then((c) => {

@@ -42,3 +42,25 @@ test('rejects when aborted', async () => {
   ac.abort(new Error('gone'));
   await expect(p).rejects.toThrow('gone');
 });
+
+test('the live map\'s code waits for the preview (releaseLiveMap), at most the fallback delay', async () => {
+  vi.useFakeTimers();
+  try {
+    let released = false;
+    void m.liveMapReleased(5000).then(() => { released = true; });
+    await vi.advanceTimersByTimeAsync(4000);
+    expect(released).toBe(false);
+    m.releaseLiveMap();
+    m.releaseLiveMap(); // idempotent
+    await vi.advanceTimersByTimeAsync(0);
+    expect(released).toBe(true);
+    vi.resetModules();
+    const fresh = await import('./first-map');
+    let late = false;
+    void fresh.liveMapReleased(5000).then(() => { late = true; });
+    await vi.advanceTimersByTimeAsync(5100);
+    expect(late).toBe(true); // a preview that never draws holds nothing back for long
+  } finally {
+    vi.useRealTimers();
+  }
+});

@@ -51,3 +51,45 @@ export function afterFirstMap(signal?: AbortSignal, fallbackMs = 20_000): Promis
     signal?.addEventListener('abort', () => { if (!done) { done = true; clearTimeout(t); reject(signal.reason); } }, { once: true });
   });
 }
+
+let release: (() => void) | null = null;
+const released = new Promise<void>((res) => (release = res));
+let releasedOnce = false;
+
+/**
+ * Lets the live map's code (MapLibre, its worker, the map's chunk) download, idempotent: called
+ * when the first view's preview is drawn (src/ui/MapPreview.tsx) or when there is none to draw.
+ * Until then, on a first visit, those 0.4 MB do not share the link with the preview's few
+ * (issue 26 target 4). Starts their downloads together: the build lists them in index.html
+ * (`<script type="application/json" id="first-map-preload">`, vite.config.ts), each becoming a
+ * `<link rel="modulepreload">` or, for MapLibre's worker, `<link rel="preload" as="fetch">`
+ * (the worker's own request is then read from the HTTP cache).
+ */
+export function releaseLiveMap(): void {
+  if (releasedOnce) return;
+  releasedOnce = true;
+  const list = typeof document === 'undefined' ? null : document.getElementById('first-map-preload')?.textContent;
+  try {
+    for (const { rel, href } of (list ? JSON.parse(list) : []) as Array<{ rel: 'modulepreload' | 'preload'; href: string }>) {
+      const l = document.createElement('link');
+      l.rel = rel;
+      l.href = href;
+      l.crossOrigin = '';
+      if (rel === 'preload') l.as = 'fetch';
+      document.head.appendChild(l);
+    }
+  } catch { /* a malformed list: the imports still load the code */ }
+  release?.();
+}
+
+/**
+ * Resolves when the live map's code may download: once {@link releaseLiveMap} is called, at
+ * once when the page is under a service worker (the code is in its cache: nothing to share
+ * the link with), and at the latest `fallbackMs` after the first call (a preview that never
+ * draws holds nothing back for long).
+ */
+export function liveMapReleased(fallbackMs = 5000): Promise<void> {
+  if (typeof navigator !== 'undefined' && navigator.serviceWorker?.controller) releaseLiveMap();
+  else if (!releasedOnce) setTimeout(releaseLiveMap, fallbackMs);
+  return released;
+}
