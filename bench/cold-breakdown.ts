@@ -3,8 +3,11 @@
  * the same files and blocks the query reads, timed phase by phase on fresh objects, each
  * the median of `runs`:
  * - file: reading the COG files' bytes (page cache: the machine's, as for terra);
- * - inflate: Node's zlib over every block (src/node/engine.ts `nodeInflate`);
- * - block decode: predictors, byte order, no-data (src/core/cog/block.ts) of the inflated blocks;
+ * - inflate: Node's zlib over every block, one after another (src/node/engine.ts `nodeInflate`;
+ *   the store runs them concurrently on libuv's thread pool);
+ * - block decode: predictors, byte order, no-data (src/core/cog/block.ts) of the inflated blocks,
+ *   predictor 3 by the WebAssembly SIMD kernel (src/core/cog/simd.ts), and the same with the
+ *   JavaScript loops (`blockDecodeJsMs`, the kernel off) for comparison;
  * - windows: the CogStore reading the whole-grid windows of those files (all of the above,
  *   plus headers, the block cache and assembling each window into Float64 / Int32);
  * - engine: the query on a store that already holds the windows (groups, cell lists, sums, rows);
@@ -13,6 +16,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { decodeSamples } from '../src/core/cog/block';
+import { hasPredictor3Simd, setPredictor3Simd } from '../src/core/cog/simd';
 import { bytesPerSample, readTiffInfo } from '../src/core/cog/tiff';
 import { createNodeEngine, nodeInflate } from '../src/node/engine';
 
@@ -21,6 +25,10 @@ export interface ColdBreakdown {
   fileMs: number;
   inflateMs: number;
   blockDecodeMs: number;
+  /** The block decode with the JavaScript loops (the SIMD kernel off). */
+  blockDecodeJsMs: number;
+  /** Whether the SIMD kernel ran in `blockDecodeMs`. */
+  simd: boolean;
   windowsMs: number;
   engineMs: number;
   totalMs: number;
@@ -39,10 +47,10 @@ export interface ColdBreakdown {
 export async function coldBreakdown(dir: string, vars: string[], columns: string[], runs = 3): Promise<ColdBreakdown> {
   const codes = [...new Set(['ISO3', 'ADM1_CODE_ALT', ...vars, ...columns])];
   const classes = new Set(['ISO3', 'ADM1_CODE_ALT']);
-  const t: Record<'file' | 'inflate' | 'decode' | 'windows' | 'engine' | 'total', number[]> = { file: [], inflate: [], decode: [], windows: [], engine: [], total: [] };
+  const t: Record<'file' | 'inflate' | 'decode' | 'decodeJs' | 'windows' | 'engine' | 'total', number[]> = { file: [], inflate: [], decode: [], decodeJs: [], windows: [], engine: [], total: [] };
   let blocks = 0;
   for (let i = 0; i < runs; i++) {
-    let file = 0, inflate = 0, decode = 0;
+    let file = 0, inflate = 0, decode = 0, decodeJs = 0;
     blocks = 0;
     for (const code of codes) {
       let t0 = performance.now();
@@ -55,13 +63,20 @@ export async function coldBreakdown(dir: string, vars: string[], columns: string
         t0 = performance.now();
         const data = info.compression === 1 ? raw.slice() : await nodeInflate(raw, info.blockWidth * info.blockHeight * bytesPerSample(info.kind));
         const t1 = performance.now();
+        const copy = new Uint8Array(data); // a copy (a Buffer's slice would share the bytes)
+        const t2 = performance.now();
         decodeSamples(info, data);
-        decode += performance.now() - t1;
+        const t3 = performance.now();
+        const was = setPredictor3Simd(false);
+        decodeSamples(info, copy);
+        setPredictor3Simd(was);
+        decodeJs += performance.now() - t3;
+        decode += t3 - t2;
         inflate += t1 - t0;
         blocks++;
       }
     }
-    t.file.push(file); t.inflate.push(inflate); t.decode.push(decode);
+    t.file.push(file); t.inflate.push(inflate); t.decode.push(decode); t.decodeJs.push(decodeJs);
     const e = createNodeEngine(dir);
     await e.loadCatalog();
     let t0 = performance.now();
@@ -83,7 +98,7 @@ export async function coldBreakdown(dir: string, vars: string[], columns: string
   }
   const med = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
   return {
-    fileMs: med(t.file), inflateMs: med(t.inflate), blockDecodeMs: med(t.decode), windowsMs: med(t.windows),
+    fileMs: med(t.file), inflateMs: med(t.inflate), blockDecodeMs: med(t.decode), blockDecodeJsMs: med(t.decodeJs), simd: hasPredictor3Simd(), windowsMs: med(t.windows),
     engineMs: med(t.engine), totalMs: med(t.total), files: codes.length, blocks,
   };
 }
