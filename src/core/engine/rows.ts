@@ -16,10 +16,19 @@ export function countryKeys(c: Ctx, e: ClassEntry): Row {
   return { ISO3: e.label, ADM0_NAME: name };
 }
 
+/** Per ISO3 class list: upper-cased label -> its first class (one lookup per row instead of a scan). */
+const isoByLabel = new WeakMap<ClassEntry[], Map<string, ClassEntry>>();
+
 /** ISO3 and ADM0_NAME of a unit's country code (none when the code is empty). */
 export function unitKeys(c: Ctx, iso3: string): Row {
   if (!iso3) return {};
-  const e = c.isoClasses.find((x) => x.label.toUpperCase() === iso3);
+  let byLabel = isoByLabel.get(c.isoClasses);
+  if (!byLabel) {
+    byLabel = new Map();
+    for (const x of c.isoClasses) if (!byLabel.has(x.label.toUpperCase())) byLabel.set(x.label.toUpperCase(), x);
+    isoByLabel.set(c.isoClasses, byLabel);
+  }
+  const e = byLabel.get(iso3);
   return e ? countryKeys(c, e) : { ISO3: iso3, ADM0_NAME: c.cat.isoEntry(iso3)?.name ?? iso3 };
 }
 
