@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SSA_GRID, type GridDef } from '../core/grid';
 import type { CatchmentResult } from '../core/api';
+import { legendOf } from '../core/map/palette';
 import { bandColours, catchmentLayer, SOURCE_HUES, UNCOVERED_COLOUR } from './catchment-layer';
 
 /** A made-up 2 x 1 result window at the grid's top-left corner (fixture). */
@@ -33,11 +34,23 @@ describe('catchmentLayer (issue 24)', () => {
     expect(bandColours(res(1, [0, 0], [0, 1]), 0)).toEqual(catchmentLayer(res(1, [0, 0], [0, 1]), SSA_GRID).palette.colors);
   });
   it('coverage: covered cells in their source\'s shades, cells within reach not covered in grey (one source too)', () => {
-    const r = { ...res(1, [0, 0], [0, 1]), breaks: [0, 60, 120], coverage: { coveredCells: Uint8Array.from([1, 0]) } } as unknown as CatchmentResult;
+    const r = { ...res(1, [0, 0], [0, 1]), breaks: [0, 60, 120], coverage: { coveredCells: Uint8Array.from([1, 0]), sources: [{ capacity: 5000 }] } } as unknown as CatchmentResult;
     const { values, palette } = catchmentLayer(r, SSA_GRID);
     expect([values[0], values[1]]).toEqual([0, 2]);
     expect(palette.colors[0]).toBe(SOURCE_HUES[0]);
     expect(palette.colors[2]).toBe(UNCOVERED_COLOUR);
     expect(palette.labels).toEqual(['S1, covered: [0,60] min', 'S1, covered: (60,120] min', 'Within 120 min, not covered']);
+  });
+  it('coverage: the legend lists covered shades only for sources with a capacity (a source without one covers no cell)', () => {
+    // S1 has a capacity, S2 none (the panel sends 0): S2's cells within reach are all grey.
+    const r = { ...res(2, [0, 1], [0, 0]), breaks: [0, 60, 120], coverage: { coveredCells: Uint8Array.from([1, 0]), sources: [{ capacity: 5000 }, { capacity: 0 }] } } as unknown as CatchmentResult;
+    const { values, palette } = catchmentLayer(r, SSA_GRID);
+    expect([values[0], values[1]]).toEqual([0, 4]);
+    expect(legendOf(palette)).toEqual([
+      { label: 'S1, covered: [0,60] min', color: SOURCE_HUES[0] }, { label: 'S1, covered: (60,120] min', color: palette.colors[1] },
+      { label: 'Within 120 min, not covered', color: UNCOVERED_COLOUR },
+    ]);
+    // the map's value-to-colour order is kept: value 4 is the grey
+    expect(palette.colors[4]).toBe(UNCOVERED_COLOUR);
   });
 });

@@ -54,7 +54,8 @@ export function bandColours(r: Pick<CatchmentResult, 'bands' | 'sources' | 'sour
  * Several (a marketshed): one hue per source ({@link SOURCE_HUES}), bands as shades of it (nearest
  * darkest); value = source * bands + band. With capacities (coverage, issue 24 item 6) only the
  * covered cells take their source's shades; the cells within reach that no capacity covers are
- * grey ({@link UNCOVERED_COLOUR}, value = sources * bands).
+ * grey ({@link UNCOVERED_COLOUR}, value = sources * bands), and the legend lists the covered
+ * shades of the sources with a capacity (> 0) only (the others' labels are empty: no cell takes them).
  */
 export function catchmentLayer(r: CatchmentResult, grid: GridDef): CellsLayer {
   const values = new Float64Array(grid.width * grid.height).fill(NaN);
@@ -75,7 +76,9 @@ export function catchmentLayer(r: CatchmentResult, grid: GridDef): CellsLayer {
     colors.push(...bandColours(r, 0));
     labels.push(...r.bands.map((b) => `${b.label} min`));
   } else {
-    r.sources.forEach((s, i) => { colors.push(...bandColours(r, i)); labels.push(...r.bands.map((b) => `${s.name}${covered ? ', covered' : ''}: ${b.label} min`)); });
+    // With coverage only the covered cells take a source's shades: a source without a capacity has none, so no legend entry.
+    const shown = (i: number) => !covered || (r.coverage?.sources?.[i]?.capacity ?? 0) > 0;
+    r.sources.forEach((s, i) => { colors.push(...bandColours(r, i)); labels.push(...r.bands.map((b) => (shown(i) ? `${s.name}${covered ? ', covered' : ''}: ${b.label} min` : ''))); });
     if (covered) { colors.push(UNCOVERED_COLOUR); labels.push(`Within ${r.breaks[r.breaks.length - 1]} min, not covered`); }
   }
   return { values, palette: { kind: 'intervals', breaks: Array.from({ length: colors.length + 1 }, (_, i) => i - 0.5), colors, labels } };

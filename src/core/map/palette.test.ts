@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { intervalIndex, intervalLabels, makeColorizer, paletteFor, quantileBreaks } from './palette';
+import { intervalIndex, intervalLabels, legendOf, makeColorizer, paletteFor, quantileBreaks } from './palette';
 import type { VarRecord } from '../types';
 
 const rec = (o: Partial<VarRecord>): VarRecord => ({
@@ -63,3 +63,10 @@ describe('quantileBreaks (records without classBreaks)', () => {
   });
 });
 
+
+describe('legendOf', () => {
+  test('lists label and colour in order, leaving out entries with an empty label (colours no cell takes)', () => {
+    const p = { kind: 'intervals' as const, breaks: [-0.5, 0.5, 1.5, 2.5], colors: ['#111111', '#222222', '#333333'], labels: ['a', '', 'c'] };
+    expect(legendOf(p)).toEqual([{ label: 'a', color: '#111111' }, { label: 'c', color: '#333333' }]);
+  });
+});

@@ -14,7 +14,11 @@ export interface LegendEntry {
   color: string;
 }
 
-/** A colour scheme: continuous intervals or a class lookup. */
+/**
+ * A colour scheme: continuous intervals or a class lookup; `labels[i]` names `colors[i]`. An
+ * empty label keeps its colour for the map (the value-to-colour order) but leaves it out of
+ * the legend (a colour no cell takes, e.g. the covered shades of a source without capacity).
+ */
 export type Palette =
   | { kind: 'intervals'; breaks: number[]; colors: string[]; labels: string[] }
   | { kind: 'classes'; values: number[]; colors: string[]; labels: string[] };
@@ -137,9 +141,9 @@ export function quantileBreaks(values: ArrayLike<number>, n: number, dec = 6): n
   return out;
 }
 
-/** Legend entries of a palette, in order. */
+/** Legend entries of a palette, in order; entries with an empty label are left out (see {@link Palette}). */
 export function legendOf(p: Palette): LegendEntry[] {
-  return p.labels.map((label, i) => ({ label, color: p.colors[i] }));
+  return p.labels.flatMap((label, i) => (label ? [{ label, color: p.colors[i] }] : []));
 }
 
 /** Parses "#rrggbb" into [r, g, b]; unknown gives mid grey. */
