@@ -11,15 +11,25 @@ direction, so every step is costed as if uphill along the steepest gradient: |ta
 tan(s) + 0.05 >= 0.05, i.e. 5.04 km/h on flat ground (Tobler's 6 km/h is reached only on a 2.86
 degree descent). minutes per metre = 60 / (1000 * speed).
 
-Water: a cell is impassable (no-data, a barrier) where less than half of it is land in GSHHG
-(LAND_SHARE < 50 %: sea, large lakes such as Lake Victoria). No boat speed is assumed.
+Water: a cell is passable, at the walking speed of its slope, where any of it is land in GSHHG
+(LAND_SHARE > 0), and impassable (no-data, a barrier) where it is all water (sea, the open parts
+of large lakes such as Lake Victoria). This is the rule of the Malaria Atlas Project friction
+surfaces (Weiss et al. 2018, Nature 553; the 2019 surfaces, Weiss et al. 2020): each pixel takes
+the speed of the fastest travel mode found in it, so a pixel with some land is crossed at the
+land's speed. Its limit on 9 km cells (AccessMod's manual warns of the same "artificial bridges"
+when rasterizing roads and rivers on coarse grids, section 3.3.1.1): a strip of water narrower
+than about a cell between part-land cells (a lagoon, a river, a strait) is crossed as if bridged.
+Checked on the built surface: Lake Victoria, Lake Tanganyika, the Zanzibar and Pemba channels,
+Bioko, Mafia and Sao Tome stay barriers (tests/catchment/friction-water.test.ts). Until
+2026-11 the rule was "barrier below 50 % land", which cut Lagos Island off the mainland (bridged
+in reality) and the Kinshasa river front off its own city. No boat speed is assumed.
 """
 from __future__ import annotations
 
 import numpy as np
 
-#: Cells with less land than this share (percent, GSHHG) are barriers.
-MIN_LAND_SHARE_PCT = 50.0
+#: Cells with no more land than this share (percent, GSHHG) are barriers: all-water cells (see the module docstring).
+MAX_BARRIER_LAND_SHARE_PCT = 0.0
 #: Decimals the layer is stored with (relative precision better than 1e-5 at 0.0119).
 STORE_DEC = 7
 #: Legend breaks, minutes per metre (0.01191 is flat ground).
@@ -32,9 +42,9 @@ def tobler_kmh(slope_deg: np.ndarray) -> np.ndarray:
 
 
 def walk_minutes_per_metre(slope_deg: np.ndarray, land_share_pct: np.ndarray) -> np.ndarray:
-    """FRICTION_WALK values: minutes per metre; NaN where the slope is unknown or the cell is mostly water."""
+    """FRICTION_WALK values: minutes per metre; NaN where the slope is unknown or the cell holds no land."""
     mpm = 60.0 / (1000.0 * tobler_kmh(slope_deg))
-    return np.where(np.isfinite(slope_deg) & (land_share_pct >= MIN_LAND_SHARE_PCT), mpm, np.nan)
+    return np.where(np.isfinite(slope_deg) & (land_share_pct > MAX_BARRIER_LAND_SHARE_PCT), mpm, np.nan)
 
 
 def record(continuous, srcs: dict, common: dict, grid_note: str, colors: list[str]) -> dict:
@@ -50,8 +60,14 @@ def record(continuous, srcs: dict, common: dict, grid_note: str, colors: list[st
             'Walking speed from Tobler\'s (1993) hiking function, 6 exp(-3.5 |tan(slope) + 0.05|) km/h, on the '
             'cell\'s SLOPE (degrees, ETOPO5); SLOPE has no direction, so every cell is costed as if walked uphill '
             'along its steepest gradient (5.04 km/h, 0.0119 minutes per metre, on flat ground); minutes per '
-            'metre = 60 / (1000 x speed). Cells less than half land in GSHHG (LAND_SHARE below 50 %: sea, large '
-            'lakes) are no-data: barriers, no boat crossing is assumed; cells without SLOPE are no-data too. '
+            'metre = 60 / (1000 x speed). Water: a cell with any land in GSHHG (LAND_SHARE above 0) is crossed at '
+            'the walking speed of its slope, as the Malaria Atlas Project surfaces give each pixel the speed of the '
+            'fastest mode found in it (Weiss et al. 2018); cells all water (sea, the open parts of large lakes) are '
+            'no-data: barriers, no boat crossing is assumed; cells without SLOPE are no-data too. On 9 km cells a '
+            'strip of water narrower than about a cell between part-land cells (a lagoon, a river, a strait such as '
+            'Lagos lagoon or the Congo at Kinshasa) is therefore crossed as if bridged (the "artificial bridges" '
+            'AccessMod\'s manual warns of on coarse grids); wider water (Lake Victoria, Lake Tanganyika, the '
+            'Zanzibar channel, Bioko) stays a barrier. '
             'What it leaves out: roads, tracks and motorised transport, land cover (forest, swamp, cropland), '
             'rivers and the bridges or fords over them, and borders; it is a walking-only surface, so travel '
             'times are those of a walker on open ground everywhere. At 5 arc-minutes (about 9 km) a cell\'s '

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import geo
+import pop_model
 import water
 
 
@@ -148,7 +149,14 @@ def write_readme(path: str, *, src: dict, versions: dict, recs: list[dict], coun
       'placed over each country\'s cells by its GeoNames towns and the rest by land area near settlements '
       '(`scripts/data/pop_model.py`; method and limits in its record above). It is the default population of the '
       'app\'s catchments; `PN14_POP` spreads each 2014 total evenly over the land and says nothing of where people live; '
-      '`PLACES_POP` holds the people of the GeoNames towns of 1,000+ only.')
+      '`PLACES_POP` holds the people of the GeoNames towns of 1,000+ only. `POP_MODEL`\'s towns are discs of one '
+      f'density ({pop_model.URBAN_DENSITY:,.0f} people per km2) for every town, not measured city extents (limits in its record).')
+    a('')
+    a('`FRICTION_WALK` crosses every cell with some land in GSHHG at the walking speed of its slope, as the Malaria '
+      'Atlas Project friction surfaces give a pixel the speed of the fastest mode found in it (Weiss et al. 2018); '
+      'all-water cells are barriers. On 9 km cells water narrower than about a cell (Lagos lagoon, the Congo at '
+      'Kinshasa) is thus crossed as if bridged; Lake Victoria, the Zanzibar and Pemba channels, Bioko, Mafia and '
+      'Sao Tome stay barriers (`scripts/data/friction.py`; record above).')
     a('')
     a('## Rebuilding')
     a('')

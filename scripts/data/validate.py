@@ -87,12 +87,12 @@ def main() -> None:
         if code in follows_elev and not (((a == nd) & mask) == elev_nd).all():
             errs.append(f'{code}: no-data inside the mask differs from that of ELEVATION')
         if code == 'FRICTION_WALK':
-            # friction.py: no-data (a barrier) exactly where SLOPE is or the cell is less than half land
+            # friction.py: no-data (a barrier) exactly where SLOPE is or the cell holds no land
             ls_ds = gdal.Open(os.path.join(root, 'cog', 'LAND_SHARE.tif'))  # kept: a band outliving its dataset crashes GDAL
             ls = ls_ds.GetRasterBand(1).ReadAsArray()
-            want = mask & (elev_nd | (ls < friction.MIN_LAND_SHARE_PCT))
+            want = mask & (elev_nd | (ls <= friction.MAX_BARRIER_LAND_SHARE_PCT))
             if not (((a == nd) & mask) == want).all():
-                errs.append(f'{code}: no-data inside the mask differs from SLOPE no-data or LAND_SHARE < 50')
+                errs.append(f'{code}: no-data inside the mask differs from SLOPE no-data or LAND_SHARE <= ' + f'{friction.MAX_BARRIER_LAND_SHARE_PCT:g}')
             if (a[mask & ~want] <= 0).any():
                 errs.append(f'{code}: friction values <= 0')
         elif r['type'] == 'continuous' and code not in follows_elev and not code.startswith('PN14_') \

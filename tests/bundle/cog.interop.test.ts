@@ -117,9 +117,9 @@ describe('bundle COGs', () => {
         expect({ code: rec.varCode, n: insideNoData.length }).toEqual({ code: rec.varCode, n: ELEV_NO_DATA_CELLS });
         expect({ code: rec.varCode, same: insideNoData.every((i) => elevNoData.has(i)) }).toEqual({ code: rec.varCode, same: true });
       } else if (rec.varCode === 'FRICTION_WALK') {
-        // Barriers (scripts/data/friction.py): cells without SLOPE and cells less than half land (GSHHG).
+        // Barriers (scripts/data/friction.py): cells without SLOPE and cells with no land (GSHHG; any land is passable).
         const land = await readBand('LAND_SHARE');
-        const want = (i: number) => elevNoData.has(i) || land.data[i] < 50;
+        const want = (i: number) => elevNoData.has(i) || land.data[i] <= 0;
         let bad = 0, nWant = 0;
         for (let i = 0; i < band.data.length; i++) if (inMask(i)) { if (want(i)) nWant++; if (want(i) !== (band.data[i] === band.noData)) bad++; }
         expect({ code: rec.varCode, bad }).toEqual({ code: rec.varCode, bad: 0 });

@@ -207,10 +207,11 @@ const CATCHMENT_CASES: ContractCase[] = [
   },
   {
     name: 'catchment: a coastal point in a sea cell moves to the nearest land cell, and the warnings say so',
-    session: catchmentSession({ xy: [39.67, -4.05], names: ['Mombasa'] }),
+    // (39.75, -4.1): the sea 9 km east of Mombasa island, an all-water cell of FRICTION_WALK
+    session: catchmentSession({ xy: [39.75, -4.1], names: ['Off Mombasa'] }),
     request: { path: `${P}/tmp/{key}/warnings` },
     status: 200,
-    text: [/Mombasa moved \d+\.\d km to the nearest land cell, centred at \(39\.6250, -4\.0417\)/, /Cells are 9\.\d x 9\.\d km/],
+    text: [/Off Mombasa moved \d+\.\d km to the nearest land cell, centred at \(39\.7083, -4\.0417\)/, /Cells are 9\.\d x 9\.\d km/],
   },
   catchmentBad('a name longer than 200 characters', `xy=list(c(36.82,-1.29),c(39.67,-4.05))&names=c('a','${'b'.repeat(201)}')`, 'names'),
   catchmentBad('names not one per source', "xy=c(36.82,-1.29)&names=c('a','b')", 'names'),
