@@ -21,8 +21,9 @@ when rasterizing roads and rivers on coarse grids, section 3.3.1.1): a strip of 
 than about a cell between part-land cells (a lagoon, a river, a strait) is crossed as if bridged.
 Checked on the built surface: Lake Victoria, Lake Tanganyika, the Zanzibar and Pemba channels,
 Bioko, Mafia and Sao Tome stay barriers (tests/catchment/friction-water.test.ts). Until
-2026-11 the rule was "barrier below 50 % land", which cut Lagos Island off the mainland (bridged
-in reality) and the Kinshasa river front off its own city. No boat speed is assumed.
+2026-11-27 the rule was "barrier below 50 % land", which left Ikoyi and Victoria Island in Lagos
+(43 % land, bridged to Lagos Island in reality) and the Kinshasa river front (49 %) as no-data,
+reached from nowhere. No boat speed is assumed.
 """
 from __future__ import annotations
 

@@ -72,7 +72,7 @@ export interface CatchmentSource {
     /** Geodesic distance from the point given to that centre, km (WGS84). */
     km: number;
   };
-  /** A sentence for people: "Mombasa moved 3.1 km to the nearest land cell (39.6250, -4.0417)." (absent when not moved). */
+  /** A sentence for people: "Off Mombasa moved 7.9 km to the nearest land cell, centred at (39.7083, -4.0417) ..." (absent when not moved). */
   note?: string;
 }
 
