@@ -10,10 +10,11 @@
  * a Republic of the Congo cell holding Brazzaville (1.28 M in POP_MODEL), across the river.
  *
  * Areas compared: 2 h of walking reaches 3 or 4 cells (250 to 340 km2) around a city point, 4 h
- * 11 to 15 cells; the published figures cover 530 km2 (Addis Ababa) to 3,577 km2 (Lagos State).
+ * 9 to 15 cells; the published figures cover 530 km2 (Addis Ababa) to 3,577 km2 (Lagos State).
  * Nairobi, Addis Ababa and Dar es Salaam are compared within 2 h; every city within 4 h.
- * Measured (`npx tsx` of runCatchment with var POP_MODEL, origin "point", 0/120/240 minutes, iso3
- * the city's country; bundle of 2026-11-27, FRICTION_WALK with any-land cells passable):
+ * Measured (`npx tsx scripts/data/city-catchments.ts`: runCatchment with var POP_MODEL, origin
+ * "point", 0/120/240 minutes, iso3 the city's country; bundle of 2026-11-27, FRICTION_WALK with
+ * any-land cells passable):
  *   city            2 h              4 h
  *   Nairobi         2.81 M  0.64x    3.02 M  0.69x
  *   Addis Ababa     2.83 M  1.03x    2.99 M  1.09x
