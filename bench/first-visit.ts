@@ -269,32 +269,41 @@ export function budgetRows(runs: FirstVisit[], summaryRuns: FirstVisit[]): Budge
   ];
 }
 
+/** Prints the report of one build's visits: each figure with its target, then one JSON object. */
+async function report(label: string, runs: FirstVisit[], summaryRuns: FirstVisit[]): Promise<void> {
+  const rows = budgetRows(runs, summaryRuns);
+  console.log(`${label}: first visit on ${SLOW_MOBILE.name}, median of ${runs.length} (load average ${(await import('node:os')).loadavg().map((x) => x.toFixed(2)).join(' ')})`);
+  for (const r of rows) console.log(`${r.figure.padEnd(52)} ${String(r.value).padStart(8)} ${r.unit.padEnd(5)} target ${r.target.padEnd(40)} ${r.met ? 'met' : 'NOT MET'}  runs ${r.runs?.join(' ')}`);
+  const mid = [...runs].sort((a, b) => a.firstMapMs - b.firstMapMs)[Math.floor((runs.length - 1) / 2)];
+  console.log(JSON.stringify({ build: label, network: SLOW_MOBILE.name, rows, median: { requestsBeforeMap: mid.requestsBeforeMap, largest: mid.largest } }, null, 2));
+}
+
 /**
  * `npx tsx bench/first-visit.ts [runs]` (after `npm run build`): serves `DIST_DIR` (default
  * dist) with the embedded bundle, runs `runs` (default 3) throttled first visits of each kind
  * on {@link SLOW_MOBILE} and prints the figures with their targets, then one JSON object.
+ * `REF_DIR=<another build's dist>` also serves that build and interleaves its visits with
+ * these (the machine's load drifts), reported after them: a before/after in one run.
  */
 async function main(): Promise<void> {
   const { startServer } = await import('../e2e/helpers');
   const { launch } = await import('../e2e/app-helpers');
   const n = Number(process.argv[2] ?? 3);
-  const dist = process.env.DIST_DIR || 'dist';
-  const srv = await startServer({ LOG: '0', DIST_DIR: dist });
+  const builds = [process.env.DIST_DIR || 'dist', ...(process.env.REF_DIR ? [process.env.REF_DIR] : [])].map((d) => path.resolve(d));
+  const servers = await Promise.all(builds.map((d) => startServer({ LOG: '0', DIST_DIR: d })));
   const browser = await launch();
   try {
-    const runs: FirstVisit[] = [], summaryRuns: FirstVisit[] = [];
+    const runs: FirstVisit[][] = builds.map(() => []), summaryRuns: FirstVisit[][] = builds.map(() => []);
     for (let i = 0; i < n; i++) { // interleaved: machine load drifts
-      runs.push(await firstVisit(browser, `${srv.url}#v=ELEVATION`, SLOW_MOBILE, path.resolve(dist)));
-      summaryRuns.push(await firstVisit(browser, `${srv.url}#v=ELEVATION&iso=KEN&by=ADM1_NAME_ALT`, SLOW_MOBILE, path.resolve(dist), true));
+      for (const [b, srv] of servers.entries()) {
+        runs[b].push(await firstVisit(browser, `${srv.url}#v=ELEVATION`, SLOW_MOBILE, builds[b]));
+        summaryRuns[b].push(await firstVisit(browser, `${srv.url}#v=ELEVATION&iso=KEN&by=ADM1_NAME_ALT`, SLOW_MOBILE, builds[b], true));
+      }
     }
-    const rows = budgetRows(runs, summaryRuns);
-    console.log(`first visit on ${SLOW_MOBILE.name}, median of ${n} (load average ${(await import('node:os')).loadavg().map((x) => x.toFixed(2)).join(' ')})`);
-    for (const r of rows) console.log(`${r.figure.padEnd(52)} ${String(r.value).padStart(8)} ${r.unit.padEnd(5)} target ${r.target.padEnd(40)} ${r.met ? 'met' : 'NOT MET'}  runs ${r.runs?.join(' ')}`);
-    const mid = runs.sort((a, b) => a.firstMapMs - b.firstMapMs)[Math.floor((runs.length - 1) / 2)];
-    console.log(JSON.stringify({ network: SLOW_MOBILE.name, rows, median: { requestsBeforeMap: mid.requestsBeforeMap, largest: mid.largest } }, null, 2));
+    for (const [b, dir] of builds.entries()) await report(b ? `reference ${dir}` : dir, runs[b], summaryRuns[b]);
   } finally {
     await browser.close();
-    await srv.stop();
+    await Promise.all(servers.map((s) => s.stop()));
   }
 }
 

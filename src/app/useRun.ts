@@ -9,6 +9,7 @@
 import { useCallback, useEffect, useReducer, useRef, useState, type Dispatch, type SetStateAction } from 'react';
 import { isCancelledError, useQueryClient } from '@tanstack/react-query';
 import type { CallOptions } from '../core/api';
+import { holdLiveMap } from '../ui/first-map';
 import type { QuerySpec } from './panels/common';
 import { initialRunView, oldResult, queryAfter, runReducer, type RunEvent, type RunRequest, type RunView, type ShownResult } from './run-state';
 
@@ -72,14 +73,15 @@ export function useRun<A, R>(name: string, fn: (a: A, o: CallOptions) => Promise
     setProgress(null);
     dispatch({ type: 'start', req: { seq: s, args: a, query } });
     const settle = (e: RunEvent<A, R>) => { if (pending.current?.seq === s) pending.current = null; dispatch(e); };
-    qc.fetchQuery({
+    // a run asked for before the live map is drawn gets the link first (src/ui/first-map.ts holdLiveMap)
+    holdLiveMap(qc.fetchQuery({
       queryKey: [name, a],
       queryFn: ({ signal }) => fnRef.current(a, { signal, onProgress: (d, t) => { if (seq.current === s) setProgress([d, t]); } }),
       staleTime: again ? 0 : Infinity, gcTime: GC_MS, retry: false,
     }).then(
       (data) => settle({ type: 'success', seq: s, data, empty: optsRef.current.isEmpty?.(a, data) ?? false }),
       (e: unknown) => settle(aborted(e) ? { type: 'cancel', seq: s } : { type: 'error', seq: s, error: e instanceof Error ? e : new Error(String(e)) }),
-    );
+    ));
   }, [qc, name]);
 
   const cancel = useCallback(() => {

@@ -64,3 +64,32 @@ test('the live map\'s code waits for the preview (releaseLiveMap), at most the f
     vi.useRealTimers();
   }
 });
+
+test('a run asked for before the live map holds its code back until it ends (at most maxMs); after the release, holding does nothing', async () => {
+  vi.useFakeTimers();
+  try {
+    let released = false;
+    void m.liveMapReleased(60_000).then(() => { released = true; });
+    let end!: () => void;
+    m.holdLiveMap(new Promise<void>((res) => (end = res)), 10_000);
+    m.releaseLiveMap(); // the preview is drawn
+    await vi.advanceTimersByTimeAsync(100);
+    expect(released).toBe(false);
+    end();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(released).toBe(true);
+    // a run that never ends holds it back at most maxMs
+    vi.resetModules();
+    const fresh = await import('./first-map');
+    let late = false;
+    void fresh.liveMapReleased(60_000).then(() => { late = true; });
+    fresh.holdLiveMap(new Promise(() => undefined), 3000);
+    fresh.releaseLiveMap();
+    await vi.advanceTimersByTimeAsync(2900);
+    expect(late).toBe(false);
+    await vi.advanceTimersByTimeAsync(200);
+    expect(late).toBe(true);
+  } finally {
+    vi.useRealTimers();
+  }
+});

@@ -55,18 +55,22 @@ export function afterFirstMap(signal?: AbortSignal, fallbackMs = 20_000): Promis
 let release: (() => void) | null = null;
 const released = new Promise<void>((res) => (release = res));
 let releasedOnce = false;
+let asked = false;
+const held = new Set<Promise<void>>();
 
 /**
  * Lets the live map's code (MapLibre, its worker, the map's chunk) download, idempotent: called
  * when the first view's preview is drawn (src/ui/MapPreview.tsx) or when there is none to draw.
  * Until then, on a first visit, those 0.4 MB do not share the link with the preview's few
- * (issue 26 target 4). Starts their downloads together: the build lists them in index.html
+ * (issue 26 target 4); nor, while {@link holdLiveMap} holds it, with a run the user asked for.
+ * Starts their downloads together: the build lists them in index.html
  * (`<script type="application/json" id="first-map-preload">`, vite.config.ts), each becoming a
  * `<link rel="modulepreload">` or, for MapLibre's worker, `<link rel="preload" as="fetch">`
  * (the worker's own request is then read from the HTTP cache).
  */
 export function releaseLiveMap(): void {
-  if (releasedOnce) return;
+  asked = true;
+  if (releasedOnce || held.size) return;
   releasedOnce = true;
   const list = typeof document === 'undefined' ? null : document.getElementById('first-map-preload')?.textContent;
   try {
@@ -80,6 +84,24 @@ export function releaseLiveMap(): void {
     }
   } catch { /* a malformed list: the imports still load the code */ }
   release?.();
+}
+
+/**
+ * Holds the live map's code back while `work` runs (at most `maxMs`), when it has not started
+ * downloading yet: a summary (or table, similar places...) clicked, or run from a link, before
+ * the live map gets the link to itself instead of sharing it with MapLibre's 0.4 MB; the
+ * preview stays on screen meanwhile. No effect once the live map's code was released.
+ */
+export function holdLiveMap(work: Promise<unknown>, maxMs = 6000): void {
+  if (releasedOnce) return;
+  let t: ReturnType<typeof setTimeout> | undefined;
+  const done = Promise.race([work.then(() => undefined, () => undefined), new Promise<void>((res) => (t = setTimeout(res, maxMs)))]);
+  held.add(done);
+  void done.then(() => {
+    clearTimeout(t);
+    held.delete(done);
+    if (asked) releaseLiveMap();
+  });
 }
 
 /**
