@@ -32,6 +32,18 @@ describe('COG reader', () => {
     expect(checked).toBeGreaterThan(2000);
   });
 
+  it('readValues: a plain Float32 file as Float32 (the same numbers as readFloat), a class file as readFloat does', async () => {
+    const s = storeOver(join(FIX, 'bundle'));
+    const win: [number, number, number, number] = [3, 5, 41, 44];
+    const f32 = await s.readValues('cog/ELEVATION.tif', win);
+    expect(f32).toBeInstanceOf(Float32Array);
+    expect(Array.from(f32)).toEqual(Array.from(await s.readFloat('cog/ELEVATION.tif', win)));
+    expect(await s.readValues('cog/ELEVATION.tif', win)).toBe(f32); // window cache
+    const cls = await s.readValues('cog/ADM1_CODE_ALT.tif', win);
+    expect(cls).toBeInstanceOf(Float64Array);
+    expect(Array.from(cls)).toEqual(Array.from(await s.readFloat('cog/ADM1_CODE_ALT.tif', win)));
+  });
+
   it('reads uncompressed BigTIFF tiles and big-endian strips the same way', async () => {
     const s = storeOver(FIX);
     const ref = await storeOver(join(FIX, 'bundle')).readFloat('cog/ELEVATION.tif', [3, 5, 41, 44]);

@@ -20,6 +20,12 @@ import { decodeBlock, emptyBlock, readTiffInfo, type BlockArray, type Inflate, t
 import { inflateZlib } from './inflate';
 import { decodeRun, isScaled, sampleDecoder } from './decode';
 
+/**
+ * A layer's window as the engine reads it: values (Float32 for plain Float32 files, which hold
+ * exactly those values; else Float64; no-data NaN) or class values (Int32, no-data -1).
+ */
+export type LayerData = Float32Array | Float64Array | Int32Array;
+
 /** A pixel window [x0, y0, x1, y1): columns x0..x1-1, rows y0..y1-1 (row 0 = north). */
 export type PixelWindow = [x0: number, y0: number, x1: number, y1: number];
 
@@ -55,7 +61,7 @@ export class CogStore {
   private readonly cache: LRUCache<string, BlockArray>;
   private readonly pending = new Map<string, Pending>();
   /** Assembled windows (derived from blocks), a quarter of the block cache's bound. */
-  private readonly windows: LRUCache<string, Float64Array | Int32Array>;
+  private readonly windows: LRUCache<string, LayerData>;
   /** Counters for tests and the benchmark. */
   readonly stats = { requests: 0, bytesRead: 0, blocksDecoded: 0, cacheHits: 0 };
 
@@ -66,7 +72,7 @@ export class CogStore {
       maxSize: Math.max(1, opts.cacheBytes ?? 256 * 1024 * 1024),
       sizeCalculation: (v) => Math.max(1, v.byteLength),
     });
-    this.windows = new LRUCache<string, Float64Array | Int32Array>({
+    this.windows = new LRUCache<string, LayerData>({
       maxSize: Math.max(1, Math.floor((opts.cacheBytes ?? 256 * 1024 * 1024) / 4)),
       sizeCalculation: (v) => Math.max(1, v.byteLength),
     });
@@ -267,6 +273,27 @@ export class CogStore {
       else if (plain) out.set(blk.subarray(srcOff, srcOff + n), dstOff);
       else decodeRun(blk, srcOff, out, dstOff, n, dec);
     });
+    this.windows.set(wkey, out);
+    return out;
+  }
+
+  /**
+   * Reads a window as values, row-major: a Float32 file without scale or offset as Float32
+   * (its values exactly, NaN for no data: half the memory of {@link readFloat}'s Float64 and no
+   * conversion; the engine's cold whole-grid reads, issue 26.5), any other as {@link readFloat}.
+   * The array may be shared with later calls (window cache): do not modify it.
+   * @throws IndapiError IO, ABORTED
+   */
+  async readValues(path: string, win: PixelWindow, signal?: AbortSignal): Promise<Float32Array | Float64Array> {
+    const info = await this.info(path, signal);
+    if (info.kind !== 'float32' || isScaled(info)) return this.readFloat(path, win, signal);
+    const wkey = `${path}|s|${win.join(',')}`;
+    const hit = this.windows.get(wkey);
+    if (hit) return hit as Float32Array;
+    const { blocks } = await this.blocks(path, win, signal);
+    const out = new Float32Array((win[2] - win[0]) * (win[3] - win[1]));
+    // float blocks already hold NaN for no data (decodeBlock)
+    assemble(info, win, blocks, (dstOff, blk, srcOff, n) => { out.set((blk as Float32Array).subarray(srcOff, srcOff + n), dstOff); });
     this.windows.set(wkey, out);
     return out;
   }

@@ -35,6 +35,7 @@
  * R), mean, sd (sample, n - 1, f as frequency weights), min, max, pNN (R `quantile(type =
  * 7)`), majority, minority, hist; missing when there is no value (but count and sum).
  */
+import type { LayerData } from '../cog/store';
 import type { VarSpec } from './plan';
 import { HIST_BINS } from './plan';
 import { evalExpr, leafKey, leavesOf, type AggLeaf, type CellExpr } from '../r/expr';
@@ -114,7 +115,7 @@ type Out = number | string | undefined;
 /** Per-cell values of a column or cell expression over the window (NaN = missing). */
 type Col = Float32Array | Float64Array;
 /** Per-cell data of the columns a formula names: Float64 values (src/core/cog/decode.ts), or Int32 class values (-1 none). */
-export type Columns = ReadonlyMap<string, Float64Array | Int32Array>;
+export type Columns = ReadonlyMap<string, LayerData>;
 
 /** Folds the slots of each block into its summary entry (indices G..G+C-1). */
 function fold(a: Float64Array | undefined, frame: Frame, op: 'add' | 'min' | 'max'): void {
@@ -301,7 +302,7 @@ export class VarAgg {
    * @param cols values of every column the formula names (the record's own code included)
    * @param classLut class records: class value -> index in `spec.classes` (-1 none)
    */
-  constructor(readonly spec: VarSpec, private readonly frame: Frame, values: Float64Array | Int32Array, cols?: Columns, classLut?: Int32Array) {
+  constructor(readonly spec: VarSpec, private readonly frame: Frame, values: LayerData, cols?: Columns, classLut?: Int32Array) {
     const G = (this.G = groupsOf(frame));
     this.T = G + frame.C;
     const { sel, weight } = frame;

@@ -4,7 +4,7 @@
  * (`accumulate.ts`).
  */
 import type { CallOptions } from '../api';
-import type { CogStore } from '../cog/store';
+import type { CogStore, LayerData } from '../cog/store';
 import { IndapiError, throwIfAborted } from '../errors';
 import type { VarRecord } from '../types';
 import { countGroups, VarAgg, withCellLists, type CellLists, type Frame } from './accumulate';
@@ -26,9 +26,9 @@ export interface Computed {
   /** One accumulator per variable, or null when not aggregated. */
   aggs: VarAgg[] | null;
   /** Per window cell data of each variable, in `vars` order. */
-  varData: Array<Float64Array | Int32Array>;
+  varData: Array<LayerData>;
   /** Per window cell data of each `by` code, in `bys` order. */
-  byData: Array<Float64Array | Int32Array>;
+  byData: Array<LayerData>;
   /** Per window cell ISO3 raster value. */
   iso: Int32Array;
   /** Slots per block: product of (n + 1) over the by dimensions. */
@@ -55,11 +55,11 @@ export async function compute(store: CogStore, c: Ctx, sel: Selection, vars: Var
   let done = 0;
   const tick = <T>(p: Promise<T>) => p.then((x) => { onProgress?.(++done, total); return x; });
   const empty = N === 0;
-  const reads = new Map<string, Promise<Float64Array | Int32Array>>();
+  const reads = new Map<string, Promise<LayerData>>();
   const read = (rec: VarRecord) => {
     let p = reads.get(rec.varCode);
     if (!p) {
-      p = empty ? Promise.resolve(rec.type === 'class' ? new Int32Array(0) : new Float64Array(0)) : tick(readLayer(store, c, rec, win, signal));
+      p = empty ? Promise.resolve<LayerData>(rec.type === 'class' ? new Int32Array(0) : new Float64Array(0)) : tick(readLayer(store, c, rec, win, signal));
       reads.set(rec.varCode, p);
     }
     return p;
@@ -92,7 +92,7 @@ export async function compute(store: CogStore, c: Ctx, sel: Selection, vars: Var
         lut = new Int32Array(maxV + 1).fill(-1);
         v.classes!.forEach((e, i) => { if (e.value >= 0) lut![e.value] = i; });
       }
-      const cols = new Map<string, Float64Array | Int32Array>([[v.code, varData[k]]]);
+      const cols = new Map<string, LayerData>([[v.code, varData[k]]]);
       for (const r of v.columnRecs) cols.set(r.varCode, colData.get(r.varCode)!);
       return new VarAgg(v, frame, varData[k], cols, lut);
     });
@@ -101,7 +101,7 @@ export async function compute(store: CogStore, c: Ctx, sel: Selection, vars: Var
 }
 
 /** Group index per window cell (-1: not selected): block x by-combination, or the caller's groups. */
-function groupIndex(sel: Selection, bys: BySpec[], iso: Int32Array, byData: Array<Float64Array | Int32Array>, S: number, groups?: Int32Array): Int32Array {
+function groupIndex(sel: Selection, bys: BySpec[], iso: Int32Array, byData: Array<LayerData>, S: number, groups?: Int32Array): Int32Array {
   const N = iso.length;
   const g = new Int32Array(N);
   const { isoBlock, weight, mask } = sel;
@@ -141,7 +141,7 @@ function groupIndex(sel: Selection, bys: BySpec[], iso: Int32Array, byData: Arra
  * bundle, read into new arrays, never meets an old frame). Only frames without coverage
  * weights, id mask or caller groups are kept; a few per window.
  */
-const frames = new WeakMap<Int32Array, Map<string, { byData: Array<Float64Array | Int32Array>; frame: Frame }>>();
+const frames = new WeakMap<Int32Array, Map<string, { byData: Array<LayerData>; frame: Frame }>>();
 /** Most frames kept per ISO3 window. */
 const FRAMES_PER_WINDOW = 8;
 
@@ -155,13 +155,13 @@ function frameKey(sel: Selection, bys: BySpec[]): string {
 }
 
 /** A frame computed from these very arrays under the same key, or undefined. */
-function cachedFrame(iso: Int32Array, byData: Array<Float64Array | Int32Array>, key: string): Frame | undefined {
+function cachedFrame(iso: Int32Array, byData: Array<LayerData>, key: string): Frame | undefined {
   const e = frames.get(iso)?.get(key);
   return e && e.byData.length === byData.length && e.byData.every((d, k) => d === byData[k]) ? e.frame : undefined;
 }
 
 /** Keeps a frame for later queries over the same arrays (the oldest dropped past FRAMES_PER_WINDOW). */
-function rememberFrame(iso: Int32Array, byData: Array<Float64Array | Int32Array>, key: string, frame: Frame): void {
+function rememberFrame(iso: Int32Array, byData: Array<LayerData>, key: string, frame: Frame): void {
   let m = frames.get(iso);
   if (!m) frames.set(iso, (m = new Map()));
   m.delete(key);

@@ -5,7 +5,7 @@
  */
 import { cogPath, manifestGrid, type Bundle } from '../bundle';
 import { Catalog } from '../catalog';
-import type { CogStore, PixelWindow } from '../cog/store';
+import type { CogStore, LayerData, PixelWindow } from '../cog/store';
 import { IndapiError } from '../errors';
 import type { GridDef } from '../grid';
 import type { ClassEntry, VarRecord } from '../types';
@@ -42,14 +42,14 @@ export async function loadContext(bundle: Bundle): Promise<Ctx> {
 export { cogPath };
 
 /**
- * Reads a window of a layer: class values (Int32, no-data -1) for class layers, else Float64 values (src/core/cog/decode.ts)
- * (no-data NaN).
+ * Reads a window of a layer: class values (Int32, no-data -1) for class layers, else values (src/core/cog/decode.ts;
+ * no-data NaN): Float32 for plain Float32 files (`CogStore.readValues`: the same numbers in half the memory), else Float64.
  * @throws IndapiError IO when the COG is not on the bundle grid or cannot be read, ABORTED
  */
-export async function readLayer(store: CogStore, c: Ctx, rec: VarRecord, win: PixelWindow, signal?: AbortSignal): Promise<Float64Array | Int32Array> {
+export async function readLayer(store: CogStore, c: Ctx, rec: VarRecord, win: PixelWindow, signal?: AbortSignal): Promise<LayerData> {
   const info = await store.info(cogPath(rec.varCode), signal);
   if (info.width !== c.grid.width || info.height !== c.grid.height) {
     throw new IndapiError('IO', `cog/${rec.varCode}.tif is ${info.width} x ${info.height} cells, not the bundle grid's ${c.grid.width} x ${c.grid.height}.`);
   }
-  return rec.type === 'class' ? store.readInt(cogPath(rec.varCode), win, signal) : store.readFloat(cogPath(rec.varCode), win, signal);
+  return rec.type === 'class' ? store.readInt(cogPath(rec.varCode), win, signal) : store.readValues(cogPath(rec.varCode), win, signal);
 }
