@@ -141,33 +141,33 @@ const SIMILAR_LINK = '#v=ELEVATION&vars=ELEVATION,SLOPE,PN14_POP&iso=ETH&panel=c
 const DRAWN = 'POLYGON ((36 -1.5, 37.5 -1.5, 37.5 0, 36 0, 36 -1.5))';
 const AREAS = '#v=ELEVATION&vars=ELEVATION,PN14_POP&panel=areas';
 
-/** Summaries, table, similar and areas: the targeted interactions. */
-async function panelRuns(browser: Browser, base: string, warmRuns: number, dataDir: string): Promise<Record<string, InteractionTimes>> {
-  const out: Record<string, InteractionTimes> = {};
-  const sum = runProbe('summary', 'Summarise', 'summary-result');
-  for (const by of ['ADM1_NAME_ALT', 'ELEV_ZONE', 'ELEVATION']) {
-    out[`summary KEN 2 vars by ${by}`] = judged(await withPage(browser, base + SUMMARY + by, (p) => coldWarm(p, sum, warmRuns)), true);
-  }
-  out['table ETH ADM1 x ELEV_ZONE'] = judged(await withPage(browser, base + TABLE_LINK, async (p) => {
-    await p.locator('#panel-table button', { hasText: 'Build table' }).first().waitFor({ timeout: 60_000 });
-    return coldWarm(p, runProbe('table', 'Build table', 'table-result'), warmRuns);
+/** What a case needs besides the browser and the server's URL. */
+export interface CaseContext { warmRuns: number; dataDir: string }
+
+/** The targeted interactions (summaries, table, similar, areas) by name: each one page, cold then warm. */
+export const TARGETED: Record<string, (browser: Browser, base: string, c: CaseContext) => Promise<InteractionTimes>> = {};
+const sum = runProbe('summary', 'Summarise', 'summary-result');
+for (const by of ['ADM1_NAME_ALT', 'ELEV_ZONE', 'ELEVATION']) {
+  TARGETED[`summary KEN 2 vars by ${by}`] = async (browser, base, c) => judged(await withPage(browser, base + SUMMARY + by, (p) => coldWarm(p, sum, c.warmRuns)), true);
+}
+TARGETED['table ETH ADM1 x ELEV_ZONE'] = async (browser, base, c) => judged(await withPage(browser, base + TABLE_LINK, async (p) => {
+  await p.locator('#panel-table button', { hasText: 'Build table' }).first().waitFor({ timeout: 60_000 });
+  return coldWarm(p, runProbe('table', 'Build table', 'table-result'), c.warmRuns);
+}), true);
+TARGETED['similar Oromiya among ETH ADM1'] = async (browser, base, c) => judged(await withPage(browser, base + SIMILAR_LINK, async (p) => {
+  // the reference (Oromiya) is known once the look-up under the pick has answered
+  await p.waitForFunction(() => /Oromiya/.test(document.querySelector('#panel-compare')?.textContent ?? ''), undefined, { timeout: 60_000 });
+  return coldWarm(p, runProbe('compare', 'Find similar', 'compare-result'), c.warmRuns);
+}), true);
+const areas = runProbe('areas', 'Summarise areas', 'areas-result');
+TARGETED['areas 1 drawn polygon'] = async (browser, base, c) => judged(await withPage(browser, `${base}${AREAS}&wkt=${encodeURIComponent(DRAWN)}`, (p) => coldWarm(p, areas, c.warmRuns)), true);
+for (const n of [3, 50] as const) {
+  TARGETED[`areas ${n} uploaded shapes`] = async (browser, base, c) => judged(await withPage(browser, base + AREAS, async (p) => {
+    const fx = shapeFixtures(c.dataDir);
+    await p.locator('#panel-areas [data-testid="upload"] input[type="file"]').setInputFiles(n === 3 ? fx.three : fx.fifty);
+    await p.locator('#panel-areas [data-testid="upload-msg"]').waitFor({ timeout: 60_000 });
+    return coldWarm(p, areas, c.warmRuns);
   }), true);
-  out['similar Oromiya among ETH ADM1'] = judged(await withPage(browser, base + SIMILAR_LINK, async (p) => {
-    // the reference (Oromiya) is known once the look-up under the pick has answered
-    await p.waitForFunction(() => /Oromiya/.test(document.querySelector('#panel-compare')?.textContent ?? ''), undefined, { timeout: 60_000 });
-    return coldWarm(p, runProbe('compare', 'Find similar', 'compare-result'), warmRuns);
-  }), true);
-  const areas = runProbe('areas', 'Summarise areas', 'areas-result');
-  out['areas 1 drawn polygon'] = judged(await withPage(browser, `${base}${AREAS}&wkt=${encodeURIComponent(DRAWN)}`, (p) => coldWarm(p, areas, warmRuns)), true);
-  const fx = shapeFixtures(dataDir);
-  for (const [n, file] of [[3, fx.three], [50, fx.fifty]] as const) {
-    out[`areas ${n} uploaded shapes`] = judged(await withPage(browser, base + AREAS, async (p) => {
-      await p.locator('#panel-areas [data-testid="upload"] input[type="file"]').setInputFiles(file);
-      await p.locator('#panel-areas [data-testid="upload-msg"]').waitFor({ timeout: 60_000 });
-      return coldWarm(p, areas, warmRuns);
-    }), true);
-  }
-  return out;
 }
 
 /** Every download format of a summary (ELEVATION by ADM1, Kenya), one page: each format's first build, then warm builds. */
@@ -224,8 +224,10 @@ async function catchments(browser: Browser, base: string, warmRuns: number, hund
  * `dataDir` the bundle it serves, `hundred` the 100 catchment sources (bench/catchment-browser.ts).
  */
 export async function interactionTimes(browser: Browser, base: string, dataDir: string, hundred: Array<[number, number]>, warmRuns = 5): Promise<Record<string, InteractionTimes>> {
+  const targeted: Record<string, InteractionTimes> = {};
+  for (const [name, run] of Object.entries(TARGETED)) targeted[name] = await run(browser, base, { warmRuns, dataDir });
   return {
-    ...await panelRuns(browser, base, warmRuns, dataDir),
+    ...targeted,
     'compare layers SLOPE over ELEVATION': await compareLayers(browser, base, 3),
     ...await catchments(browser, base, 3, hundred),
     ...await downloads(browser, base, 3),

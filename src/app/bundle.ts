@@ -45,6 +45,17 @@ export async function loadCatalog(signal?: AbortSignal): Promise<VarRecord[]> {
 /** TanStack Query options of the catalog (one cache entry for every panel). */
 export const catalogQuery = { queryKey: ['catalog'], queryFn: ({ signal }: { signal?: AbortSignal }) => loadCatalog(signal), staleTime: Infinity, retry: 1 } as const;
 
+/**
+ * The class labels of class layer `code` in class-table order, read by the page's bundle reader
+ * (once per page): the Table's and the Summaries' key order. Read here rather than asked of the
+ * map's raster worker, where the request waited behind the tiles it was drawing (0.5 s on the
+ * first table after the first map).
+ * @throws IndapiError IO, OFFLINE or BAD_BUNDLE when the table cannot be read
+ */
+export async function loadClassLabels(code: string, signal?: AbortSignal): Promise<string[]> {
+  return (await bundleAt(DATA_BASE).classTable(code, signal)).map((e) => String(e.label));
+}
+
 /** Loads iso.csv of the bundle. @throws IndapiError IO, OFFLINE or BAD_BUNDLE */
 export async function loadIso(signal?: AbortSignal): Promise<IsoEntry[]> {
   return bundleAt(DATA_BASE).iso(signal);

@@ -70,9 +70,21 @@ export function AreasPanel({ ctx, drawMode, setDrawMode }: AreasPanelProps) {
     r.run(a, { method: 'indapi', args: { var: vars, wkt: state.wkt, ...(state.exact ? { exact: true } : {}) }, label: `Areas: ${vars.join(', ')} over ${n === 1 ? '1 shape' : `${n} shapes`}${state.exact ? ' (exact)' : ''}` });
     setRanKey(JSON.stringify(a));
     if (!auto && state.run !== 'areas') update({ run: 'areas' });
-    const b = wktBounds(state.wkt);
-    if (b) ctx.fitTo(b);
+    // the map goes to the shapes once their result is shown: its flight and the tiles it
+    // draws do not compete with the engine for the CPU while the summary is computed
+    fitAfter.current = state.wkt;
   };
+  // shapes fitted already (uploaded: fitted on upload) are not flown to again
+  const fitted = useRef<string | null>(null);
+  const fitAfter = useRef<string | null>(null);
+  const fit = useCallback((wkt: string) => {
+    fitAfter.current = null;
+    if (fitted.current === wkt) return;
+    fitted.current = wkt;
+    const b = wktBounds(wkt);
+    if (b) ctx.fitTo(b);
+  }, [ctx.fitTo]);
+  useEffect(() => { if (r.last && fitAfter.current === r.last.args.wkt) fit(r.last.args.wkt); }, [r.last, fit]);
   // A link with run=areas shows its result: run once when the catalog is there.
   useEffect(() => {
     if (autoRun.current || state.run !== 'areas' || !ctx.catalog.length || !vars.length || !state.wkt || !codesKnown(ctx, vars, [])) return;
@@ -101,7 +113,7 @@ export function AreasPanel({ ctx, drawMode, setDrawMode }: AreasPanelProps) {
       </div>
       {drawMode === 'polygon' && <p className="muted small">{touch ? 'Tap to add vertices; tap the first vertex to close the polygon.' : 'Click to add vertices; click the first vertex (or double-click) to close the polygon.'}</p>}
       {drawMode === 'point' && <p className="muted small">{touch ? 'Tap' : 'Click'} on the map to add a point.</p>}
-      <UploadShapes wkt={state.wkt} names={state.names} onNames={(names) => update({ names })} onWkt={(w, names) => { update({ wkt: w, names }); const b = wktBounds(w); if (b) ctx.fitTo(b); }} />
+      <UploadShapes wkt={state.wkt} names={state.names} onNames={(names) => update({ names })} onWkt={(w, names) => { update({ wkt: w, names }); fit(w); }} />
       <label className="field">
         <span>WKT (EPSG:4326, longitude latitude): POINT, MULTIPOINT, POLYGON, MULTIPOLYGON, GEOMETRYCOLLECTION</span>
         <textarea id="areas-wkt" rows={4} value={text} onChange={(e) => onText(e.target.value)} spellCheck={false} aria-invalid={!!wktErr} aria-describedby="wkt-err" placeholder="POLYGON ((36 -1.5, 37.5 -1.5, 37.5 0, 36 0, 36 -1.5))" />

@@ -11,7 +11,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { CallOptions } from '../../core/api';
 import type { VarRecord } from '../../core/types';
-import { getEngine, getRaster } from '../services';
+import { getEngine } from '../services';
+import { loadClassLabels } from '../bundle';
 import { useRun } from '../useRun';
 import { ChipSelect } from '../../ui/ChipSelect';
 import { PivotTable } from '../../ui/PivotTable';
@@ -25,7 +26,7 @@ import { codesKnown, colLabel, errText, fmtNum, isoOptions, keyOrder, prettyUnit
 /** Runs the table's summaries on the app's engine; key orders from the class tables (classes) or interval order. */
 export function fetchTable(a: TableArgs, o: CallOptions): Promise<TableData> {
   return fetchTableData(getEngine(), a, o, async (code, keys) => {
-    const cls = !code.startsWith('ADM') ? await getRaster().classTable(code).then((e) => e.map((x) => String(x.label))).catch(() => undefined) : undefined;
+    const cls = !code.startsWith('ADM') ? await loadClassLabels(code, o.signal).catch(() => undefined) : undefined;
     return keyOrder(keys, cls);
   });
 }

@@ -8,7 +8,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { GetLayerArgs, Row } from '../../core/types';
 import type { TableResult } from '../../core/api';
-import { getRaster } from '../services';
+import { loadClassLabels } from '../bundle';
 import type { RunState } from '../useRun';
 import { intervalText, requestBreaks } from './intervals';
 import { shareColumn, sliceRows, splitDomains, withShares, type TwoDomains } from './two-domain';
@@ -69,7 +69,7 @@ export function useKeyOrders(shown: RunState<GetLayerArgs, TableResult>['last'],
     void Promise.all(by.map(async (b) => {
       const col = byColumn(shown.data.columns, b);
       const vals = shown.data.rows.map((x) => x[col]).filter(hasValue).map(String);
-      const cls = byCode.get(b)?.type === 'class' && !b.startsWith('ADM') ? await getRaster().classTable(b).then((t) => t.map((e) => String(e.label))).catch(() => undefined) : undefined;
+      const cls = byCode.get(b)?.type === 'class' && !b.startsWith('ADM') ? await loadClassLabels(b).catch(() => undefined) : undefined;
       return [col, keyOrder(vals, cls)] as const;
     })).then((list) => {
       if (cancel) return;
