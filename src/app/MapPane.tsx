@@ -84,6 +84,8 @@ export function MapPane(p: MapPaneProps) {
   const coarse = useMediaQuery(COARSE_QUERY);
   const rec2 = state.cmp && state.v2 ? data.byCode.get(state.v2) : undefined;
   const cmpOn = !!(rec2 && rec);
+  // the second map's code loads once the comparison bar opens, while the second layer is chosen
+  useEffect(() => { if (state.cmp) void import('../ui/CompareMaps').catch(() => undefined); }, [state.cmp]);
   const side = (s: 'a' | 'b') => compareSide(state.cmp, state.v2, phone, s);
   const marker: [number, number] | null = pointer.picked ? [pointer.picked.lon, pointer.picked.lat] : null;
   const { choro } = results;
