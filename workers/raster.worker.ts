@@ -7,6 +7,7 @@ import { expose, transfer } from 'comlink';
 import { cellCentre, cellId, pointToColRow, SSA_GRID, type GridDef } from '../src/core/grid';
 import type { ClassEntry, VarRecord } from '../src/core/types';
 import { levelForZoom, renderTile, type RasterLevel } from '../src/core/map/mercator';
+import { levelForView, renderView, type MercatorView } from '../src/core/map/render-view';
 import { makeColorizer, paletteFor, quantileBreaks, type Palette } from '../src/core/map/palette';
 import { openCog, previewLevel, type CogLayer } from './raster/layers';
 import { openBundle, type Bundle } from '../src/core/bundle';
@@ -190,6 +191,22 @@ const api: RasterWorkerApi = {
       if (!layer || layer.peek(i)) continue; // read already: nothing left to refine
       noteRefine(key, layer, i);
     }
+  },
+
+  /** A whole view of style `key` at pxW x pxH device px, from the level its pixels need (see the protocol). */
+  async renderView(key: string, view: MercatorView, pxW: number, pxH: number): Promise<ImageBitmap | null> {
+    const st = styles.get(key);
+    if (!st) return null;
+    let level: RasterLevel | undefined;
+    if (st.source.startsWith('custom:')) level = custom.get(key);
+    else {
+      const layer = await cog(st.source);
+      level = await layer.level(levelForView(layer.levelCellDeg, view, pxW));
+    }
+    if (!level) return null;
+    const px = renderView(level, view, pxW, pxH, st.colorOf);
+    const bmp = await createImageBitmap(new ImageData(new Uint8ClampedArray(px.buffer as ArrayBuffer), pxW, pxH));
+    return transfer(bmp, [bmp]);
   },
 
   /** Draws tile z/x/y of style `key`; null when empty. */

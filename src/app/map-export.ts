@@ -20,6 +20,9 @@ import { prettyUnit } from './panels/common';
 import { composeMapSvg, circlePath, exportLegend, exportTarget, toWinAnsi, type ExportSize, type ExportTarget, type MapComposition, type MapExportFormat, type MapLabel, type MapLegend, type MapPath, type Measure } from './map-export-svg';
 import { svgImage } from './svg-to-png';
 import { abortable, buildThenSave, stepper, type OnExportProgress } from './map-export-steps';
+import { canvasDrawable, drawMapCanvas, liveView, mercatorView, type ExportView } from './map-export-canvas';
+import { fitView } from '../core/map/render-view';
+import { UnsupportedExpression } from '../core/map/style-expr';
 
 export { scaleBar } from './map-export-svg';
 
@@ -52,9 +55,8 @@ const VECTOR_LAYERS: VectorLayer[] = [
   { layer: 'areas-point', source: 'areas', kind: 'circle', stroke: '#ffffff', width: 1.5, fill: '#d94f00' },
 ];
 
-/** Layers of {@link VECTOR_LAYERS} that the map shows now (present, visible, within their zoom range). */
-function shownVectorLayers(map: MlMap): VectorLayer[] {
-  const z = map.getZoom();
+/** Layers of {@link VECTOR_LAYERS} that the map shows at zoom `z` (present, visible, within their zoom range). */
+function shownVectorLayers(map: MlMap, z: number): VectorLayer[] {
   return VECTOR_LAYERS.filter((v) => {
     const l = map.getLayer(v.layer);
     return !!l && map.getLayoutProperty(v.layer, 'visibility') !== 'none' && z >= (l.minzoom ?? 0) && z < (l.maxzoom ?? 24);
@@ -112,14 +114,14 @@ function geometries(d: unknown): Geometry[] {
 }
 
 /**
- * SVG path data of the rings/lines of a source in the current view: vertices projected to CSS
- * px (map.project), rounded to 0.1 px, vertices closer than 0.5 px to the last kept one
+ * SVG path data of the rings/lines of a source in `view`: vertices projected to CSS
+ * px, rounded to 0.1 px, vertices closer than 0.5 px to the last kept one
  * dropped, rings whose bounding box misses the view (plus a margin) skipped.
  */
-function projectedPaths(map: MlMap, data: unknown, kind: VectorLayer['kind']): { d: string; points: Array<[number, number]> } {
-  const b = map.getBounds();
-  const mx = (b.getEast() - b.getWest()) * 0.05, my = (b.getNorth() - b.getSouth()) * 0.05;
-  const [w, s, e, n] = [b.getWest() - mx, b.getSouth() - my, b.getEast() + mx, b.getNorth() + my];
+function projectedPaths(view: ExportView, data: unknown, kind: VectorLayer['kind']): { d: string; points: Array<[number, number]> } {
+  const [bw, bs, be, bn] = view.bounds;
+  const mx = (be - bw) * 0.05, my = (bn - bs) * 0.05;
+  const [w, s, e, n] = [bw - mx, bs - my, be + mx, bn + my];
   const rings: Position[][] = [], pts: Position[] = [];
   const polyOnly = kind === 'fill';
   for (const g of geometries(data)) {
@@ -135,15 +137,15 @@ function projectedPaths(map: MlMap, data: unknown, kind: VectorLayer['kind']): {
       if (re < w || rw > e || rn < s || rs > n) continue;
       let lx = NaN, ly = NaN, seg = '';
       ring.forEach(([x, y], i) => {
-        const p = map.project([x, y]);
-        if (i > 0 && i < ring.length - 1 && Math.abs(p.x - lx) < 0.5 && Math.abs(p.y - ly) < 0.5) return;
-        seg += `${i === 0 ? 'M' : 'L'}${r1(p.x)} ${r1(p.y)}`;
-        lx = p.x; ly = p.y;
+        const [px, py] = view.project(x, y);
+        if (i > 0 && i < ring.length - 1 && Math.abs(px - lx) < 0.5 && Math.abs(py - ly) < 0.5) return;
+        seg += `${i === 0 ? 'M' : 'L'}${r1(px)} ${r1(py)}`;
+        lx = px; ly = py;
       });
       out.push(seg);
     }
   }
-  const points = kind === 'circle' ? pts.filter(([x, y]) => x >= w && x <= e && y >= s && y <= n).map(([x, y]) => { const p = map.project([x, y]); return [p.x, p.y] as [number, number]; }) : [];
+  const points = kind === 'circle' ? pts.filter(([x, y]) => x >= w && x <= e && y >= s && y <= n).map(([x, y]) => view.project(x, y)) : [];
   return { d: out.join(''), points };
 }
 
@@ -153,8 +155,8 @@ function paint<T extends string | number>(map: MlMap, layer: string, prop: strin
   return (typeof v === typeof dflt ? v : dflt) as T;
 }
 
-/** Vector paths of the shown outline and shape layers. */
-async function vectorPaths(map: MlMap, layers: VectorLayer[]): Promise<MapPath[]> {
+/** Vector paths of the shown outline and shape layers of `map` (their data and paint) in `view`. */
+async function vectorPaths(map: MlMap, view: ExportView, layers: VectorLayer[]): Promise<MapPath[]> {
   const data = new Map<string, unknown>();
   for (const src of new Set(layers.map((l) => l.source))) {
     const s = map.getSource(src) as GeoJSONSource | undefined;
@@ -163,7 +165,7 @@ async function vectorPaths(map: MlMap, layers: VectorLayer[]): Promise<MapPath[]
   mark('outline-data');
   const out: MapPath[] = [];
   for (const v of layers) {
-    const { d, points } = projectedPaths(map, data.get(v.source), v.kind);
+    const { d, points } = projectedPaths(view, data.get(v.source), v.kind);
     if (v.kind === 'line' && d) out.push({ d, stroke: paint(map, v.layer, 'line-color', v.stroke), width: paint(map, v.layer, 'line-width', v.width), opacity: paint(map, v.layer, 'line-opacity', v.opacity ?? 1) });
     if (v.kind === 'fill' && d) out.push({ d, stroke: 'none', width: 0, fill: paint(map, v.layer, 'fill-color', v.fill!), fillOpacity: paint(map, v.layer, 'fill-opacity', v.fillOpacity ?? 1) });
     if (v.kind === 'circle' && points.length) {
@@ -240,32 +242,34 @@ function mark(name: string): void {
 /** A composition without its map image (`mapImage` is ''), and the map's pixels on a canvas. */
 interface ComposedView { comp: MapComposition; raster: HTMLCanvasElement }
 
+/** The map's pixels of an export, with the ids of the layers drawn as vectors left out. */
+type GrabPixels = (vectorLayerIds: string[]) => Promise<HTMLCanvasElement>;
+
 /**
- * The composition of `view` (vectors, labels, legends, attribution; the map image left out) and
- * the map's pixels; labels are read from `src`'s HTML markers and moved to `view` by their
- * longitude and latitude.
+ * The composition of `view` of map `style` (its outline and shape layers as vectors; labels,
+ * legends, attribution; the map image left out) and the map's pixels from `grab`; labels are
+ * read from `src`'s HTML markers and moved to `view` by their longitude and latitude.
  * @throws AbortError (the signal's reason) when aborted
  */
-async function composeView(src: MlMap, view: MlMap, info: MapExportInfo, step: (label: string) => void, signal?: AbortSignal): Promise<ComposedView> {
-  const layers = shownVectorLayers(view);
+async function composeView(src: MlMap, style: MlMap, view: ExportView, info: MapExportInfo, step: (label: string) => void, grab: GrabPixels, signal?: AbortSignal): Promise<ComposedView> {
+  const layers = shownVectorLayers(style, view.zoom);
   step('Drawing outlines');
-  const paths = await vectorPaths(view, layers);
+  const paths = await vectorPaths(style, view, layers);
   mark('outlines');
   signal?.throwIfAborted();
-  const raster = await capture(view, [...new Set(layers.map((l) => l.layer))], view === src, signal);
+  const raster = await grab([...new Set(layers.map((l) => l.layer))]);
   mark('captured');
   signal?.throwIfAborted();
-  const cont = view.getContainer().getBoundingClientRect();
   const own = mapAttribution(src);
   const attribution = [...info.attribution, ...own.filter((a) => !info.attribution.includes(a))];
-  const labels = view === src ? markerLabels(src) : markerLabels(src).map((l) => {
-    const p = view.project(src.unproject([l.x, l.y]));
-    return { ...l, x: p.x, y: p.y };
+  const labels = markerLabels(src).map((l) => {
+    const [x, y] = view.project(...src.unproject([l.x, l.y]).toArray());
+    return { ...l, x, y };
   });
   const comp: MapComposition = {
-    width: Math.round(cont.width), height: Math.round(cont.height), mapImage: '',
+    width: Math.round(view.width), height: Math.round(view.height), mapImage: '',
     title: info.title, subtitle: info.subtitle ?? '', legends: info.legends,
-    lat: view.getCenter().lat, zoom: view.getZoom(), bearing: view.getBearing(),
+    lat: view.lat, zoom: view.zoom, bearing: view.bearing,
     attribution, labels, paths,
   };
   return { comp, raster };
@@ -274,28 +278,70 @@ async function composeView(src: MlMap, view: MlMap, info: MapExportInfo, step: (
 /** The number of steps of an export (see {@link exportMap}). */
 const STEPS = 4;
 
+/** A composed view, the pixel size of the image to write and what disposes of the view's map. */
+type Composed = ComposedView & { canvas: { width: number; height: number }; dispose: () => void };
+
+/**
+ * True when the export's map is drawn by a hidden MapLibre map and read back from WebGL, as
+ * before issue 26 (the page's `window.__indapiExportPath` set to "webgl": only for
+ * bench/map-export-bench.ts, which times both paths in one run).
+ */
+function webglPath(): boolean {
+  return (globalThis as { __indapiExportPath?: string }).__indapiExportPath === 'webgl';
+}
+
+/**
+ * The composition of `map`'s view fitted into target `t` drawn on a 2D canvas
+ * (map-export-canvas.ts): the map's bounds fitted into the target's CSS size as a hidden map
+ * would fit them; null when that view cannot be drawn so (the WebGL path then draws it).
+ * @throws AbortError (the signal's reason) when aborted
+ */
+async function canvasComposition(map: MlMap, t: ExportTarget, info: MapExportInfo, step: (label: string) => void, signal?: AbortSignal): Promise<Composed | null> {
+  if (webglPath() || !canvasDrawable(map)) return null;
+  const b = map.getBounds();
+  const fit = fitView([b.getWest(), b.getSouth(), b.getEast(), b.getNorth()], t.cssW, t.cssH, map.getMaxZoom());
+  const v = { ...fit, zoom: Math.max(fit.zoom, map.getMinZoom()) };
+  const view = mercatorView(v);
+  const skip = new Set(shownVectorLayers(map, v.zoom).map((l) => l.layer));
+  let raster: HTMLCanvasElement;
+  try {
+    raster = await drawMapCanvas(map, v, t.pxW, t.pxH, skip, signal);
+  } catch (e) {
+    if (e instanceof UnsupportedExpression) return null;
+    throw e;
+  }
+  mark('map-drawn');
+  const c = await composeView(map, map, view, info, step, async () => raster, signal);
+  mark('composed');
+  return { ...c, canvas: { width: t.pxW, height: t.pxH }, dispose: () => {} };
+}
+
 /**
  * The composition of the current view at `size` (see {@link exportTarget}): the map itself for
- * the screen size, else a hidden map of the target's size and pixel ratio. Steps 1 and 2 of the
- * export ("Drawing map"; "Drawing outlines": the outlines read and the map's pixels copied).
+ * the screen size; else drawn on a 2D canvas ({@link canvasComposition}), or, for a view that
+ * cannot be drawn so, by a hidden map of the target's size and pixel ratio read back from
+ * WebGL. Steps 1 and 2 of the export ("Drawing map"; "Drawing outlines").
  * @returns the composition (without its map image), the map's pixels, the pixel size of the
- *   image to write, and `dispose`, which removes the hidden map (its WebGL context's loss can
+ *   image to write, and `dispose`, which removes a hidden map (its WebGL context's loss can
  *   take long without a GPU: call it once the file is handed over)
  * @throws AbortError (the signal's reason) when aborted
  */
-async function mapComposition(map: MlMap, info: MapExportInfo, step: (label: string) => void, signal: AbortSignal | undefined, size: ExportSize, format: MapExportFormat): Promise<ComposedView & { canvas: { width: number; height: number }; dispose: () => void }> {
+async function mapComposition(map: MlMap, info: MapExportInfo, step: (label: string) => void, signal: AbortSignal | undefined, size: ExportSize, format: MapExportFormat): Promise<Composed> {
   const cont = map.getContainer().getBoundingClientRect();
   const t = exportTarget(cont, size, format);
   step('Drawing map');
   mark('start');
   if (!t) {
     const cv = map.getCanvas();
-    return { ...await composeView(map, map, info, step, signal), canvas: { width: cv.width, height: cv.height }, dispose: () => {} };
+    const grab: GrabPixels = (hidden) => capture(map, hidden, true, signal);
+    return { ...await composeView(map, map, liveView(map), info, step, grab, signal), canvas: { width: cv.width, height: cv.height }, dispose: () => {} };
   }
+  const drawn = await canvasComposition(map, t, info, step, signal);
+  if (drawn) return drawn;
   const off = await offscreenMap(map, t, signal);
   mark('map-drawn');
   try {
-    const v = await composeView(map, off, info, step, signal);
+    const v = await composeView(map, off, liveView(off), info, step, (hidden) => capture(off, hidden, false, signal), signal);
     mark('composed');
     return { ...v, canvas: { width: t.pxW, height: t.pxH }, dispose: () => off.remove() };
   } catch (e) { off.remove(); throw e; }

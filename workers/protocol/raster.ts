@@ -4,6 +4,7 @@
  */
 import type { GridDef } from '../../src/core/grid';
 import type { Palette } from '../../src/core/map/palette';
+import type { MercatorView } from '../../src/core/map/render-view';
 import type { ClassEntry, VarRecord } from '../../src/core/types';
 
 /** Result of a look-up at a point. */
@@ -53,6 +54,12 @@ export interface RasterWorkerApi {
    * draw the tiles again (a finer level is in), false when nothing was waited for.
    */
   refined(key: string): Promise<boolean>;
+  /**
+   * Draws a whole north-up view of style `key` at pxW x pxH device px (src/core/map/render-view.ts),
+   * from the level its pixels need (read first when it is not yet: no preview): the map export's
+   * raster (src/app/map-export-canvas.ts). Null when the style is unknown.
+   */
+  renderView(key: string, view: MercatorView, pxW: number, pxH: number): Promise<ImageBitmap | null>;
   /** Draws tile z/x/y (Web Mercator, 256 px) of style `key`; null when empty. */
   tile(key: string, z: number, x: number, y: number): Promise<ImageBitmap | null>;
   /** Look-up at a point (degrees) for the hover/click panel; null outside the grid. */
