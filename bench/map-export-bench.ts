@@ -73,9 +73,12 @@ async function choose(page: Page, format: string, size: string): Promise<void> {
  * layer with place labels and outlines).
  * @param base the server's URL ending in "/"
  * @param sizes the size labels to time (default all)
+ * @param webgl also time each A4 / pixel-width export by the old path (a hidden MapLibre map read
+ *   back from WebGL, `window.__indapiExportPath = 'webgl'`), figures named "... (WebGL)": the
+ *   reference measured in the same run
  * @returns figures by "format size" (e.g. "PNG A4, 300 dpi")
  */
-export async function exportTimes(browser: Browser, base: string, warmRuns = 2, sizes: string[] = []): Promise<Record<string, ExportTimes>> {
+export async function exportTimes(browser: Browser, base: string, warmRuns = 2, sizes: string[] = [], webgl = false): Promise<Record<string, ExportTimes>> {
   const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, serviceWorkers: 'block', acceptDownloads: true });
   const out: Record<string, ExportTimes> = {};
   try {
@@ -86,12 +89,17 @@ export async function exportTimes(browser: Browser, base: string, warmRuns = 2, 
     for (const format of ['PNG', 'SVG', 'PDF'] as const) {
       for (const size of SIZES[format].filter((z) => !sizes.length || sizes.includes(z))) {
         await choose(page, format, size);
-        const cold = await saveOnce(page);
-        const warm: Array<{ ms: number; steps: Array<[string, number]> }> = [];
-        for (let i = 0; i < warmRuns; i++) warm.push(await saveOnce(page));
-        const w = warm.map((x) => Math.round(x.ms)).sort((a, b) => a - b);
-        process.stderr.write(`export ${format} ${size}: ${Math.round(cold.ms)} ms cold, ${warm.map((x) => Math.round(x.ms)).join(', ')} warm\n`);
-        out[`${format} ${size.replace('Width in px…', '3000 px wide')}`] = { coldMs: Math.round(cold.ms), warmMs: w, warmMedianMs: w[Math.floor(w.length / 2)], steps: warm.at(-1)?.steps ?? cold.steps };
+        for (const path of webgl && size !== 'Screen size' ? ['canvas', 'webgl'] : ['canvas']) {
+          await page.evaluate(`window.__indapiExportPath = ${JSON.stringify(path)}`);
+          const cold = await saveOnce(page);
+          const warm: Array<{ ms: number; steps: Array<[string, number]> }> = [];
+          for (let i = 0; i < warmRuns; i++) warm.push(await saveOnce(page));
+          const w = warm.map((x) => Math.round(x.ms)).sort((a, b) => a - b);
+          const name = `${format} ${size.replace('Width in px…', '3000 px wide')}${path === 'webgl' ? ' (WebGL)' : ''}`;
+          process.stderr.write(`export ${name}: ${Math.round(cold.ms)} ms cold, ${warm.map((x) => Math.round(x.ms)).join(', ')} warm\n`);
+          out[name] = { coldMs: Math.round(cold.ms), warmMs: w, warmMedianMs: w[Math.floor(w.length / 2)], steps: warm.at(-1)?.steps ?? cold.steps };
+        }
+        await page.evaluate('delete window.__indapiExportPath');
       }
     }
   } finally { await ctx.close(); }
@@ -99,15 +107,16 @@ export async function exportTimes(browser: Browser, base: string, warmRuns = 2, 
 }
 
 /**
- * `npx tsx bench/map-export-bench.ts [size label...]` (after `npm run build`): the exports alone,
- * at the given sizes (default "A4, 300 dpi"), each figure with the load average.
+ * `npx tsx bench/map-export-bench.ts [--webgl] [size label...]` (after `npm run build`): the
+ * exports alone, at the given sizes (default "A4, 300 dpi"), with `--webgl` the old WebGL path
+ * beside each; each figure with the load average.
  */
 async function main(): Promise<void> {
   const sizes = process.argv.slice(2).filter((a) => !a.startsWith('--'));
   const srv = await startServer({ LOG: '0' });
   const b = await launch();
   try {
-    const t = await exportTimes(b, srv.url, 2, sizes.length ? sizes : ['A4, 300 dpi']);
+    const t = await exportTimes(b, srv.url, 2, sizes.length ? sizes : ['A4, 300 dpi'], process.argv.includes('--webgl'));
     console.log(JSON.stringify(t, null, 2));
     console.log(`load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
   } finally { await b.close(); await srv.stop(); }

@@ -87,6 +87,16 @@ function inkBox(png: Uint8Array): { x: number; y: number; w: number; h: number }
   return { x: x0, y: y0, w: x1 - x0 + 1, h: y1 - y0 + 1 };
 }
 
+/** Share of pixels of two same-size images whose channels all differ by at most 24 (`same`). */
+function agreement(a: { width: number; height: number; data: Uint8Array }, b: { width: number; height: number; data: Uint8Array }): { same: number } {
+  expect([a.width, a.height]).toEqual([b.width, b.height]);
+  let same = 0;
+  for (let i = 0; i < a.data.length; i += 4) {
+    if (Math.abs(a.data[i] - b.data[i]) <= 24 && Math.abs(a.data[i + 1] - b.data[i + 1]) <= 24 && Math.abs(a.data[i + 2] - b.data[i + 2]) <= 24) same++;
+  }
+  return { same: same / (a.width * a.height) };
+}
+
 const LEGEND = ['< 0 m', '0 - 200 m', '200 - 500 m', '500 - 1000 m', '1000 - 1500 m', '1500 - 2000 m', '2000 - 3000 m', '> 3000 m'];
 
 describe('map export: SVG and PDF', () => {
@@ -200,6 +210,13 @@ describe('map export: SVG and PDF', () => {
     expect([png.width, png.height]).toEqual(mw >= mh ? [1754, 1240] : [1240, 1754]); // 297 x 210 mm at 150 dpi
     expect(colours(new Uint8Array(bytes))).toBeGreaterThan(20);
     writeFileSync('test-results/screenshots/map-export-a4-150.png', bytes);
+    // issue 26: the A4 map is drawn on a 2D canvas, no WebGL read-back; it must show what the map
+    // shows: the same file by the old path (a hidden MapLibre map read back from WebGL) agrees pixel by pixel
+    await page.evaluate(() => { (window as any).__indapiExportPath = 'webgl'; });
+    const { bytes: ref } = await save(page, 'PNG', 'map-a4-150-webgl.png', 'A4, 150 dpi');
+    await page.evaluate(() => { delete (window as any).__indapiExportPath; });
+    const agree = agreement(png, decodePng(new Uint8Array(ref)));
+    expect(agree.same).toBeGreaterThan(0.97);
     await save(page, 'SVG', 'map-two-legends.svg', 'Screen size');
     const svg = readSvg(join(OUT, 'map-two-legends.svg'));
     expect([svg.width, svg.height]).toEqual([mw, mh]);
