@@ -13,7 +13,6 @@ import type { GeoJSONSource, LayerSpecification, Map as MlMap } from 'maplibre-g
 import type { Geometry, Position } from 'geojson';
 import { mercX, mercY, projectView, viewBounds, type MercatorView } from '../core/map/render-view';
 import { evalExpr, passes, type ExprContext } from '../core/map/style-expr';
-import { getRaster } from './services';
 
 /** A view of the export in CSS px: what the composition needs of a map (MapLibre's map or a {@link MercatorView}). */
 export interface ExportView {
@@ -195,6 +194,7 @@ export async function drawMapCanvas(map: MlMap, v: MercatorView, pxW: number, px
   const [w, s, e, n] = viewBounds(v);
   const d: DrawCtx = { g, p, box: [w - (e - w) * 0.05, s - (n - s) * 0.05, e + (e - w) * 0.05, n + (n - s) * 0.05], zoom: v.zoom, k };
   const layers = shownLayers(map, v.zoom).filter((l) => !skip.has(l.id));
+  const { getRaster } = await import('./services'); // the page's raster worker (a module with DOM globals: not loaded by the unit tests)
   // the raster's image is drawn in the worker while the vectors are read
   const rasters = new Map(layers.filter((l) => l.type === 'raster').map((l) => [l.id, getRaster().renderView(rasterKey(map, (l as { source: string }).source)!, v, pxW, pxH)]));
   for (const l of layers) {
