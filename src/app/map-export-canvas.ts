@@ -187,7 +187,8 @@ async function sourceData(map: MlMap, id: string): Promise<unknown> {
 export async function drawMapCanvas(map: MlMap, v: MercatorView, pxW: number, pxH: number, skip: Set<string>, signal?: AbortSignal): Promise<HTMLCanvasElement> {
   const canvas = document.createElement('canvas');
   canvas.width = pxW; canvas.height = pxH;
-  const g = canvas.getContext('2d')!;
+  // a canvas in memory (not on the GPU): its pixels are read once, for the encoding, with no read-back
+  const g = canvas.getContext('2d', { willReadFrequently: true })!;
   const k = pxW / v.cssW;
   const ws = 512 * 2 ** v.zoom * k;
   const p: Projector = { ws, ox: pxW / 2 - mercX(v.centerLon) * ws, oy: pxH / 2 - mercY(v.centerLat) * ws };

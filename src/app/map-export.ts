@@ -311,6 +311,7 @@ async function canvasComposition(map: MlMap, t: ExportTarget, info: MapExportInf
     throw e;
   }
   mark('map-drawn');
+  OPAQUE.add(raster);
   const c = await composeView(map, map, view, info, step, async () => raster, signal);
   mark('composed');
   return { ...c, canvas: { width: t.pxW, height: t.pxH }, dispose: () => {} };
@@ -384,8 +385,12 @@ function dataUrl(b: Blob): Promise<string> {
   });
 }
 
-/** `raster` at `px` (scaled when its size differs) over the sea colour, on a canvas in memory of its own. */
+/** Canvases drawn by the export itself, opaque (the style's background drawn first) and used once: {@link rasterAt} takes them as they are. */
+const OPAQUE = new WeakSet<HTMLCanvasElement>();
+
+/** `raster` at `px` (scaled when its size differs) over the sea colour, on a canvas in memory of its own (a canvas of {@link OPAQUE} at its size: itself). */
 function rasterAt(raster: HTMLCanvasElement, px: { width: number; height: number }): HTMLCanvasElement {
+  if (OPAQUE.has(raster) && raster.width === px.width && raster.height === px.height) return raster;
   const c = document.createElement('canvas');
   c.width = px.width; c.height = px.height;
   const g = c.getContext('2d', { willReadFrequently: true })!;
