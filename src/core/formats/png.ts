@@ -35,22 +35,38 @@ function chunk(w: ByteWriter, type: string, data: Uint8Array): void {
 }
 
 /**
+ * The PNG scanlines of rows y0 .. y0 + rows - 1 of an RGBA image: each row its filter type 0
+ * (None) byte, then its width * 4 bytes.
+ * @param rgba width*height*4 bytes, row-major, top row first
+ */
+export function pngScanlines(rgba: Uint8Array | Uint8ClampedArray, width: number, y0: number, rows: number): Uint8Array {
+  const stride = width * 4 + 1;
+  const raw = new Uint8Array(rows * stride);
+  for (let r = 0; r < rows; r++) raw.set(rgba.subarray((y0 + r) * width * 4, (y0 + r + 1) * width * 4), r * stride + 1);
+  return raw;
+}
+
+/**
+ * A PNG file (8-bit RGBA, no interlace) around `idat`, the zlib stream (RFC 1950) of all its
+ * scanlines ({@link pngScanlines}), compressed by any zlib (fflate here, the browser's
+ * `CompressionStream('deflate')` in the map export's encoding worker).
+ */
+export function pngFile(width: number, height: number, idat: Uint8Array): Uint8Array {
+  const w = new ByteWriter(false, idat.length + 64);
+  w.bytes(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+  const ihdr = new ByteWriter(false, 13).u32(width).u32(height).u8(8).u8(6).u8(0).u8(0).u8(0).result();
+  chunk(w, 'IHDR', ihdr);
+  chunk(w, 'IDAT', idat);
+  chunk(w, 'IEND', new Uint8Array(0));
+  return w.result();
+}
+
+/**
  * Encodes an RGBA image as PNG.
  * @param width pixels
  * @param height pixels
  * @param rgba width*height*4 bytes, row-major, top row first
  */
 export function encodePng(width: number, height: number, rgba: Uint8Array): Uint8Array {
-  const raw = new Uint8Array(height * (width * 4 + 1));
-  for (let r = 0; r < height; r++) {
-    raw[r * (width * 4 + 1)] = 0;
-    raw.set(rgba.subarray(r * width * 4, (r + 1) * width * 4), r * (width * 4 + 1) + 1);
-  }
-  const w = new ByteWriter(false, raw.length / 4 + 64);
-  w.bytes(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
-  const ihdr = new ByteWriter(false, 13).u32(width).u32(height).u8(8).u8(6).u8(0).u8(0).u8(0).result();
-  chunk(w, 'IHDR', ihdr);
-  chunk(w, 'IDAT', zlibSync(raw, { level: 6 }));
-  chunk(w, 'IEND', new Uint8Array(0));
-  return w.result();
+  return pngFile(width, height, zlibSync(pngScanlines(rgba, width, 0, height), { level: 6 }));
 }
