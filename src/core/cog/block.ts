@@ -133,14 +133,24 @@ function horizontalPredictor(bytes: Uint8Array, bps: number, w: number, rows: nu
   else accumulate64(new BigInt64Array(bytes.buffer, off, len), w, rows);
 }
 
+// The running sum stays in a register (not re-read from the element just stored).
 function accumulate8(a: Uint8Array, w: number, rows: number): void {
-  for (let r = 0, o = 0; r < rows; r++, o += w) for (let i = o + 1; i < o + w; i++) a[i] += a[i - 1];
+  for (let r = 0, o = 0; r < rows; r++, o += w) {
+    let acc = a[o];
+    for (let i = o + 1; i < o + w; i++) a[i] = acc = (acc + a[i]) & 0xff;
+  }
 }
 function accumulate16(a: Uint16Array, w: number, rows: number): void {
-  for (let r = 0, o = 0; r < rows; r++, o += w) for (let i = o + 1; i < o + w; i++) a[i] += a[i - 1];
+  for (let r = 0, o = 0; r < rows; r++, o += w) {
+    let acc = a[o];
+    for (let i = o + 1; i < o + w; i++) a[i] = acc = (acc + a[i]) & 0xffff;
+  }
 }
 function accumulate32(a: Int32Array, w: number, rows: number): void {
-  for (let r = 0, o = 0; r < rows; r++, o += w) for (let i = o + 1; i < o + w; i++) a[i] = (a[i] + a[i - 1]) | 0;
+  for (let r = 0, o = 0; r < rows; r++, o += w) {
+    let acc = a[o];
+    for (let i = o + 1; i < o + w; i++) a[i] = acc = (acc + a[i]) | 0;
+  }
 }
 function accumulate64(a: BigInt64Array, w: number, rows: number): void {
   for (let r = 0, o = 0; r < rows; r++, o += w) for (let i = o + 1; i < o + w; i++) a[i] = BigInt.asIntN(64, a[i] + a[i - 1]);

@@ -216,7 +216,7 @@ export interface OneClass {
 export function listFrame(iso: Int32Array, isoBlock: Int32Array, S: number, C: number, by: OneClass | null): Frame {
   const N = iso.length, G = C * S, nIso = isoBlock.length;
   const sel = new Int32Array(N);
-  const off = new Int32Array(G + 1); // off[g + 1]: cells of group g (a cell without a group counts in off[0], reset below)
+  const off = new Int32Array(G + 1); // off[g + 1]: cells of group g
   if (by) {
     const { cls, lut, filtered, n } = by, L = lut.length, na = filtered ? -1 : n;
     for (let i = 0; i < N; i++) {
@@ -229,7 +229,7 @@ export function listFrame(iso: Int32Array, isoBlock: Int32Array, S: number, C: n
         g = k >= 0 ? b * S + k : na < 0 ? -1 : b * S + na;
       }
       sel[i] = g;
-      off[g + 1]++;
+      if (g >= 0) off[g + 1]++;
     }
   } else {
     for (let i = 0; i < N; i++) {
@@ -237,10 +237,9 @@ export function listFrame(iso: Int32Array, isoBlock: Int32Array, S: number, C: n
       const b = v >= 0 && v < nIso ? isoBlock[v] : -1;
       const g = b < 0 ? -1 : b * S;
       sel[i] = g;
-      off[g + 1]++;
+      if (g >= 0) off[g + 1]++;
     }
   }
-  off[0] = 0;
   const groupN = new Float64Array(G + C);
   for (let g = 0; g < G; g++) groupN[g] = off[g + 1];
   for (let c = 0; c < C; c++) { let t = 0; for (let k = 0; k < S; k++) t += groupN[c * S + k]; groupN[G + c] = t; }
