@@ -246,6 +246,26 @@ describe('map export: SVG and PDF', () => {
     await ctx.close();
   }, 300_000);
 
+  test('a result layer exports too (1440x900): a catchment\'s marketsheds in an A4 PNG drawn on the canvas, as the WebGL path draws them', async () => {
+    const three = encodeURIComponent('[[36.82,-1.29,"Nairobi"],[34.76,-0.1,"Kisumu"],[39.67,-4.05,"Mombasa"]]');
+    const { ctx, page, errors } = await open(`#v=ELEVATION&op=1&panel=catchment&cm=0%2C120%2C240%2C480&src=${three}`, { width: 1440, height: 900 });
+    await expect.poll(() => page.locator('.source-label').allTextContents(), { timeout: 90_000 }).toEqual(['Nairobi', 'Kisumu', 'Mombasa']);
+    await expect.poll(() => page.locator('.legend li').allTextContents()).toEqual(expect.arrayContaining(['Nairobi: [0,120] min']));
+    await page.waitForFunction(() => { const m = (window as any).__indapiMap; return !m.isMoving() && m.getZoom() > 4 && m.loaded(); }, undefined, { timeout: 30_000 });
+    const { bytes } = await save(page, 'PNG', 'map-catchment.png', 'A4, 150 dpi');
+    await page.evaluate(() => { (window as any).__indapiExportPath = 'webgl'; });
+    const { bytes: ref } = await save(page, 'PNG', 'map-catchment-webgl.png', 'A4, 150 dpi');
+    writeFileSync('test-results/screenshots/map-export-catchment.png', bytes);
+    const [a, b] = [decodePng(new Uint8Array(bytes)), decodePng(new Uint8Array(ref))];
+    expect(agreement(a, b).same).toBeGreaterThan(0.97);
+    // the bands are there: the blue of Nairobi's nearest band (SOURCE_HUES[0], #4e79a7, src/app/catchment-layer.ts), as many pixels as the WebGL path's
+    const blue = (img: typeof a) => { let n = 0; for (let i = 0; i < img.data.length; i += 4) if (img.data[i] === 0x4e && img.data[i + 1] === 0x79 && img.data[i + 2] === 0xa7) n++; return n; };
+    expect(blue(a)).toBeGreaterThan(300);
+    expect(Math.abs(blue(a) - blue(b))).toBeLessThan(blue(b) * 0.1);
+    expect(errors).toEqual([]);
+    await ctx.close();
+  }, 180_000);
+
   test('a width in pixels (390x844): PNG 1500 px wide at the view aspect', async () => {
     const { ctx, page, errors } = await open('#v=ELEVATION&map=37.5,0.3,5', { width: 390, height: 844 });
     await page.getByRole('combobox', { name: 'Map export size' }).selectOption({ label: 'Width in px…' });
