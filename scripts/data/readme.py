@@ -1,6 +1,8 @@
 """Writes public/data/README.md: the user documentation of the bundle, filled from the build."""
 from __future__ import annotations
 
+import os
+
 import geo
 import pop_model
 import water
@@ -149,8 +151,12 @@ def write_readme(path: str, *, src: dict, versions: dict, recs: list[dict], coun
       'placed over each country\'s cells by its GeoNames towns and the rest by land area near settlements '
       '(`scripts/data/pop_model.py`; method and limits in its record above). It is the default population of the '
       'app\'s catchments; `PN14_POP` spreads each 2014 total evenly over the land and says nothing of where people live; '
-      '`PLACES_POP` holds the people of the GeoNames towns of 1,000+ only. `POP_MODEL`\'s towns are discs of one '
-      f'density ({pop_model.URBAN_DENSITY:,.0f} people per km2) for every town, not measured city extents (limits in its record).')
+      '`PLACES_POP` holds the people of the GeoNames towns of 1,000+ only. `POP_MODEL`\'s towns are discs at the '
+      'city\'s measured Urban Extent Density where the Atlas of Urban Expansion (2016 edition, Angel et al., NYU Urban '
+      'Expansion Program, UN-Habitat, Lincoln Institute) gives one, listed with its page in '
+      '`scripts/data/urban_density.csv` (' + ', '.join(r['city'] for r in pop_model.density_rows(
+          os.path.join(os.path.dirname(__file__), 'urban_density.csv'))) + '), and at one default density '
+      f'({pop_model.URBAN_DENSITY:,.0f} people per km2) for every other town, not measured city extents (limits in its record).')
     a('')
     a('`FRICTION_WALK` crosses every cell with some land in GSHHG at the walking speed of its slope, as the Malaria '
       'Atlas Project friction surfaces give a pixel the speed of the fastest mode found in it (Weiss et al. 2018); '

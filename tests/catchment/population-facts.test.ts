@@ -11,32 +11,31 @@
  *
  * Areas compared: 2 h of walking reaches 3 or 4 cells (250 to 340 km2) around a city point, 4 h
  * 9 to 15 cells; the published figures cover 530 km2 (Addis Ababa) to 3,577 km2 (Lagos State).
- * Nairobi, Addis Ababa and Dar es Salaam are compared within 2 h; every city within 4 h.
+ * Nairobi, Addis Ababa, Dar es Salaam and Kinshasa are compared within 2 h; every city within 4 h.
  * Measured (`npx tsx scripts/data/city-catchments.ts`: runCatchment with var POP_MODEL, origin
  * "point", 0/120/240 minutes, iso3 the city's country; bundle of 2026-11-27, FRICTION_WALK with
- * any-land cells passable):
+ * any-land cells passable, Kinshasa's disc at its measured density, scripts/data/urban_density.csv):
  *   city            2 h              4 h
  *   Nairobi         2.81 M  0.64x    3.02 M  0.69x
  *   Addis Ababa     2.83 M  1.03x    2.99 M  1.09x
  *   Dar es Salaam   2.72 M  0.62x    2.77 M  0.63x
  *   Lagos           3.87 M  0.43x    9.48 M  1.04x
- *   Kinshasa        4.74 M  0.41x    8.32 M  0.72x
- * Why Lagos and Kinshasa miss at 2 h:
- * - Lagos: the walk reaches 4 cells (340 km2): Lagos Island's, the mainland north of it, and
- *   Ikoyi / Victoria Island east of it (43 % land; Lagos was 0.31x at 2 h, 2 cells, when cells
- *   under 50 % land were barriers). The model spreads GeoNames' 9.0 M for Lagos over a disc of
- *   9.0 M / 10,000 people per km2 (radius 16.9 km, URBAN_DENSITY); GeoNames itself places the
- *   seats of Lagos' local government areas (Agege, Ikorodu, Ikotun, Oshodi, Mushin...) 4 to 22 km
- *   from the point, so the city does reach beyond the 10 km or so of 2 h on foot, and Lagos State
- *   is ten times the area of 4 cells.
- * - Kinshasa: the walk reaches 3 cells of the DRC (and Brazzaville's, left out), bounded by the
- *   Congo river and Pool Malebo; the model spreads GeoNames' 7.8 M for Kinshasa over a disc of
- *   radius 15.8 km, so 3.6 M lie between 2 and 4 h. GeoNames lists no other place of the city
- *   (one commune, Masina, 10.6 km out) to say it is more compact, and 10,000 per km2 is the
- *   stated middle of Demographia's range, not a Kinshasa figure: the model is left as it is.
- *   Counting Brazzaville's cell it would be 6.02 M, 0.52x: a pass for the wrong reason.
- * - Dar es Salaam reached 0.45x at 2 h when times were counted from the whole source cell (3
- *   cells); from the point, 4 cells and 0.62x.
+ *   Kinshasa        8.29 M  0.72x    8.32 M  0.72x
+ * Kinshasa was 4.74 M, 0.41x, at 2 h when its disc had the default 10,000 people per km2 (radius
+ * 15.8 km); the Atlas of Urban Expansion (2016 edition) gives its Urban Extent Density as 224
+ * persons per hectare in 2013 (http://atlasofurbanexpansion.org/cities/view/Kinshasa), a disc of
+ * 10.5 km: the 2 h walk (3 DRC cells, bounded by the Congo river and Pool Malebo) now holds
+ * nearly all of GeoNames' 7.8 M for Kinshasa. Counting Brazzaville's cell it would be 9.58 M.
+ * Why Lagos misses at 2 h: the walk reaches 4 cells (340 km2): Lagos Island's, the mainland north
+ * of it, and Ikoyi / Victoria Island east of it (43 % land; Lagos was 0.31x at 2 h, 2 cells, when
+ * cells under 50 % land were barriers). The model spreads GeoNames' 9.0 M for Lagos over a disc
+ * of 9.0 M / 10,000 people per km2 (radius 16.9 km, URBAN_DENSITY): no Atlas page for Lagos was
+ * found among the stored pages, so it keeps the default. GeoNames itself places the seats of
+ * Lagos' local government areas (Agege, Ikorodu, Ikotun, Oshodi, Mushin...) 4 to 22 km from the
+ * point, so the city does reach beyond the 10 km or so of 2 h on foot, and Lagos State is ten
+ * times the area of 4 cells.
+ * Dar es Salaam reached 0.45x at 2 h when times were counted from the whole source cell (3 cells);
+ * from the point, 4 cells and 0.62x.
  */
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
@@ -66,6 +65,8 @@ describe('POP_MODEL against published figures', () => {
     ['Addis Ababa', [38.7469, 9.025], 2_739_551, 'ETH'],
     // Tanzania National Bureau of Statistics, 2012 census: Dar es Salaam Region 4,364,541. Point: GeoNames (39.2695, -6.8235).
     ['Dar es Salaam', [39.2695, -6.8235], 4_364_541, 'TZA'],
+    // UN DESA, World Urbanization Prospects 2018: urban agglomeration of Kinshasa, 2015, 11,587,000. Point: GeoNames Kinshasa (15.3136, -4.3276).
+    ['Kinshasa', [15.3136, -4.3276], 11_587_000, 'COD'],
   ] as Array<[string, [number, number], number, string]>)('within 2 h of %s: within a factor of 2 of the published figure', async (name, xy, published, iso3) => {
     const m = await within(xy, 120, iso3);
     expect({ name, m, ...withinFactor2(m, published) }).toMatchObject({ name, ok: true });
