@@ -105,7 +105,7 @@ export function MapPane(p: MapPaneProps) {
           marker={marker} labels={state.panel === 'catchment' ? results.catchLabels : null} fit={view.fit} gridBounds={data.gridBounds} drawMode={view.drawMode} onDrawn={view.onDrawn} onHover={pointer.onHover} onClick={pointer.onClick} view={state.map} onView={view.onView} onMap={setMlMap} basemap={base.basemap} onBasemapError={base.onError}
           onRendered={onRendered} />
       </Loadable>
-      {!live && !cmpOn && <MapPreview rasterKey={layer.rasterKey} loadTile={loadTile} view={view0} bounds={data.gridBounds} opacity={state.op} dataBase={DATA_BASE} onDrawn={onPreview} />}
+      {!live && !cmpOn && <MapPreview rasterKey={layer.rasterKey} loadTile={loadTile} view={view0} bounds={data.gridBounds} opacity={state.op} dataBase={DATA_BASE} onDrawn={onPreview} onFirstTile={releaseLiveMap} />}
       {cmpOn && <Loadable what="the second map" compact loading={null}><CompareMaps dataBase={DATA_BASE} gridBounds={data.gridBounds} loadTile={loadTile} refineTiles={refineTiles} rec={rec2!} labelA={rec!.varLabel} sideA={side('a')} sideB={side('b')}
         mode={state.cmp!} sw={state.sw} onSw={(sw) => update({ sw }, { replace: true })} map={mlMap} opacity={state.op} onOpacity={onOpacity} areas={view.areas} marker={marker}
         onHover={pointer.onHover} onClick={pointer.onClick} phone={phone} styleLayer={styleLayer} /></Loadable>}

@@ -32,6 +32,11 @@ export interface MapPreviewProps {
   dataBase: string;
   /** Called once the image is on screen (the first time). */
   onDrawn: () => void;
+  /**
+   * Called when the first tile is back: the layer's level has been read, what is left is
+   * drawing (CPU); the live map's code may start downloading then.
+   */
+  onFirstTile?: () => void;
 }
 
 /** The basemap colours of the live map's style (src/ui/map-style.ts), so the image matches it. */
@@ -99,7 +104,9 @@ export function MapPreview(p: MapPreviewProps) {
     const early = prefetchedJson(new URL('basemap/countries.geojson', p.dataBase).href);
     void early?.then((fc) => { countries = fc as FeatureCollection; if (tiles.length) draw(); }, () => undefined);
     const placed = viewTiles(cam, w, h, p.bounds);
-    void Promise.all(placed.map((t) => p.loadTile(key, t.z, t.x, t.y).catch(() => null))).then((bmps) => {
+    const loads = placed.map((t) => p.loadTile(key, t.z, t.x, t.y).catch(() => null));
+    void Promise.race(loads).then(() => { if (!gone) cb.current.onFirstTile?.(); });
+    void Promise.all(loads).then((bmps) => {
       tiles = placed.map((t, i) => [t, bmps[i]]);
       if (gone) return close();
       draw();

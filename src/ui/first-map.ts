@@ -60,7 +60,8 @@ const held = new Set<Promise<void>>();
 
 /**
  * Lets the live map's code (MapLibre, its worker, the map's chunk) download, idempotent: called
- * when the first view's preview is drawn (src/ui/MapPreview.tsx) or when there is none to draw.
+ * when the first view's preview has its data (its first tile is back) or is drawn
+ * (src/ui/MapPreview.tsx), or when there is none to draw.
  * Until then, on a first visit, those 0.4 MB do not share the link with the preview's few
  * (issue 26 target 4); nor, while {@link holdLiveMap} holds it, with a run the user asked for.
  * Starts their downloads together: the build lists them in index.html
