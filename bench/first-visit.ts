@@ -87,7 +87,7 @@ export async function firstVisit(browser: Browser, url: string, profile?: Networ
     const page = await ctx.newPage();
     const reqs = new Map<string, { url: string; bytes: number; encoding: string; done: boolean; viaSw: boolean; cached: boolean; startS: number; endS: number }>();
     let frozen = false; // stop counting once the live map is there
-    let atPreview: Array<{ url: string; bytes: number; cached: boolean; viaSw: boolean }> | null = null; // what had arrived when the preview showed
+    let atPreview: Array<{ url: string; bytes: number; cached: boolean; viaSw: boolean; done: boolean }> | null = null; // what had arrived when the preview showed
     // keyed by requestId alone: one request seen by two sessions is counted once
     const onNet = (method: string, e: any) => {
       if (frozen) return;
@@ -155,10 +155,11 @@ export async function firstVisit(browser: Browser, url: string, profile?: Networ
  * {@link workerScriptBytes}) unless it was fetched whole before (preloaded with
  * `rel=preload`: the worker's own request comes from the HTTP cache, though CDP does not say so).
  */
-function countable<R extends { url: string; bytes: number; cached: boolean; viaSw: boolean }>(reqs: R[], distDir?: string): R[] {
+function countable<R extends { url: string; bytes: number; cached: boolean; viaSw: boolean; done: boolean }>(reqs: R[], distDir?: string): R[] {
   const list = reqs.filter((r) => !r.viaSw).map((r) => ({ ...r, bytes: r.cached ? 0 : r.bytes }));
   const whole = new Set(list.filter((r) => r.bytes > 2048).map((r) => r.url));
-  if (distDir) for (const r of list) if (!r.cached && !whole.has(r.url)) r.bytes = Math.max(r.bytes, workerScriptBytes(distDir, new URL(r.url).pathname, r.bytes));
+  // a request still running counts what it has received (a preload just started is not the whole script)
+  if (distDir) for (const r of list) if (r.done && !r.cached && !whole.has(r.url)) r.bytes = Math.max(r.bytes, workerScriptBytes(distDir, new URL(r.url).pathname, r.bytes));
   return list;
 }
 
