@@ -3,8 +3,8 @@
  * the same files and blocks the query reads, timed phase by phase on fresh objects, each
  * the median of `runs`:
  * - file: reading the COG files' bytes (page cache: the machine's, as for terra);
- * - inflate: Node's zlib over every block, one after another (src/node/engine.ts `nodeInflate`;
- *   the store runs them concurrently on libuv's thread pool);
+ * - inflate: Node's zlib over every block, one after another, synchronously (zlib's own work; the
+ *   store's `nodeInflate`, src/node/engine.ts, runs the same calls concurrently on libuv's thread pool);
  * - block decode: predictors, byte order, no-data (src/core/cog/block.ts) of the inflated blocks,
  *   predictor 3 by the WebAssembly SIMD kernel (src/core/cog/simd.ts), and the same with the
  *   JavaScript loops (`blockDecodeJsMs`, the kernel off) for comparison;
@@ -18,7 +18,8 @@ import { join } from 'node:path';
 import { decodeSamples } from '../src/core/cog/block';
 import { hasPredictor3Simd, setPredictor3Simd } from '../src/core/cog/simd';
 import { bytesPerSample, readTiffInfo } from '../src/core/cog/tiff';
-import { createNodeEngine, nodeInflate } from '../src/node/engine';
+import { inflateSync } from 'node:zlib';
+import { createNodeEngine } from '../src/node/engine';
 
 /** Median ms of each phase. */
 export interface ColdBreakdown {
@@ -61,7 +62,7 @@ export async function coldBreakdown(dir: string, vars: string[], columns: string
         if (!info.byteCounts[b]) continue;
         const raw = buf.subarray(info.offsets[b], info.offsets[b] + info.byteCounts[b]);
         t0 = performance.now();
-        const data = info.compression === 1 ? raw.slice() : await nodeInflate(raw, info.blockWidth * info.blockHeight * bytesPerSample(info.kind));
+        const data = info.compression === 1 ? raw.slice() : inflateSync(raw, { chunkSize: info.blockWidth * info.blockHeight * bytesPerSample(info.kind) + 64 });
         const t1 = performance.now();
         const copy = new Uint8Array(data); // a copy (a Buffer's slice would share the bytes)
         const t2 = performance.now();
