@@ -4,7 +4,8 @@
  * (Content-Encoding br, from the precompressed build), and neither the place names
  * (places.csv) nor the service worker (its registration, hence its precache) are asked for
  * before the first map has been drawn. Order by state: the page notes, at the moment of each
- * fetch or registration, whether the map was drawn yet. Budgets in time and bytes are in
+ * fetch or registration, whether the map was drawn yet; MapLibre's script is asked for only
+ * after the first view's COG data has been read (the preview comes first). Budgets in time and bytes are in
  * bench/app.ts (bench/first-visit.ts), not here.
  */
 import { describe, expect, test } from 'vitest';
@@ -49,9 +50,16 @@ describe('first visit', () => {
         if (!encoding && Number(headers['content-length']) < 1024) return;
         assets.push({ url: u.pathname, encoding, mapped: mappedAtResponse });
       });
+      // the order of MapLibre's request and the first view's COG reads (page and workers)
+      const seq: string[] = [];
+      ctx.on('request', (r) => { if (/\/assets\/maplibre-gl-[^/]*\.js$/.test(r.url())) seq.push('maplibre requested'); });
+      ctx.on('requestfinished', (r) => { if (r.url().endsWith('/cog/ELEVATION.tif')) seq.push('ELEVATION read'); });
       await page.goto(`${srv.url}#v=ELEVATION`);
       await waitMap(page, 120_000);
       drawn = true;
+      // MapLibre's 0.4 MB wait for the first view's preview data (src/ui/first-map.ts releaseLiveMap)
+      expect(seq.indexOf('maplibre requested')).toBeGreaterThan(seq.indexOf('ELEVATION read'));
+      expect(seq.indexOf('ELEVATION read')).toBeGreaterThanOrEqual(0);
       // the service worker registers and takes control, and place names load, after the map
       await page.waitForFunction(() => !!navigator.serviceWorker.controller, undefined, { timeout: 120_000 });
       await page.waitForFunction(() => (window as any).__order.some((e: { what: string }) => e.what.includes('places.csv')), undefined, { timeout: 60_000 });
@@ -64,6 +72,7 @@ describe('first visit', () => {
       expect(regs.every((e) => e.mapped), 'service worker registered before the first map').toBe(true);
       const before = assets.filter((a) => !a.mapped);
       expect(before.some((a) => /maplibre-gl-[^/]*\.js$/.test(a.url))).toBe(true);
+      expect(await page.evaluate(() => document.body.dataset.mapPreview), 'the preview was drawn before the live map').toBe('1');
       expect(before.filter((a) => a.encoding !== 'br'), 'uncompressed scripts or styles before the first map').toEqual([]);
     } finally {
       await ctx.close();
