@@ -75,14 +75,15 @@ export interface FirstVisit {
 }
 
 /**
- * Opens `url` in a fresh context (1440x900), throttled by `profile` when given, and
+ * Opens `url` in a fresh context (1440x900; with `FV_PHONE=1` 390x844 touch), throttled by `profile` when given, and
  * measures the first map, the catalog's and the Summarise button's first usable moment and,
  * with `clickSummarise`, the first summary (the page clicks Summarise as soon as it is
  * shown, as an impatient user would; the bytes after the map are not counted).
  * @throws Error when the map (or the summary) is not drawn within 5 minutes
  */
 export async function firstVisit(browser: Browser, url: string, profile?: NetworkProfile, distDir?: string, clickSummarise = false): Promise<FirstVisit> {
-  const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  // FV_PHONE=1: a phone (390 x 844, touch, device pixel ratio 3) instead of a 1440 x 900 desktop
+  const ctx = await browser.newContext(process.env.FV_PHONE ? { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true } : { viewport: { width: 1440, height: 900 } });
   try {
     const page = await ctx.newPage();
     const reqs = new Map<string, { url: string; bytes: number; encoding: string; done: boolean; viaSw: boolean; cached: boolean; startS: number; endS: number }>();
