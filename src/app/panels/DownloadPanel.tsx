@@ -53,6 +53,9 @@ export function DownloadPanel({ query }: { query: QuerySpec | null }) {
   // a format this query does not offer (e.g. tif after switching to a comparison) falls back to the first one offered
   useEffect(() => { if (!offered.some((f) => f.name === format)) setFormat(offered[0].name); }, [offered, format]);
   useEffect(() => () => imgs.current.forEach((u) => URL.revokeObjectURL(u)), []);
+  // the files worker starts when the panel first opens, while a format is chosen, not at the first
+  // build (its script and the bundle's small files took ~1 s of the first download)
+  useEffect(() => { filesWorker(); }, []);
 
   const build = async () => {
     if (!q) { setErr('Choose an indicator first.'); return; }
