@@ -210,6 +210,8 @@ describe('map export: SVG and PDF', () => {
     expect([png.width, png.height]).toEqual(mw >= mh ? [1754, 1240] : [1240, 1754]); // 297 x 210 mm at 150 dpi
     expect(colours(new Uint8Array(bytes))).toBeGreaterThan(20);
     writeFileSync('test-results/screenshots/map-export-a4-150.png', bytes);
+    // the PNG (written by the export's own encoder, workers/image-encode.worker.ts) read by libpng through GDAL (gdal-bin)
+    expect(execFileSync('gdalinfo', [join(OUT, 'map-a4-150.png')]).toString()).toContain(`Size is ${png.width}, ${png.height}`);
     // issue 26: the A4 map is drawn on a 2D canvas, no WebGL read-back; it must show what the map
     // shows: the same file by the old path (a hidden MapLibre map read back from WebGL) agrees pixel by pixel
     await page.evaluate(() => { (window as any).__indapiExportPath = 'webgl'; });

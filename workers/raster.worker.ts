@@ -201,7 +201,12 @@ const api: RasterWorkerApi = {
     if (st.source.startsWith('custom:')) level = custom.get(key);
     else {
       const layer = await cog(st.source);
-      level = await layer.level(levelForView(layer.levelCellDeg, view, pxW));
+      const want = levelForView(layer.levelCellDeg, view, pxW);
+      // a level that cannot be read (offline, its ranges never cached): the finest coarser one read already
+      level = await layer.level(want).catch((e: unknown) => {
+        for (let i = want + 1; i < layer.levelCellDeg.length; i++) { const l = layer.peek(i); if (l) return l; }
+        throw e;
+      });
     }
     if (!level) return null;
     const px = renderView(level, view, pxW, pxH, st.colorOf);

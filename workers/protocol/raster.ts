@@ -56,8 +56,10 @@ export interface RasterWorkerApi {
   refined(key: string): Promise<boolean>;
   /**
    * Draws a whole north-up view of style `key` at pxW x pxH device px (src/core/map/render-view.ts),
-   * from the level its pixels need (read first when it is not yet: no preview): the map export's
-   * raster (src/app/map-export-canvas.ts). Null when the style is unknown.
+   * from the level its pixels need (read first when it is not yet: no preview; when it cannot be
+   * read, offline, the finest coarser level read already): the map export's raster
+   * (src/app/map-export-canvas.ts). Null when the style is unknown.
+   * @throws when no level can be read
    */
   renderView(key: string, view: MercatorView, pxW: number, pxH: number): Promise<ImageBitmap | null>;
   /** Draws tile z/x/y (Web Mercator, 256 px) of style `key`; null when empty. */
