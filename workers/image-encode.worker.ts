@@ -36,7 +36,9 @@ self.onmessage = async (e: MessageEvent<EncodeRequest>) => {
     const g = c.getContext('2d', { willReadFrequently: true })!;
     g.drawImage(bitmap, 0, 0);
     bitmap.close();
-    const blob = type === 'image/png' ? await png(g.getImageData(0, 0, c.width, c.height)) : await c.convertToBlob({ type, quality });
+    // (a browser without CompressionStream: Chrome < 80, Safari < 16.4, Firefox < 113 encodes with convertToBlob)
+    const own = type === 'image/png' && typeof CompressionStream === 'function';
+    const blob = own ? await png(g.getImageData(0, 0, c.width, c.height)) : await c.convertToBlob({ type, quality });
     self.postMessage({ id, blob });
   } catch (err) {
     self.postMessage({ id, error: err instanceof Error ? err.message : String(err) });
