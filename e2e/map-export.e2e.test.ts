@@ -254,7 +254,8 @@ describe('map export: SVG and PDF', () => {
     await expect.poll(() => page.locator('.source-label').allTextContents(), { timeout: 90_000 }).toEqual(['Nairobi', 'Kisumu', 'Mombasa']);
     await expect.poll(() => page.locator('.legend li').allTextContents()).toEqual(expect.arrayContaining(['Nairobi: [0,120] min']));
     await page.waitForFunction(() => { const m = (window as any).__indapiMap; return !m.isMoving() && m.getZoom() > 4 && m.loaded(); }, undefined, { timeout: 30_000 });
-    const { bytes } = await save(page, 'PNG', 'map-catchment.png', 'A4, 150 dpi');
+    const { bytes, name } = await save(page, 'PNG', 'map-catchment.png', 'A4, 150 dpi');
+    expect(name).toBe('map-catchment.png'); // titled and named as the marketsheds, not the indicator under them
     await page.evaluate(() => { (window as any).__indapiExportPath = 'webgl'; });
     const { bytes: ref } = await save(page, 'PNG', 'map-catchment-webgl.png', 'A4, 150 dpi');
     writeFileSync('test-results/screenshots/map-export-catchment.png', bytes);

@@ -143,7 +143,8 @@ function MapTools({ state, update, data, rec, layer, results, pointer, phone, af
   const saveMap = async (m: MlMap, format: MapExportFormat, size: ExportSize, signal: AbortSignal, onProgress: OnExportProgress) => {
     const { saveMapView } = await import('./map-export');
     const { choro } = results;
-    await saveMapView(m, format, { rec, palette: layer.palette, choro: choro && { ...choro, rec: byCode.get(choro.code.split(' by ')[0]) } }, signal, size, onProgress);
+    const cells = results.cellsInfo && results.cellsInfo.key === layer.rasterKey ? results.cellsInfo.info : null;
+    await saveMapView(m, format, { rec, palette: layer.palette, choro: choro && { ...choro, rec: byCode.get(choro.code.split(' by ')[0]) }, cells }, signal, size, onProgress);
   };
   return (
     <div className="overlay-stack">

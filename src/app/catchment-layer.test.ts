@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SSA_GRID, type GridDef } from '../core/grid';
 import type { CatchmentResult } from '../core/api';
 import { legendOf } from '../core/map/palette';
-import { bandColours, catchmentLayer, SOURCE_HUES, UNCOVERED_COLOUR } from './catchment-layer';
+import { bandColours, catchmentExportInfo, catchmentLayer, SOURCE_HUES, UNCOVERED_COLOUR } from './catchment-layer';
 
 /** A made-up 2 x 1 result window at the grid's top-left corner (fixture). */
 const W: GridDef = { ...SSA_GRID, width: 2, height: 1, xmax: SSA_GRID.xmin + 2 / 12, ymin: SSA_GRID.ymax - 1 / 12 };
@@ -52,5 +52,17 @@ describe('catchmentLayer (issue 24)', () => {
     ]);
     // the map's value-to-colour order is kept: value 4 is the grey
     expect(palette.colors[4]).toBe(UNCOVERED_COLOUR);
+  });
+});
+
+describe('catchmentExportInfo (issue 24)', () => {
+  const friction = { varCode: 'FRICTION_WALK', varLabel: 'Walking friction surface', sourceMini: 'Tobler 1993, ETOPO5', sources: '' };
+  it('one source: travel time from its name; several as marketsheds: from n sources, friction attributed', () => {
+    const one = catchmentExportInfo({ ...res(1, [0, 0], [0, 1]), friction, neighbours: 16, marketshed: false } as unknown as CatchmentResult);
+    expect(one).toMatchObject({ title: 'Travel time from S1', heading: 'Band, minutes', fileStem: 'catchment' });
+    expect(one.subtitle).toBe('Walking friction surface (FRICTION_WALK) · 16 neighbours');
+    const three = catchmentExportInfo({ ...res(3, [0, 2], [0, 1]), friction, neighbours: 8, marketshed: true } as unknown as CatchmentResult);
+    expect(three.title).toBe('Marketsheds from 3 sources');
+    expect(three.attribution).toEqual(['FRICTION_WALK: Tobler 1993, ETOPO5']);
   });
 });

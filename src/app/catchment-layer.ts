@@ -6,6 +6,7 @@
 import type { CatchmentResult } from '../core/api';
 import type { GridDef } from '../core/grid';
 import type { Palette } from '../core/map/palette';
+import type { CellsExportInfo } from './map-export';
 
 /** A per-cell layer for the raster worker: one value per cell of the bundle grid (NaN: none) and its palette. */
 export interface CellsLayer {
@@ -82,4 +83,20 @@ export function catchmentLayer(r: CatchmentResult, grid: GridDef): CellsLayer {
     if (covered) { colors.push(UNCOVERED_COLOUR); labels.push(`Within ${r.breaks[r.breaks.length - 1]} min, not covered`); }
   }
   return { values, palette: { kind: 'intervals', breaks: Array.from({ length: colors.length + 1 }, (_, i) => i - 0.5), colors, labels } };
+}
+
+/**
+ * What a map export says of catchment bands: "Travel time from Nairobi" (or "from 3 sources"),
+ * the friction surface and neighbourhood, and the band legend's heading.
+ */
+export function catchmentExportInfo(r: CatchmentResult): CellsExportInfo {
+  const n = r.sources.length;
+  const from = n === 1 ? r.sources[0].name : `${n} sources`;
+  return {
+    title: `${r.marketshed && n > 1 ? 'Marketsheds' : 'Travel time'} from ${from}`,
+    subtitle: [`${r.friction.varLabel} (${r.friction.varCode})`, `${r.neighbours} neighbours`, r.coverage ? 'coverage with capacity' : ''].filter(Boolean).join(' · '),
+    heading: n > 1 ? 'Nearest source and band, minutes' : 'Band, minutes',
+    attribution: [`${r.friction.varCode}: ${r.friction.sourceMini || r.friction.sources}`],
+    fileStem: 'catchment',
+  };
 }

@@ -496,6 +496,25 @@ export interface MapViewSource {
   palette: Palette | null;
   /** The choropleth shown instead, with the record of its value column when known. */
   choro?: { title: string; legend: LegendEntry[]; unit: string; rec?: VarRecord } | null;
+  /**
+   * A panel's result drawn as cells instead of the indicator (catchment bands, similar cells):
+   * its title, subtitle, legend heading and data sources; `palette` is then the cells' palette.
+   */
+  cells?: CellsExportInfo | null;
+}
+
+/** What the export says of a result drawn as cells (see {@link MapViewSource.cells}). */
+export interface CellsExportInfo {
+  /** Map title, e.g. "Travel time from 3 sources". */
+  title: string;
+  /** Second title line, e.g. "walking (FRICTION_WALK) · 16 neighbours". */
+  subtitle: string;
+  /** Heading of the cells' legend, e.g. "Band, minutes". */
+  heading: string;
+  /** Data sources to attribute ("FRICTION_WALK: ..."). */
+  attribution: string[];
+  /** The downloaded file's name stem after "map-" ("catchment", "similar"). */
+  fileStem: string;
 }
 
 /** Year or year range of a record ("1988", "2000–2010", '' when unknown). */
@@ -510,7 +529,14 @@ function years(r?: VarRecord): string {
  * Units are printed as the app prints them (prettyUnit: "km2" as "km²").
  */
 export function exportInfo(src: MapViewSource): MapExportInfo {
-  const { rec, palette, choro } = src;
+  const { rec, palette, choro, cells } = src;
+  if (cells) {
+    return {
+      title: cells.title, subtitle: cells.subtitle,
+      legends: palette ? [exportLegend({ palette }, cells.heading, 0)] : [],
+      attribution: ['indapi3', ...cells.attribution, 'Places: GeoNames (CC BY 4.0)'],
+    };
+  }
   const data = choro?.rec ?? rec;
   const unit = choro ? choro.unit : prettyUnit(rec?.unit ?? '');
   const title = choro ? choro.title : rec ? rec.varLabel : 'Map';
@@ -543,5 +569,5 @@ function download(blob: Blob, name: string): void {
  * @throws as {@link exportMap}
  */
 export function saveMapView(map: MlMap, format: MapExportFormat, src: MapViewSource, signal?: AbortSignal, size: ExportSize = { kind: 'screen' }, onProgress?: OnExportProgress): Promise<void> {
-  return buildThenSave(() => exportMap(map, format, exportInfo(src), signal, size, onProgress), (blob) => download(blob, `map-${src.rec?.varCode ?? 'view'}.${format}`), signal);
+  return buildThenSave(() => exportMap(map, format, exportInfo(src), signal, size, onProgress), (blob) => download(blob, `map-${src.cells?.fileStem ?? src.rec?.varCode ?? 'view'}.${format}`), signal);
 }

@@ -7,12 +7,13 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Row } from '../core/types';
 import type { CatchmentResult } from '../core/api';
 import type { MapLabel } from '../ui/MapView';
-import { catchmentLayer, SOURCE_HUES, similarCellsLayer, similarUnitsChoropleth, summaryChoropleth, type Choro } from './result-layers';
+import { catchmentExportInfo, catchmentLayer, SOURCE_HUES, similarCellsLayer, similarUnitsChoropleth, summaryChoropleth, type Choro } from './result-layers';
 import { getRaster } from './services';
 import type { SummaryRows } from './panels/SummaryPanel';
 import type { BundleData } from './useBundleData';
 import type { MapLayer } from './useMapLayer';
 import type { UrlState } from './url-state';
+import type { CellsExportInfo } from './map-export';
 
 /** The results on the map and the panels' callbacks that put them there. */
 export interface ResultLayers {
@@ -24,6 +25,8 @@ export interface ResultLayers {
   cellsPending: string | null;
   /** Labels of the catchment's sources, or null. */
   catchLabels: MapLabel[] | null;
+  /** What a map export says of the result drawn as cells (catchment, similar cells), with its layer key; null: none drawn yet. */
+  cellsInfo: { key: string; info: CellsExportInfo } | null;
   /** Summaries' rows (by ADM1/ADM2 or a unit code): their choropleth. */
   onSummaryRows: (r: SummaryRows | null) => void;
   /** Similarity ranks: by units (`by` != 0) a choropleth, by cells a raster layer. */
@@ -44,6 +47,7 @@ export function useResultLayers(state: UrlState, data: BundleData, layer: MapLay
   const [choro, setChoro] = useState<Choro | null>(null);
   const [cellsPending, setCellsPending] = useState<string | null>(null);
   const [catchLabels, setCatchLabels] = useState<MapLabel[] | null>(null);
+  const [cellsInfo, setCellsInfo] = useState<{ key: string; info: CellsExportInfo } | null>(null);
   const choroKey = JSON.stringify([state.vars, state.noVars, state.iso, state.by]);
   const firstChoroKey = useRef(choroKey);
   useEffect(() => { if (choroKey !== firstChoroKey.current) { firstChoroKey.current = choroKey; setChoro(null); } }, [choroKey]);
@@ -64,6 +68,7 @@ export function useResultLayers(state: UrlState, data: BundleData, layer: MapLay
     setChoro(null); // the cell ranks are a raster layer: an ADM1 choropleth would hide them
     const { values, palette } = similarCellsLayer(r.rows, score, grid);
     const key = `cells:similar:${Date.now()}`;
+    setCellsInfo({ key, info: { title: 'Similar places', subtitle: `cells ranked by ${score}`, heading: 'Similarity rank', attribution: [], fileStem: 'similar' } });
     setCellsPending('styling');
     void getRaster().styleCells(key, grid, values, palette).then(() => { showCells(key, palette); setCellsPending(key); }).catch(() => setCellsPending(null));
   }, [grid, showCells, dropCells]);
@@ -73,6 +78,7 @@ export function useResultLayers(state: UrlState, data: BundleData, layer: MapLay
     if (!r) { setCatchLabels(null); dropCells('catchment'); return; }
     const { values, palette } = catchmentLayer(r, grid);
     const key = `cells:catchment:${Date.now()}`;
+    setCellsInfo({ key, info: catchmentExportInfo(r) });
     setCatchLabels(r.sources.slice(0, 200).map((s, i) => ({ lon: s.lon, lat: s.lat, text: s.name, color: r.sources.length > 1 ? SOURCE_HUES[i % SOURCE_HUES.length] : undefined })));
     const fitKey = JSON.stringify([r.sources.map((s) => [s.lon, s.lat]), r.breaks]);
     if (fitKey !== fittedCatch.current) {
@@ -83,5 +89,5 @@ export function useResultLayers(state: UrlState, data: BundleData, layer: MapLay
   }, [grid, showCells, dropCells, fitTo]);
   const drawn = layer.rasterKey;
   const onRendered = useCallback(() => setCellsPending((k) => (k && k === drawn ? null : k)), [drawn]);
-  return { choro, setChoro, cellsPending, catchLabels, onSummaryRows, onCompare, onCatchment, onRendered };
+  return { choro, setChoro, cellsPending, catchLabels, cellsInfo, onSummaryRows, onCompare, onCatchment, onRendered };
 }
