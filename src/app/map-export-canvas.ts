@@ -74,8 +74,9 @@ export function canvasDrawable(map: MlMap): boolean {
 /** Device px of [lon, lat]: Mercator scaled by `ws` (device px per world) and shifted by (ox, oy). */
 interface Projector { ws: number; ox: number; oy: number }
 
-/** Rings/lines and points of a geometry, with the kind MapLibre filters see. */
-function shapes(g: Geometry, rings: Position[][], points: Position[]): void {
+/** Appends a geometry's polygon rings and lines to `rings` and its points to `points` (GeometryCollections recursively; null adds nothing). */
+export function geometryParts(g: Geometry | null, rings: Position[][], points: Position[]): void {
+  if (!g) return;
   switch (g.type) {
     case 'Polygon': rings.push(...g.coordinates); break;
     case 'MultiPolygon': for (const p of g.coordinates) rings.push(...p); break;
@@ -83,7 +84,7 @@ function shapes(g: Geometry, rings: Position[][], points: Position[]): void {
     case 'MultiLineString': rings.push(...g.coordinates); break;
     case 'Point': points.push(g.coordinates); break;
     case 'MultiPoint': points.push(...g.coordinates); break;
-    case 'GeometryCollection': for (const x of g.geometries) shapes(x, rings, points); break;
+    case 'GeometryCollection': for (const x of g.geometries) geometryParts(x, rings, points); break;
   }
 }
 
@@ -135,7 +136,7 @@ function drawVectorLayer(d: DrawCtx, l: LayerSpecification, data: unknown): void
     const c: ExprContext = { zoom: d.zoom, props: f.props, geometryType: kindOf(f.geometry) };
     if (!passes(filter, c)) continue;
     const rings: Position[][] = [], points: Position[] = [];
-    shapes(f.geometry, rings, points);
+    geometryParts(f.geometry, rings, points);
     g.globalAlpha = 1;
     if (l.type === 'fill') {
       if (c.geometryType !== 'Polygon') continue;

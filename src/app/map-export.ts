@@ -20,7 +20,7 @@ import { prettyUnit } from './panels/common';
 import { composeMapSvg, circlePath, exportLegend, exportTarget, toWinAnsi, type ExportSize, type ExportTarget, type MapComposition, type MapExportFormat, type MapLabel, type MapLegend, type MapPath, type Measure } from './map-export-svg';
 import { svgImage } from './svg-to-png';
 import { abortable, buildThenSave, stepper, type OnExportProgress } from './map-export-steps';
-import { canvasDrawable, drawMapCanvas, liveView, mercatorView, type ExportView } from './map-export-canvas';
+import { canvasDrawable, drawMapCanvas, geometryParts, liveView, mercatorView, type ExportView } from './map-export-canvas';
 import { fitView } from '../core/map/render-view';
 import { UnsupportedExpression } from '../core/map/style-expr';
 
@@ -90,20 +90,6 @@ function capture(map: MlMap, hidden: string[], restore: boolean, signal?: AbortS
   });
 }
 
-/** Polygons' rings and lines of a geometry, or its points. */
-function parts(g: Geometry | null, rings: Position[][], points: Position[]): void {
-  if (!g) return;
-  switch (g.type) {
-    case 'Polygon': rings.push(...g.coordinates); break;
-    case 'MultiPolygon': for (const p of g.coordinates) rings.push(...p); break;
-    case 'LineString': rings.push(g.coordinates); break;
-    case 'MultiLineString': rings.push(...g.coordinates); break;
-    case 'Point': points.push(g.coordinates); break;
-    case 'MultiPoint': points.push(...g.coordinates); break;
-    case 'GeometryCollection': for (const x of g.geometries) parts(x, rings, points); break;
-  }
-}
-
 /** Geometries of a GeoJSON object (FeatureCollection, Feature or geometry). */
 function geometries(d: unknown): Geometry[] {
   const o = d as { type?: string; features?: unknown[]; geometry?: Geometry };
@@ -126,7 +112,7 @@ function projectedPaths(view: ExportView, data: unknown, kind: VectorLayer['kind
   const polyOnly = kind === 'fill';
   for (const g of geometries(data)) {
     if (polyOnly && g.type !== 'Polygon' && g.type !== 'MultiPolygon') continue;
-    parts(g, rings, pts);
+    geometryParts(g, rings, pts);
   }
   const r1 = (x: number) => Math.round(x * 10) / 10;
   const out: string[] = [];

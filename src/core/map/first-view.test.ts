@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { fitCamera, mercY, screenPoint, viewTiles } from './first-view';
+import { fitCamera, screenPoint, viewTiles } from './first-view';
+import { mercY } from './mercator';
 import { tileBounds } from './mercator';
 
 const WORLD: [number, number, number, number] = [-180, -85.0511287798, 180, 85.0511287798];

@@ -9,6 +9,9 @@
  * tileSize)`). World size at zoom z: 512 * 2^z CSS pixels (MapLibre's convention). Pure.
  */
 
+import { mercX, mercY, WORLD_PX } from './mercator';
+import { fitView, projectView } from './render-view';
+
 /** A camera: centre longitude and latitude (degrees) and zoom (MapLibre's, 512-px world at zoom 0). */
 export interface MapCamera {
   lng: number;
@@ -27,24 +30,6 @@ export interface PlacedTile {
   sizePx: number;
 }
 
-/** MapLibre's world size at zoom 0 (CSS pixels). */
-const WORLD_PX = 512;
-
-/** Web Mercator x of `lng` as a fraction of the world's width (0 at 180°W). */
-export function mercX(lng: number): number {
-  return (lng + 180) / 360;
-}
-
-/** Web Mercator y of `lat` as a fraction of the world's height (0 at the north edge, about 85.05°N). */
-export function mercY(lat: number): number {
-  return (180 - (180 / Math.PI) * Math.log(Math.tan(Math.PI / 4 + (lat * Math.PI) / 360))) / 360;
-}
-
-/** Latitude (degrees) of the world fraction `y` (inverse of {@link mercY}). */
-function latOf(y: number): number {
-  return (360 / Math.PI) * Math.atan(Math.exp(((180 - y * 360) * Math.PI) / 180)) - 90;
-}
-
 /**
  * The camera of a map made with `bounds` and `fitBoundsOptions: { padding }` in a
  * `widthPx` x `heightPx` container (bearing 0, no pitch), zoom clamped to [minZoom, maxZoom].
@@ -52,12 +37,11 @@ function latOf(y: number): number {
  * @returns null when the viewport has no room inside the padding (MapLibre then keeps its default camera)
  */
 export function fitCamera(bounds: readonly [number, number, number, number], widthPx: number, heightPx: number, paddingPx: number, minZoom: number, maxZoom: number): MapCamera | null {
-  const [w, s, e, n] = bounds;
-  const x0 = mercX(w), x1 = mercX(e), y0 = mercY(n), y1 = mercY(s);
-  const scale = Math.min((widthPx - 2 * paddingPx) / ((x1 - x0) * WORLD_PX), (heightPx - 2 * paddingPx) / ((y1 - y0) * WORLD_PX));
-  if (!(scale > 0) || !Number.isFinite(scale)) return null;
-  const zoom = Math.max(minZoom, Math.min(Math.log2(scale), maxZoom));
-  return { lng: ((x0 + x1) / 2) * 360 - 180, lat: latOf((y0 + y1) / 2), zoom };
+  const innerW = widthPx - 2 * paddingPx, innerH = heightPx - 2 * paddingPx;
+  if (!(innerW > 0 && innerH > 0)) return null;
+  const v = fitView([bounds[0], bounds[1], bounds[2], bounds[3]], innerW, innerH, maxZoom);
+  if (!Number.isFinite(v.zoom)) return null;
+  return { lng: v.centerLon, lat: v.centerLat, zoom: Math.max(minZoom, v.zoom) };
 }
 
 /**
@@ -85,6 +69,5 @@ export function viewTiles(camera: MapCamera, widthPx: number, heightPx: number, 
  * `widthPx` x `heightPx` map at `camera`.
  */
 export function screenPoint(camera: MapCamera, widthPx: number, heightPx: number, lng: number, lat: number): [number, number] {
-  const world = WORLD_PX * 2 ** camera.zoom;
-  return [(mercX(lng) - mercX(camera.lng)) * world + widthPx / 2, (mercY(lat) - mercY(camera.lat)) * world + heightPx / 2];
+  return projectView({ centerLon: camera.lng, centerLat: camera.lat, zoom: camera.zoom, cssW: widthPx, cssH: heightPx }, lng, lat);
 }

@@ -5,6 +5,24 @@
  * contains it, so cells sit where they belong at every zoom (no corner-stretched image).
  */
 
+/** MapLibre's world size in CSS px at zoom 0 (512-px tiles): the world is 512 * 2^zoom CSS px wide. */
+export const WORLD_PX = 512;
+
+/** Web Mercator x of a longitude as a fraction of the world's width, 0..1 from the antimeridian west. */
+export function mercX(lon: number): number {
+  return (lon + 180) / 360;
+}
+
+/** Web Mercator y of a latitude (degrees) as a fraction of the world's height, 0 at 85.0511 N, 1 at 85.0511 S. */
+export function mercY(lat: number): number {
+  return (180 - (180 / Math.PI) * Math.log(Math.tan(Math.PI / 4 + (lat * Math.PI) / 360))) / 360;
+}
+
+/** Latitude (degrees) of a Web Mercator y (inverse of {@link mercY}). */
+export function latOfMercY(y: number): number {
+  return (360 / Math.PI) * Math.atan(Math.exp(((180 - y * 360) * Math.PI) / 180)) - 90;
+}
+
 /** Longitude (degrees) of the centre of pixel column `px` of tile column `x` at zoom `z`. */
 export function pixelLon(z: number, x: number, px: number, tileSize = 256): number {
   return ((x * tileSize + px + 0.5) / (tileSize * 2 ** z)) * 360 - 180;

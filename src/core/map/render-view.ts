@@ -10,7 +10,9 @@
  * 180) / 360, y = (180 - ln(tan(pi/4 + lat/2)) * 180/pi) / 360, both times the world size
  * 512 * 2^zoom CSS px.
  */
-import type { RasterLevel } from './mercator';
+import { latOfMercY, mercX, mercY, WORLD_PX, type RasterLevel } from './mercator';
+
+export { latOfMercY, mercX, mercY } from './mercator';
 
 /** A north-up map view (no bearing or pitch), as MapLibre describes one. */
 export interface MercatorView {
@@ -24,24 +26,6 @@ export interface MercatorView {
   cssW: number;
   /** Height of the view in CSS px. */
   cssH: number;
-}
-
-/** World size in CSS px at zoom 0 (MapLibre's 512-px tiles). */
-const WORLD_PX = 512;
-
-/** Mercator x of a longitude, 0..1 from the antimeridian west. */
-export function mercX(lon: number): number {
-  return (lon + 180) / 360;
-}
-
-/** Mercator y of a latitude (degrees), 0 at 85.0511 N, 1 at 85.0511 S. */
-export function mercY(lat: number): number {
-  return (180 - (180 / Math.PI) * Math.log(Math.tan(Math.PI / 4 + (lat * Math.PI) / 360))) / 360;
-}
-
-/** Latitude (degrees) of a Mercator y (inverse of {@link mercY}). */
-export function latOfMercY(y: number): number {
-  return (360 / Math.PI) * Math.atan(Math.exp(((180 - y * 360) * Math.PI) / 180)) - 90;
 }
 
 /** CSS px of [lon, lat] in `v`, from its top-left corner (as MapLibre's `map.project`). */
