@@ -256,6 +256,11 @@ describe('map export: SVG and PDF', () => {
     await page.waitForFunction(() => { const m = (window as any).__indapiMap; return !m.isMoving() && m.getZoom() > 4 && m.loaded(); }, undefined, { timeout: 30_000 });
     const { bytes, name } = await save(page, 'PNG', 'map-catchment.png', 'A4, 150 dpi');
     expect(name).toBe('map-catchment.png'); // titled and named as the marketsheds, not the indicator under them
+    // the sources are labelled as places (a dot on the point, the name beside it), not as drawn shapes' number discs
+    await save(page, 'SVG', 'map-catchment.svg', 'A4, 150 dpi');
+    const svg = readSvg(join(OUT, 'map-catchment.svg'));
+    expect(svg.texts).toEqual(expect.arrayContaining(['Nairobi', 'Kisumu', 'Mombasa', 'Marketsheds from 3 sources']));
+    expect(readFileSync(join(OUT, 'map-catchment.svg'), 'utf8')).not.toContain('fill="#d94f00" stroke="#ffffff"');
     await page.evaluate(() => { (window as any).__indapiExportPath = 'webgl'; });
     const { bytes: ref } = await save(page, 'PNG', 'map-catchment-webgl.png', 'A4, 150 dpi');
     writeFileSync('test-results/screenshots/map-export-catchment.png', bytes);

@@ -162,7 +162,7 @@ async function vectorPaths(map: MlMap, view: ExportView, layers: VectorLayer[]):
   return out;
 }
 
-/** The HTML markers on the map (place labels, shape numbers) as labels in map CSS px. */
+/** The HTML markers on the map (place labels, a catchment's sources, shape numbers) as labels in map CSS px. */
 function markerLabels(map: MlMap): MapLabel[] {
   const cont = map.getContainer().getBoundingClientRect();
   const out: MapLabel[] = [];
@@ -170,6 +170,13 @@ function markerLabels(map: MlMap): MapLabel[] {
     const text = el.textContent?.trim();
     if (!text) continue;
     const r = el.getBoundingClientRect();
+    if (el.classList.contains('source-label')) {
+      // a catchment's source: a name box anchored bottom-left 4 px up and right of its point
+      // (src/ui/map-layers.ts useLabels), exported as a place (dot on the point, name beside it)
+      const px = r.left - cont.left - 4, py = r.bottom - cont.top + 4;
+      if (px >= 0 && px <= cont.width && py >= 0 && py <= cont.height) out.push({ kind: 'place', x: px - 3, y: py, text });
+      continue;
+    }
     const place = el.classList.contains('place-label');
     const y = r.top - cont.top + r.height / 2;
     if (y < 0 || y > cont.height || r.right < cont.left || r.left > cont.right) continue;
