@@ -75,7 +75,7 @@ async function tableRows(page: Page, min = 4): Promise<Array<Record<string, stri
 
 /** Waits until the choropleth fill is on the admin2 outlines and drawn. */
 async function waitAdm2Choropleth(page: Page): Promise<void> {
-  await page.waitForFunction(() => { const m = (window as any).__indapiMap; return !!m && m.getLayer('choropleth')?.source === 'admin2' && m.getPaintProperty('choropleth', 'fill-opacity') > 0; }, undefined, { timeout: 30_000 });
+  await page.waitForFunction(() => { const m = (window as any).__indapiMap; try { return !!m && m.getLayer('choropleth')?.source === 'admin2' && m.getPaintProperty('choropleth', 'fill-opacity') > 0; } catch { return false; } }, undefined, { timeout: 30_000 });
   await waitChoropleth(page);
 }
 

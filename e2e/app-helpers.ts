@@ -51,9 +51,14 @@ export async function jumpTo(page: Page, lon: number, lat: number, zoom: number)
   await settle(page);
 }
 
-/** Waits until the ADM1 choropleth is styled on the map and a frame with it has been drawn. */
+/**
+ * Waits until the ADM1 choropleth is styled on the map and a frame with it has been drawn. The
+ * map object exists before its style has added the choropleth layer (getPaintProperty throws
+ * then): a summary from a link can be done before the live map has started, since MapLibre's
+ * download waits for it (src/ui/first-map.ts).
+ */
 export async function waitChoropleth(page: Page, timeout = 30_000): Promise<void> {
-  await page.waitForFunction(() => { const m = (window as any).__indapiMap; return !!m && m.getPaintProperty('choropleth', 'fill-opacity') > 0; }, undefined, { timeout });
+  await page.waitForFunction(() => { const m = (window as any).__indapiMap; try { return !!m && m.getPaintProperty('choropleth', 'fill-opacity') > 0; } catch { return false; } }, undefined, { timeout });
   await settle(page);
 }
 

@@ -284,7 +284,7 @@ describe('7. summaries by country get a choropleth and a named, value-ordered ch
       expect(expected).toHaveLength(3);
       const { ctx, page } = await open('#v=ELEVATION&vars=AREA_TOTAL&iso=KEN,TZA,UGA&by=ISO3&run=summary', viewport);
       await page.locator('#panel-summary [data-testid="summary-result"]').waitFor({ timeout: 90_000 });
-      await page.waitForFunction(() => { const m = (window as any).__indapiMap; return !!m && m.getLayer('choropleth')?.source === 'countries' && m.getPaintProperty('choropleth', 'fill-opacity') > 0; }, undefined, { timeout: 30_000 });
+      await page.waitForFunction(() => { const m = (window as any).__indapiMap; try { return !!m && m.getLayer('choropleth')?.source === 'countries' && m.getPaintProperty('choropleth', 'fill-opacity') > 0; } catch { return false; } }, undefined, { timeout: 30_000 });
       const fill = JSON.stringify(await page.evaluate(() => (window as any).__indapiMap.getPaintProperty('choropleth', 'fill-color')));
       for (const c of ['KEN', 'TZA', 'UGA']) expect(fill).toContain(`"${c}"`);
       await page.locator('details.legend[aria-label="Choropleth legend"]').waitFor({ state: 'attached' });
