@@ -41,6 +41,12 @@ export interface CellLayer {
   values: Float64Array;
   /** Class table for class layers. */
   classes?: ClassEntry[];
+  /**
+   * Class layers whose values are ids users join on (a catchment's 1-based `source_id`):
+   * the tif/asc writers write the values themselves instead of 0-based class indices, so
+   * every format holds the same id as the CSV and meta.csv.
+   */
+  valuesAreIds?: boolean;
 }
 
 /** A per-cell result (collapse = false) on a window of the bundle grid, for rasters and GeoJSON. */

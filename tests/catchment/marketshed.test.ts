@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { catchmentGeoJson, COVERED_BY_CODE, travelTimeCells, NEAREST_SOURCE_CODE } from '../../src/core/catchment/files';
 import { runCatchment } from '../../src/core/catchment/query';
+import { buildPackage } from '../../src/core/package';
+import { fromArrayBuffer } from 'geotiff';
 import { createNodeEngine } from '../../src/node/engine';
 
 const engine = createNodeEngine(join(__dirname, '..', '..', 'public', 'data'));
@@ -154,6 +156,63 @@ describe('downloads', () => {
     expect(gj.features.map((f: { properties: { source?: string; band: string } }) => `${f.properties.source}:${f.properties.band}`)).toEqual([
       'Nairobi:[0,120]', 'Nairobi:(120,480]', 'Kisumu:[0,120]', 'Kisumu:(120,480]', 'Mombasa:[0,120]', 'Mombasa:(120,480]',
     ]);
+  });
+});
+
+/** Values of one band of a package's raster file, row-major, no-data as NaN. */
+async function rasterBand(files: Array<{ name: string; bytes: Uint8Array }>, format: string, code: string): Promise<number[]> {
+  const file = (re: RegExp) => files.find((f) => re.test(f.name))!;
+  if (format === 'tif') {
+    const b = file(new RegExp(`-${code}-.*\\.tif$`)).bytes;
+    const img = await (await fromArrayBuffer(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer)).getImage();
+    const nd = Number(img.getGDALNoData());
+    const [band] = (await img.readRasters()) as unknown as ArrayLike<number>[];
+    return Array.from(band, (v) => (v === nd ? NaN : v));
+  }
+  if (format === 'asc') {
+    const lines = new TextDecoder().decode(file(new RegExp(`-${code}-.*\\.asc$`)).bytes).split(/\r?\n/);
+    const nd = Number(lines[5].trim().split(/\s+/)[1]);
+    return lines.slice(6).join(' ').trim().split(/\s+/).map(Number).map((v) => (v === nd ? NaN : v));
+  }
+  const grd = new TextDecoder().decode(file(/\.grd$/).bytes);
+  const width = Number(/ncols\s*=\s*(\d+)/.exec(grd)![1]), height = Number(/nrows\s*=\s*(\d+)/.exec(grd)![1]);
+  const names = /layername\s*=\s*(.*)/.exec(grd)![1].trim().split(':');
+  const gri = file(/\.gri$/).bytes, k = names.indexOf(code);
+  const dv = new DataView(gri.buffer, gri.byteOffset, gri.byteLength);
+  const size = gri.byteLength / (width * height * names.length);
+  return Array.from({ length: width * height }, (_, i) => {
+    const at = ((Math.floor(i / width) * names.length + k) * width + (i % width)) * size;
+    const v = size === 8 ? dv.getFloat64(at, true) : dv.getFloat32(at, true);
+    return v < -1e30 ? NaN : v;
+  });
+}
+
+describe('NEAREST_SOURCE across formats', () => {
+  it('tif, asc and grd hold the same 1-based source_id per cell as the CSV and meta.csv', async () => {
+    const args = { xy: TOWNS, names: NAMES, minutes: [0, 120], marketshed: true, var: ['PN14_POP'] };
+    const cells = travelTimeCells(await runCatchment(engine, { ...args, minutes: [0, 120] }));
+    const want = Array.from(cells.layers[1].values);
+    const got: Record<string, number[]> = {};
+    for (const format of ['tif', 'asc']) {
+      const p = await buildPackage(engine, { method: 'catchment', args, format });
+      got[format] = await rasterBand(p.files, format, NEAREST_SOURCE_CODE);
+      // file names say what the files are: the friction layer and marketshed, not the default area
+      expect(p.files.map((f) => f.name)).toContain(`catchment-${NEAREST_SOURCE_CODE}-FRICTION_WALK-marketshed.${format}`);
+    }
+    const grd = await buildPackage(engine, { method: 'catchment', args: { ...args, var: undefined }, format: 'grd' });
+    got.grd = await rasterBand(grd.files, 'grd', NEAREST_SOURCE_CODE);
+    for (const [format, v] of Object.entries(got)) {
+      expect(v.length, format).toBe(want.length);
+      expect(new Set(v.filter((x) => !Number.isNaN(x))), format).toEqual(new Set([1, 2, 3]));
+      for (let i = 0; i < v.length; i++) if (!Number.isNaN(want[i]) || !Number.isNaN(v[i])) expect(v[i], `${format} cell ${i}`).toBe(want[i]);
+    }
+    const csv = await buildPackage(engine, { method: 'catchment', args, format: 'csv' });
+    const text = new TextDecoder().decode(csv.files[0].bytes);
+    const rows = text.trim().split('\n').map((l) => l.split(','));
+    const col = rows[0].indexOf('"source_id"') >= 0 ? rows[0].indexOf('"source_id"') : rows[0].indexOf('source_id');
+    expect(new Set(rows.slice(1).map((r) => Number(r[col])).filter((x) => x > 0))).toEqual(new Set([1, 2, 3]));
+    const meta = new TextDecoder().decode(grd.files.find((f) => f.name === 'meta.csv')!.bytes);
+    expect(meta).toContain('The 1-based source_id of the source nearest');
   });
 });
 

@@ -89,14 +89,14 @@ export function travelTimeCells(r: CatchmentResult): CellResult {
   const out: CellResult = { grid: r.grid, mask, layers: [{ code: TRAVEL_TIME_CODE, type: 'continuous', values }], meta: [travelTimeRecord(r)] };
   if (r.marketshed) {
     const ids = Float64Array.from(r.source, (s, i) => (s >= 0 && mask[i] ? s + 1 : NaN));
-    out.layers.push({ code: NEAREST_SOURCE_CODE, type: 'class', values: ids, classes: r.sources.map((x, k) => ({ value: k + 1, label: x.name })) });
+    out.layers.push({ code: NEAREST_SOURCE_CODE, type: 'class', values: ids, classes: r.sources.map((x, k) => ({ value: k + 1, label: x.name })), valuesAreIds: true });
     out.meta.push(nearestSourceRecord(r));
   }
   if (r.coverage) {
     const cov = r.coverage.coveredCells, S = r.sources.length;
     const by = Float64Array.from(r.source, (s, i) => (!mask[i] || r.band[i] < 0 ? NaN : cov[i] ? Math.max(0, s) + 1 : S + 1));
     const classes = [...r.sources.map((x, k) => ({ value: k + 1, label: `covered by ${x.name}` })), { value: S + 1, label: 'within reach, not covered' }];
-    out.layers.push({ code: COVERED_BY_CODE, type: 'class', values: by, classes });
+    out.layers.push({ code: COVERED_BY_CODE, type: 'class', values: by, classes, valuesAreIds: true });
     out.meta.push(coveredByRecord(r));
   }
   return out;

@@ -98,7 +98,7 @@ export async function genFile(input: GenFileInput, opts: CallOptions = {}): Prom
   const spec = resolveFormat(input.format, input.formats);
   // request in, query value out: the writers get the query and the selection used, never the raw arguments
   const { args, ...rest } = input;
-  const query = queryValue(args);
+  const query = input.nameArea?.length ? { ...queryValue(args), area: input.nameArea } : queryValue(args);
   const zipName = zipFileName(query, String(input.format));
   throwIfAborted(opts.signal);
   if (spec.input === 'none') return { files: [], graphics: [], zipName };

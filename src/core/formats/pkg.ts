@@ -339,7 +339,7 @@ export function readmeText(info: PackageInfo, fileNames: string[]): string {
         : ['Values: each cell\'s own value.', '']),
       'Grid: EPSG:4326, 5-arc-minute cells (1/12 degree) on the global lattice, clipped to the selected cells\' bounding box.',
       'Continuous layers: Float32, no data -9999 (tif, asc; grd: NaN with nodatavalue -3.4e+38).',
-      'Class layers: tif/asc hold 0-based class indices (as the original service wrote them; tif Byte, no data 255, colour table; asc no data -9999), with the class names and a raster attribute table (columns `value` = index, `class_value` = catalog class value, `label`) in the `.aux.xml` side-car; grd, dta and rds hold the catalog class values.',
+      'Class layers: tif/asc hold 0-based class indices (as the original service wrote them; tif Byte, no data 255, colour table; asc no data -9999), with the class names and a raster attribute table (columns `value` = index, `class_value` = catalog class value, `label`) in the `.aux.xml` side-car; grd, dta and rds hold the catalog class values. Id layers (a catchment\'s NEAREST_SOURCE and COVERED_BY) hold the 1-based `source_id` itself in every format, as the CSV and meta.csv name it.',
       '',
     );
     if (info.format === 'grd' && (info.classLayers ?? []).length > 0) {

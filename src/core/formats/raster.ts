@@ -79,6 +79,26 @@ export function classIndices(layer: CellLayer, mask: Uint8Array): ClassIndexed {
   return { classes, index };
 }
 
+/**
+ * Pixel codes of a class layer for tif/asc: 0-based class indices ({@link classIndices}), or
+ * with `valuesAreIds` the class values themselves (non-negative integers), the classes then
+ * padded so that position = value (padding: label '', `padding` true).
+ */
+export function classCodes(layer: CellLayer, mask: Uint8Array): ClassIndexed & { padding: boolean[] } {
+  const ix = classIndices(layer, mask);
+  if (!layer.valuesAreIds) return { ...ix, padding: ix.classes.map(() => false) };
+  let max = -1;
+  for (const c of ix.classes) max = Math.max(max, Number(c.value));
+  const classes: ClassEntry[] = Array.from({ length: max + 1 }, (_, v) => ({ value: v, label: '' }));
+  const padding = classes.map(() => true);
+  for (const c of ix.classes) {
+    classes[Number(c.value)] = c;
+    padding[Number(c.value)] = false;
+  }
+  const index = Int32Array.from(ix.index, (k) => (k < 0 ? -1 : Number(ix.classes[k].value)));
+  return { classes, index, padding };
+}
+
 /** Continuous values with unselected cells set to NaN. */
 export function maskedValues(layer: CellLayer, mask: Uint8Array): Float64Array {
   const out = new Float64Array(layer.values.length);

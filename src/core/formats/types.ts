@@ -55,6 +55,12 @@ export interface GenFileInput {
   rasterize?: Rasterizer;
   /** Size limit in bytes (default {@link MAX_PACKAGE_BYTES}). */
   maxBytes?: number;
+  /**
+   * The area part of file and ZIP names when the request names no area (default: the
+   * `iso3` codes, `SSA`, `WKT` or `CELLS`); a catchment names its friction layer, e.g.
+   * `catchment-PN14_POP-FRICTION_WALK.csv`, not `-SSA`.
+   */
+  nameArea?: string[];
 }
 
 /**

@@ -60,6 +60,8 @@ interface Inputs {
   table?: TableResult;
   cells?: CellResult;
   source?: unknown;
+  /** Area part of file names (see GenFileInput.nameArea). */
+  nameArea?: string[];
 }
 
 /** Query progress (0..1) to the call's percent (query 2..66, writing 66..100). */
@@ -100,7 +102,8 @@ async function catchmentInputs(engine: Engine, call: PackageCall, opts: CallOpti
   const r = await engine.catchment(catchmentArgs(call.args), opts);
   // file names and the README's call: the request as sent, without format
   const args = Object.fromEntries(Object.entries(call.args).filter(([k, v]) => k !== 'format' && v !== undefined));
-  return { spec, method: 'catchment', args, table: r.table, cells: spec.input.includes('cells') ? travelTimeCells(r) : undefined, source: r };
+  const nameArea = [r.friction.varCode, ...(r.marketshed ? ['marketshed'] : [])];
+  return { spec, method: 'catchment', args, table: r.table, cells: spec.input.includes('cells') ? travelTimeCells(r) : undefined, source: r, nameArea };
 }
 
 /**
@@ -128,6 +131,7 @@ export async function buildPackage(engine: Engine, call: PackageCall, opts: Call
   const out = await write(
     {
       ...call.extra,
+      nameArea: inputs.nameArea,
       format: call.format, formats: [spec], method: inputs.method, args: inputs.args, table, cells, source: inputs.source,
       meta: spec.input === 'cells' ? (cells?.meta ?? []) : ((table ?? cells)?.meta ?? []),
       requestUrl: call.requestUrl, now: call.now, version: call.version,

@@ -1,8 +1,10 @@
 /**
  * GeoPackage writer (`format = "gpkg"`): the summary table as one feature table of an OGC
- * GeoPackage 1.4 (OGC 12-128r18, https://www.geopackage.org/spec140/), an SQLite file that
+ * GeoPackage (OGC 12-128, https://www.geopackage.org/spec130/), an SQLite file that
  * QGIS, ArcGIS, GDAL (`ogrinfo`) and R (`sf::st_read`) open, written with sql.js (SQLite
- * compiled to WebAssembly), loaded only when a GeoPackage is built.
+ * compiled to WebAssembly), loaded only when a GeoPackage is built. It declares version 1.3
+ * (`user_version` 10300): GDAL 3.6 (Debian 12, QGIS 3.22) warns on every open of a 1.4 file,
+ * and nothing written here needs 1.4.
  *
  * Geometries, EPSG:4326 (longitude, latitude), one per row:
  * - per-cell tables (`collapse = FALSE`: rows with X and Y) : the cell centre as a POINT;
@@ -171,7 +173,7 @@ export async function writeGpkg(layer: string, table: TableResult, geoms: Array<
   const SQL = await loadSqlJs();
   const db = new SQL.Database();
   try {
-    db.run('PRAGMA application_id = 1196444487; PRAGMA user_version = 10400;');
+    db.run('PRAGMA application_id = 1196444487; PRAGMA user_version = 10300;');
     db.run(`CREATE TABLE gpkg_spatial_ref_sys (srs_name TEXT NOT NULL, srs_id INTEGER PRIMARY KEY, organization TEXT NOT NULL, organization_coordsys_id INTEGER NOT NULL, definition TEXT NOT NULL, description TEXT);
       CREATE TABLE gpkg_contents (table_name TEXT NOT NULL PRIMARY KEY, data_type TEXT NOT NULL, identifier TEXT UNIQUE, description TEXT DEFAULT '', last_change DATETIME NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')), min_x DOUBLE, min_y DOUBLE, max_x DOUBLE, max_y DOUBLE, srs_id INTEGER, CONSTRAINT fk_gc_r_srs_id FOREIGN KEY (srs_id) REFERENCES gpkg_spatial_ref_sys(srs_id));
       CREATE TABLE gpkg_geometry_columns (table_name TEXT NOT NULL, column_name TEXT NOT NULL, geometry_type_name TEXT NOT NULL, srs_id INTEGER NOT NULL, z TINYINT NOT NULL, m TINYINT NOT NULL, CONSTRAINT pk_geom_cols PRIMARY KEY (table_name, column_name), CONSTRAINT fk_gc_tn FOREIGN KEY (table_name) REFERENCES gpkg_contents(table_name), CONSTRAINT fk_gc_srs FOREIGN KEY (srs_id) REFERENCES gpkg_spatial_ref_sys (srs_id));`);
@@ -211,7 +213,7 @@ export function write(): FormatWriter {
     const description = `${p.base}: one feature per row of the summary table, EPSG:4326; ${type === 'POINT' ? 'cell centres as points' : geoms.some((g) => g) ? 'unit outlines (cells traced) or the request\'s shapes' : 'no geometry (the rows are not units with outlines)'}.`;
     const data = fileOf(`${p.base}.gpkg`, await writeGpkg(p.base.replace(/[^A-Za-z0-9_]/g, '_'), table, geoms, type, description, p.now));
     onProgress?.(1, 6);
-    p.info.dataFiles.push({ name: data.name, mediaType: data.mediaType, format: 'gpkg', columns: table.columns, description: `OGC GeoPackage 1.4 (SQLite) with one feature table: ${description}` });
+    p.info.dataFiles.push({ name: data.name, mediaType: data.mediaType, format: 'gpkg', columns: table.columns, description: `OGC GeoPackage 1.3 (SQLite) with one feature table: ${description}` });
     const files = [data, ...sideFiles(p, [data], true)];
     onProgress?.(6, 6);
     return { files };

@@ -11,7 +11,7 @@ import { writeGrd, type GrdBand } from '../grd';
 import { dataFileBase } from '../names';
 import { pamXml } from '../pam';
 import type { ClassCoding } from '../pkg';
-import { classColors, classIndices, maskedValues, windowGeo, type WindowGeo } from '../raster';
+import { classCodes, classColors, classIndices, maskedValues, windowGeo, type WindowGeo } from '../raster';
 import type { FormatWriter } from '../types';
 import { worldFile, writeGeoTiff } from '../tiff';
 import { fileOf, packageContext, recordOf, sideFiles, type PackageContext } from './common';
@@ -49,10 +49,10 @@ function layerFiles(format: string, method: string, cells: CellResult, layer: Ce
   if (p.codes.by.length) md.VALUES = `summary of each cell's group by ${p.codes.by.join(', ')} (a zonal map: the group's value repeats over its cells), not the cell's own value`;
   const n = geo.width * geo.height;
   if (layer.type === 'class') {
-    const { classes, index } = classIndices(layer, cells.mask);
+    const { classes, index, padding } = classCodes(layer, cells.mask);
     const names = classes.map((c) => String(c.label));
     const colors = classColors(classes, rec);
-    const rat = classes.map((c, k) => ({ index: k, value: Number(c.value), label: String(c.label) }));
+    const rat = classes.map((c, k) => ({ index: k, value: Number(c.value), label: String(c.label) })).filter((_, k) => !padding[k]);
     p.info.classLayers?.push(classCoding(layer.code, classes, index));
     if (format === 'tif') {
       const byte = classes.length <= 255;
