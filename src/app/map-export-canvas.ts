@@ -3,7 +3,7 @@
  * frame back from software WebGL took 5-25 s). The map's own style is followed layer by layer in
  * its order: the background, fills (the land, the choropleth, lakes), lines (rivers) and circles
  * (the marker) from the map's GeoJSON sources, their paint and filters evaluated at the export's
- * zoom (src/core/map/style-expr.ts), and the indicator or result raster (`indapi://` tiles) drawn
+ * zoom by MapLibre's own style-spec evaluator (src/core/map/style-eval.ts), and the indicator or result raster (`indapi://` tiles) drawn
  * as one image by the raster worker (`renderView`, src/core/map/render-view.ts: the same cells and
  * colours as the map's tiles). Layers the export overlays as vectors (outlines, shapes: see
  * map-export.ts) are skipped. A view this cannot draw (rotated or pitched, an online basemap or
@@ -12,7 +12,7 @@
 import type { GeoJSONSource, LayerSpecification, Map as MlMap } from 'maplibre-gl';
 import type { Geometry, Position } from 'geojson';
 import { mercX, mercY, projectView, viewBounds, type MercatorView } from '../core/map/render-view';
-import { evalExpr, passes, type ExprContext } from '../core/map/style-expr';
+import { passes, styleValue, type ExprContext } from '../core/map/style-eval';
 
 /** A view of the export in CSS px: what the composition needs of a map (MapLibre's map or a {@link MercatorView}). */
 export interface ExportView {
@@ -125,7 +125,7 @@ interface DrawCtx { g: CanvasRenderingContext2D; p: Projector; box: number[]; zo
 /** A paint or layout value of `l` for a feature (its default when unset). */
 function value<T>(l: LayerSpecification, group: 'paint' | 'layout', prop: string, c: ExprContext, dflt: T): T {
   const v = (l[group] as Record<string, unknown> | undefined)?.[prop];
-  return v === undefined ? dflt : (evalExpr(v, c) as T);
+  return v === undefined ? dflt : (styleValue(l.type, group, prop, v, c) as T);
 }
 
 /** Draws a fill, line or circle layer's features of `data`. @throws UnsupportedExpression */
@@ -182,7 +182,7 @@ async function sourceData(map: MlMap, id: string): Promise<unknown> {
  * Draws `map`'s style for view `v` on a canvas of pxW x pxH device px, layer by layer in the
  * style's order, leaving out the layers in `skip` (those the export draws as vectors). Check
  * {@link canvasDrawable} first.
- * @throws UnsupportedExpression when a paint value or filter is outside the evaluator's subset;
+ * @throws UnsupportedExpression when a paint value or filter needs the live map (feature state) or does not compile;
  *   the signal's reason when aborted
  */
 export async function drawMapCanvas(map: MlMap, v: MercatorView, pxW: number, pxH: number, skip: Set<string>, signal?: AbortSignal): Promise<HTMLCanvasElement> {

@@ -22,7 +22,7 @@ import { svgImage } from './svg-to-png';
 import { abortable, buildThenSave, stepper, type OnExportProgress } from './map-export-steps';
 import { canvasDrawable, drawMapCanvas, geometryParts, liveView, mercatorView, type ExportView } from './map-export-canvas';
 import { fitView } from '../core/map/render-view';
-import { UnsupportedExpression } from '../core/map/style-expr';
+import { UnsupportedExpression } from '../core/map/style-eval';
 
 export { scaleBar } from './map-export-svg';
 

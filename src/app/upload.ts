@@ -187,10 +187,10 @@ export async function readUpload(file: File, signal?: AbortSignal): Promise<Uplo
       const { kml } = await import('@tmcw/togeojson');
       shapes = kmlShapes(new TextDecoder().decode(buf), kml as (d: Document) => FeatureCollection);
     } else if (kind === 'zip' || kind === 'kmz') {
-      const { unzipSync } = await import('fflate');
-      let files: Record<string, Uint8Array>;
-      try { files = unzipSync(buf); } catch { throw new UploadError('BAD_FILE', `${file.name} is not a readable ZIP file.`); }
-      const names = Object.keys(files);
+      const JSZip = (await import('jszip')).default; // the project's one ZIP library (it also writes the download packages)
+      let zip: InstanceType<typeof JSZip>;
+      try { zip = await JSZip.loadAsync(buf); } catch { throw new UploadError('BAD_FILE', `${file.name} is not a readable ZIP file.`); }
+      const names = Object.keys(zip.files).filter((n) => !zip.files[n].dir);
       const kmlName = names.find((n) => /\.kml$/i.test(n));
       if (names.some((n) => /\.shp$/i.test(n))) {
         if (!names.some((n) => /\.prj$/i.test(n))) prjNote = 'No .prj in the ZIP: coordinates taken as longitude/latitude (EPSG:4326).';
@@ -200,14 +200,14 @@ export async function readUpload(file: File, signal?: AbortSignal): Promise<Uplo
         shapes = shapesOf(gj);
       } else if (kmlName) {
         const { kml } = await import('@tmcw/togeojson');
-        shapes = kmlShapes(new TextDecoder().decode(files[kmlName]), kml as (d: Document) => FeatureCollection);
+        shapes = kmlShapes(await zip.file(kmlName)!.async('string'), kml as (d: Document) => FeatureCollection);
       } else throw new UploadError('UNSUPPORTED', `${file.name} holds no shapefile (.shp with .dbf/.prj) and no .kml.`);
     } else throw new UploadError('UNSUPPORTED', `${file.name}: unsupported format. Upload GeoJSON (.geojson, .json), a zipped shapefile (.zip) or KML/KMZ.`);
   } finally { signal?.throwIfAborted(); }
   if (prjNote) shapes.notes.unshift(prjNote);
   let wkt = shapesWkt(shapes.geometries), simplified = 0;
   if (wkt.length > WKT_MAX_CHARS) {
-    const { simplify } = await import('@turf/turf');
+    const { simplify } = await import('@turf/simplify');
     for (const tol of [0.002, 0.005, 0.01, 0.02, 0.05, 0.1]) {
       const gs = shapes.geometries.map((g) => simplify(g as any, { tolerance: tol, highQuality: false }) as Geometry);
       wkt = shapesWkt(gs); simplified = tol;

@@ -7,6 +7,7 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { readdirSync } from 'node:fs';
 import { afterAll, describe, expect, test } from 'vitest';
 
 const script: string = JSON.parse(readFileSync('package.json', 'utf8')).scripts['lint:cycles'];
@@ -37,11 +38,12 @@ describe('src/core room order lint', () => {
   test('an upward import fails; downward imports, base rooms and tests pass', async () => {
     put('errors.ts');
     put('r/labels.ts', ['../errors']);
-    put('catchment/types.ts');
+    put('api/catchment.ts');
+    put('api/index.ts', ['./catchment']);
     put('bundle/index.ts', ['../r/labels']);
     put('catalog/index.ts', ['../bundle', '../r/labels', '../errors']);
-    put('engine/index.ts', ['../catalog', '../catchment/types']);
-    put('args.ts', ['./catchment/types']);
+    put('engine/index.ts', ['../catalog', '../api/catchment']);
+    put('args.ts', ['./api/catchment', './api']);
     put('catalog/index.test.ts', ['../engine']);
     put('map/palette.ts', ['../engine']); // upward: map is below engine
     const r = await cruise();
@@ -49,4 +51,18 @@ describe('src/core room order lint', () => {
     expect(r.out).toMatch(/core-order-map: .*map\/palette\.ts → .*engine\/index\.ts/);
     expect(r.out).toMatch(/1 dependency violations/);
   }, 60_000);
+});
+
+describe('every room of src/core is in the order', () => {
+  test('each file and folder directly under src/core is a room of CORE_ORDER in .dependency-cruiser.cjs', () => {
+    const m = /const CORE_ORDER = \[([^\]]*)\]/.exec(readFileSync('.dependency-cruiser.cjs', 'utf8'));
+    expect(m).not.toBeNull();
+    const rooms = new Set([...m![1].matchAll(/'([^']+)'/g)].map((x) => x[1]));
+    const entries = readdirSync(join('src', 'core'), { withFileTypes: true })
+      .filter((e) => e.isDirectory() || (/\.tsx?$/.test(e.name) && !/\.test\.tsx?$/.test(e.name)))
+      .map((e) => e.name.replace(/\.tsx?$/, ''));
+    const unlisted = entries.filter((e) => !rooms.has(e));
+    expect(unlisted, `src/core entries in no room of CORE_ORDER (add each where its imports put it): ${unlisted.join(', ')}`).toEqual([]);
+    expect(entries.length).toBeGreaterThan(15);
+  });
 });

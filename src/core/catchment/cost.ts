@@ -27,7 +27,7 @@ import { cellCentre, type GridDef } from '../grid';
 import { geodesicDistanceM, rowSteps, type RowSteps } from './geodesic';
 import { IndexedCellHeap } from './heap';
 import { locateSources, MAX_SOURCES, type LocatedSource } from './sources';
-import type { CatchmentOrigin, Neighbours } from './types';
+import type { CatchmentOrigin, Neighbours } from '../api/catchment';
 
 export { MAX_SOURCES };
 

@@ -7,7 +7,7 @@
  * people in reach (its marketshed within the last break); overall the people in reach,
  * covered and left uncovered.
  */
-import type { CatchmentCoverage, SourceCoverage } from './types';
+import type { CatchmentCoverage, SourceCoverage } from '../api/catchment';
 
 /**
  * Coverage of sources with capacities over a window.

@@ -4,7 +4,7 @@
  * nothing is computed half-way.
  */
 import { IndapiError } from '../errors';
-import type { CatchmentArgs, CatchmentOrigin, Neighbours } from './types';
+import type { CatchmentArgs, CatchmentOrigin, Neighbours } from '../api/catchment';
 
 /** Longest source name, characters. */
 export const MAX_NAME_CHARS = 200;

@@ -24,7 +24,7 @@ import { geodesicDistanceM, type RowSteps } from './geodesic';
 import { checkOptions } from './options';
 import { fmtPoint } from './sources';
 import { catchmentTable, type GroupSummariser } from './table';
-import type { CatchmentArgs, CatchmentBand, CatchmentCoverage, CatchmentResult, CatchmentSource } from './types';
+import type { CatchmentArgs, CatchmentBand, CatchmentCoverage, CatchmentResult, CatchmentSource } from '../api/catchment';
 
 /** What the catchment query needs of the engine (a subset of `IndapiEngine`). */
 export interface CatchmentEngine extends GroupSummariser {
@@ -38,7 +38,7 @@ export interface CatchmentEngine extends GroupSummariser {
   getLayerTable(args: GetLayerArgs, opts?: CallOptions): Promise<TableResult>;
 }
 
-export type { CatchmentArgs, CatchmentBand, CatchmentResult } from './types';
+export type { CatchmentArgs, CatchmentBand, CatchmentResult } from '../api/catchment';
 
 const FRICTION_UNITS = new Set(['minutes per metre', 'minutes per meter', 'min/m', 'minutes/m']);
 

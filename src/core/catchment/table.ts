@@ -11,7 +11,7 @@ import type { PixelWindow } from '../cog/store';
 import { roundR } from '../r/labels';
 import { throwIfAborted } from '../errors';
 import type { Row, VarRecord } from '../types';
-import type { CatchmentBand, CatchmentCoverage } from './types';
+import type { CatchmentBand, CatchmentCoverage } from '../api/catchment';
 
 /** What the table needs of the engine (see `IndapiEngine.summariseGroups`). */
 export interface GroupSummariser {

@@ -3,11 +3,11 @@
  * (src/core/formats), the HTTP contract (src/contract) and the app (src/app, workers).
  * Owners implement these; changing a shape needs every user updated in the same change.
  */
-import type { CatchmentArgs, CatchmentResult } from './catchment/types';
-export type { CatchmentArgs, CatchmentBand, CatchmentCoverage, CatchmentOrigin, CatchmentResult, CatchmentSource, Neighbours, SourceCoverage } from './catchment/types';
-import type { GridDef } from './grid';
-import type { ClassEntry, GetLayerArgs, Row, SelectionUsed, TableResult, VarRecord } from './types';
-export type { ByArg, ColumnInfo, GetLayerArgs, Row, SelectionUsed, TableResult } from './types';
+import type { CatchmentArgs, CatchmentResult } from './catchment';
+export type { CatchmentArgs, CatchmentBand, CatchmentCoverage, CatchmentOrigin, CatchmentResult, CatchmentSource, Neighbours, SourceCoverage } from './catchment';
+import type { GridDef } from '../grid';
+import type { ClassEntry, GetLayerArgs, Row, SelectionUsed, TableResult, VarRecord } from '../types';
+export type { ByArg, ColumnInfo, GetLayerArgs, Row, SelectionUsed, TableResult } from '../types';
 
 /** Options every async API takes. */
 export interface CallOptions {
