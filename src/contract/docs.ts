@@ -5,6 +5,7 @@
  */
 import { DEFAULT_LIMITS as L } from './limits';
 import type { MethodSpec } from './methods';
+import { CHEAP_METHODS } from './run';
 
 /** Arguments a limit applies to (see `limits.ts`). */
 const LIMITED_ARGS = new Set(['by', 'ids', 'wkt', 'domains', 'collapse']);
@@ -26,10 +27,23 @@ export function limitsText(m: MethodSpec): string | undefined {
   );
 }
 
-/** The details paragraphs of a help page, the limits last. */
+/**
+ * Jobs (`jobs.ts`), one paragraph of the help pages of the methods that read the grid: the
+ * request header, the answers and their statuses.
+ */
+export const JOBS_TEXT =
+  'As a job: sent with the header `Prefer: respond-async` (RFC 7240) the call is checked (400 naming the argument, at once), then answers 202 Accepted ' +
+  'with `Location` (the session URL), `X-ocpu-session` and its state as JSON, and runs in the background. `GET /ocpu/tmp/<key>/status` answers ' +
+  '`{ "state": "queued" | "running" | "done" | "failed" | "cancelled", "progress": 0..1, "message" }` (progress per feature or layer from the engine; ' +
+  'a failed job has the 400 message the call would have answered, and `status`); when done the session is like any other. `DELETE /ocpu/tmp/<key>/` ' +
+  'cancels a queued or running job (200, no session is kept; 409 for a finished one). Past the node\'s cap of running and queued jobs the call answers 503 with `Retry-After`.';
+
+/** The details paragraphs of a help page, the limits and jobs last. */
 function detailsOf(m: MethodSpec): string[] {
   const lim = limitsText(m);
-  return lim ? [...m.details, lim] : m.details;
+  const out = lim ? [...m.details, lim] : [...m.details];
+  if (!CHEAP_METHODS.has(m.name)) out.push(JOBS_TEXT);
+  return out;
 }
 
 /** Usage line, e.g. `category(q = NULL, as.list = FALSE)`. */

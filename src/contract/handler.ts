@@ -24,15 +24,21 @@
  *   (the Node server's worker threads); a full queue answers 503 with `Retry-After`.
  *   `category` and `describe`, listings, docs and session reads run in this thread.
  *
- * The routes are in three groups: `routes-library.ts` (listings, docs, catalog),
- * `routes-call.ts` (the methods) and `routes-session.ts` (sessions).
+ * - A call with `Prefer: respond-async` answers 202 at once and runs as a job (`jobs.ts`):
+ *   `GET tmp/<key>/status` gives its state as JSON, `DELETE tmp/<key>/` cancels it.
+ *
+ * The routes are in four groups: `routes-library.ts` (listings, docs, catalog),
+ * `routes-call.ts` (the methods), `routes-jobs.ts` (job status and cancel) and
+ * `routes-session.ts` (sessions).
  */
 import { Hono, type Context } from 'hono';
 import type { Engine } from '../core/api';
 import { errorResponse, LIBRARY, text, type RouteContext } from './http';
 import { DEFAULT_LIMITS, type CallLimits } from './limits';
 import type { GenFile } from './methods';
+import { createJobQueue, type JobQueue, type JobQueueOptions } from './jobs';
 import { addCallRoutes } from './routes-call';
+import { addJobRoutes } from './routes-jobs';
 import { addLibraryRoutes } from './routes-library';
 import { addSessionRoutes } from './routes-session';
 import type { MethodRunner } from './run';
@@ -74,11 +80,16 @@ export interface HandlerOptions {
    * origin (the service worker; the Node server passes `PUBLIC_URL` or a checked Host).
    */
   publicOrigin?: (req: Request) => string;
+  /**
+   * Jobs (calls sent with `Prefer: respond-async`): the queue of this node, or its options
+   * (default {@link createJobQueue}'s: 2 running, 16 running or queued, state in memory).
+   */
+  jobs?: JobQueue | JobQueueOptions;
   /** Clock (tests). */
   now?: () => Date;
 }
 
-const EXPOSED = 'Location, X-ocpu-session, Content-Disposition, Content-Length, Content-Type, Retry-After';
+const EXPOSED = 'Location, X-ocpu-session, Content-Disposition, Content-Length, Content-Type, Retry-After, Preference-Applied';
 
 function withCors(res: Response): Response {
   let out = res;
@@ -97,8 +108,8 @@ function preflight(): Response {
     status: 204,
     headers: {
       'Access-Control-Allow-Origin': '*',
-      'Access-Control-Allow-Methods': 'GET, HEAD, POST, OPTIONS',
-      'Access-Control-Allow-Headers': 'Content-Type, Accept, Range, If-None-Match',
+      'Access-Control-Allow-Methods': 'GET, HEAD, POST, DELETE, OPTIONS',
+      'Access-Control-Allow-Headers': 'Content-Type, Accept, Range, If-None-Match, Prefer',
       'Access-Control-Max-Age': '86400',
       'Access-Control-Expose-Headers': EXPOSED,
     },
@@ -125,6 +136,7 @@ function routeContext(opts: HandlerOptions): RouteContext {
     engine,
     genFile,
     runner: opts.runner,
+    jobs: opts.jobs && 'submit' in opts.jobs ? opts.jobs : createJobQueue(opts.jobs),
     limits: opts.limits ?? DEFAULT_LIMITS,
     maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     timeoutMs: opts.timeoutMs ?? 300_000,
@@ -152,6 +164,7 @@ export function createHandler(opts: HandlerOptions): (req: Request) => Promise<R
   const app = new Hono({ strict: true }).basePath(prefix || '/');
   addLibraryRoutes(app, rc);
   addCallRoutes(app, rc);
+  addJobRoutes(app, rc);
   addSessionRoutes(app, rc);
   // Session keys are capabilities: the list of sessions is never served.
   app.get('/tmp', (c) => rc.redirect(c, '/tmp/'));

@@ -5,6 +5,7 @@
  */
 import type { Context } from 'hono';
 import type { Engine } from '../core/api';
+import type { JobQueue } from './jobs';
 import type { CallLimits } from './limits';
 import type { GenFile } from './methods';
 import { consoleValue, isTable, tableColumns } from './rprint';
@@ -90,6 +91,8 @@ export interface RouteContext {
   engine(): Promise<Engine>;
   /** The file writers (resolved on first use). */
   genFile(): Promise<GenFile | undefined>;
+  /** The jobs of this node (calls sent with `Prefer: respond-async`). */
+  jobs: JobQueue;
   /** Runs heavy methods elsewhere (worker threads), when set. */
   runner?: MethodRunner;
   /** Limits of a call. */

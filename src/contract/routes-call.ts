@@ -2,15 +2,17 @@
  * `POST library/indapi3/R/<method>[/json|print|csv|console]`: reads the arguments, checks
  * them and the call's limits before any work, runs the method (in the handler's thread,
  * or on the {@link MethodRunner} for methods that read the grid), keeps the session and
- * answers 201 in OpenCPU's layout.
+ * answers 201 in OpenCPU's layout. With `Prefer: respond-async` the checked call runs as a
+ * job (`jobs.ts`) and the answer is 202 at once.
  */
 import type { Context, Hono } from 'hono';
-import { isIndapiError } from '../core/errors';
+import { isIndapiError, throwIfAborted } from '../core/errors';
 import { concatBytes } from '../core/formats/bytes';
 import { bindArgs, BodyError, parseBody, type RawArgs } from './args';
 import type { RValue } from './rliteral';
 import { deparseCall } from './deparse';
 import { consoleText, errorResponse, jsonText, LIBRARY, messageOf, sessionEntries, text, type RouteContext } from './http';
+import { prefersAsync, type JobFailure, type JobWork, type ProgressFn } from './jobs';
 import { checkCallLimits } from './limits';
 import { METHOD_BY_NAME } from './methods';
 import { parseMultipartBody, parseRdsBody } from './rds-body';
@@ -104,11 +106,100 @@ async function sessionInfo(rc: RouteContext, key: string, t: Date, method: strin
     .join('\n');
 }
 
-/** Runs a bound call in this thread or on the runner. */
-async function run(rc: RouteContext, call: MethodCall, signal: AbortSignal): Promise<CallOutput> {
+/** Runs a bound call in this thread or on the runner; `onProgress` reports the engine's progress (features, layers). */
+async function run(rc: RouteContext, call: MethodCall, signal: AbortSignal, onProgress?: ProgressFn): Promise<CallOutput> {
   const inline = rc.runner?.inline ?? CHEAP_METHODS;
-  if (rc.runner && !inline.has(call.method)) return rc.runner.run(call, signal);
-  return executeCall({ engine: await rc.engine(), genFile: await rc.genFile() }, call, signal, { limits: rc.limits });
+  if (rc.runner && !inline.has(call.method)) return rc.runner.run(call, signal, onProgress);
+  return executeCall({ engine: await rc.engine(), genFile: await rc.genFile() }, call, signal, { limits: rc.limits, onProgress });
+}
+
+/** The session of a call's output, with a new key (or `key`, a job's). */
+async function sessionOf(rc: RouteContext, call: MethodCall, t: Date, out: CallOutput, key = newSessionKey()): Promise<SessionData> {
+  return {
+    key,
+    created: t.toISOString(),
+    method: call.method,
+    source: call.source,
+    value: out.value ?? null,
+    print: out.print,
+    warnings: out.warnings ?? [],
+    messages: [],
+    info: await sessionInfo(rc, key, t, call.method),
+    files: out.files ?? [],
+    graphics: out.graphics ?? [],
+    zipName: out.zipName,
+    zip: out.zip,
+  };
+}
+
+/** A session that could not be stored, as an answer (503 when busy, the error's status under 500, else 500). */
+function storeFailed(e: unknown, callText: string): Response {
+  if (e instanceof BusyError) return errorResponse(503, e.message, undefined, { 'Retry-After': String(e.retryAfterS) }); // e.g. the disk is full
+  if (statusOf(e) < 500) return errorAnswer(e, callText);
+  return errorResponse(500, `Could not store the session: ${messageOf(e)}`, callText);
+}
+
+/**
+ * Reads and checks a call before any work: the body, the call's limits, the arguments
+ * bound and typed. @returns the call, or the error answer (400 naming the argument, 413...)
+ */
+async function prepareCall(c: Context, rc: RouteContext, name: string, t: Date): Promise<MethodCall | Response> {
+  const read = await readCall(c, name, rc);
+  if (read instanceof Response) return read;
+  const { raw, callText } = read;
+  try {
+    checkCallLimits(raw, callText, rc.limits);
+    const m = METHOD_BY_NAME.get(name)!;
+    const bound: Record<string, unknown> = bindArgs(name, m.args, raw);
+    if ('domains' in bound && bound.domains !== undefined) checkCallLimits([['domains', bound.domains as RValue]], callText, rc.limits);
+    // the typed boundary (values read further, e.g. catchment's `xy`): a 400 before any work or queueing
+    m.typed(bound);
+    // The request as sent is what a data package's README reproduces (its own origin, as in the browser).
+    return { method: name, args: bound, source: callText, requestUrl: c.req.url, now: t.toISOString() };
+  } catch (e) {
+    return failedCall(e, callText, false, rc.timeoutMs);
+  }
+}
+
+/** A job's session could not be stored (answered as the synchronous call's store failure). */
+class StoreFailure extends Error {
+  constructor(readonly reason: unknown) {
+    super(messageOf(reason));
+  }
+}
+
+/**
+ * A call with `Prefer: respond-async`: accepted as a job (202, `Location` the session URL,
+ * `X-ocpu-session`, `Preference-Applied`, the status JSON), or 503 with `Retry-After` when
+ * this node holds its most jobs. The job runs the call, then stores the session under the
+ * key; a cancelled job keeps no session (one stored as the cancel came is deleted).
+ */
+async function acceptJob(c: Context, rc: RouteContext, call: MethodCall, t: Date): Promise<Response> {
+  const key = newSessionKey();
+  const work: JobWork = async (signal, onProgress) => {
+    const out = await run(rc, call, signal, onProgress);
+    throwIfAborted(signal);
+    const data = await sessionOf(rc, call, t, out, key);
+    try {
+      await rc.store.put(data, signal);
+    } catch (e) {
+      throw new StoreFailure(e);
+    }
+    if (signal.aborted) await rc.store.delete(key).catch(() => undefined);
+  };
+  const fail: JobFailure = async (e, timedOut) => {
+    const res = e instanceof StoreFailure ? storeFailed(e.reason, call.source) : failedCall(e, call.source, timedOut, rc.jobs.timeoutMs);
+    return { status: res.status, message: (await res.text()).trimEnd() };
+  };
+  if (!(await rc.jobs.submit(key, work, fail))) {
+    const s = rc.jobs.retryAfterS;
+    return errorResponse(503, `Too many jobs on this server (running and queued); try again in ${s} s.`, undefined, { 'Retry-After': String(s) });
+  }
+  const status = (await rc.jobs.status(key)) ?? { state: 'queued', progress: 0, message: '' };
+  return new Response(JSON.stringify(status, null, 2) + '\n', {
+    status: 202,
+    headers: { Location: rc.abs(c, `/tmp/${key}/`), 'X-ocpu-session': key, 'Preference-Applied': 'respond-async', 'Content-Type': 'application/json' },
+  });
 }
 
 /** Adds the POST routes of the methods. */
@@ -121,49 +212,25 @@ export function addCallRoutes(app: Hono, rc: RouteContext): void {
     if (format !== undefined && !['json', 'print', 'csv', 'console'].includes(format)) {
       return rc.notFound(c, `Invalid output format for a call: ${format} (use json, print, csv or console).`);
     }
-    const read = await readCall(c, name, rc);
-    if (read instanceof Response) return read;
-    const { raw, callText } = read;
+    const t = rc.now();
+    const mc = await prepareCall(c, rc, name, t);
+    if (mc instanceof Response) return mc;
+    if (prefersAsync(c.req.header('prefer'))) return acceptJob(c, rc, mc, t);
     const timeout = AbortSignal.timeout(rc.timeoutMs);
     const signal = AbortSignal.any ? AbortSignal.any([c.req.raw.signal, timeout]) : timeout;
-    const t = rc.now();
     let out: CallOutput;
     try {
-      checkCallLimits(raw, callText, rc.limits);
-      const m = METHOD_BY_NAME.get(name)!;
-      const bound: Record<string, unknown> = bindArgs(name, m.args, raw);
-      if ('domains' in bound && bound.domains !== undefined) checkCallLimits([['domains', bound.domains as RValue]], callText, rc.limits);
-      // the typed boundary (values read further, e.g. catchment's `xy`): a 400 before any work or queueing
-      m.typed(bound);
-      // The request as sent is what a data package's README reproduces (its own origin, as in the browser).
-      out = await run(rc, { method: name, args: bound, source: callText, requestUrl: c.req.url, now: t.toISOString() }, signal);
+      out = await run(rc, mc, signal);
     } catch (e) {
-      return failedCall(e, callText, timeout.aborted, rc.timeoutMs);
+      return failedCall(e, mc.source, timeout.aborted, rc.timeoutMs);
     }
-    const key = newSessionKey();
-    const data: SessionData = {
-      key,
-      created: t.toISOString(),
-      method: name,
-      source: callText,
-      value: out.value ?? null,
-      print: out.print,
-      warnings: out.warnings ?? [],
-      messages: [],
-      info: await sessionInfo(rc, key, t, name),
-      files: out.files ?? [],
-      graphics: out.graphics ?? [],
-      zipName: out.zipName,
-      zip: out.zip,
-    };
+    const data = await sessionOf(rc, mc, t, out);
     try {
       await rc.store.put(data, signal);
     } catch (e) {
-      if (e instanceof BusyError) return errorResponse(503, e.message, undefined, { 'Retry-After': String(e.retryAfterS) }); // e.g. the disk is full
-      if (statusOf(e) < 500) return errorAnswer(e, callText);
-      return errorResponse(500, `Could not store the session: ${messageOf(e)}`, callText);
+      return storeFailed(e, mc.source);
     }
-    return created(c, rc, data, format, callText);
+    return created(c, rc, data, format, mc.source);
   };
   app.post('/library/:lib/R/:method', call);
   app.post('/library/:lib/R/:method/:format', call);

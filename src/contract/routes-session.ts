@@ -22,7 +22,11 @@ export function addSessionRoutes(app: Hono, rc: RouteContext): void {
     const key = c.req.param('key')!;
     if (!isSessionKey(key)) return errorResponse(404, `Session not found: ${key}`);
     const s = await rc.store.get(key, c.req.raw.signal);
-    return s ?? errorResponse(404, `Session not found: ${key}`);
+    if (s) return s;
+    // a job not finished (or failed, or cancelled): say so, and where its state is
+    const job = await rc.jobs.status(key, c.req.raw.signal);
+    if (job) return errorResponse(404, `Session ${key} is a job (${job.state}); its state is at ${rc.prefix}/tmp/${key}/status`);
+    return errorResponse(404, `Session not found: ${key}`);
   };
   const redirectTo = (to: (s: SessionMeta) => string) => async (c: Context) => {
     const s = await getSession(c);

@@ -41,10 +41,11 @@ export interface CallOutput extends MethodResult {
 export interface MethodRunner {
   /**
    * Runs a call; aborting `signal` stops it (the queued call is dropped, the running one
-   * stops at its next check).
+   * stops at its next check); `onProgress` hears the engine's progress (done of total,
+   * features or layers), when the runner can pass it on.
    * @throws IndapiError as the method throws them; {@link BusyError} when the queue is full
    */
-  run(call: MethodCall, signal: AbortSignal): Promise<CallOutput>;
+  run(call: MethodCall, signal: AbortSignal, onProgress?: (done: number, total: number) => void): Promise<CallOutput>;
   /** Methods cheap enough to run in the handler's thread (default: category, describe). */
   inline?: ReadonlySet<string>;
 }
@@ -78,14 +79,20 @@ function isPerCell(a: Record<string, unknown>): boolean {
 
 /**
  * Runs a call: the method, then the checks on its value (cells of a per-cell answer,
- * bytes), its printed form and, with `zip`, the archive of its files.
+ * bytes), its printed form and, with `zip`, the archive of its files. `onProgress` hears
+ * the engine's progress (done of total: features, layers, countries).
  * @throws IndapiError as the method throws them, BAD_ARGUMENT when the value is over a limit, ABORTED
  */
-export async function executeCall(env: CallEnv, call: MethodCall, signal: AbortSignal, opts: { zip?: boolean; limits?: CallLimits } = {}): Promise<CallOutput> {
+export async function executeCall(
+  env: CallEnv,
+  call: MethodCall,
+  signal: AbortSignal,
+  opts: { zip?: boolean; limits?: CallLimits; onProgress?: (done: number, total: number) => void } = {},
+): Promise<CallOutput> {
   const m = METHOD_BY_NAME.get(call.method);
   if (!m) throw new Error(`Unknown method ${call.method}`);
   const now = new Date(call.now);
-  const result = await m.run({ engine: env.engine, genFile: env.genFile, signal, requestUrl: call.requestUrl, now, request: call.args }, m.typed(call.args));
+  const result = await m.run({ engine: env.engine, genFile: env.genFile, signal, onProgress: opts.onProgress, requestUrl: call.requestUrl, now, request: call.args }, m.typed(call.args));
   throwIfAborted(signal);
   const bytes = valueBytes(result.value ?? null);
   checkValueLimits(result.value, call.source, isPerCell(call.args), bytes, opts.limits ?? DEFAULT_LIMITS);

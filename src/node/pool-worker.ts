@@ -1,7 +1,8 @@
 /**
  * One worker of the method pool (`pool.ts`): holds its own engine (with its own block
  * cache) and file writers over the bundle named in `workerData.dataDir`, and runs calls
- * sent by the pool. A call is aborted cooperatively: the pool posts on the task's port and
+ * sent by the pool. The engine's progress goes back over the task's port (`{ progress:
+ * [done, total] }`, each whole percent). A call is aborted cooperatively: the pool posts on the task's port and
  * the engine stops at its next check, so the worker (and its warm cache) survives.
  */
 import type { MessagePort } from 'node:worker_threads';
@@ -39,13 +40,24 @@ function runtime(): Promise<CallEnv> {
   });
 }
 
+/** Posts the engine's progress to the pool as `{ progress: [done, total] }`, at most every 1 % of the work. */
+function progressPoster(port: MessagePort): (done: number, total: number) => void {
+  let last = -1;
+  return (done, total) => {
+    const p = total > 0 ? Math.floor((done / total) * 100) : 0;
+    if (p === last) return;
+    last = p;
+    port.postMessage({ progress: [done, total] });
+  };
+}
+
 /** Runs one call; never throws (errors are answered as data, so their code survives the thread boundary). */
 export default async function runTask(task: PoolTask): Promise<PoolAnswer> {
   const ac = new AbortController();
   task.port.on('message', () => ac.abort());
   Atomics.store(new Int32Array(task.started), 0, 1);
   try {
-    return { ok: true, out: await executeCall(await runtime(), task.call, ac.signal, { zip: true }) };
+    return { ok: true, out: await executeCall(await runtime(), task.call, ac.signal, { zip: true, onProgress: progressPoster(task.port) }) };
   } catch (e) {
     const err = e as Error & { code?: string; detail?: Record<string, unknown> };
     return {

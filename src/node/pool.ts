@@ -5,6 +5,8 @@
  * block cache (`pool-worker.ts`). The queue is bounded: past `maxQueue` waiting calls a
  * call is refused at once with {@link BusyError} (answered 503 with `Retry-After`).
  *
+ * The engine's progress comes back over the task's port (for jobs' `status`).
+ *
  * Aborting a call (the client went away, the method timeout passed): a queued call is
  * dropped from the queue; a running one is told over its port and stops at the engine's
  * next check, so the worker and its cache live on.
@@ -70,11 +72,12 @@ export function createMethodPool(o: MethodPoolOptions): MethodPool {
   const maxQueue = Math.max(0, o.maxQueue ?? 64);
   let pending = 0;
 
-  async function run(call: MethodCall, signal: AbortSignal): Promise<CallOutput> {
+  async function run(call: MethodCall, signal: AbortSignal, onProgress?: (done: number, total: number) => void): Promise<CallOutput> {
     if (signal.aborted) throw new IndapiError('ABORTED', 'The request was aborted.');
     // piscina's own maxQueue does not count tasks that carry an AbortSignal: bound them here.
     if (pool.queueSize >= maxQueue && pending >= threads) throw new BusyError(retryAfterS);
     const { port1, port2 } = new MessageChannel();
+    if (onProgress) port1.on('message', (m: { progress?: [number, number] }) => { if (m?.progress) onProgress(m.progress[0], m.progress[1]); });
     // Set by the worker, synchronously, when it takes the call: then an abort goes over the port.
     const started = new Int32Array(new SharedArrayBuffer(4));
     const dequeue = new AbortController();

@@ -118,9 +118,10 @@ export function cachedRunner(runner: MethodRunner, o: ResultCacheOptions): Cache
   const flights = new Map<string, Flight>();
   const counts = { hits: 0, joined: 0, misses: 0 };
 
-  function start(key: string, call: MethodCall): Flight {
+  function start(key: string, call: MethodCall, onProgress?: (done: number, total: number) => void): Flight {
     const controller = new AbortController();
-    const flight: Flight = { controller, waiters: 0, promise: runner.run(call, controller.signal) };
+    // the progress goes to the caller that started the flight (a job's status); others hear none
+    const flight: Flight = { controller, waiters: 0, promise: runner.run(call, controller.signal, onProgress) };
     flights.set(key, flight);
     flight.promise.then(
       (out) => {
@@ -132,9 +133,9 @@ export function cachedRunner(runner: MethodRunner, o: ResultCacheOptions): Cache
     return flight;
   }
 
-  async function run(call: MethodCall, signal: AbortSignal): Promise<CallOutput> {
+  async function run(call: MethodCall, signal: AbortSignal, onProgress?: (done: number, total: number) => void): Promise<CallOutput> {
     const key = callKey(call, o.bundleId);
-    if (key === undefined) return runner.run(call, signal);
+    if (key === undefined) return runner.run(call, signal, onProgress);
     const hit = cache?.get(key);
     if (hit) {
       counts.hits++;
@@ -145,7 +146,7 @@ export function cachedRunner(runner: MethodRunner, o: ResultCacheOptions): Cache
     else {
       if (signal.aborted) throw new IndapiError('ABORTED', 'The request was aborted.');
       counts.misses++;
-      flight = start(key, call);
+      flight = start(key, call, onProgress);
     }
     const f = flight;
     f.waiters++;

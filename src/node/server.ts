@@ -24,6 +24,9 @@
  *   `Retry-After`; `POOL_CACHE_MB` (default 192): block cache of each worker's engine;
  *   `POOL_NICE` (default 5): niceness of the workers, so the event loop gets the CPU first;
  *   `METHOD_TIMEOUT_S` (default 300): longest a call may run, then it is stopped (503);
+ * - `JOBS_MAX` (default 16): jobs (calls sent with `Prefer: respond-async`) running or
+ *   queued on this node, more answer 503 with `Retry-After`; `JOBS_CONCURRENCY` (default 2):
+ *   jobs running at once; `JOB_TIMEOUT_S` (default 3600): longest a job may run, then it fails;
  * - `PUBLIC_URL`: the public origin for `Location` and links (behind a reverse proxy,
  *   e.g. `https://data.example.org`); without it only a `Host` naming this machine is used;
  * - `HEADERS_TIMEOUT_S` (default 20), `REQUEST_TIMEOUT_S` (default 120), `MAX_CONNECTIONS`
@@ -48,6 +51,7 @@ import { Hono } from 'hono';
 import { compress } from 'hono/compress';
 import type { Engine } from '../core/api';
 import { createHandler, DEFAULT_MAX_BODY_BYTES } from '../contract/handler';
+import type { JobQueue, JobQueueOptions } from '../contract/jobs';
 import type { GenFile } from '../contract/methods';
 import type { MethodRunner } from '../contract/run';
 import type { SessionStore } from '../contract/sessions';
@@ -103,6 +107,8 @@ export interface ServerOptions {
   methodTimeoutMs?: number;
   /** Socket limits (default from the environment, see {@link socketLimitsFromEnv}). */
   socket?: Partial<SocketLimits>;
+  /** Jobs of this node (default from `JOBS_MAX`, `JOBS_CONCURRENCY`, `JOB_TIMEOUT_S`; see src/contract/jobs.ts). */
+  jobs?: JobQueue | JobQueueOptions;
   /** Bytes of the pool's result cache (default `RESULT_CACHE_MB`, 64 MiB; 0 turns it and the sharing of identical calls off). See result-cache.ts. */
   resultCacheBytes?: number;
 }
@@ -149,6 +155,12 @@ function defaults(o: ServerOptions) {
 }
 
 type Defaults = ReturnType<typeof defaults>;
+
+/** The job queue's options from `JOBS_MAX`, `JOBS_CONCURRENCY` and `JOB_TIMEOUT_S`. */
+function jobOptions(): JobQueueOptions {
+  const env = process.env;
+  return { maxJobs: envNumber(env.JOBS_MAX, 16), concurrency: envNumber(env.JOBS_CONCURRENCY, 2), timeoutMs: envNumber(env.JOB_TIMEOUT_S, 3600) * 1000 };
+}
 
 /** The disk session store of the options (the quota's cap by the free disk space is logged to stdout unless `log` is false). */
 function diskStore(d: Defaults, log?: ((line: string) => void) | false): DiskSessionStore {
@@ -202,6 +214,7 @@ function createUncompressedFetch(o: ServerOptions): (req: Request) => Promise<Re
     maxBodyBytes: d.maxBodyBytes,
     runner: o.runner || undefined,
     timeoutMs: d.methodTimeoutMs,
+    jobs: o.jobs ?? jobOptions(),
     publicOrigin: origin,
     runtimeInfo: () => (runtimeText ??= bundleVersion(d.dataDir).then((v) => `Runtime: Node.js ${process.version} (${process.platform}-${process.arch}), server\nBundle: ${v}`)),
   });

@@ -60,7 +60,7 @@ export const catchment = defineMethod({
     if (wantsFiles(a.format)) return withFiles(ctx, 'catchment', a.format);
     if (!ctx.engine.catchment) throw new IndapiError('BAD_ARGUMENT', 'Catchments are not available on this server.');
     const { format: _f, ...q } = a;
-    const r = await ctx.engine.catchment(q, { signal: ctx.signal });
+    const r = await ctx.engine.catchment(q, { signal: ctx.signal, onProgress: ctx.onProgress });
     // the notes (cell size, moved sources) go to the session's warnings
     return { value: r.table.rows, warnings: r.notes };
   },

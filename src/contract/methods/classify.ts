@@ -22,6 +22,6 @@ export const classify = defineMethod({
   ],
   typed: (b): ClassifyArgs => ({ ...compact({ var: b.var, key: b.key, exact: b.exact, stats: b.stats }), domains: b.domains }),
   async run(ctx, a) {
-    return { value: (await ctx.engine.classify(a, { signal: ctx.signal })).rows };
+    return { value: (await ctx.engine.classify(a, { signal: ctx.signal, onProgress: ctx.onProgress })).rows };
   },
 });

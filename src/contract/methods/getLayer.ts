@@ -22,6 +22,6 @@ export const getLayer = defineMethod({
   ],
   typed: (b): GetLayerArgs => layerArgsOf(b),
   async run(ctx, a) {
-    return { value: await ctx.engine.getLayer(a, { signal: ctx.signal }) };
+    return { value: await ctx.engine.getLayer(a, { signal: ctx.signal, onProgress: ctx.onProgress }) };
   },
 });

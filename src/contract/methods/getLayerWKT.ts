@@ -18,6 +18,6 @@ export const getLayerWKT = defineMethod({
   ],
   typed: (b): GetLayerWktArgs => compact({ ...layerArgsOf(b), wkt: b.wkt, exact: b.exact }),
   async run(ctx, a) {
-    return { value: tableValue(await ctx.engine.getLayerWKT(a, { signal: ctx.signal }), a.asList === true) };
+    return { value: tableValue(await ctx.engine.getLayerWKT(a, { signal: ctx.signal, onProgress: ctx.onProgress }), a.asList === true) };
   },
 });

@@ -18,11 +18,11 @@ function query(a: IndapiArgs): IndapiArgs {
 async function overShapes(ctx: MethodContext, a: IndapiArgs & { wkt: string }): Promise<MethodResult> {
   const q = { ...query(a), wkt: a.wkt };
   if (a.collapse === false) {
-    const v = await ctx.engine.getLayer(q, { signal: ctx.signal });
+    const v = await ctx.engine.getLayer(q, { signal: ctx.signal, onProgress: ctx.onProgress });
     const none = Array.isArray(v) ? v.length === 0 : v.data.length === 0;
     return { value: none ? (a.asList === true ? { meta: [], data: [] } : []) : v };
   }
-  return { value: tableValue(await ctx.engine.getLayerWKT(q, { signal: ctx.signal }), a.asList === true) };
+  return { value: tableValue(await ctx.engine.getLayerWKT(q, { signal: ctx.signal, onProgress: ctx.onProgress }), a.asList === true) };
 }
 
 /** `indapi(var, iso3 = "SSA", by = NULL, wkt = NULL, format = NULL, collapse = TRUE, as.list = FALSE, exact = FALSE, ids = NULL, stats = NULL, pal = NULL, dir = NULL, dig.lab = 3)`. */
@@ -49,6 +49,6 @@ export const indapi = defineMethod({
   async run(ctx, a) {
     if (wantsFiles(a.format)) return withFiles(ctx, 'indapi', a.format);
     if (a.wkt !== undefined) return overShapes(ctx, { ...a, wkt: a.wkt });
-    return { value: await ctx.engine.getLayer(byArea(query(a)), { signal: ctx.signal }) };
+    return { value: await ctx.engine.getLayer(byArea(query(a)), { signal: ctx.signal, onProgress: ctx.onProgress }) };
   },
 });

@@ -25,7 +25,7 @@ export const similar = defineMethod({
   ],
   typed: (b): SimilarArgs => compact({ x: b.x, var: b.var, by: b.by, iso3: b.iso3 }),
   async run(ctx, a) {
-    const t = await ctx.engine.similar(a, { signal: ctx.signal });
+    const t = await ctx.engine.similar(a, { signal: ctx.signal, onProgress: ctx.onProgress });
     return { value: t.rows, warnings: t.leftOut ? [t.leftOut.reason] : undefined };
   },
 });

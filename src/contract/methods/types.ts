@@ -32,6 +32,8 @@ export interface MethodContext {
   engine: Engine;
   genFile?: GenFile;
   signal?: AbortSignal;
+  /** Progress of the engine's work, done of total (features, layers, countries): what a job's `status` shows. */
+  onProgress?: (done: number, total: number) => void;
   requestUrl?: string;
   now: Date;
   /**
