@@ -50,7 +50,7 @@ const PANELS: PanelCase[] = [
   { name: 'Areas', hash: `#v=ELEVATION&vars=ELEVATION,AREA_TOTAL&panel=areas&wkt=${WKT}&run=areas`, result: 'areas-result', formats: ALL, zonal: false, cols: ['ELEVATION', 'AREA_TOTAL'] },
   { name: 'Table', hash: '#v=ELEVATION&iso=KEN&panel=table&run=table&tv=ELEVATION&tr=ADM1_NAME_ALT&tc=ELEV_ZONE', result: 'table-result', formats: ALL, zonal: true, cols: ['ELEVATION'] },
   { name: 'Compare', hash: '#v=ELEVATION&vars=ELEVATION,DIST_COAST&iso=KEN&panel=compare&run=compare&pick=36.82,-1.29', result: 'compare-result', formats: ['csv', 'dta', 'rds', 'rda', 'gpkg'], zonal: false, cols: ['ELEVATION', 'DIST_COAST'] },
-  { name: 'Catchment', hash: '#v=ELEVATION&panel=catchment&pick=36.81667%2C-1.28333&cm=0%2C120%2C240%2C480&vars=PN14_POP', result: 'catchment-result', formats: ['csv', 'dta', 'rds', 'rda', 'tif', 'asc', 'grd', 'json'], zonal: true, cols: ['cells', 'area_km2', 'PN14_POP'] },
+  { name: 'Catchment', hash: '#v=ELEVATION&panel=catchment&pick=36.81667%2C-1.28333&cm=0%2C120%2C240%2C480&vars=PN14_POP', result: 'catchment-result', formats: ['csv', 'dta', 'rds', 'rda', 'tif', 'asc', 'grd', 'json'], zonal: true, cols: ['cells_within', 'area_km2_within', 'PN14_POP_within'] },
 ];
 
 let ctx: BrowserContext;

@@ -187,6 +187,30 @@ async function rasterBand(files: Array<{ name: string; bytes: Uint8Array }>, for
   });
 }
 
+describe('"within" columns in the table (every download)', () => {
+  it('running sums over each source\'s bands and the all-sources rows; the sources add up to all', async () => {
+    const r = await runCatchment(engine, { xy: TOWNS, names: NAMES, minutes: [0, 60, 120, 240], marketshed: true, var: ['PN14_POP'] });
+    const names = r.table.columns.map((c) => c.name);
+    expect(names).toEqual(expect.arrayContaining(['cells_within', 'area_km2_within', 'PN14_POP_within']));
+    expect(names.indexOf('PN14_POP_within')).toBe(names.indexOf('PN14_POP') + 1);
+    const groups = [...NAMES, undefined].map((n) => r.table.rows.filter((x) => x.source === n));
+    for (const g of groups) {
+      expect(g).toHaveLength(3);
+      let acc = 0, cells = 0;
+      for (const x of g) {
+        acc += Number(x.PN14_POP ?? 0); cells += Number(x.cells);
+        expect(x.PN14_POP_within).toBeCloseTo(acc, 6);
+        expect(x.cells_within).toBe(cells);
+      }
+    }
+    const lastOf = (g: typeof r.table.rows) => Number(g[g.length - 1].PN14_POP_within);
+    expect(lastOf(groups[3])).toBeCloseTo(groups.slice(0, 3).reduce((a, g) => a + lastOf(g), 0), 0);
+    // cumulative bands are "within" figures already: no extra columns
+    const cum = await runCatchment(engine, { xy: TOWNS.slice(0, 1), minutes: [0, 60, 120], cumulative: true, var: ['PN14_POP'] });
+    expect(cum.table.columns.map((c) => c.name)).not.toContain('PN14_POP_within');
+  });
+});
+
 describe('NEAREST_SOURCE across formats', () => {
   it('tif, asc and grd hold the same 1-based source_id per cell as the CSV and meta.csv', async () => {
     const args = { xy: TOWNS, names: NAMES, minutes: [0, 120], marketshed: true, var: ['PN14_POP'] };

@@ -21,7 +21,7 @@ import { RunControls } from '../../ui/RunControls';
 import { ResultFrame } from '../../ui/ResultFrame';
 import type { Row } from '../../core/types';
 import { colLabel, errText, readBreaks, varOptions, type PanelCtx } from './common';
-import { addSources, BANDS_RULE, COVERAGE_COLUMN_NAMES, coverageRows, parseCapacity, cumulativeRows, isAdditive, parseSourceLines, parseSourcesCsv, sourcesFromGeoJson, type Bbox, type SourceSpec, type SourcesRead } from './catchment';
+import { addSources, answerSentence, BANDS_RULE, coverageRows, parseCapacity, isAdditive, WITHIN_SUFFIX, parseSourceLines, parseSourcesCsv, sourcesFromGeoJson, type Bbox, type SourceSpec, type SourcesRead } from './catchment';
 
 /** Arguments of a catchment run, as the HTTP contract names them. */
 export type CatchmentRunArgs = CatchmentArgs & { xy: Array<[number, number]>; minutes: number[]; var: string[] };
@@ -57,18 +57,6 @@ async function readPoints(file: File, bbox: Bbox): Promise<SourcesRead> {
     try { return sourcesFromGeoJson(JSON.parse(text), bbox); } catch (e) { return { sources: [], errors: [`${file.name} is not valid JSON: ${(e as Error).message}`] }; }
   }
   return parseSourcesCsv(text, bbox);
-}
-
-/** Rows of the table with "within N" running totals (per source, in band order) for the additive columns. */
-function withinRows(rows: Row[], additive: string[]): Row[] {
-  const groups = new Map<string, Row[]>();
-  for (const r of rows) { const k = String(r.source ?? ''); if (!groups.has(k)) groups.set(k, []); groups.get(k)!.push(r); }
-  const out: Row[] = [];
-  for (const g of groups.values()) {
-    const cum = cumulativeRows(g, additive);
-    g.forEach((r, i) => out.push({ ...r, ...Object.fromEntries(additive.map((c) => [`${c}__within`, cum[i][c]])) }));
-  }
-  return out;
 }
 
 /** The panel. */
@@ -231,10 +219,10 @@ function AddSources({ bbox, onRead, errors }: { bbox: Bbox; onRead: (r: SourcesR
   );
 }
 
-/** Band label -> the map's colour of that band for the source named `src` ('' : the single source). */
-function chartColours(res: CatchmentResult, src: string): Record<string, string> {
+/** Bar label -> the map's colour of that band for the source named `src` ('' : the single source); `within`: bars labelled "≤ 120". */
+function chartColours(res: CatchmentResult, src: string, within: boolean): Record<string, string> {
   const cols = bandColours(res, Math.max(0, res.sources.findIndex((x) => x.name === src)));
-  return Object.fromEntries(res.bands.map((b, i) => [b.label, cols[i]]));
+  return Object.fromEntries(res.bands.map((b, i) => [within && !res.cumulative ? `≤ ${b.toMinutes}` : b.label, cols[i]]));
 }
 
 /** Coverage with capacity: per source the people covered and those of its marketshed left uncovered, then all sources. */
@@ -254,33 +242,58 @@ function CoverageResult({ res }: { res: CatchmentResult }) {
   );
 }
 
-/** The result: notes, coverage, the table per source x band with "within" totals, all sources together, a chart per source. */
+/** Which figures the table, the chart and the legend show: people within each band's upper limit, or per band. */
+type BandView = 'within' | 'band';
+
+/** The indicator the answer sentence counts: POP_MODEL, else the first summed indicator in people. */
+function answerVar(vars: string[], byCode: PanelCtx['byCode']): string | undefined {
+  const summed = vars.filter((v) => isAdditive(byCode.get(v)?.aggFunR, v));
+  return summed.find((v) => v === 'POP_MODEL') ?? summed.find((v) => /^people$/i.test(byCode.get(v)?.unit.trim() ?? '')) ?? undefined;
+}
+
+/** The result: the answer in a sentence, notes, coverage, a within / per-band switch, the tables (people first) and a chart per source. */
 function CatchmentResults({ res, vars, byCode }: { res: CatchmentResult; vars: string[]; byCode: PanelCtx['byCode'] }) {
+  const [view, setView] = useState<BandView>('within');
   const many = !!res.marketshed;
   const allRows = res.table.rows;
   const rows = many ? allRows.filter((x) => x.source !== null && x.source !== undefined && x.source !== '') : allRows;
-  const additive = useMemo(() => ['cells', 'area_km2', ...vars.filter((v) => isAdditive(byCode.get(v)?.aggFunR, v))], [vars, byCode]);
-  const shown = useMemo(() => withinRows(rows, additive), [rows, additive]);
-  const baseCols = res.table.columns.map((c) => c.name).filter((c) => !['minutes_from', 'minutes_to', 'source_id', ...COVERAGE_COLUMN_NAMES].includes(c));
-  const cols = baseCols.flatMap((c) => (additive.includes(c) ? [c, `${c}__within`] : [c]));
-  const decimals: Record<string, number> = { area_km2: 1, cells: 0, area_km2__within: 1, cells__within: 0 };
-  for (const v of vars) { decimals[v] = Number(byCode.get(v)?.dec ?? 2); decimals[`${v}__within`] = decimals[v]; }
+  const names = new Set(res.table.columns.map((c) => c.name));
+  // "within" figures: the table's `_within` columns (disjoint bands), or the bands themselves (cumulative bands)
+  const within = view === 'within' && !res.cumulative;
+  const shownCol = (c: string) => (within && names.has(c + WITHIN_SUFFIX) ? c + WITHIN_SUFFIX : c);
+  const people = vars.filter((v) => names.has(v)).sort((a, b) => Number(byCode.get(b)?.unit.trim() === 'people') - Number(byCode.get(a)?.unit.trim() === 'people'));
+  const cols = [...(many ? ['source'] : []), 'band', ...people.map(shownCol), ...['cells', 'area_km2'].map(shownCol)];
+  const decimals: Record<string, number> = { area_km2: 1, cells: 0, [`area_km2${WITHIN_SUFFIX}`]: 1, [`cells${WITHIN_SUFFIX}`]: 0 };
+  for (const v of vars) { decimals[v] = Number(byCode.get(v)?.dec ?? 2); decimals[v + WITHIN_SUFFIX] = decimals[v]; }
   const label = (c: string): string => {
-    if (c.endsWith('__within')) return `${label(c.slice(0, -8))}, within the band's upper limit`;
-    return c === 'band' ? 'Minutes' : c === 'source' ? 'Source' : c === 'cells' ? 'Cells' : c === 'area_km2' ? 'Area (km²)' : colLabel(byCode, c);
+    if (c.endsWith(WITHIN_SUFFIX)) return `${label(c.slice(0, -WITHIN_SUFFIX.length))}, within`;
+    return c === 'band' ? (view === 'within' ? 'Within (minutes)' : 'Band (minutes)') : c === 'source' ? 'Source' : c === 'cells' ? 'Cells' : c === 'area_km2' ? 'Area (km²)' : colLabel(byCode, c);
   };
-  const chartVar = vars.find((v) => rows.some((x) => typeof x[v] === 'number')) ?? 'area_km2';
+  // in the "within" view the band column says up to which time the figures run
+  const display = (rs: Row[]): Row[] => (view === 'within' && !res.cumulative ? rs.map((x): Row => ({ ...x, band: `≤ ${x.minutes_to}` })) : rs);
+  const chartVar = shownCol(people.find((v) => rows.some((x) => typeof x[v] === 'number')) ?? 'area_km2');
   const bySource = new Map<string, Row[]>();
-  for (const x of shown) { const k = String(x.source ?? ''); if (!bySource.has(k)) bySource.set(k, []); bySource.get(k)!.push(x); }
-  const valueCols = ['cells', 'area_km2', ...vars];
+  for (const x of display(rows)) { const k = String(x.source ?? ''); if (!bySource.has(k)) bySource.set(k, []); bySource.get(k)!.push(x); }
+  const valueCols = cols.filter((c) => c !== 'source' && c !== 'band');
+  const pop = answerVar(vars, byCode);
+  const sentence = pop ? answerSentence(res, pop, pop === 'POP_MODEL' ? 'modelled' : pop) : null;
   return (
     <>
+      {sentence && <p className="catch-answer" data-testid="catchment-answer">{sentence}</p>}
       {(res.notes ?? []).slice(1).map((n, i) => <p key={i} className="small" data-testid="catchment-note">{n}</p>)}
       {res.coverage && <CoverageResult res={res} />}
-      <ResultTable rows={shown} columns={cols} caption={many ? 'Marketsheds: each source by band' : 'Catchment bands'} colLabel={label} valueCols={valueCols} decimals={decimals} max={5000} />
-      {many && <ResultTable rows={withinRows(allRows.filter((x) => !x.source), additive)} columns={cols.filter((c) => c !== 'source')} caption="All sources together" colLabel={label} valueCols={valueCols} decimals={decimals} />}
+      {!res.cumulative && (
+        <div className="seg" role="radiogroup" aria-label="Figures shown" data-testid="catchment-view">
+          <label><input type="radio" name="catch-view" checked={view === 'within'} onChange={() => setView('within')} /> Within each time</label>
+          <label><input type="radio" name="catch-view" checked={view === 'band'} onChange={() => setView('band')} /> Per band</label>
+        </div>
+      )}
+      <h3 className="catch-table-h">{many ? 'Each source' : 'By travel time'}{view === 'within' ? ': people within each time' : ': per band'}</h3>
+      <ResultTable rows={display(rows)} columns={cols} caption={many ? 'Marketsheds: each source by band' : 'Catchment bands'} colLabel={label} valueCols={valueCols} decimals={decimals} max={5000} />
+      {many && <h3 className="catch-table-h">All sources together</h3>}
+      {many && <ResultTable rows={display(allRows.filter((x) => !x.source))} columns={cols.filter((c) => c !== 'source')} caption="All sources together" colLabel={label} valueCols={valueCols} decimals={decimals} />}
       {[...bySource].slice(0, MAX_CHARTS).map(([src, rs]) => (
-        <BarChart key={src} rows={rs} barColours={chartColours(res, src)} x="band" y={chartVar} title={`${src ? `${src}: ` : ''}${label(chartVar)} by band`} xTitle="Minutes" yTitle={label(chartVar)} order={rs.map((x) => String(x.band))} fullList="in the table above" />
+        <BarChart key={src} rows={rs} barColours={chartColours(res, src, view === 'within')} x="band" y={chartVar} title={`${src ? `${src}: ` : ''}${label(chartVar)} ${view === 'within' ? 'each time' : 'by band'}`} xTitle={label('band')} yTitle={label(chartVar)} order={rs.map((x) => String(x.band))} fullList="in the table above" />
       ))}
       {bySource.size > MAX_CHARTS && <p className="muted small">Charts for the first {MAX_CHARTS} of {bySource.size} sources; the table has all.</p>}
     </>

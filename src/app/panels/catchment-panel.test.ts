@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseHash, toHash } from '../url-state';
 import { readBreaks } from './common';
-import { addSources, BANDS_RULE, coverageRows, parseCapacity, cumulativeRows, isAdditive, MAX_SOURCES, parseSourceLines, parseSourcesCsv, sourcesFromGeoJson, sourcesFromParam, sourcesToParam, type Bbox } from './catchment';
+import { addSources, answerSentence, minutesText, peopleShort, BANDS_RULE, coverageRows, parseCapacity, cumulativeRows, isAdditive, MAX_SOURCES, parseSourceLines, parseSourcesCsv, sourcesFromGeoJson, sourcesFromParam, sourcesToParam, type Bbox } from './catchment';
 
 describe('catchment panel state', () => {
   it('bands in the link (cm=) round-trip; bad ones are dropped', () => {
@@ -77,6 +77,26 @@ describe('catchment sources (issue 24)', () => {
     expect(isAdditive('sum(POP_MODEL, na.rm=TRUE)', 'POP_MODEL')).toBe(true);
     expect(isAdditive('mean(ELEVATION, na.rm=TRUE)', 'ELEVATION')).toBe(false);
     expect(isAdditive('sum(A*B, na.rm=TRUE)', 'A')).toBe(false);
+  });
+});
+
+describe('the answer in one sentence', () => {
+  const row = (source: string | undefined, to: number, within: number) => ({ ...(source ? { source } : {}), band: `(${to - 60},${to}]`, minutes_to: to, POP_MODEL_within: within });
+  const res = {
+    breaks: [0, 60, 120], marketshed: true, cumulative: false,
+    sources: [{ name: 'Nairobi' }, { name: 'Kisumu' }, { name: 'Mombasa' }],
+    table: { columns: [], meta: [], rows: [row('Nairobi', 60, 1e6), row('Nairobi', 120, 2_812_345), row('Kisumu', 60, 1), row('Kisumu', 120, 523_456), row('Mombasa', 120, 9_876), row(undefined, 60, 1), row(undefined, 120, 3_345_677)] },
+  } as unknown as Parameters<typeof answerSentence>[0];
+  it('each source within the last break, then all together, with how the people were counted', () => {
+    expect(answerSentence(res, 'POP_MODEL', 'modelled')).toBe('Within 2 h: Nairobi 2.81 M, Kisumu 523 k, Mombasa 9,876, together 3.35 M people (modelled).');
+    expect(answerSentence(res, 'POP_MODEL', 'modelled', 2)).toBe('Within 2 h: Nairobi 2.81 M, Kisumu 523 k, 1 more, together 3.35 M people (modelled).');
+    expect(answerSentence(res, 'PN14_POP', '')).toBeNull();
+  });
+  it('one source; cumulative bands read the band figures; minutes that are not whole hours', () => {
+    const one = { breaks: [0, 90], marketshed: false, cumulative: true, sources: [{ name: 'Kisumu' }], table: { columns: [], meta: [], rows: [{ band: '[0,90]', minutes_to: 90, POP_MODEL: 812_000 }] } } as unknown as Parameters<typeof answerSentence>[0];
+    expect(answerSentence(one, 'POP_MODEL', 'modelled')).toBe('Within 90 min of Kisumu: 812 k people (modelled).');
+    expect(minutesText(120)).toBe('2 h');
+    expect(peopleShort(2_805_000)).toBe('2.81 M');
   });
 });
 

@@ -116,27 +116,49 @@ export function sourcesFromGeoJson(gj: unknown, bbox: Bbox): SourcesRead {
   return { sources, errors };
 }
 
-/**
- * "Within N" figures beside the band figures: running sums over the bands of one source (rows in
- * band order) for additive columns (cells, area, indicators whose formula is a plain sum).
- * @returns per row, column -> cumulative value
- */
-export function cumulativeRows(rows: Array<Record<string, unknown>>, cols: string[]): Array<Record<string, number | null>> {
-  const acc: Record<string, number> = {};
-  return rows.map((r) => {
-    const o: Record<string, number | null> = {};
-    for (const c of cols) {
-      const v = r[c];
-      acc[c] = (acc[c] ?? 0) + (typeof v === 'number' && Number.isFinite(v) ? v : 0);
-      o[c] = acc[c];
-    }
-    return o;
-  });
+export { cumulativeRows, isAdditive, WITHIN_SUFFIX } from '../../core/catchment/table';
+
+/** Minutes as the answer says them: whole hours as "2 h", else "90 min". */
+export function minutesText(min: number): string {
+  return min > 0 && min % 60 === 0 ? `${min / 60} h` : `${min} min`;
 }
 
-/** True when an indicator's catalog formula is a plain sum (`sum(CODE, na.rm=TRUE)`), so band figures add up. */
-export function isAdditive(aggFunR: string | undefined, code: string): boolean {
-  return new RegExp(`^\\s*sum\\(\\s*${code}\\s*(,\\s*na\\.rm\\s*=\\s*(TRUE|T))?\\s*\\)\\s*$`).test(aggFunR ?? '');
+/** People, short: 2.81 M, 523 k (>= 10,000), else the whole number with thousands separators. */
+export function peopleShort(n: number): string {
+  if (!Number.isFinite(n)) return 'no data';
+  if (Math.abs(n) >= 1e6) return `${(n / 1e6).toFixed(2)} M`;
+  if (Math.abs(n) >= 1e4) return `${Math.round(n / 1e3)} k`;
+  return Math.round(n).toLocaleString('en');
+}
+
+/**
+ * The answer of a catchment run in one sentence: the people (`popVar`, a summed layer) within
+ * the last break of each source and of all together, e.g. "Within 2 h: Nairobi 2.81 M,
+ * Kisumu 0.52 M, together 3.88 M people (modelled)"; one source: "Within 2 h of Nairobi: 2.81 M
+ * people (modelled)". Reads the table's `<popVar>_within` columns (or, with cumulative bands,
+ * the bands themselves). Null when the table has no such figures.
+ * @param qualifier how the people were counted, e.g. "modelled" ('' for none)
+ */
+export function answerSentence(res: Pick<CatchmentResult, 'table' | 'breaks' | 'marketshed' | 'cumulative' | 'sources'>, popVar: string, qualifier: string, maxSources = 8): string | null {
+  const col = res.cumulative ? popVar : `${popVar}_within`;
+  const last = res.breaks[res.breaks.length - 1];
+  const lastOf = (rows: Row[]) => rows.filter((r) => r.minutes_to === last).map((r) => r[col]).find((v) => typeof v === 'number') as number | undefined;
+  const head = `Within ${minutesText(last)}`;
+  const q = qualifier ? ` (${qualifier})` : '';
+  if (!res.marketshed) {
+    const v = lastOf(res.table.rows);
+    if (v === undefined) return null;
+    return `${head}${res.sources[0]?.name ? ` of ${res.sources[0].name}` : ''}: ${peopleShort(v)} people${q}.`;
+  }
+  const parts: string[] = [];
+  for (const s of res.sources.slice(0, maxSources)) {
+    const v = lastOf(res.table.rows.filter((r) => r.source === s.name));
+    parts.push(`${s.name} ${v === undefined ? '0' : peopleShort(v)}`);
+  }
+  if (res.sources.length > maxSources) parts.push(`${res.sources.length - maxSources} more`);
+  const all = lastOf(res.table.rows.filter((r) => r.source === undefined || r.source === null || r.source === ''));
+  if (all === undefined) return null;
+  return `${head}: ${parts.join(', ')}, together ${peopleShort(all)} people${q}.`;
 }
 
 /** Names of the coverage columns of the band table (shown in their own per-source table by the panel). */

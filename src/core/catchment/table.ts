@@ -146,9 +146,62 @@ function coverageFields(cov: TableSpec['coverage'], s: number): Row {
 }
 
 /**
+ * "Within N" figures beside the band figures: running sums over the bands of one source (rows in
+ * band order) for additive columns (cells, area, indicators whose formula is a plain sum); a
+ * missing value adds 0.
+ * @returns per row, column -> cumulative value
+ */
+export function cumulativeRows(rows: Array<Record<string, unknown>>, cols: string[]): Array<Record<string, number | null>> {
+  const acc: Record<string, number> = {};
+  return rows.map((r) => {
+    const o: Record<string, number | null> = {};
+    for (const c of cols) {
+      const v = r[c];
+      acc[c] = (acc[c] ?? 0) + (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+      o[c] = acc[c];
+    }
+    return o;
+  });
+}
+
+/** True when an indicator's catalog formula is a plain sum (`sum(CODE, na.rm=TRUE)`), so band figures add up. */
+export function isAdditive(aggFunR: string | undefined, code: string): boolean {
+  return new RegExp(`^\\s*sum\\(\\s*${code}\\s*(,\\s*na\\.rm\\s*=\\s*(TRUE|T))?\\s*\\)\\s*$`).test(aggFunR ?? '');
+}
+
+/** A band without cells holds 0 people (0 of any indicator summed by `sum()`), not no data; other summaries stay missing. */
+function zeroEmptySums(rows: Row[], meta: VarRecord[]): void {
+  const sums = meta.filter((m) => isAdditive(m.aggFunR, m.varCode)).map((m) => m.varCode);
+  for (const r of rows) if (r.cells === 0) for (const c of sums) if (r[c] === undefined || r[c] === null) r[c] = 0;
+}
+
+/** Suffix of a "within" column: `POP_MODEL_within` = people within the band's upper limit. */
+export const WITHIN_SUFFIX = '_within';
+
+/**
+ * Adds the "within" columns (see {@link cumulativeRows}) after each additive column of a
+ * table of disjoint bands: per source (and for the all-sources rows) the running sum over the
+ * bands, rounded to the column's decimals. Cumulative tables already hold "within" figures.
+ */
+function addWithin(rows: Row[], columns: ColumnInfo[], meta: VarRecord[], K: number): ColumnInfo[] {
+  const byCode = new Map(meta.map((m) => [m.varCode, m]));
+  const additive = columns.filter((c) => c.name === 'cells' || c.name === 'area_km2' || isAdditive(byCode.get(c.name)?.aggFunR, c.name));
+  if (!additive.length) return columns;
+  const names = additive.map((c) => c.name);
+  for (let g = 0; g < rows.length; g += K) {
+    const group = rows.slice(g, g + K);
+    cumulativeRows(group, names).forEach((cum, i) => {
+      for (const c of additive) group[i][c.name + WITHIN_SUFFIX] = roundR(cum[c.name] ?? 0, c.dec ?? (c.type === 'integer' ? 0 : 6));
+    });
+  }
+  return columns.flatMap((c) => (names.includes(c.name) ? [c, { ...c, name: c.name + WITHIN_SUFFIX, label: `${c.label}: within the band's upper limit (running sum over the bands${rows.length > K ? ' of the row\'s source' : ''})` }] : [c]));
+}
+
+/**
  * The summary table of a catchment (see the module docs): one row per band; with
  * `marketshed`, the rows of each source (source, source_id, then each band) and then the
- * all-sources rows per band (no source).
+ * all-sources rows per band (no source). Disjoint bands also carry "within" columns
+ * (`cells_within`, `area_km2_within`, `<var>_within` for indicators summed by `sum()`).
  */
 export async function catchmentTable(engine: GroupSummariser, a: Assigned, spec: TableSpec, o: CallOptions = {}): Promise<TableResult> {
   const K = spec.bands.length;
@@ -168,8 +221,10 @@ export async function catchmentTable(engine: GroupSummariser, a: Assigned, spec:
     for (let k = 0; k < K; k++) rows.push({ band: spec.bands[k].label, minutes_from: spec.bands[k].fromMinutes, minutes_to: spec.bands[k].toMinutes, cells: all.cells[k], area_km2: roundR(all.area[k], 1), ...(sum.totals[k] ?? {}), ...coverageFields(spec.coverage, -1) });
   }
   const cov = spec.coverage ? COVERAGE_COLUMNS : [];
-  const columns = [...(spec.marketshed ? SOURCE_COLUMNS : []), ...CATCHMENT_KEY_COLUMNS, ...sum.columns, ...cov];
+  zeroEmptySums(rows, sum.meta);
   const meta = [spec.friction, ...sum.meta.filter((m) => m.varCode !== spec.friction.varCode)];
+  const body = [...CATCHMENT_KEY_COLUMNS, ...sum.columns];
+  const columns = [...(spec.marketshed ? SOURCE_COLUMNS : []), ...(spec.cumulative ? body : addWithin(rows, body, sum.meta, K)), ...cov];
   if (spec.coverage && !meta.some((m) => m.varCode === spec.coverage!.population.varCode)) meta.push(spec.coverage.population);
   return { rows, columns, meta };
 }
