@@ -103,8 +103,25 @@ export type Row = Record<string, Cell>;
  */
 export type ByArg = string[] | Record<string, Array<number | string> | null>;
 
+/**
+ * Arguments of the zonal operations named in `stats` (src/core/engine/zonal.ts), shared by the
+ * main query, `getLayerWKT` and `classify`.
+ */
+export interface ZonalArgs {
+  /** Weight layer code of `weighted_mean`, `weighted_sum`, `weighted_frac` (R `weights`), e.g. "POP_MODEL". */
+  weights?: string;
+  /** Quantile probabilities 0..1 of `quantile` (R `q`); default 0.1, 0.25, 0.5, 0.75, 0.9. */
+  q?: number[];
+  /** `quantile_type`: "7" (R type 7, default) or "weighted" (coverage-weighted). */
+  quantileType?: string;
+  /** `histogram` bins: one count (default 10) or increasing edges. */
+  bins?: number[];
+  /** `histogram` range c(min, max) of a bin count (default each zone's min and max). */
+  range?: number[];
+}
+
 /** Arguments of the main query (getLayer / indapi). */
-export interface GetLayerArgs {
+export interface GetLayerArgs extends ZonalArgs {
   /** Indicator codes; de-duplicated. */
   var: string[];
   /** Country or region codes; default ["SSA"]. */

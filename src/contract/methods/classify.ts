@@ -1,6 +1,6 @@
 /** The `classify` method: indicators summarised over user-supplied domains. */
 import type { ClassifyArgs } from '../../core/api';
-import { A_EXACT, A_STATS, A_VAR, compact } from './common';
+import { A_EXACT, A_STATS, A_VAR, A_ZONAL, compact, zonalArgsOf } from './common';
 import { defineMethod } from './types';
 
 /** `classify(var, domains, key = NULL, exact = FALSE, stats = NULL)`. */
@@ -14,13 +14,14 @@ export const classify = defineMethod({
     { name: 'key', type: 'string', default: 'NULL', doc: 'Feature property that names each domain (default: the feature id, else its position).' },
     A_EXACT,
     A_STATS,
+    ...A_ZONAL,
   ],
   details: ['Each variable is summarised with its catalog aggregation formula over the cells of each domain (see `exact`).'],
   value: 'A table with one row per domain: the domain key and one column per variable (and statistic).',
   examples: [
     `curl {base}/ocpu/library/indapi3/R/classify/json -H 'Content-Type: application/json' -d '{"var": "ELEVATION", "domains": {"nairobi": "POINT(36.82 -1.29)", "box": "POLYGON((36 -2, 38 -2, 38 0, 36 0, 36 -2))"}}'`,
   ],
-  typed: (b): ClassifyArgs => ({ ...compact({ var: b.var, key: b.key, exact: b.exact, stats: b.stats }), domains: b.domains }),
+  typed: (b): ClassifyArgs => ({ ...compact({ var: b.var, key: b.key, exact: b.exact, stats: b.stats, ...zonalArgsOf(b) }), domains: b.domains }),
   async run(ctx, a) {
     return { value: (await ctx.engine.classify(a, { signal: ctx.signal, onProgress: ctx.onProgress })).rows };
   },

@@ -3,7 +3,7 @@
  * definition each, so their documentation is written once), the main query's arguments from
  * the bound ones, and the value of a table.
  */
-import type { ByArg, GetLayerArgs, TableResult } from '../../core/api';
+import type { ByArg, GetLayerArgs, TableResult, ZonalArgs } from '../../core/api';
 import type { VarRecord } from '../../core/types';
 import type { ArgSpec } from '../args';
 
@@ -25,7 +25,33 @@ export const A_COLLAPSE = { name: 'collapse', type: 'bool', default: 'TRUE', doc
 /** Formal argument `as.list`: `list(meta, data)`. */
 export const A_ASLIST = { name: 'as.list', type: 'bool', default: 'FALSE', doc: 'TRUE returns `list(meta, data)`: the catalog records of the columns and the rows.' } as const satisfies ArgSpec;
 /** Formal argument `stats`: extra statistics per variable. */
-export const A_STATS = { name: 'stats', type: 'strings', default: 'NULL', doc: 'Extra statistics per variable: count, sum, mean, min, max, sd, p10, p25, p50, p75, p90, majority, minority.' } as const satisfies ArgSpec;
+export const A_STATS = {
+  name: 'stats',
+  type: 'strings',
+  default: 'NULL',
+  doc: 'Extra statistics per variable, columns `<VAR>_<stat>`: count, sum, mean, min, max, sd (sample, R `sd()`), pNN (R `quantile(type = 7)`, e.g. p10, p25), majority, minority, hist; and the zonal operations (names as exactextract; f = the cell\'s coverage fraction, 1 for a whole cell): ' +
+    'frac (class variables: share of each class, columns `<VAR>_frac_<class>`, summing to 1), weighted_frac (share of the `weights` layer in each class), weighted_mean = sum(f W x) / sum(f W) and weighted_sum = sum(f W x) over cells with both (need `weights`), ' +
+    'variance = sum(f (x - m)^2) / sum(f) (population variance, R `Hmisc::wtd.var(x, f, method = "ML")`; whole cells `mean((x - mean(x))^2)`), stdev (its square root), cv (stdev / mean), ' +
+    'quantile (at `q`, columns `<VAR>_q10`...; R `quantile(type = 7)` or `quantile_type = "weighted"`), variety (distinct values), valid_percent (100 x cells with a value / cells in the zone, coverage-weighted), nodata (coverage-weighted cells without a value), ' +
+    'area_km2 (covered area on the WGS84 ellipsoid), histogram (coverage-weighted cells per bin of `bins` and `range`, right-closed as R `hist()`: one row per bin with `bin`, `<VAR>_bin_lower`, `<VAR>_bin_upper`, `<VAR>_histogram`).',
+} as const satisfies ArgSpec;
+/** Formal argument `weights`: the weight layer of the weighted zonal operations. */
+export const A_WEIGHTS = { name: 'weights', type: 'string', default: 'NULL', doc: 'Weight layer code of `weighted_mean`, `weighted_sum` and `weighted_frac` in `stats` (a continuous indicator, e.g. "POP_MODEL"); needed by them, 400 naming `weights` when missing, unknown or a class variable.' } as const satisfies ArgSpec;
+/** Formal argument `q`: quantile probabilities. */
+export const A_Q = { name: 'q', type: 'numbers', default: 'c(0.1, 0.25, 0.5, 0.75, 0.9)', doc: 'Probabilities (0 to 1, at most 100) of the `quantile` statistic; columns `<VAR>_q<100 q>` (`q = 0.025` gives `_q2.5`).' } as const satisfies ArgSpec;
+/** Formal argument `quantile_type`: R type 7 or coverage-weighted quantiles. */
+export const A_QTYPE = {
+  name: 'quantile_type',
+  type: 'scalar',
+  default: '7',
+  doc: '7: R `quantile(x, q, type = 7)` over the zone\'s cells (f > 0), unweighted. "weighted": coverage-weighted, as `Hmisc::wtd.quantile(x, f, q)`: W = sum(f), h = 1 + (W - 1) q, v(t) = the smallest value whose cumulative weight reaches t, result = (1 - h mod 1) v(max(floor(h), 1)) + (h mod 1) v(min(floor(h) + 1, W)).',
+} as const satisfies ArgSpec;
+/** Formal argument `bins`: histogram bins. */
+export const A_BINS = { name: 'bins', type: 'numbers', default: '10', doc: 'Bins of the `histogram` statistic: a count (1 to 1000) of equal bins over `range`, or increasing edges (at most 1001).' } as const satisfies ArgSpec;
+/** Formal argument `range`: histogram range. */
+export const A_RANGE = { name: 'range', type: 'numbers', default: 'NULL', doc: 'c(min, max) of the `histogram` bins when `bins` is a count (default each zone\'s own minimum and maximum); values outside are not counted.' } as const satisfies ArgSpec;
+/** The zonal operations' arguments, in R order (after `stats` in each method's signature). */
+export const A_ZONAL = [A_WEIGHTS, A_Q, A_QTYPE, A_BINS, A_RANGE] as const;
 /** Formal argument `wkt`: shapes to summarise over. */
 export const A_WKT = { name: 'wkt', type: 'string', default: 'NULL', doc: 'WKT (EPSG:4326) of POINT, MULTIPOINT, POLYGON, MULTIPOLYGON or GEOMETRYCOLLECTION of those: summarise over these shapes instead of countries.' } as const satisfies ArgSpec;
 /** Formal argument `exact`: coverage-fraction weights. */
@@ -56,6 +82,16 @@ export interface BoundLayer {
   'dig.lab'?: number;
   wkt?: string;
   exact?: boolean;
+  weights?: string;
+  q?: number[];
+  quantile_type?: string | number | boolean;
+  bins?: number[];
+  range?: number[];
+}
+
+/** The zonal operations' arguments ({@link ZonalArgs}) from the bound ones; those not sent left out. */
+export function zonalArgsOf(a: Pick<BoundLayer, 'weights' | 'q' | 'quantile_type' | 'bins' | 'range'>): ZonalArgs {
+  return compact({ weights: a.weights, q: a.q, quantileType: a.quantile_type === undefined ? undefined : String(a.quantile_type), bins: a.bins, range: a.range });
 }
 
 /** `o` without its undefined members (an argument not sent stays absent, as before binding). */
@@ -69,7 +105,7 @@ export function compact<T extends object>(o: T): T {
  * Arguments not sent are left out.
  */
 export function layerArgsOf(a: BoundLayer, shapes = false): GetLayerArgs {
-  const g: GetLayerArgs = { var: a.var, iso3: a.iso3, by: a.by, ids: a.ids, collapse: a.collapse, asList: a['as.list'], stats: a.stats, digLab: a['dig.lab'] };
+  const g: GetLayerArgs = { var: a.var, iso3: a.iso3, by: a.by, ids: a.ids, collapse: a.collapse, asList: a['as.list'], stats: a.stats, digLab: a['dig.lab'], ...zonalArgsOf(a) };
   if (shapes) Object.assign(g, { wkt: a.wkt, exact: a.exact });
   return compact(g);
 }

@@ -6,8 +6,8 @@
 import type { CatchmentArgs, CatchmentResult } from './catchment';
 export type { CatchmentArgs, CatchmentBand, CatchmentCoverage, CatchmentOrigin, CatchmentResult, CatchmentSource, Neighbours, SourceCoverage } from './catchment';
 import type { GridDef } from '../grid';
-import type { ClassEntry, GetLayerArgs, Row, SelectionUsed, TableResult, VarRecord } from '../types';
-export type { ByArg, ColumnInfo, GetLayerArgs, Row, SelectionUsed, TableResult } from '../types';
+import type { ClassEntry, GetLayerArgs, Row, SelectionUsed, TableResult, VarRecord, ZonalArgs } from '../types';
+export type { ByArg, ColumnInfo, GetLayerArgs, Row, SelectionUsed, TableResult, ZonalArgs } from '../types';
 
 /** Options every async API takes. */
 export interface CallOptions {
@@ -124,8 +124,8 @@ export interface DescribeArgs {
 /** Result of `describe`: full catalog records, identifier element named `Code`. */
 export type DescribeResult = Record<string, string>[];
 
-/** Arguments of `classify`: summaries over custom domains. */
-export interface ClassifyArgs {
+/** Arguments of `classify`: summaries over custom domains (with the zonal operations' arguments). */
+export interface ClassifyArgs extends ZonalArgs {
   var: string[];
   /** A GeoJSON FeatureCollection (object) or a named list of WKT strings, as sent (read by the engine). */
   domains: unknown;

@@ -12,6 +12,8 @@ import { readLayer, type Ctx } from './context';
 import { intervalIndex } from '../r/labels';
 import type { BySpec, VarSpec } from './plan';
 import type { Selection } from './select';
+import { ZonalAgg } from './zonal';
+import { cellAreaKm2 } from '../area';
 
 /** Everything a query computed, for rows, cells and tables. */
 export interface Computed {
@@ -33,6 +35,8 @@ export interface Computed {
   iso: Int32Array;
   /** Slots per block: product of (n + 1) over the by dimensions. */
   P: number;
+  /** The zonal operations per variable (`zonal.ts`), in `vars` order, null for a variable without any; absent when none asked. */
+  zonal?: Array<ZonalAgg | null>;
 }
 
 /**
@@ -51,6 +55,8 @@ export async function compute(store: CogStore, c: Ctx, sel: Selection, vars: Var
   // other columns the formulas name (weights, areas, helper columns), read as the vars are
   const colRecs = new Map<string, VarRecord>();
   if (aggregate) for (const v of vars) for (const r of v.columnRecs) colRecs.set(r.varCode, r);
+  const zw = aggregate ? vars.find((v) => v.zonal?.weights)?.zonal!.weights : undefined;
+  if (zw) colRecs.set(zw.varCode, zw);
   const total = new Set([isoRec.varCode, ...bys.map((b) => b.code), ...vars.map((v) => v.code), ...colRecs.keys()]).size;
   let done = 0;
   const tick = <T>(p: Promise<T>) => p.then((x) => { onProgress?.(++done, total); return x; });
@@ -97,7 +103,24 @@ export async function compute(store: CogStore, c: Ctx, sel: Selection, vars: Var
       return new VarAgg(v, frame, varData[k], cols, lut);
     });
   }
-  return { sel, vars, bys, frame, aggs, varData, byData, iso, P };
+  const zonal = aggregate && vars.some((v) => v.zonal) ? zonalAggs(c, sel, vars, frame, varData, zw ? colDataOf(wData, zw.varCode) : null) : undefined;
+  return { sel, vars, bys, frame, aggs, varData, byData, iso, P, zonal };
+}
+
+function colDataOf(wData: ReadonlyArray<readonly [string, LayerData]>, code: string): Float32Array | Float64Array | null {
+  const d = wData.find(([k]) => k === code)?.[1];
+  return d && !(d instanceof Int32Array) ? d : null;
+}
+
+/** The zonal operations of each variable over a window frame (cell areas by window row). */
+function zonalAggs(c: Ctx, sel: Selection, vars: VarSpec[], frame: Frame, varData: LayerData[], weights: Float32Array | Float64Array | null): Array<ZonalAgg | null> {
+  const [, y0, x1] = sel.win;
+  const w = Math.max(1, x1 - sel.win[0]);
+  const rows = Math.max(0, sel.win[3] - y0);
+  const areas = new Float64Array(rows);
+  for (let r = 0; r < rows; r++) areas[r] = cellAreaKm2(y0 + r + c.grid.rowOffset);
+  const areaOf = (i: number) => areas[Math.floor(i / w)];
+  return vars.map((v, k) => (v.zonal ? new ZonalAgg(v, v.zonal, frame, varData[k], weights, areaOf) : null));
 }
 
 /** Group index per window cell (-1: not selected): block x by-combination, or the caller's groups. */

@@ -14,7 +14,7 @@ import { geometryCells } from '../wkt/raster';
 import { compute, type Computed } from './compute';
 import type { Ctx } from './context';
 import type { BySpec, VarSpec } from './plan';
-import { columns, metaOf, tableRows, withCells } from './rows';
+import { binRows, columns, metaOf, tableRows, withCells } from './rows';
 import { emptySelection, select } from './select';
 
 /** A domain: the key written on its rows and its geometry (EPSG:4326). */
@@ -48,7 +48,7 @@ export async function summariseDomains(
     // a WKT selection is a cell filter: the country filter (iso3) is ignored, as with ids
     const cp = await compute(store, c, select(c, {}, cells, perCountry), spec.vars, spec.bys, true, o.signal);
     last = cp;
-    const r = tableRows(c, cp);
+    const r = binRows(cp, tableRows(c, cp));
     if (!r.length && !perCountry) rows.push({ ...list[k].key });
     for (const row of r) rows.push({ ...list[k].key, ...row });
     o.onProgress?.(k + 1, list.length);

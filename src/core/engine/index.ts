@@ -186,7 +186,8 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
       const c = await ctx(o.signal);
       const { list, keyName } = parseDomains(args?.domains, args?.key);
       const keyCol: ColumnInfo = { name: keyName, role: 'key', label: `Domain (${keyName})`, unit: '', type: 'string' };
-      return domains(q, c, list, { var: args.var, stats: args.stats, exact: args.exact }, false, [keyCol], o);
+      const { var: v, stats, exact, weights, q: qs, quantileType, bins, range } = args;
+      return domains(q, c, list, { var: v, stats, exact, weights, q: qs, quantileType, bins, range }, false, [keyCol], o);
     },
 
     async similar(args, o = {}) {

@@ -10,6 +10,7 @@ import { breaksMessage, breaksProblem, intervalRule } from '../r/breaks';
 import type { ByArg, ClassEntry, VarRecord } from '../types';
 import { parseAggFun, renameColumns, type AggFormula } from '../r/expr';
 import { cutLabels } from '../r/labels';
+import { ZONAL_NAMES, type ZonalPlan } from './zonal';
 
 /** A summarised variable. */
 export interface VarSpec {
@@ -24,8 +25,10 @@ export interface VarSpec {
   columnRecs: VarRecord[];
   /** Class table (class variables), sorted by value. */
   classes?: ClassEntry[];
-  /** Extra statistics requested. */
+  /** Extra statistics requested (the older ones and the zonal operations' names). */
   stats: string[];
+  /** The zonal operations of the query (`zonal.ts`), when `stats` names any. */
+  zonal?: ZonalPlan;
 }
 
 /** A grouping dimension. */
@@ -78,8 +81,16 @@ export function digLabOf(v: unknown): number {
   return n;
 }
 
-/** Extra statistics a request may ask for (besides pNN percentiles, 0 <= NN <= 100). */
-export const STAT_NAMES = ['count', 'sum', 'mean', 'min', 'max', 'sd', 'majority', 'minority', 'hist'] as const;
+/** The older extra statistics a request may ask for (besides pNN percentiles, 0 <= NN <= 100). */
+export const LEGACY_STATS = ['count', 'sum', 'mean', 'min', 'max', 'sd', 'majority', 'minority', 'hist'] as const;
+
+/** Every statistic `stats` may name (besides pNN): the older ones, then the zonal operations of `zonal.ts`. */
+export const STAT_NAMES: readonly string[] = [...LEGACY_STATS, ...ZONAL_NAMES];
+
+/** Whether a statistic is one of the older ones (`accumulate.ts`) rather than a zonal operation. */
+export function isLegacyStat(s: string): boolean {
+  return !ZONAL_NAMES.includes(s);
+}
 
 /** Bins of the `hist` statistic. */
 export const HIST_BINS = 10;
@@ -90,7 +101,7 @@ export const HIST_BINS = 10;
  */
 export function checkStats(stats: unknown): string[] {
   const s = [...new Set(asList(stats, 'stats'))];
-  const bad = s.filter((x) => !(STAT_NAMES as readonly string[]).includes(x) && !/^p(100|[1-9]?[0-9])$/.test(x));
+  const bad = s.filter((x) => !STAT_NAMES.includes(x) && !/^p(100|[1-9]?[0-9])$/.test(x));
   if (bad.length) {
     throw new IndapiError('BAD_ARGUMENT', `Unknown statistic ${bad.join(', ')}; use ${STAT_NAMES.join(', ')} or pNN (percentile, e.g. p25).`);
   }

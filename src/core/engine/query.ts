@@ -14,7 +14,8 @@ import { compute, type Computed } from './compute';
 import type { Ctx } from './context';
 import { gridText, summariseDomains, type Domain } from './domains';
 import { checkStats, digLabOf, planBy, planVars, type BySpec, type VarSpec } from './plan';
-import { cellRows, columns, metaOf, tableRows, withCells } from './rows';
+import { zonalPlanOf } from './zonal';
+import { binRows, cellRows, columns, metaOf, tableRows, withCells } from './rows';
 import { select, selectionUsed, unweighted, type Selection } from './select';
 
 /** What a query runs against: the engine's COG store and its bundle context (loaded once). */
@@ -42,6 +43,8 @@ export async function prepare(q: QueryScope, args: GetLayerArgs, signal?: AbortS
   const stats = checkStats(args.stats);
   const byCodes = byCodesOf(args.by as never);
   const varSpecs = await planVars(c.cat, vars, byCodes, stats, signal);
+  const zonal = zonalPlanOf(stats, args, (code) => c.cat.get(code));
+  if (zonal.ops.length) for (const v of varSpecs) v.zonal = zonal;
   const bys = await planBy(c.cat, args.by as never, signal, digLabOf(args.digLab));
   for (const b of bys) if (varSpecs.some((v) => v.code === b.code)) b.key = `${b.code}_by`;
   return { c, varSpecs, bys };
@@ -56,7 +59,7 @@ async function regionBlocks(q: QueryScope, p: Prepared, codes: string[], o: Call
     const e = c.cat.isoEntry(code)!;
     const progress = o.onProgress && ((d: number, t: number) => o.onProgress!(k * t + d, codes.length * t));
     const cp = await compute(q.store, c, select(c, { iso3: [code] }, null, null), varSpecs, bys, true, o.signal, progress);
-    rows.push(...tableRows(c, cp, e.type === 'region' ? { ISO3: code, ADM0_NAME: e.name } : undefined));
+    rows.push(...binRows(cp, tableRows(c, cp, e.type === 'region' ? { ISO3: code, ADM0_NAME: e.name } : undefined)));
     last = cp;
   }
   const shown = { ...last!, sel: { ...last!.sel, blocks: [c.isoClasses[0]] } };
@@ -98,7 +101,7 @@ export async function table(q: QueryScope, args: GetLayerArgs, o: CallOptions = 
   }
   const sel = args.wkt ? unweighted(selectionOf(c, args)) : selectionOf(c, args);
   const cp = await compute(q.store, c, sel, varSpecs, bys, collapse || bys.length > 0, o.signal, o.onProgress);
-  const rows = collapse ? tableRows(c, cp) : cellRows(c, cp);
+  const rows = collapse ? binRows(cp, tableRows(c, cp)) : cellRows(c, cp);
   return { rows, columns: withCells(columns(c, cp, [], !collapse), rows), meta: metaOf(c, cp), computed: cp, ctx: c, selection: selectionUsed(args, sel) };
 }
 

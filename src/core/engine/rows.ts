@@ -8,7 +8,8 @@ import type { ClassEntry, Row, VarRecord } from '../types';
 import type { Computed } from './compute';
 import type { Ctx } from './context';
 import { roundR } from '../r/labels';
-import type { BySpec, VarSpec } from './plan';
+import { isLegacyStat, type BySpec, type VarSpec } from './plan';
+import { BIN_COLUMN, explodeHistogram, zonalColumns } from './zonal';
 
 /** ISO3 and ADM0_NAME of an ISO3 class. */
 export function countryKeys(c: Ctx, e: ClassEntry): Row {
@@ -44,7 +45,9 @@ export function valueFields(cp: Computed, t: number, row: Row): void {
   cp.vars.forEach((v, k) => {
     const x = fmtValue(v, cp.aggs![k].value(t));
     if (x !== undefined) row[v.code] = x;
+    cp.zonal?.[k]?.fields(t, row);
     for (const s of v.stats) {
+      if (!isLegacyStat(s)) continue;
       const y = cp.aggs![k].stat(s, t);
       if (y === undefined) continue;
       row[`${v.code}_${s}`] = typeof y === 'string' ? y : s === 'count' ? roundR(y, 4) : roundR(y, v.rec.dec);
@@ -151,13 +154,16 @@ export function columns(c: Ctx, cp: Computed, extra: ColumnInfo[] = [], perCell 
       classes: d.labels.map((l, i) => ({ value: d.values ? d.values[i] : i + 1, label: l })),
     });
   }
+  if (!perCell && cp.vars.some((v) => v.zonal?.ops.includes('histogram') && v.rec.type !== 'class')) cols.push(BIN_COLUMN);
   for (const v of cp.vars) {
     const isClass = v.rec.type === 'class';
     cols.push({
       name: v.code, role: 'value', code: v.code, label: v.rec.varLabel, unit: v.rec.unit,
       type: isClass ? 'string' : 'number', dec: isClass ? undefined : v.rec.dec, classes: isClass ? v.classes : undefined,
     });
+    if (!perCell && v.zonal) cols.push(...zonalColumns(v, v.zonal));
     for (const s of v.stats) {
+      if (!isLegacyStat(s)) continue;
       const str = s === 'hist' || (isClass && (s === 'majority' || s === 'minority'));
       if (isClass && !['count', 'majority', 'minority'].includes(s)) continue;
       cols.push({
@@ -167,6 +173,11 @@ export function columns(c: Ctx, cp: Computed, extra: ColumnInfo[] = [], perCell 
     }
   }
   return cols;
+}
+
+/** Summary rows with histograms made one row per bin ({@link explodeHistogram}), bin edges at the variable's decimals plus 3. */
+export function binRows(cp: Computed, rows: Row[]): Row[] {
+  return explodeHistogram(rows, (code) => (cp.vars.find((v) => v.code === code)?.rec.dec ?? 2) + 3);
 }
 
 /** Adds the `cells` column when some row (an NA group's) carries it. */
