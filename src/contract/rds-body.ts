@@ -9,7 +9,7 @@
 import { parseMultipart, MultipartParseError } from '@remix-run/multipart-parser';
 import { MAX_IDS } from '../core/engine';
 import { gunzipBounded, readRdsValue, RdsValueError, type RdsValue } from '../core/formats/rds-value';
-import { BodyError, type RawArgs } from './args';
+import { BodyError, parseBody, type RawArgs } from './args';
 import { parseRLiteral, type RValue } from './rliteral';
 
 /** Bounds of an R-object body. */
@@ -144,4 +144,37 @@ export function parseMultipartBody(contentType: string, bytes: Uint8Array, limit
     throw e;
   }
   return out;
+}
+
+/**
+ * Bodies of at least this many bytes (1 MiB) are parsed away from the thread that answers
+ * requests when the runner can ({@link MethodRunner.parseBody} in `run.ts`): parsing a 9.5 MB
+ * R-literal form takes seconds and some hundred MB, which would stall every other request.
+ */
+export const LARGE_BODY_BYTES = 1024 * 1024;
+
+/** A request body to read: its Content-Type, its bytes (already within the body limit) and the bounds. */
+export interface BodyInput extends RdsBodyLimits {
+  /** The request's Content-Type header (null when absent). */
+  contentType: string | null;
+  /** The whole body. */
+  bytes: Uint8Array;
+}
+
+/**
+ * Reads the arguments of a call's body of any accepted type: multipart and `application/rds`
+ * from their bytes ({@link parseMultipartBody}, {@link parseRdsBody}), the others as UTF-8
+ * text ({@link parseBody}: JSON, form-encoded R literals). The same function runs in the
+ * handler's thread and in the Node server's pool (bodies of {@link LARGE_BODY_BYTES} or more).
+ * @returns the arguments in order
+ * @throws BodyError (400, 413, 415) for a body that cannot be read; IndapiError UNPARSABLE for a
+ *   form value that is not an R literal
+ */
+export function parseRequestBody(input: BodyInput): RawArgs {
+  const ct = input.contentType;
+  const type = (ct ?? '').split(';')[0].trim().toLowerCase();
+  const limits = { maxBytes: input.maxBytes, maxDepth: input.maxDepth };
+  if (type === 'multipart/form-data') return parseMultipartBody(ct!, input.bytes, limits);
+  if (type === 'application/rds') return parseRdsBody(input.bytes, limits);
+  return parseBody(ct, new TextDecoder('utf-8', { fatal: false }).decode(input.bytes));
 }

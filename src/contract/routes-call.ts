@@ -6,16 +6,16 @@
  * job (`jobs.ts`) and the answer is 202 at once.
  */
 import type { Context, Hono } from 'hono';
-import { isIndapiError, throwIfAborted } from '../core/errors';
+import { IndapiError, isIndapiError, throwIfAborted } from '../core/errors';
 import { concatBytes } from '../core/formats/bytes';
-import { bindArgs, BodyError, parseBody, type RawArgs } from './args';
+import { bindArgs, BodyError, type RawArgs } from './args';
 import type { RValue } from './rliteral';
 import { deparseCall } from './deparse';
 import { consoleText, errorResponse, jsonText, LIBRARY, messageOf, sessionEntries, text, type RouteContext } from './http';
 import { prefersAsync, type JobFailure, type JobWork, type ProgressFn } from './jobs';
 import { checkCallLimits } from './limits';
 import { METHOD_BY_NAME } from './methods';
-import { parseMultipartBody, parseRdsBody } from './rds-body';
+import { LARGE_BODY_BYTES, parseRequestBody } from './rds-body';
 import { toCsv } from './rprint';
 import { unknownMethod } from './routes-library';
 import { BusyError, CHEAP_METHODS, executeCall, type CallOutput, type MethodCall } from './run';
@@ -31,7 +31,15 @@ async function readBody(req: Request, max: number): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let step: ReadableStreamReadResult<Uint8Array>;
+    try {
+      step = await reader.read();
+    } catch (e) {
+      // the client closed the connection during the upload: nobody reads the answer (499, not 500)
+      if (req.signal.aborted) throw new IndapiError('ABORTED', 'The client closed the request before its body was read.');
+      throw e;
+    }
+    const { done, value } = step;
     if (done) break;
     total += value.byteLength;
     if (total > max) {
@@ -51,16 +59,13 @@ async function readBody(req: Request, max: number): Promise<Uint8Array> {
 async function readCall(c: Context, name: string, rc: RouteContext): Promise<{ raw: RawArgs; callText: string } | Response> {
   try {
     const bytes = await readBody(c.req.raw, rc.maxBodyBytes);
-    const ct = c.req.header('content-type') ?? null;
-    const type = (ct ?? '').split(';')[0].trim().toLowerCase();
-    const limits = { maxBytes: rc.maxBodyBytes, maxDepth: rc.limits.maxDepth };
-    let raw: RawArgs;
-    if (type === 'multipart/form-data') raw = parseMultipartBody(ct!, bytes, limits);
-    else if (type === 'application/rds') raw = parseRdsBody(bytes, limits);
-    else raw = parseBody(ct, new TextDecoder('utf-8', { fatal: false }).decode(bytes));
+    const input = { contentType: c.req.header('content-type') ?? null, bytes, maxBytes: rc.maxBodyBytes, maxDepth: rc.limits.maxDepth };
+    // a large body is parsed on the runner's threads (seconds for a 10 MB R literal), not in the one answering requests
+    const raw: RawArgs = rc.runner?.parseBody && bytes.length >= LARGE_BODY_BYTES ? await rc.runner.parseBody(input, c.req.raw.signal) : parseRequestBody(input);
     return { raw, callText: deparseCall(name, raw) };
   } catch (e) {
     if (e instanceof BodyError) return errorResponse(e.status, e.message);
+    if (e instanceof BusyError) return errorResponse(503, e.message, undefined, { 'Retry-After': String(e.retryAfterS) });
     if (isIndapiError(e) && e.code === 'UNPARSABLE') {
       return errorAnswer(e, deparseCall('parse', [['text', String(e.detail?.text ?? '')]]));
     }

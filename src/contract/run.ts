@@ -8,6 +8,8 @@ import type { Engine } from '../core/api';
 import { throwIfAborted } from '../core/errors';
 import { checkValueLimits, DEFAULT_LIMITS, valueBytes, type CallLimits } from './limits';
 import { METHOD_BY_NAME, type GenFile, type MethodResult } from './methods';
+import type { RawArgs } from './args';
+import type { BodyInput } from './rds-body';
 import { printValue } from './rprint';
 
 /** A call, as plain data (structured-cloneable). */
@@ -48,6 +50,12 @@ export interface MethodRunner {
   run(call: MethodCall, signal: AbortSignal, onProgress?: (done: number, total: number) => void): Promise<CallOutput>;
   /** Methods cheap enough to run in the handler's thread (default: category, describe). */
   inline?: ReadonlySet<string>;
+  /**
+   * Reads a large request body (at least `LARGE_BODY_BYTES`, rds-body.ts) away from the
+   * handler's thread, as `parseRequestBody` does; absent: bodies are read in the handler's thread.
+   * @throws BodyError, IndapiError UNPARSABLE as `parseRequestBody`; {@link BusyError} when the queue is full
+   */
+  parseBody?(input: BodyInput, signal: AbortSignal): Promise<RawArgs>;
 }
 
 /** Methods that only read the catalog: answered in the handler's thread, never queued. */

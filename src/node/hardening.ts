@@ -4,7 +4,7 @@
  * arbitrary `Host`), and socket limits (`HEADERS_TIMEOUT_S`, `REQUEST_TIMEOUT_S`,
  * `MAX_CONNECTIONS`, `MAX_CONNECTIONS_PER_CLIENT`). See README "Deploy".
  */
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import os from 'node:os';
 
@@ -57,6 +57,103 @@ export function applySocketLimits(server: Server, l: SocketLimits): void {
   server.headersTimeout = Math.min(l.headersTimeoutMs, l.requestTimeoutMs);
   server.maxConnections = l.maxConnections;
   if (l.maxConnectionsPerClient > 0) capPerClient(server, l.maxConnectionsPerClient);
+  closeIdleNearCap(server, l.maxConnections);
+}
+
+/**
+ * Connections kept free below `MAX_CONNECTIONS` for new clients: a sixteenth of the cap,
+ * 1 to 64 (64 of 1,024).
+ */
+export function idleReserve(maxConnections: number): number {
+  return Math.max(1, Math.min(64, Math.floor(maxConnections / 16)));
+}
+
+/**
+ * Keeps the connection cap out of reach of idle sockets (17 addresses x 64 idle sockets
+ * filled 1,024 and shut every other client out until the header timeout): when more than
+ * `maxConnections - idleReserve` are open, the oldest idle ones (no request in flight: not
+ * yet sent, or kept alive between requests) are closed as a new one is accepted. A socket
+ * with a request in flight is never closed.
+ */
+function closeIdleNearCap(server: Server, maxConnections: number): void {
+  const highWater = maxConnections - idleReserve(maxConnections);
+  const idle = new Map<Socket, true>(); // in the order they became idle: the oldest first
+  const closing = new Set<Socket>();
+  let open = 0;
+  server.on('connection', (socket: Socket) => {
+    if (socket.destroyed) return; // refused by the per-client cap
+    open++;
+    idle.set(socket, true);
+    socket.once('close', () => {
+      open--;
+      idle.delete(socket);
+      closing.delete(socket);
+    });
+    for (const old of idle.keys()) {
+      if (open - closing.size <= highWater) break;
+      if (old === socket) continue;
+      idle.delete(old);
+      closing.add(old);
+      old.destroy();
+    }
+  });
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket;
+    idle.delete(socket);
+    res.once('close', () => {
+      if (!socket.destroyed && !closing.has(socket)) idle.set(socket, true);
+    });
+  });
+}
+
+/** Limits on concurrent large request bodies (see {@link largeBodyGate}). */
+export interface LargeBodyLimits {
+  /** A body of at least this many bytes is large (`LARGE_BODY_BYTES`, 1 MiB); a body without a length counts as large. */
+  largeBytes: number;
+  /** Most large bodies one client address may have in flight (`MAX_LARGE_BODIES_PER_CLIENT`, default 2); more answer 429. */
+  perClient: number;
+  /** Most large bodies in flight in all (`MAX_LARGE_BODIES`, default 8); more answer 503. */
+  total: number;
+  /** Seconds sent in `Retry-After` (default 5). */
+  retryAfterS: number;
+}
+
+/** The large-body limits from `MAX_LARGE_BODIES_PER_CLIENT` and `MAX_LARGE_BODIES`. */
+export function largeBodyLimitsFromEnv(largeBytes: number, env: NodeJS.ProcessEnv = process.env): LargeBodyLimits {
+  return { largeBytes, perClient: Math.floor(envNumber(env.MAX_LARGE_BODIES_PER_CLIENT, 2)), total: Math.floor(envNumber(env.MAX_LARGE_BODIES, 8)), retryAfterS: 5 };
+}
+
+/**
+ * Caps the large request bodies in flight (each takes up to the body limit in memory and
+ * seconds of a pool thread to parse), per client address and in all: ten concurrent 9.5 MB
+ * forms from one client took 3.4 GB and froze the server 16 s.
+ * @returns `admit(req, address)`: a release function when the request may go on (call it
+ *   when its answer is made), else the answer: 429 (this client has too many) or 503 (the
+ *   server has too many), text/plain with `Retry-After`
+ */
+export function largeBodyGate(l: LargeBodyLimits): (req: Request, address: string) => (() => void) | Response {
+  const byClient = new Map<string, number>();
+  let total = 0;
+  const refuse = (status: number, msg: string) => new Response(msg + '\n', { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Retry-After': String(l.retryAfterS), 'Access-Control-Allow-Origin': '*' } });
+  return (req, address) => {
+    if (req.method !== 'POST' || !req.body) return () => {};
+    const len = Number(req.headers.get('content-length') ?? NaN);
+    if (Number.isFinite(len) && len < l.largeBytes) return () => {};
+    const mine = byClient.get(address) ?? 0;
+    if (mine >= l.perClient) return refuse(429, `Too many large requests from your address: at most ${l.perClient} bodies of ${l.largeBytes} bytes or more at a time. Try again in ${l.retryAfterS} s.`);
+    if (total >= l.total) return refuse(503, `The server is busy reading large requests (at most ${l.total} at a time). Try again in ${l.retryAfterS} s.`);
+    byClient.set(address, mine + 1);
+    total++;
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      total--;
+      const left = (byClient.get(address) ?? 1) - 1;
+      if (left > 0) byClient.set(address, left);
+      else byClient.delete(address);
+    };
+  };
 }
 
 function capPerClient(server: Server, max: number): void {

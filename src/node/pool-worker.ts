@@ -7,6 +7,8 @@
  */
 import type { MessagePort } from 'node:worker_threads';
 import { workerData } from 'node:worker_threads';
+import { BodyError, type RawArgs } from '../contract/args';
+import { parseRequestBody, type BodyInput } from '../contract/rds-body';
 import { executeCall, type CallEnv, type CallOutput, type MethodCall } from '../contract/run';
 import { isIndapiError } from '../core/errors';
 import { createBundleEngine, nodeGenFile } from './bundle-runtime';
@@ -18,8 +20,38 @@ export interface PoolTask {
   started: SharedArrayBuffer;
 }
 
+/** An error as plain data: its name, code (IndapiError) or status (BodyError), message and detail. */
+export interface PoolError {
+  name: string;
+  code?: string;
+  /** HTTP status of a BodyError. */
+  status?: number;
+  message: string;
+  detail?: Record<string, unknown>;
+}
+
 /** What the worker answers: the output, or the error as plain data. */
-export type PoolAnswer = { ok: true; out: CallOutput } | { ok: false; error: { name: string; code?: string; message: string; detail?: Record<string, unknown> } };
+export type PoolAnswer = { ok: true; out: CallOutput } | { ok: false; error: PoolError };
+
+/** What the pool sends to read a large request body (`parseRequestBody`) on this thread. */
+export interface ParseTask {
+  parse: BodyInput;
+}
+
+/** What the worker answers to a {@link ParseTask}: the arguments, or the error as plain data. */
+export type ParseAnswer = { ok: true; args: RawArgs } | { ok: false; error: PoolError };
+
+/** A thrown value as plain data (so that its code or status survives the thread boundary). */
+function plainError(e: unknown): PoolError {
+  const err = e as Error & { code?: string; detail?: Record<string, unknown> };
+  return {
+    name: err?.name ?? 'Error',
+    code: isIndapiError(e) ? e.code : undefined,
+    status: e instanceof BodyError ? e.status : undefined,
+    message: err?.message ?? String(e),
+    detail: isIndapiError(e) ? e.detail : undefined,
+  };
+}
 
 /** What the pool passes as `workerData`. */
 export interface PoolWorkerData {
@@ -51,19 +83,22 @@ function progressPoster(port: MessagePort): (done: number, total: number) => voi
   };
 }
 
-/** Runs one call; never throws (errors are answered as data, so their code survives the thread boundary). */
-export default async function runTask(task: PoolTask): Promise<PoolAnswer> {
+/** Runs one call, or reads one body; never throws (errors are answered as data, so their code survives the thread boundary). */
+export default async function runTask(task: PoolTask | ParseTask): Promise<PoolAnswer | ParseAnswer> {
+  if ('parse' in task) {
+    try {
+      return { ok: true, args: parseRequestBody(task.parse) };
+    } catch (e) {
+      return { ok: false, error: plainError(e) };
+    }
+  }
   const ac = new AbortController();
   task.port.on('message', () => ac.abort());
   Atomics.store(new Int32Array(task.started), 0, 1);
   try {
     return { ok: true, out: await executeCall(await runtime(), task.call, ac.signal, { zip: true, onProgress: progressPoster(task.port) }) };
   } catch (e) {
-    const err = e as Error & { code?: string; detail?: Record<string, unknown> };
-    return {
-      ok: false,
-      error: { name: err?.name ?? 'Error', code: isIndapiError(e) ? e.code : undefined, message: err?.message ?? String(e), detail: isIndapiError(e) ? e.detail : undefined },
-    };
+    return { ok: false, error: plainError(e) };
   } finally {
     task.port.close();
   }

@@ -14,9 +14,11 @@
 import os from 'node:os';
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
+import { BodyError, type RawArgs } from '../contract/args';
+import type { BodyInput } from '../contract/rds-body';
 import { BusyError, CHEAP_METHODS, type CallOutput, type MethodCall, type MethodRunner } from '../contract/run';
 import { IndapiError, type ErrorCode } from '../core/errors';
-import type { PoolAnswer, PoolTask, PoolWorkerData } from './pool-worker';
+import type { ParseAnswer, ParseTask, PoolAnswer, PoolError, PoolTask, PoolWorkerData } from './pool-worker';
 
 /** Options of {@link createMethodPool}. */
 export interface MethodPoolOptions {
@@ -35,6 +37,12 @@ export interface MethodPoolOptions {
    * default 5): the event loop, answering cheap calls, gets the CPU first when the cores are busy.
    */
   nice?: number;
+  /**
+   * Largest V8 heap of each worker, MiB (`resourceLimits.maxOldGenerationSizeMb`; default:
+   * Node's own). A worker past it is replaced (its block cache is lost) and its call or body
+   * answers 503 with `Retry-After`; this bounds the RSS the pool can take.
+   */
+  heapMB?: number;
   /** Worker entry (tests); default `pool-worker.mjs` beside this file. */
   workerFile?: string | URL;
   /** Extra `workerData` (tests). */
@@ -50,7 +58,8 @@ export interface MethodPool extends MethodRunner {
 }
 
 /** Rebuilds an error answered by a worker. */
-function revive(e: Extract<PoolAnswer, { ok: false }>['error']): Error {
+function revive(e: PoolError): Error {
+  if (e.status !== undefined) return new BodyError(e.status, e.message);
   if (e.code) return new IndapiError(e.code as ErrorCode, e.message, e.detail);
   return new Error(e.message);
 }
@@ -67,15 +76,32 @@ export function createMethodPool(o: MethodPoolOptions): MethodPool {
     idleTimeout: Infinity,
     niceIncrement: process.platform === 'linux' ? Math.max(0, Math.floor(o.nice ?? 5)) : 0,
     workerData: data,
+    ...(o.heapMB ? { resourceLimits: { maxOldGenerationSizeMb: o.heapMB } } : {}),
   });
   const retryAfterS = o.retryAfterS ?? 5;
   const maxQueue = Math.max(0, o.maxQueue ?? 64);
   let pending = 0;
 
-  async function run(call: MethodCall, signal: AbortSignal, onProgress?: (done: number, total: number) => void): Promise<CallOutput> {
+  /** Runs a task on the pool, bounded by the queue, dropped from the queue when `signal` aborts. */
+  async function submit<T>(task: object, transfer: unknown[], signal: AbortSignal, dequeue: AbortController): Promise<T> {
     if (signal.aborted) throw new IndapiError('ABORTED', 'The request was aborted.');
     // piscina's own maxQueue does not count tasks that carry an AbortSignal: bound them here.
     if (pool.queueSize >= maxQueue && pending >= threads) throw new BusyError(retryAfterS);
+    pending++;
+    try {
+      return (await pool.run(task, { transferList: transfer as never, signal: dequeue.signal })) as T;
+    } catch (e) {
+      if (e instanceof Error && e.message === 'Task queue is at limit') throw new BusyError(retryAfterS);
+      if (e instanceof Error && e.name === 'AbortError') throw new IndapiError('ABORTED', 'The request was aborted.');
+      // a worker past its heap limit (heapMB) is replaced: the work was too large for now
+      if ((e as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY') throw new BusyError(retryAfterS, 'The server ran out of memory for this request (its worker heap limit). Try again later or send less.');
+      throw e;
+    } finally {
+      pending--;
+    }
+  }
+
+  async function run(call: MethodCall, signal: AbortSignal, onProgress?: (done: number, total: number) => void): Promise<CallOutput> {
     const { port1, port2 } = new MessageChannel();
     if (onProgress) port1.on('message', (m: { progress?: [number, number] }) => { if (m?.progress) onProgress(m.progress[0], m.progress[1]); });
     // Set by the worker, synchronously, when it takes the call: then an abort goes over the port.
@@ -86,25 +112,37 @@ export function createMethodPool(o: MethodPoolOptions): MethodPool {
       else dequeue.abort();
     };
     signal.addEventListener('abort', onAbort, { once: true });
-    pending++;
     try {
       const task: PoolTask = { call, port: port2, started: started.buffer as SharedArrayBuffer };
-      const answer = (await pool.run(task, { transferList: [port2] as never, signal: dequeue.signal })) as PoolAnswer;
+      const answer = await submit<PoolAnswer>(task, [port2], signal, dequeue);
       if (!answer.ok) throw revive(answer.error);
       return answer.out;
-    } catch (e) {
-      if (e instanceof Error && e.message === 'Task queue is at limit') throw new BusyError(retryAfterS);
-      if (e instanceof Error && e.name === 'AbortError') throw new IndapiError('ABORTED', 'The request was aborted.');
-      throw e;
     } finally {
-      pending--;
       signal.removeEventListener('abort', onAbort);
       port1.close();
     }
   }
 
+  /** Reads a body on a worker (the bytes are moved there, not copied twice); a queued read is dropped on abort. */
+  async function parseBody(input: BodyInput, signal: AbortSignal): Promise<RawArgs> {
+    const b = input.bytes;
+    const bytes = b.byteOffset === 0 && b.byteLength === b.buffer.byteLength && b.buffer instanceof ArrayBuffer ? b : new Uint8Array(b); // a copy (a Buffer of a shared slab cannot move)
+    const dequeue = new AbortController();
+    const onAbort = () => dequeue.abort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      const task: ParseTask = { parse: { ...input, bytes } };
+      const answer = await submit<ParseAnswer>(task, [bytes.buffer], signal, dequeue);
+      if (!answer.ok) throw revive(answer.error);
+      return answer.args;
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
+  }
+
   return {
     run,
+    parseBody,
     inline: CHEAP_METHODS,
     pending: () => pending,
     close: () => pool.destroy(),

@@ -169,6 +169,8 @@ export function cachedRunner(runner: MethodRunner, o: ResultCacheOptions): Cache
   return {
     run,
     inline: runner.inline,
+    // large bodies are parsed by the wrapped runner (its threads); parsing is not cached
+    parseBody: runner.parseBody?.bind(runner),
     stats: () => ({ ...counts, bytes: cache?.calculatedSize ?? 0, entries: cache?.size ?? 0 }),
   };
 }

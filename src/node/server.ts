@@ -27,6 +27,10 @@
  * - `JOBS_MAX` (default 16): jobs (calls sent with `Prefer: respond-async`) running or
  *   queued on this node, more answer 503 with `Retry-After`; `JOBS_CONCURRENCY` (default 2):
  *   jobs running at once; `JOB_TIMEOUT_S` (default 3600): longest a job may run, then it fails;
+ *   `POOL_HEAP_MB` (default: Node's): V8 heap limit of each worker (bounds the pool's RSS);
+ * - bodies of 1 MiB or more are parsed on the pool's threads; `MAX_LARGE_BODIES_PER_CLIENT`
+ *   (default 2; more answer 429) and `MAX_LARGE_BODIES` (default 8; more answer 503) cap
+ *   those in flight, both with `Retry-After`;
  * - `PUBLIC_URL`: the public origin for `Location` and links (behind a reverse proxy,
  *   e.g. `https://data.example.org`); without it only a `Host` naming this machine is used;
  * - `HEADERS_TIMEOUT_S` (default 20), `REQUEST_TIMEOUT_S` (default 120), `MAX_CONNECTIONS`
@@ -55,10 +59,12 @@ import type { JobQueue, JobQueueOptions } from '../contract/jobs';
 import type { GenFile } from '../contract/methods';
 import type { MethodRunner } from '../contract/run';
 import type { SessionStore } from '../contract/sessions';
+import { LARGE_BODY_BYTES } from '../contract/rds-body';
 import { errorAnswer } from '../contract/status';
 import { bundleVersion, createBundleEngine, isDataUrl, nodeGenFile } from './bundle-runtime';
 import { createDiskSessionStore, type DiskSessionStore } from './disk-sessions';
 import { API_CSP, appCsp, applySocketLimits, connectionsCheckingIntervalMs, envNumber, publicOriginResolver, socketLimitsFromEnv, withSecurityHeaders, type SocketLimits } from './hardening';
+import { largeBodyGate, largeBodyLimitsFromEnv, type LargeBodyLimits } from './hardening';
 import { createMethodPool, type MethodPoolOptions } from './pool';
 import { cachedRunner } from './result-cache';
 import { safeJoin, serveFile } from './static';
@@ -109,6 +115,8 @@ export interface ServerOptions {
   socket?: Partial<SocketLimits>;
   /** Jobs of this node (default from `JOBS_MAX`, `JOBS_CONCURRENCY`, `JOB_TIMEOUT_S`; see src/contract/jobs.ts). */
   jobs?: JobQueue | JobQueueOptions;
+  /** Limits on concurrent large request bodies (default from the environment, see {@link largeBodyLimitsFromEnv}). */
+  largeBodies?: Partial<LargeBodyLimits>;
   /** Bytes of the pool's result cache (default `RESULT_CACHE_MB`, 64 MiB; 0 turns it and the sharing of identical calls off). See result-cache.ts. */
   resultCacheBytes?: number;
 }
@@ -176,6 +184,7 @@ function methodPool(d: Defaults, o: ServerOptions) {
     maxQueue: env.POOL_QUEUE !== undefined && /^\d+$/.test(env.POOL_QUEUE) ? Number(env.POOL_QUEUE) : undefined,
     cacheBytes: env.POOL_CACHE_MB ? envNumber(env.POOL_CACHE_MB, 192) * 1024 * 1024 : undefined,
     nice: env.POOL_NICE !== undefined && /^\d+$/.test(env.POOL_NICE) ? Number(env.POOL_NICE) : undefined,
+    heapMB: env.POOL_HEAP_MB ? envNumber(env.POOL_HEAP_MB, 0) || undefined : undefined,
     ...o.pool,
   });
 }
@@ -316,18 +325,27 @@ export async function startServer(o: ServerOptions = {}): Promise<RunningServer>
   // (RESULT_CACHE_MB=0: no cache and no sharing, every call is computed)
   const runner = pool && d.resultCacheBytes > 0 ? cachedRunner(pool, { maxBytes: d.resultCacheBytes, bundleId: d.dataDir }) : pool;
   const handle = createServerFetch({ ...o, sessions, runner: o.runner || runner });
-  const fetchWithLog = async (req: Request): Promise<Response> => {
+  const admitBody = largeBodyGate({ ...largeBodyLimitsFromEnv(LARGE_BODY_BYTES), ...o.largeBodies });
+  const fetchWithLog = async (req: Request, nodeEnv?: { incoming?: { socket?: { remoteAddress?: string } } }): Promise<Response> => {
     const t0 = performance.now();
     let res: Response;
-    try {
-      res = await handle(req);
-    } catch (e) {
-      res = errorAnswer(e);
+    const admitted = admitBody(req, nodeEnv?.incoming?.socket?.remoteAddress ?? '?');
+    if (admitted instanceof Response) res = withSecurityHeaders(admitted, 'api', API_CSP);
+    else {
+      try {
+        res = await handle(req);
+      } catch (e) {
+        res = errorAnswer(e);
+      } finally {
+        admitted();
+      }
     }
     if (log) {
       const u = new URL(req.url);
       const len = res.headers.get('content-length') ?? '-';
-      log(`${new Date().toISOString()} ${req.method} ${u.pathname}${u.search} ${res.status} ${len} ${(performance.now() - t0).toFixed(1)}ms`);
+      // a client that went away is logged as nginx does (499 client closed request), whatever was answered
+      const status = req.signal.aborted ? '499 (client closed request)' : res.status;
+      log(`${new Date().toISOString()} ${req.method} ${u.pathname}${u.search} ${status} ${len} ${(performance.now() - t0).toFixed(1)}ms`);
     }
     return res;
   };
