@@ -149,6 +149,12 @@ describe('composeMapSvg', () => {
     expect(svg2).not.toContain('Hidden');
     expect(svg2).toMatch(/<g id="title"><rect x="10" y="10" width="\d+" height="42" rx="3" fill="#ffffff" stroke="#aab2bc"\/>/);
   });
+  test('a source tag over the town label of the same name is drawn once (no "NairobiNairobi" in the text); other towns stay', () => {
+    const svg2 = composeMapSvg({ ...comp, labels: [{ kind: 'place', x: 300, y: 300, text: 'Nairobi' }, { kind: 'place', x: 303, y: 290, text: 'Nairobi' }, { kind: 'place', x: 330, y: 330, text: 'Thika' }, { kind: 'place', x: 600, y: 300, text: 'Nairobi' }] });
+    const texts = [...svg2.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
+    expect(texts.filter((t) => t === 'Nairobi')).toHaveLength(2);
+    expect(texts).toContain('Thika');
+  });
   test('a rotated map rotates the north arrow', () => {
     expect(composeMapSvg({ ...comp, bearing: 30 })).toContain('<g id="north-arrow" transform="rotate(-30 778 30)">');
   });

@@ -303,13 +303,16 @@ function placeLegends(legends: MapLegend[], W: number, bottom: number, scaleW: n
 type PlacedLabel = MapLabel & { left: boolean; box: Box };
 
 /**
- * Place and shape labels kept on the export: a place name whose box would cross the right edge
+ * Place and shape labels kept on the export (a place name repeated within 40 px, such as a
+ * source's tag over the town label of the same name, once): a place name whose box would cross the right edge
  * goes left of its dot; a label whose box crosses the top edge, the bottom (`bottom`, the
  * attribution strip) or any of `boxes` (title, legends, scale bar, north arrow) is left out.
  */
 function placeLabels(labels: MapLabel[], W: number, bottom: number, boxes: Box[], measure: Measure): PlacedLabel[] {
   const out: PlacedLabel[] = [];
   for (const l of labels) {
+    // one name per place: a catchment source's tag and the town label of the same name at the same spot are one label
+    if (l.kind === 'place' && out.some((o) => o.kind === 'place' && o.text.trim().toLowerCase() === l.text.trim().toLowerCase() && Math.hypot(o.x - l.x, o.y - l.y) < 40)) continue;
     let box: Box, left = false;
     if (l.kind === 'place') {
       const tw = measure(l.text, 11.5, true) + 6;

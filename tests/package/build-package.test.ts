@@ -25,6 +25,12 @@ describe('buildPackage', () => {
     const json = await buildPackage(engine, { method: 'catchment', args, format: 'geojson' });
     expect(json.zipName).toBe('catchment-FRICTION_WALK.json.zip');
     expect(JSON.parse(new TextDecoder().decode(json.files[0].bytes)).features).toHaveLength(2);
+    // the GeoJSON package carries what every package carries: the README with sources and licences, meta.csv, terms
+    expect(json.files.map((f) => f.name)).toEqual(['catchment-FRICTION_WALK-bands.geojson', 'meta.csv', 'README.md', 'datapackage.json', 'DESCRIPTION', 'terms.html']);
+    const readme = new TextDecoder().decode(json.files.find((f) => f.name === 'README.md')!.bytes);
+    expect(readme).toContain('catchment-FRICTION_WALK-bands.geojson');
+    expect(readme).toMatch(/licen[cs]e/i);
+    expect(new TextDecoder().decode(json.files.find((f) => f.name === 'meta.csv')!.bytes)).toContain('PN14_POP');
     const zip = await JSZip.loadAsync(await zipFiles(csv.files));
     expect(Object.keys(zip.files)).toContain(csv.files[0].name);
   });

@@ -29,6 +29,17 @@ describe('catalog search on the embedded bundle', () => {
     expect(tt).not.toContain('SLOPE');
   });
 
+  test('"population" ranks POP_MODEL (where people live) before PN14_POP (spread evenly: its description says use POP_MODEL)', () => {
+    for (const q of ['population', 'people', 'pop']) {
+      const c = codes(bundleIx, q);
+      expect(c.indexOf('POP_MODEL'), q).toBeGreaterThanOrEqual(0);
+      expect(c.indexOf('POP_MODEL'), q).toBeLessThan(c.indexOf('PN14_POP'));
+    }
+    // an exact code still comes first
+    expect(codes(bundleIx, 'PN14_POP')[0]).toBe('PN14_POP');
+    expect(codes(bundleIx, 'population')).toHaveLength(new Set(codes(bundleIx, 'population')).size);
+  });
+
   test('word starts, not inside words; every word must match; code prefixes', () => {
     expect(codes(bundleIx, 'terr')).toEqual(expect.arrayContaining(['ELEVATION', 'SLOPE', 'TRI']));
     expect(codes(bundleIx, 'rain')).toEqual([]); // "Terrain" is no rain

@@ -71,6 +71,37 @@ export const CATALOG_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
 /** Score factor of a synonym match relative to a match of the typed word (0..1). */
 export const SYNONYM_WEIGHT = 0.6;
 
+/** The code a record's description sends users to ("… use POP_MODEL for people near a place"), if any. */
+export function preferredCode(rec: VarRecord): string | null {
+  const m = /\b[Uu]se ([A-Z][A-Z0-9_]{2,})\b/.exec(rec.varDesc);
+  return m && m[1] !== rec.varCode ? m[1] : null;
+}
+
+/**
+ * Ranked hits, with each record whose description sends users to another hit of the same rank
+ * tier (code match) moved just after that one: "population" lists POP_MODEL (people where they
+ * live) before PN14_POP (spread evenly, "use POP_MODEL"), whatever BM25 makes of the labels.
+ */
+function deferToPreferred(keyed: Array<{ hit: SearchHit; tier: number }>): SearchHit[] {
+  const at = new Map(keyed.map((k, i) => [k.hit.rec.varCode, i]));
+  const later = (k: { hit: SearchHit; tier: number }, i: number) => {
+    const p = preferredCode(k.hit.rec);
+    const j = p === null ? undefined : at.get(p);
+    return j !== undefined && j > i && keyed[j].tier === k.tier ? p : null;
+  };
+  const deferred = new Map<string, SearchHit[]>();
+  const out: SearchHit[] = [];
+  keyed.forEach((k, i) => {
+    const p = later(k, i);
+    if (p) deferred.set(p, [...(deferred.get(p) ?? []), k.hit]);
+  });
+  for (const k of keyed) {
+    if (deferred.size && [...deferred.values()].some((l) => l.includes(k.hit))) continue;
+    out.push(k.hit, ...(deferred.get(k.hit.rec.varCode) ?? []));
+  }
+  return out;
+}
+
 /** Field boosts of the index (see the module comment for the ranking they give). */
 export const FIELD_BOOST: Readonly<Record<SearchField, number>> = {
   code: 8, label: 6, title: 3, category: 2, year: 1.2, source: 0.8, description: 0.5, more: 0.5,
@@ -292,7 +323,7 @@ export function buildCatalogIndex(records: readonly VarRecord[]): CatalogIndex {
           return { hit, tier, direct };
         });
         keyed.sort((a, b) => b.tier - a.tier || b.direct - a.direct || b.hit.score - a.hit.score);
-        hits = keyed.map((k) => k.hit);
+        hits = deferToPreferred(keyed);
       } else {
         hits = records.map((rec) => ({ rec, score: 0, fields: [], viaSynonym: false }));
       }

@@ -28,11 +28,15 @@ export const CATCHMENT_FORMATS: readonly FormatSpec[] = [
     name: 'json', aliases: ['geojson'], input: 'source', mediaType: 'application/geo+json', label: 'GeoJSON: one polygon per band (marketsheds: per source x band)',
     estimateBytes: () => 4096,
     async write(input) {
-      const { catchmentGeoJson } = await import('./files');
+      const [{ catchmentGeoJson }, { packageContext, sideFiles }] = await Promise.all([import('./files'), import('../formats/writers/common')]);
       const r = input.source as CatchmentResult;
       const fr = r.friction.varCode;
       const bytes = new TextEncoder().encode(catchmentGeoJson(r));
-      return { files: [{ name: `catchment-${fr}-bands.geojson`, mediaType: 'application/geo+json', bytes }], zipName: `catchment-${fr}.json.zip` };
+      const data = { name: `catchment-${fr}-bands.geojson`, mediaType: 'application/geo+json', bytes };
+      // as every package: meta.csv, README.md (sources, licences, the call), datapackage.json, DESCRIPTION and terms.html
+      const p = packageContext(input, 'json');
+      p.info.dataFiles.push({ name: data.name, mediaType: data.mediaType, format: 'geojson', columns: r.table.columns, description: 'GeoJSON (RFC 7946): one MultiPolygon per band (marketsheds: per source x band), properties = the band table\'s row' });
+      return { files: [data, ...sideFiles(p, [data], true)], zipName: `catchment-${fr}.json.zip` };
     },
   },
 ];
