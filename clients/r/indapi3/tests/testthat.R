@@ -1,0 +1,3 @@
+library(testthat)
+library(indapi3)
+test_check("indapi3")
