@@ -13,6 +13,8 @@ export interface ResultFrameProps {
    * description and the running one's), and the shown result's query label (data-for).
    */
   run: { old: { was: string; next: string } | null; last: { query?: { label: string } | null } | null };
+  /** Why the shown result no longer answers the inputs (dimmed under this note), or null. */
+  stale?: string | null;
   /** data-testid of the block (e2e tests find results by it). */
   testId: string;
   children: ReactNode;
@@ -24,11 +26,13 @@ export function oldLine(old: { was: string; next: string }): string {
 }
 
 /** The result block: its children, dimmed under a note while they are the old result. */
-export function ResultFrame({ run, testId, children }: ResultFrameProps) {
+export function ResultFrame({ run, stale, testId, children }: ResultFrameProps) {
   const { old } = run;
+  const dim = !!old || !!stale;
   return (
-    <div className={old ? 'result-block result-old' : 'result-block'} data-testid={testId} data-old={old ? '1' : '0'} data-for={run.last?.query?.label} aria-busy={old ? true : undefined}>
+    <div className={dim ? 'result-block result-old' : 'result-block'} data-testid={testId} data-old={old ? '1' : '0'} data-stale={stale ? '1' : '0'} data-for={run.last?.query?.label} aria-busy={old ? true : undefined}>
       {old && <p className="msg info small result-old-note" role="status" data-testid="result-old">{oldLine(old)}</p>}
+      {!old && stale && <p className="msg info small result-old-note" role="status" data-testid="result-stale">Old result{run.last?.query?.label ? `, for ${run.last.query.label}` : ''}. {stale}</p>}
       {children}
     </div>
   );

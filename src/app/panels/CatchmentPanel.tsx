@@ -21,7 +21,7 @@ import { RunControls } from '../../ui/RunControls';
 import { ResultFrame } from '../../ui/ResultFrame';
 import type { Row } from '../../core/types';
 import { colLabel, errText, readBreaks, varOptions, type PanelCtx } from './common';
-import { addSources, answerSentence, BANDS_RULE, coverageRows, parseCapacity, isAdditive, WITHIN_SUFFIX, parseSourceLines, parseSourcesCsv, sourcesFromGeoJson, type Bbox, type SourceSpec, type SourcesRead } from './catchment';
+import { addSources, answerSentence, refusedSource, srcKey, staleReason, BANDS_RULE, coverageRows, parseCapacity, isAdditive, WITHIN_SUFFIX, parseSourceLines, parseSourcesCsv, sourcesFromGeoJson, type Bbox, type SourceSpec, type SourcesRead } from './catchment';
 
 /** Arguments of a catchment run, as the HTTP contract names them. */
 export type CatchmentRunArgs = CatchmentArgs & { xy: Array<[number, number]>; minutes: number[]; var: string[] };
@@ -67,6 +67,9 @@ export function CatchmentPanel({ ctx, sources, onSources, onResult }: CatchmentP
   const [text, setText] = useState((state.cm ?? DEFAULT_BREAKS_MIN).join(', '));
   const [msg, setMsg] = useState<string | null>(null);
   const [rowErrs, setRowErrs] = useState<string[]>([]);
+  // sources the engine refused (a point in the sea beyond snapping, outside the grid): flagged in the list, left out of runs
+  const [skipped, setSkipped] = useState<Record<string, string>>({});
+  const [capErr, setCapErr] = useState(false);
   const r = useRun<CatchmentRunArgs, CatchmentResult>('catchment', (a, o) => {
     const engine = getEngine();
     if (!engine.catchment) throw new Error('Catchments are not available.');
@@ -76,6 +79,11 @@ export function CatchmentPanel({ ctx, sources, onSources, onResult }: CatchmentP
   const varOpts = useMemo(() => varOptions(catalog, (x) => x.type === 'continuous' || x.type === 'class'), [catalog]);
   // the bands on the map follow the result on screen: a failed run (a point in the sea) takes them away
   useEffect(() => { if (r.last) onResult(r.last.data); else if (r.error) onResult(null); }, [r.last, r.error, onResult]);
+  // a source the engine cannot use is flagged and the run goes on without it, rather than every run failing on it
+  useEffect(() => {
+    const bad = r.error && refusedSource(r.error.message, usable);
+    if (bad) setSkipped((k) => ({ ...k, [srcKey(bad.source)]: bad.why }));
+  }, [r.error]);
   const fr = friction || frictions[0]?.varCode || '';
   const bbox: Bbox = useMemo(() => {
     const ssa = ctx.iso.find((e) => e.code === 'SSA');
@@ -91,8 +99,10 @@ export function CatchmentPanel({ ctx, sources, onSources, onResult }: CatchmentP
     if (a.list !== sources && a.list.length !== sources.length) onSources(a.list);
   };
 
+  const usable = sources.filter((s) => !skipped[srcKey(s)]);
   const run = (breaks?: number[]) => {
     setMsg(null);
+    const sources = usable;
     if (!frictions.length) return setMsg('This bundle has no friction layer (a layer in minutes per metre): ingest one to compute catchments.');
     if (!sources.length) return setMsg('Add a source: click the map (or press Enter on it), choose a place in the place search, paste points or upload a file.');
     const b = breaks ?? readBreaks(text, BANDS_RULE);
@@ -109,22 +119,23 @@ export function CatchmentPanel({ ctx, sources, onSources, onResult }: CatchmentP
     r.run(a, { method: 'catchment', args: { xy: xy.length === 1 ? xy[0] : xy, ...rest }, label: `Catchment from ${sources.map((s) => s.name).slice(0, 3).join(', ')}${sources.length > 3 ? ` and ${sources.length - 3} more` : ''}` });
   };
   // Runs when the sources, bands, indicators or friction layer change (a link opens with them).
-  const key = JSON.stringify([sources, state.cm, vars, fr, catalog.length > 0]);
+  const key = JSON.stringify([usable, state.cm, vars, fr, catalog.length > 0]);
   const lastKey = useRef('');
   useEffect(() => {
-    if (!catalog.length || !sources.length || key === lastKey.current) return;
+    if (!catalog.length || !usable.length || key === lastKey.current) return;
     lastKey.current = key;
     run(state.cm ?? [...DEFAULT_BREAKS_MIN]);
   }, [key]);
 
   const res = r.last?.data;
+  const stale = staleReason(!!res, usable.length, !!msg || capErr, r.last?.args, { xy: usable.map((s) => [s.lon, s.lat]), minutes: state.cm ?? DEFAULT_BREAKS_MIN, var: vars });
   const setName = (i: number, name: string) => onSources(sources.map((s, k) => (k === i ? { ...s, name: name.slice(0, 200) } : s)));
   const setCapacity = (i: number, cap: number | undefined) => onSources(sources.map((s, k) => { if (k !== i) return s; const { capacity: _, ...o } = s; return cap === undefined ? o : { ...o, capacity: cap }; }));
   return (
     <section aria-labelledby="catch-h" data-testid="catchment-panel">
       <h2 id="catch-h">Catchment</h2>
       <p className="muted small">Add sources by clicking the map (or pressing Enter on the focused map: its centre), by the place search, by pasting points or by uploading a file. With several sources each cell goes to its nearest source by travel time (its marketshed).</p>
-      <SourceList sources={sources} onName={setName} onCapacity={setCapacity} onRemove={(i) => onSources(sources.filter((_, k) => k !== i))} onClear={() => onSources([])} />
+      <SourceList sources={sources} skipped={skipped} onCapErr={setCapErr} onName={setName} onCapacity={setCapacity} onRemove={(i) => onSources(sources.filter((_, k) => k !== i))} onClear={() => onSources([])} />
       <AddSources bbox={bbox} onRead={add} errors={rowErrs} />
       <label className="field">Travel-time bands (minutes)
         <input type="text" value={text} inputMode="decimal" aria-describedby="catch-bands-help" onChange={(e) => setText(e.target.value)}
@@ -142,13 +153,13 @@ export function CatchmentPanel({ ctx, sources, onSources, onResult }: CatchmentP
       <ChipSelect label="Indicators per band" options={varOpts} values={vars} onChange={(v) => update({ vars: v, noVars: v.length === 0 })} placeholder="Add an indicator…" emptyText="Cells and area only" />
       {vars.includes('POP_MODEL') && <p className="muted small">{byCode.get('POP_MODEL')?.varLabel}: modelled from national totals and GeoNames towns, not a census.</p>}
       <RunControls run={r} label="Compute catchment" progressLabel="Travel time" onRun={() => run()} message={msg} error={r.error && errText(r.error)} />
-      {res && r.last && <ResultFrame run={r} testId="catchment-result"><CatchmentResults res={res} vars={r.last.args.var} byCode={byCode} /></ResultFrame>}
+      {res && r.last && <ResultFrame run={r} stale={stale} testId="catchment-result"><CatchmentResults res={res} vars={r.last.args.var} byCode={byCode} /></ResultFrame>}
     </section>
   );
 }
 
 /** The named sources: name (editable), point, capacity, remove. */
-function SourceList({ sources, onName, onCapacity, onRemove, onClear }: { sources: SourceSpec[]; onName: (i: number, n: string) => void; onCapacity: (i: number, c: number | undefined) => void; onRemove: (i: number) => void; onClear: () => void }) {
+function SourceList({ sources, skipped, onCapErr, onName, onCapacity, onRemove, onClear }: { sources: SourceSpec[]; skipped: Record<string, string>; onCapErr: (bad: boolean) => void; onName: (i: number, n: string) => void; onCapacity: (i: number, c: number | undefined) => void; onRemove: (i: number) => void; onClear: () => void }) {
   if (!sources.length) return <p className="small muted" data-testid="catchment-source">No source yet.</p>;
   return (
     <div className="catch-sources" data-testid="catchment-sources">
@@ -157,7 +168,8 @@ function SourceList({ sources, onName, onCapacity, onRemove, onClear }: { source
           <li key={`${s.lon},${s.lat}`}>
             <input type="text" aria-label={`Name of source ${i + 1}`} value={s.name} maxLength={200} onChange={(e) => onName(i, e.target.value)} />
             <span className="small muted" data-testid="catchment-source">{s.lon.toFixed(3)}, {s.lat.toFixed(3)}</span>
-            <CapacityInput name={s.name || `source ${i + 1}`} value={s.capacity} onChange={(c) => onCapacity(i, c)} />
+            <CapacityInput name={s.name || `source ${i + 1}`} value={s.capacity} onChange={(c) => onCapacity(i, c)} onError={onCapErr} />
+            {skipped[srcKey(s)] && <span className="small error" data-testid="catchment-source-skipped">Not used: {skipped[srcKey(s)]}</span>}
             <button type="button" className="ghost small" aria-label={`Remove ${s.name || `source ${i + 1}`}`} onClick={() => onRemove(i)}>×</button>
           </li>
         ))}
@@ -170,14 +182,15 @@ function SourceList({ sources, onName, onCapacity, onRemove, onClear }: { source
 }
 
 /** A source's capacity in people: typed, kept on Enter or leaving the field; empty: none; a bad value says why. */
-function CapacityInput({ name, value, onChange }: { name: string; value: number | undefined; onChange: (c: number | undefined) => void }) {
+function CapacityInput({ name, value, onChange, onError }: { name: string; value: number | undefined; onChange: (c: number | undefined) => void; onError: (bad: boolean) => void }) {
   const [text, setText] = useState(value === undefined ? '' : String(value));
   const [err, setErr] = useState<string | null>(null);
   useEffect(() => { setText(value === undefined ? '' : String(value)); }, [value]);
   const commit = () => {
     const c = parseCapacity(text);
-    if (typeof c === 'string') return setErr(c);
+    if (typeof c === 'string') { onError(true); return setErr(c); }
     setErr(null);
+    onError(false);
     if (c !== value) onChange(c);
   };
   return (

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseHash, toHash } from '../url-state';
 import { readBreaks } from './common';
-import { addSources, answerSentence, minutesText, peopleShort, BANDS_RULE, coverageRows, parseCapacity, cumulativeRows, isAdditive, MAX_SOURCES, parseSourceLines, parseSourcesCsv, sourcesFromGeoJson, sourcesFromParam, sourcesToParam, type Bbox } from './catchment';
+import { addSources, answerSentence, refusedSource, staleReason, minutesText, peopleShort, BANDS_RULE, coverageRows, parseCapacity, cumulativeRows, isAdditive, MAX_SOURCES, parseSourceLines, parseSourcesCsv, sourcesFromGeoJson, sourcesFromParam, sourcesToParam, type Bbox } from './catchment';
 
 describe('catchment panel state', () => {
   it('bands in the link (cm=) round-trip; bad ones are dropped', () => {
@@ -77,6 +77,24 @@ describe('catchment sources (issue 24)', () => {
     expect(isAdditive('sum(POP_MODEL, na.rm=TRUE)', 'POP_MODEL')).toBe(true);
     expect(isAdditive('mean(ELEVATION, na.rm=TRUE)', 'ELEVATION')).toBe(false);
     expect(isAdditive('sum(A*B, na.rm=TRUE)', 'A')).toBe(false);
+  });
+});
+
+describe('a refused source and an old result', () => {
+  const used = [{ lon: 36.82, lat: -1.29 }, { lon: 45, lat: -10 }];
+  it('the engine\'s message names the row: that source is flagged (sea, outside the grid); other errors flag none', () => {
+    expect(refusedSource("'xy' row 2: the point (45.0000, -10.0000) lies on a no-data cell of FRICTION_WALK and no passable cell is within snap_km = 10 km", used)).toEqual({ source: used[1], why: expect.stringMatching(/^in the sea/) });
+    expect(refusedSource("'xy' row 1: the point (100.0000, 50.0000) lies outside the grid", used)?.why).toBe('outside the grid');
+    expect(refusedSource("'minutes' gives 101 breaks; at most 100", used)).toBeNull();
+    expect(refusedSource("'xy' row 9: the point (1.0000, 1.0000) lies outside the grid", used)).toBeNull();
+  });
+  it('a result is marked old once the sources are removed, a value is refused or the inputs changed', () => {
+    const last = { xy: [[1, 2]], minutes: [0, 60], var: ['POP_MODEL'] };
+    expect(staleReason(true, 1, false, last, last)).toBeNull();
+    expect(staleReason(false, 0, false, undefined, last)).toBeNull();
+    expect(staleReason(true, 0, false, last, { ...last, xy: [] })).toMatch(/^The sources were removed/);
+    expect(staleReason(true, 1, true, last, last)).toMatch(/band or capacity was not accepted/);
+    expect(staleReason(true, 1, false, last, { ...last, minutes: [0, 120] })).toMatch(/changed/);
   });
 });
 

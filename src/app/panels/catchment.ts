@@ -191,3 +191,38 @@ export function coverageRows(res: Pick<CatchmentResult, 'coverage' | 'sources'>)
   rows.push({ source: 'All sources', capacity: cov.sources.reduce((a, c) => a + c.capacity, 0), population_covered: cov.covered, population_in_reach: cov.inReach, population_uncovered: cov.uncovered, minutes_covered: null });
   return rows;
 }
+
+/** Key of a source by its point (the list holds each point once). */
+export function srcKey(s: { lon: number; lat: number }): string {
+  return `${s.lon},${s.lat}`;
+}
+
+/**
+ * The source a catchment error refuses, when it names one: "'xy' row 2: the point ... lies on a
+ * no-data cell ..." (a point in the sea beyond snapping) or "... lies outside the grid".
+ * @param used the sources of the run, in row order
+ * @returns the source and why, or null for any other error
+ */
+export function refusedSource<S extends { lon: number; lat: number }>(message: string, used: S[]): { source: S; why: string } | null {
+  const m = /^'xy' row (\d+): the point \([^)]*\) (lies on a no-data cell|lies outside the grid)/.exec(message);
+  const s = m ? used[Number(m[1]) - 1] : undefined;
+  if (!m || !s) return null;
+  return { source: s, why: m[2] === 'lies outside the grid' ? 'outside the grid' : 'in the sea or on no-data cells (no land within reach to snap to)' };
+}
+
+/**
+ * Why the shown result no longer answers the inputs above it, or null: the sources were all
+ * removed, a typed band or capacity was refused, or the sources, bands or indicators changed.
+ * @param shown whether a result is shown
+ * @param sources number of usable sources
+ * @param refused whether a typed value was refused (a message is shown)
+ * @param last the shown result's arguments; `now` the inputs' arguments
+ */
+export function staleReason(shown: boolean, sources: number, refused: boolean, last: { xy: unknown; minutes: unknown; var: unknown } | undefined, now: { xy: unknown; minutes: unknown; var: unknown }): string | null {
+  if (!shown) return null;
+  if (!sources) return 'The sources were removed: this result is for the previous ones. Add a source to compute a new answer.';
+  if (refused) return 'A typed band or capacity was not accepted (see the message): this result is for the previous values.';
+  const sig = (a: { xy: unknown; minutes: unknown; var: unknown }) => JSON.stringify([a.xy, a.minutes, a.var]);
+  if (last && sig(last) !== sig(now)) return 'The sources, bands or indicators changed: this result is for the previous ones.';
+  return null;
+}
