@@ -11,7 +11,7 @@
 // entry. Colocated tests (*.test.ts) may import any room. Probed by tests/lint/core-order.test.ts,
 // which also fails when a file or folder of src/core is in no room of CORE_ORDER.
 const CORE_ORDER = ['errors', 'types', 'grid', 'r', 'api', 'csv', 'io', 'wkt', 'area', 'args', 'map', 'cog', 'bundle',
-  'catalog', 'ingest', 'formats', 'catchment', 'engine', 'package', 'index'];
+  'catalog', 'ingest', 'formats', 'catchment', 'engine', 'package', 'runtime', 'index'];
 /** Path pattern of a room: its folder or its file. */
 const room = (r) => `(^|/)src/core/${r}(/|\\.ts$)`;
 const coreOrder = CORE_ORDER.slice(0, -1).map((r, i) => ({

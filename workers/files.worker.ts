@@ -5,36 +5,24 @@
  * to the caller (the page renders SVG with its own fonts).
  */
 import { expose, transfer } from 'comlink';
-import type { Engine } from '../src/core/api';
 import { IndapiError } from '../src/core/errors';
-import { configureGraphics, zipFiles, type Basemap } from '../src/core/formats';
+import { zipFiles } from '../src/core/formats';
 import { buildPackage } from '../src/core/package';
-import { openBundle } from '../src/core/bundle';
-import { fetchSourceFactory, fetchTextLoader } from '../src/core/io/fetch-source';
-import { createWorkerEngine } from './engine-factory';
+import type { Runtime } from '../src/core/runtime';
+import { createWorkerRuntime } from './engine-factory';
 import type { BuildOutcome, BuildRequest, BuildResult, FilesWorkerApi } from './protocol/files';
 import { CallRegistry } from './calls';
 
-let engine: Engine | null = null;
+let rt: Runtime | null = null;
 let dataBase = '';
-let basemap: Promise<Basemap | undefined> | null = null;
-let version: Promise<string | undefined> | null = null;
 const calls = new CallRegistry();
 
 const api: FilesWorkerApi = {
   /** Sets the bundle root URL (ending in "/"). */
   init(base: string) {
     dataBase = base;
-    // one reader of the bundle (src/core/bundle/open.ts) for the engine, the outlines and the version
-    const bundle = openBundle({ text: fetchTextLoader(base), source: fetchSourceFactory(base) });
-    engine = createWorkerEngine(base, undefined, bundle);
-    basemap = bundle.outlines<Basemap>('countries');
-    // Admin outlines are drawn on plots by an admin-1 / admin-2 domain: loaded only then, once, and only when the manifest lists them (no failed request).
-    configureGraphics({
-      admin1: () => bundle.outlines<Basemap>('admin1'),
-      admin2: () => bundle.outlines<Basemap>('admin2'),
-    });
-    version = bundle.version().catch(() => undefined);
+    // one runtime (src/core/runtime): the bundle reader, engine, writers (outlines read when a plot or GeoPackage needs them) and version
+    rt = createWorkerRuntime(base);
   },
 
   /** Builds the files and the ZIP of a request (the ZIP's buffer is transferred, not copied). */
@@ -55,11 +43,12 @@ const api: FilesWorkerApi = {
  * @throws IndapiError as buildPackage and zipFiles (ABORTED when `signal` aborts)
  */
 async function buildZip(req: BuildRequest, rasterize: (svg: string) => Promise<Uint8Array>, signal: AbortSignal, step: (pct: number) => void): Promise<BuildResult> {
-  if (!engine) throw new IndapiError('INTERNAL', 'files worker not initialised');
+  if (!rt) throw new IndapiError('INTERNAL', 'files worker not initialised');
   const t0 = performance.now();
-  const out = await buildPackage(engine, {
-    method: req.method, args: req.args, format: req.format, requestUrl: req.requestUrl, version: (await version) ?? undefined,
-    extra: { basemap: (await basemap) ?? undefined, rasterize: (svg) => rasterize(svg) },
+  // PNG is drawn by the page (its fonts): the call's renderer
+  const out = await buildPackage(rt.engine, {
+    method: req.method, args: req.args, format: req.format, requestUrl: req.requestUrl,
+    extra: { rasterize: (svg) => rasterize(svg) }, write: rt.genFile,
   }, { signal, onProgress: (d, t) => step(t ? (d / t) * 75 : 0) });
   step(75);
   const t1 = performance.now();

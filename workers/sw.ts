@@ -12,10 +12,9 @@
  */
 import { createHandler } from '../src/contract/handler';
 import { createIdbSessionStore } from '../src/contract/idb-sessions';
-import { createEngine } from '../src/core/engine';
-import { openBundle, type Bundle } from '../src/core/bundle';
-import { configureGraphics, createResvgRasterizer, genFile, type Basemap } from '../src/core/formats';
+import { createResvgRasterizer } from '../src/core/formats';
 import { fetchSourceFactory, fetchTextLoader } from '../src/core/io/fetch-source';
+import { createRuntime, type Runtime } from '../src/core/runtime';
 import { BundleCache, CACHES, errorResponse } from './sw-data';
 import type { OfflineReady, PageToSw, SwToPage } from './protocol/storage';
 
@@ -78,18 +77,28 @@ function bundle(): Promise<BundleCache> {
 const dataFetch = (async (input: RequestInfo | URL, init?: RequestInit) => (await bundle()).fetch(new Request(input, init))) as typeof fetch;
 
 /**
- * The bundle's reader (src/core/bundle/open.ts) over the caches: the engine's catalog, grid and
- * class tables, the outlines of graphics and the version written into packages, read once.
+ * The runtime (src/core/runtime) over the caches: one bundle reader for the engine's catalog,
+ * grid and class tables, the outlines of graphics and the version written into packages, read
+ * once; the engine's block cache bounded at 128 MiB; PNG drawn by resvg-wasm with DejaVu Sans
+ * from the shell cache.
  */
-let readerP: Promise<Bundle> | null = null;
-function reader(): Promise<Bundle> {
-  return (readerP ??= bundle().then((b) => openBundle({
+let runtimeP: Promise<Runtime> | null = null;
+function runtime(): Promise<Runtime> {
+  return (runtimeP ??= bundle().then((b) => createRuntime({
     text: fetchTextLoader(b.dataBase, { fetch: dataFetch }),
     source: fetchSourceFactory(b.dataBase, { fetch: dataFetch }),
+    cacheBytes: 128 * 1024 * 1024,
+    rasterize: createResvgRasterizer({
+      wasm: () => shellFile('resvg.wasm'),
+      fonts: async () => {
+        const r = await shellFile('fonts/DejaVuSans.ttf').catch(() => undefined);
+        return r?.ok ? [new Uint8Array(await r.arrayBuffer())] : [];
+      },
+    }),
   })));
 }
 
-const version = async () => (await reader()).version().catch(() => undefined);
+const version = async () => (await runtime()).version();
 
 /**
  * A shell file from the shell cache, else from the network (then cached): the PNG renderer
@@ -141,31 +150,9 @@ async function offlineReady(): Promise<OfflineReady> {
   return { type: 'offline-ready', complete: p.complete && shellStored, ...(error ? { error } : {}) };
 }
 
-configureGraphics({
-  rasterize: createResvgRasterizer({
-    wasm: () => shellFile('resvg.wasm'),
-    fonts: async () => {
-      const r = await shellFile('fonts/DejaVuSans.ttf').catch(() => undefined);
-      return r?.ok ? [new Uint8Array(await r.arrayBuffer())] : [];
-    },
-  }),
-  // outlines only when the manifest lists them (admin-2: ingested bundles with ADM2 units)
-  basemap: async () => (await reader()).outlines<Basemap>('countries'),
-  admin1: async () => (await reader()).outlines<Basemap>('admin1'),
-  admin2: async () => (await reader()).outlines<Basemap>('admin2'),
-});
-
 const handle = createHandler({
-  engine: async () => {
-    const b = await bundle();
-    return createEngine({
-      source: fetchSourceFactory(b.dataBase, { fetch: dataFetch }),
-      text: fetchTextLoader(b.dataBase, { fetch: dataFetch }),
-      bundle: await reader(),
-      cacheBytes: 128 * 1024 * 1024,
-    });
-  },
-  genFile: async (input, opts) => genFile({ ...input, version: await version() }, opts),
+  engine: async () => (await runtime()).engine,
+  genFile: async (input, opts) => (await runtime()).genFile(input, opts),
   sessions: createIdbSessionStore(),
   prefix,
   runtimeInfo: async () => `Runtime: service worker (${self.navigator.userAgent})\nBundle: ${(await version()) ?? 'unknown'} at ${(await bundle()).dataBase}`,

@@ -7,12 +7,10 @@
 import { existsSync, promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import type { Engine } from '../core/api';
-import type { GenFile } from '../contract/methods';
 import { openBundle, type Bundle, type BundleLoaders } from '../core/bundle';
-import { createEngine } from '../core/engine';
 import { IndapiError, isIndapiError } from '../core/errors';
-import { configureGraphics, createResvgRasterizer, genFile, type Basemap } from '../core/formats';
+import { createResvgRasterizer, type Rasterizer } from '../core/formats';
+import { createRuntime, type Runtime } from '../core/runtime';
 import { fetchSourceFactory, fetchTextLoader } from '../core/io/fetch-source';
 import type { SourceFactory, TextLoader } from '../core/io/source';
 import { fileSourceFactory, fileTextLoader } from './file-source';
@@ -61,38 +59,40 @@ function guardPartial(where: string, source: SourceFactory, text: TextLoader): {
 }
 
 /**
- * The engine over the bundle at a folder or a URL, after checking that its manifest is there.
+ * The Node runtime over the bundle at a folder or a URL (src/core/runtime: one bundle reader,
+ * the engine with Node's native zlib, the writers with PNG rendering by resvg-wasm and DejaVu
+ * Sans and the bundle's outlines), after checking that its manifest is there. A file the
+ * manifest lists but the bundle lacks reports a partial bundle (BAD_BUNDLE).
+ * @param dataDir bundle folder or http(s) URL
+ * @param cacheBytes the engine's block cache bound, bytes (default 256 MiB)
  * @throws IndapiError BAD_BUNDLE when there is no readable manifest.json
  */
-export async function createBundleEngine(dataDir: string, cacheBytes = 256 * 1024 * 1024): Promise<Engine> {
+export async function openNodeRuntime(dataDir: string, cacheBytes = 256 * 1024 * 1024): Promise<Runtime> {
   const l = bundleLoaders(dataDir);
   const io = guardPartial(dataDir, l.source, l.text);
-  const bundle = openBundle(io);
   try {
     await openBundle(l).manifest(); // unguarded: a missing manifest is no bundle, not a partial one
   } catch (e) {
     throw new IndapiError('BAD_BUNDLE', `There is no data bundle at ${dataDir} (manifest.json: ${(e as Error).message}). Set DATA_DIR to a bundle folder or URL.`);
   }
-  return createEngine({ ...io, bundle, cacheBytes, inflate: nodeInflate });
+  return createRuntime({ ...io, cacheBytes, inflate: nodeInflate, rasterize: nodeRasterizer() });
 }
 
-/** The file writers in Node: PNG rendering with resvg-wasm and DejaVu Sans, country and admin-1/admin-2 outlines from the bundle. */
-export function nodeGenFile(dataDir: string): GenFile {
+/** PNG rendering in Node: resvg-wasm with DejaVu Sans (loaded on the first PNG). */
+export function nodeRasterizer(): Rasterizer {
   const require = createRequire(import.meta.url);
-  const bundle = nodeBundle(dataDir);
-  configureGraphics({
-    rasterize: createResvgRasterizer({
-      wasm: () => fsp.readFile(require.resolve('@resvg/resvg-wasm/index_bg.wasm')),
-      fonts: async () => {
-        const found = await Promise.all(FONT_FILES.map((f) => fsp.readFile(f).catch(() => undefined)));
-        return found.flatMap((b) => (b ? [new Uint8Array(b)] : []));
-      },
-    }),
-    basemap: () => bundle.outlines<Basemap>('countries'),
-    admin1: () => bundle.outlines<Basemap>('admin1'),
-    admin2: () => bundle.outlines<Basemap>('admin2'),
+  return createResvgRasterizer({
+    wasm: () => fsp.readFile(require.resolve('@resvg/resvg-wasm/index_bg.wasm')),
+    fonts: async () => {
+      const found = await Promise.all(FONT_FILES.map((f) => fsp.readFile(f).catch(() => undefined)));
+      return found.flatMap((b) => (b ? [new Uint8Array(b)] : []));
+    },
   });
-  return async (input, opts) => genFile({ ...input, version: await bundle.version().catch(() => undefined) }, opts);
+}
+
+/** The Node runtime over a bundle folder or URL without the manifest check (tests, benches, export): see {@link openNodeRuntime}. */
+export function nodeRuntime(dataDir: string, cacheBytes?: number): Runtime {
+  return createRuntime({ ...bundleLoaders(dataDir), cacheBytes, inflate: nodeInflate, rasterize: nodeRasterizer() });
 }
 
 /**

@@ -3,7 +3,8 @@
  * handles and decompresses tiles with Node's native zlib.
  */
 import { inflate } from 'node:zlib';
-import { createEngine, type IndapiEngine } from '../core/engine';
+import type { IndapiEngine } from '../core/engine';
+import { createRuntime } from '../core/runtime';
 import type { Inflate } from '../core/cog/tiff';
 import { fileSourceFactory, fileTextLoader } from './file-source';
 
@@ -26,14 +27,11 @@ export const nodeInflate: Inflate = (data, expectedBytes) =>
   });
 
 /**
- * Creates an engine over a local bundle folder.
+ * Creates an engine over a local bundle folder: the engine of a runtime (src/core/runtime) over
+ * file reads with Node's native zlib (tests, benches; the server and the export CLI use the
+ * whole runtime, src/node/bundle-runtime.ts).
  * @param dataDir folder holding manifest.json, vi.csv, iso.csv, classes/, cog/
  */
 export function createNodeEngine(dataDir = 'public/data', opts: NodeEngineOptions = {}): IndapiEngine {
-  return createEngine({
-    source: fileSourceFactory(dataDir),
-    text: fileTextLoader(dataDir),
-    cacheBytes: opts.cacheBytes,
-    inflate: nodeInflate,
-  });
+  return createRuntime({ source: fileSourceFactory(dataDir), text: fileTextLoader(dataDir), cacheBytes: opts.cacheBytes, inflate: nodeInflate }).engine;
 }

@@ -11,7 +11,7 @@ import { BodyError, type RawArgs } from '../contract/args';
 import { parseRequestBody, type BodyInput } from '../contract/rds-body';
 import { executeCall, type CallEnv, type CallOutput, type MethodCall } from '../contract/run';
 import { isIndapiError } from '../core/errors';
-import { createBundleEngine, nodeGenFile } from './bundle-runtime';
+import { openNodeRuntime } from './bundle-runtime';
 
 /** What the pool sends: the call, a port for "abort", and a flag the worker sets (to 1) when it takes the call. */
 export interface PoolTask {
@@ -65,7 +65,7 @@ let env: Promise<CallEnv> | undefined;
 
 function runtime(): Promise<CallEnv> {
   const d = workerData as PoolWorkerData;
-  env ??= createBundleEngine(d.dataDir, d.cacheBytes).then((engine) => ({ engine, genFile: nodeGenFile(d.dataDir) }));
+  env ??= openNodeRuntime(d.dataDir, d.cacheBytes).then((rt) => ({ engine: rt.engine, genFile: rt.genFile }));
   return env.catch((e) => {
     env = undefined;
     throw e;

@@ -61,7 +61,8 @@ import type { MethodRunner } from '../contract/run';
 import type { SessionStore } from '../contract/sessions';
 import { LARGE_BODY_BYTES } from '../contract/rds-body';
 import { errorAnswer } from '../contract/status';
-import { bundleVersion, createBundleEngine, isDataUrl, nodeGenFile } from './bundle-runtime';
+import { bundleVersion, isDataUrl, nodeRuntime, openNodeRuntime } from './bundle-runtime';
+import type { Runtime } from '../core/runtime';
 import { createDiskSessionStore, type DiskSessionStore } from './disk-sessions';
 import { API_CSP, appCsp, applySocketLimits, connectionsCheckingIntervalMs, envNumber, publicOriginResolver, socketLimitsFromEnv, withSecurityHeaders, type SocketLimits } from './hardening';
 import { largeBodyGate, largeBodyLimitsFromEnv, type LargeBodyLimits } from './hardening';
@@ -69,7 +70,7 @@ import { createMethodPool, type MethodPoolOptions } from './pool';
 import { cachedRunner } from './result-cache';
 import { safeJoin, serveFile } from './static';
 
-export { createBundleEngine, isDataUrl } from './bundle-runtime';
+export { openNodeRuntime, isDataUrl } from './bundle-runtime';
 
 /** Options of {@link startServer} and {@link createServerFetch}. */
 export interface ServerOptions {
@@ -215,9 +216,12 @@ function createUncompressedFetch(o: ServerOptions): (req: Request) => Promise<Re
   let port = Number(process.env.PORT ?? 8080); // updated from each request's URL
   const origin = publicOriginResolver(d.publicUrl, () => port);
   let runtimeText: Promise<string> | undefined; // read once: the bundle does not change under a running server
+  // one runtime (src/core/runtime) for the engine and the writers of this thread, opened on first use
+  let rt: Promise<Runtime> | undefined;
+  const runtime = () => (rt ??= openNodeRuntime(d.dataDir).catch((e) => { rt = undefined; throw e; }));
   const contract = createHandler({
-    engine: o.engine ?? (() => createBundleEngine(d.dataDir)),
-    genFile: o.genFile ?? nodeGenFile(d.dataDir),
+    engine: o.engine ?? (async () => (await runtime()).engine),
+    genFile: o.genFile ?? (o.engine ? nodeRuntime(d.dataDir).genFile : async (input, opts) => (await runtime()).genFile(input, opts)),
     sessions,
     prefix: d.prefix,
     maxBodyBytes: d.maxBodyBytes,

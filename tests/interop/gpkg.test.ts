@@ -4,27 +4,25 @@
  * (`sf::st_read`): the geometry type, CRS EPSG:4326, one feature per row, the values.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configureGraphics } from '../../src/core/formats';
 import { buildPackage } from '../../src/core/package';
-import { createNodeEngine } from '../../src/node/engine';
+import { nodeRuntime } from '../../src/node/bundle-runtime';
 
 const DATA = join(__dirname, '..', '..', 'public', 'data');
-const engine = createNodeEngine(DATA);
+const rt = nodeRuntime(DATA);
+const engine = rt.engine;
 let dir = '';
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'indapi-gpkg-'));
-  const outline = (f: string) => async () => JSON.parse(readFileSync(join(DATA, 'basemap', f), 'utf8'));
-  configureGraphics({ basemap: outline('countries.geojson'), admin1: outline('admin1.geojson') });
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Builds a gpkg package and writes its data file; returns its path, layer name and the table's rows. */
 async function gpkg(method: string, args: Record<string, unknown>): Promise<{ path: string; layer: string; rows: Array<Record<string, unknown>> }> {
-  const p = await buildPackage(engine, { method, args, format: 'gpkg' });
+  const p = await buildPackage(engine, { method, args, format: 'gpkg', write: rt.genFile });
   const f = p.files[0];
   const path = join(dir, f.name);
   writeFileSync(path, f.bytes);

@@ -1,12 +1,13 @@
 /**
- * Realm defaults of the graphics writers (plot, hist): the SVG-to-PNG renderer and the
- * outlines drawn on maps, set once per realm (Node server, files worker, service worker).
+ * The graphics of a runtime (src/core/runtime): the SVG-to-PNG renderer of plot and hist and the
+ * outlines drawn on plots and written into GeoPackages, as values or loaders read on first need.
+ * They travel with the writers' input (`GenFileInput.graphics`): no module global.
  */
 import type { Basemap, Rasterizer } from './graphics';
 
 export type { Basemap, Rasterizer };
 
-/** Graphics defaults of a realm (see {@link configureGraphics}). */
+/** Graphics of a runtime: what the writers draw with when a call passes none of its own. */
 export interface GraphicsDefaults {
   /** SVG-to-PNG renderer. */
   rasterize?: Rasterizer;
@@ -18,19 +19,3 @@ export interface GraphicsDefaults {
   admin2?: Basemap | (() => Promise<Basemap | undefined>);
 }
 
-let defaults: GraphicsDefaults = {};
-
-/**
- * Sets the rasterizer and basemaps that plot and hist use when a `genFile` call does
- * not pass its own (configure once per realm: in the Node server and in the worker).
- * @param g `rasterize` (see `createResvgRasterizer`); `basemap` (countries) and
- *   `admin1` and `admin2` (admin-1 and admin-2 units), each as a value or a loader
- */
-export function configureGraphics(g: GraphicsDefaults): void {
-  defaults = { ...defaults, ...g };
-}
-
-/** The defaults set by {@link configureGraphics}. */
-export function graphicsDefaults(): GraphicsDefaults {
-  return defaults;
-}

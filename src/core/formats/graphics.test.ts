@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CELLS_KEN, FIXED_NOW, FIXTURE_META } from '../../../tests/formats/formats.fixture';
 import { nodeRasterizer } from '../../../tests/formats/render.fixture';
-import { configureGraphics, genFile } from './index';
+import { genFile } from './index';
 import { renderPlot } from './graphics';
 
 const PNG_SIG = [0x89, 0x50, 0x4e, 0x47];
@@ -87,18 +87,16 @@ describe('plot of a zonal map (by)', () => {
   it('a plot by an admin-2 domain draws the admin-2 outlines (loaded only then) with their attribution', async () => {
     const admin2 = { ...admin1, attribution: 'Admin-2: fixture' };
     let loads = 0;
-    configureGraphics({ admin2: async () => { loads++; return admin2; } });
-    try {
+    const graphics = { admin2: async () => { loads++; return admin2; } };
+    {
       const args = { var: ['AREA_TOTAL'], iso3: ['KEN'], by: ['ADM2_NAME_ALT'] };
-      const r = await genFile({ format: 'plot', method: 'getLayer', args, cells, meta: [rec, ...FIXTURE_META.slice(2)], now: FIXED_NOW, basemap, admin1, rasterize: async () => new Uint8Array(0) });
+      const r = await genFile({ format: 'plot', method: 'getLayer', args, cells, meta: [rec, ...FIXTURE_META.slice(2)], now: FIXED_NOW, basemap, admin1, graphics, rasterize: async () => new Uint8Array(0) });
       expect(r.graphics[0].svg).toContain('stroke="#8a8a8a"');
       expect(r.graphics[0].svg).toContain('Admin-2: fixture');
       expect(r.graphics[0].svg).not.toContain('stroke="#666666"'); // no admin-1 domain
       expect(loads).toBe(1);
-      await genFile({ format: 'plot', method: 'getLayer', args: { ...args, by: ['ADM1_NAME_ALT'] }, cells, meta: [rec, ...FIXTURE_META.slice(2)], now: FIXED_NOW, basemap, admin1, rasterize: async () => new Uint8Array(0) });
+      await genFile({ format: 'plot', method: 'getLayer', args: { ...args, by: ['ADM1_NAME_ALT'] }, cells, meta: [rec, ...FIXTURE_META.slice(2)], now: FIXED_NOW, basemap, admin1, graphics, rasterize: async () => new Uint8Array(0) });
       expect(loads).toBe(1);
-    } finally {
-      configureGraphics({ admin2: undefined });
     }
   });
 });

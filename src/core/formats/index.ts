@@ -49,7 +49,7 @@ export { ascText, ESRI_PRJ_WGS84 } from './asc';
 export { pamXml } from './pam';
 export { dataFileBase, requestCodes, zipFileName } from './names';
 export { createResvgRasterizer } from './graphics';
-export { configureGraphics, type GraphicsDefaults, type Rasterizer, type Basemap } from './graphics-config';
+export type { GraphicsDefaults, Rasterizer, Basemap } from './graphics-config';
 export { PALETTES, paletteColors } from './palettes';
 export { quantile7, fiveNum } from './stats';
 export { MEDIA_TYPES } from './writers/common';

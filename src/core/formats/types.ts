@@ -6,7 +6,7 @@
  */
 import type { CallOptions, CellResult, GeneratedFile, Graphic, QueryValue, SelectionUsed, TableResult } from '../api';
 import type { VarRecord } from '../types';
-import type { Basemap, Rasterizer } from './graphics-config';
+import type { Basemap, GraphicsDefaults, Rasterizer } from './graphics-config';
 
 /** What a format is written from. */
 export type FormatInput =
@@ -53,6 +53,8 @@ export interface GenFileInput {
   admin2?: Basemap;
   /** SVG-to-PNG renderer for plot and hist (see `createResvgRasterizer`). */
   rasterize?: Rasterizer;
+  /** The runtime's graphics (src/core/runtime): renderer and outline loaders used when the fields above are not given. */
+  graphics?: GraphicsDefaults;
   /** Size limit in bytes (default {@link MAX_PACKAGE_BYTES}). */
   maxBytes?: number;
   /**

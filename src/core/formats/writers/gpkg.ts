@@ -22,7 +22,6 @@ import type { TableResult } from '../../api';
 import { IndapiError, throwIfAborted } from '../../errors';
 import type { Row } from '../../types';
 import { parseWkt } from '../../wkt/parse';
-import { graphicsDefaults } from '../graphics-config';
 import type { Basemap } from '../graphics';
 import type { FormatWriter, WriterInput } from '../types';
 import { fileOf, packageContext, sideFiles } from './common';
@@ -97,7 +96,7 @@ function multi(g: Geometry): Geometry | null {
   return null;
 }
 
-/** Outlines from the input, else the realm's loaders (configureGraphics); none when they fail. */
+/** Outlines from the input, else its runtime's loaders (`graphics`); none when they fail. */
 async function outlines(given: Basemap | undefined, loader: Basemap | (() => Promise<Basemap | undefined>) | undefined): Promise<Basemap | undefined> {
   if (given) return given;
   if (typeof loader !== 'function') return loader;
@@ -128,7 +127,7 @@ async function rowGeometries(input: WriterInput, table: TableResult, by: string[
   const levels = by.map(adminLevel);
   if (levels.some((l) => l === undefined)) return { type: 'MULTIPOLYGON', geoms: table.rows.map(() => null) };
   const level = Math.max(0, ...(levels as number[]));
-  const d = graphicsDefaults();
+  const d = input.graphics ?? {};
   const index = (b: Basemap | undefined, key: (p: Record<string, unknown>) => string[]) => {
     const m = new Map<string, Geometry>();
     for (const f of (b?.features ?? []) as Array<{ geometry: Geometry; properties: Record<string, unknown> }>) for (const k of key(f.properties ?? {})) if (!m.has(k)) m.set(k, f.geometry);

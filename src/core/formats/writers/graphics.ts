@@ -5,7 +5,6 @@
 import type { CellResult, GeneratedFile, Graphic } from '../../api';
 import { IndapiError, throwIfAborted } from '../../errors';
 import { isAdmin1Code, isAdmin2Code, renderHist, renderPlot, type Basemap } from '../graphics';
-import { graphicsDefaults } from '../graphics-config';
 import { dataFileBase } from '../names';
 import type { FormatWriter } from '../types';
 import { fileOf, packageContext, recordOf } from './common';
@@ -19,13 +18,13 @@ async function outlines(b: Basemap | (() => Promise<Basemap | undefined>) | unde
 /**
  * The writer of plot or hist.
  * @param format "plot" or "hist"
- * @throws IndapiError INTERNAL without a rasterizer (configureGraphics or the input's)
+ * @throws IndapiError INTERNAL without a rasterizer (the input's own or its runtime's `graphics`)
  */
 export function write(format: string): FormatWriter {
   return async (input, { signal, onProgress }) => {
-    const d = graphicsDefaults();
+    const d = input.graphics ?? {};
     const rasterize = input.rasterize ?? d.rasterize;
-    if (!rasterize) throw new IndapiError('INTERNAL', `genFile: format '${format}' needs a rasterizer (configureGraphics / createResvgRasterizer) to draw PNG.`);
+    if (!rasterize) throw new IndapiError('INTERNAL', `genFile: format '${format}' needs a rasterizer (a runtime with createResvgRasterizer) to draw PNG.`);
     const cells = input.cells as CellResult;
     const { codes, meta, now } = packageContext(input, format);
     const basemap = input.basemap ?? (await outlines(d.basemap, false));
