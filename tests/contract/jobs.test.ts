@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe } from 'vitest';
 import { createHandler } from '../../src/contract/handler';
 import { createIdbSessionStore } from '../../src/contract/idb-sessions';
 import type { Engine } from '../../src/core/api';
-import { createBundleEngine } from '../../src/node/bundle-runtime';
+import { openNodeRuntime } from '../../src/node/bundle-runtime';
 import { startServer, type RunningServer } from '../../src/node/server';
 import { bundleDir } from './backend';
 import { Gate, gatedCases, realEngineCases, type JobsTarget } from './jobs-cases';
@@ -28,7 +28,7 @@ const overHttp = (s: RunningServer): JobsTarget => ({ origin: `http://127.0.0.1:
 
 let engine: Engine;
 beforeAll(async () => {
-  engine = await createBundleEngine(bundleDir());
+  engine = (await openNodeRuntime(bundleDir())).engine;
 }, 120_000);
 afterAll(async () => {
   for (const s of servers) await s.close();
