@@ -24,6 +24,7 @@ const R_NOTES: Readonly<Record<string, readonly string[]>> = {
     '`domains` may also be an `sf` object (sent as GeoJSON).',
   ],
   genFile: ['The files of the call\'s session are downloaded into `dir`; the value is their paths.'],
+  catchment: ['With a file `format` the files of the call are downloaded into `tempdir()` (this method has no `dir`): "json" gives an `sf` object and "tif", "asc", "grd" a `terra::SpatRaster` (a list of them with `marketshed`) when those packages are installed, other formats the paths.'],
 };
 
 /** Runnable examples per method (network use guarded by `indapi3_available()`). */

@@ -23,8 +23,12 @@
   unique(c(lv, seen))
 }
 
+# Columns of catchment's band tables that are classes: the bands and the sources' names.
+.indapi3_band_columns <- c("band", "source")
+
 # A table of the server as a data.frame: class columns of the catalog (and their `_by` group
-# columns) as factors; interval labels of continuous `by` codes as factors in row order.
+# columns) as factors; interval labels of continuous `by` codes, catchment's bands and
+# sources as factors in row order.
 .indapi3_table <- function(x, by = NULL) {
   if (is.list(x) && !is.data.frame(x) && length(x) == 0) return(data.frame())
   if (!is.data.frame(x)) return(x)
@@ -36,7 +40,7 @@
     i <- match(code, catalog$Code)
     if (!is.na(i) && identical(catalog$Type[i], "class")) {
       x[[col]] <- factor(v, levels = .indapi3_levels(v, catalog$ClassLabels[i]))
-    } else if (!is.na(i) && code %in% .indapi3_by_codes(by)) {
+    } else if ((!is.na(i) && code %in% .indapi3_by_codes(by)) || col %in% .indapi3_band_columns) {
       x[[col]] <- factor(v, levels = unique(v[!is.na(v)]))
     }
   }

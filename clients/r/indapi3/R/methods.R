@@ -29,7 +29,8 @@
     attr(value, "files") <- session$download(dir %||% tempdir())
     return(value)
   }
-  paths <- session$download(dir %||% ".")
+  # hcapi3 wrote files into the working directory; a method without `dir` (catchment) into tempdir()
+  paths <- session$download(dir %||% (if ("dir" %in% .indapi3_signatures[[method]]) "." else tempdir()))
   if (method == "genFile") return(paths)
   .indapi3_read_files(paths, format)
 }

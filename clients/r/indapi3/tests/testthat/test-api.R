@@ -47,8 +47,9 @@ test_that("getLayerWKT, classify, similar, catchment, category and describe give
   expect_equal(plain(classify("ELEVATION", doms)), api("classify", list(var = "ELEVATION", domains = doms)))
   expect_equal(plain(similar("Eastern", c("ELEVATION", "DIST_COAST"), by = 1, iso3 = "KEN")),
                api("similar", list(x = "Eastern", var = c("ELEVATION", "DIST_COAST"), by = 1, iso3 = "KEN")))
-  expect_equal(plain(catchment(xy = c(36.82, -1.29), minutes = c(0, 60, 120), iso3 = "KEN")),
-               api("catchment", list(xy = c(36.82, -1.29), minutes = c(0, 60, 120), iso3 = "KEN")))
+  bands <- catchment(xy = c(36.82, -1.29), minutes = c(0, 60, 120), iso3 = "KEN")
+  expect_equal(plain(bands), api("catchment", list(xy = c(36.82, -1.29), minutes = c(0, 60, 120), iso3 = "KEN")))
+  expect_equal(levels(bands$band), c("[0,60]", "(60,120]"))
   expect_equal(category(q = "elevation"), api("category", list(q = "elevation")))
   expect_equal(indicator("ELEVATION"), api("describe", list(var = "ELEVATION")))
 })
