@@ -21,7 +21,7 @@ export function limitsText(m: MethodSpec): string | undefined {
     `Limits (checked before any work; a call over one answers 400 naming the argument, 413 for ids and vertices): argument values nested at most ${L.maxDepth} levels deep; ` +
     `\`by\` at most ${L.maxByCodes} codes and ${n(L.maxByValues)} breaks or classes per code; \`ids\` at most ${n(L.maxIds)} cell ids; ` +
     (m.args.some((a) => a.name === 'minutes') ? `\`minutes\` at most ${L.maxMinutesBreaks} breaks; ` : '') +
-    `WKT (\`wkt\`, \`domains\`) at most ${n(L.maxVertices)} vertices in all, ${L.maxWktDepth} levels of parentheses, ${n(L.maxShapes)} shapes summarised one by one (GEOMETRYCOLLECTION members, \`domains\` entries; a MULTIPOINT is one) and polygon edges crossing at most ${n(L.maxEdgeCells)} grid cells in all. ` +
+    `WKT \`wkt\` at most ${n(L.maxVertices)} vertices in all and ${n(L.maxShapes)} shapes summarised one by one (GEOMETRYCOLLECTION members; a MULTIPOINT is one); \`domains\` at most ${n(L.maxDomains)} features (GeoJSON features or WKT entries, collections by member) and ${n(L.maxDomainVertices)} vertices in all; both at most ${L.maxWktDepth} levels of parentheses, 5,000,000 characters per WKT string and polygon edges crossing at most ${n(L.maxEdgeCells)} grid cells in all (5-arc-minute rows plus columns each edge spans). ` +
     `A per-cell answer (\`collapse = FALSE\`) holds at most ${n(L.maxCellRows)} cells and a session's value at most ${L.maxValueBytes / 1048576} MB as JSON: ` +
     'for more, ask for a file (`format = "csv"` or `"tif"`) or a smaller area. The Node server also bounds the bytes of one session and of all sessions (README, "Limits").'
   );

@@ -30,8 +30,12 @@ export interface CallLimits {
   maxVertices: number;
   /** Deepest nesting of parentheses in a WKT string (a GEOMETRYCOLLECTION of MULTIPOLYGONs needs 4): 32. */
   maxWktDepth: number;
-  /** Most shapes summarised one by one in a call: members of a GEOMETRYCOLLECTION in `wkt`, entries of `domains` (and their collections' members): 5 000 (each is a row of its own; 50 000 took 7 s). */
+  /** Most shapes summarised one by one in a `wkt`: members of a GEOMETRYCOLLECTION: 5 000 (each is a query of its own, rows per country; 50 000 took 7 s). */
   maxShapes: number;
+  /** Most features of `domains` (classify: GeoJSON features or WKT entries, collections by member), all summarised in one pass: 10 000. */
+  maxDomains: number;
+  /** Most vertices of all shapes of `domains` (WKT vertices, GeoJSON coordinate pairs): 1 000 000 (answers 413, as `wkt`'s vertices). */
+  maxDomainVertices: number;
   /** Most grid cells the polygon edges of a call's WKT cross in all (rows plus columns of 5 arc-minutes each edge spans, plus one): 2 000 000 (a 99,990-vertex zigzag crosses 4.8 M and took 18 s). */
   maxEdgeCells: number;
   /** Most rows of a per-cell answer (`collapse = FALSE`): 100 000 (a country; use `format = "csv"`, `"tif"` or a smaller area for more). */
@@ -50,6 +54,8 @@ export const DEFAULT_LIMITS: Readonly<CallLimits> = {
   maxVertices: MAX_WKT_VERTICES,
   maxWktDepth: 32,
   maxShapes: 5000,
+  maxDomains: 10_000,
+  maxDomainVertices: 1_000_000,
   maxEdgeCells: 2_000_000,
   maxCellRows: 100_000,
   maxValueBytes: 32 * 1024 * 1024,
@@ -154,8 +160,9 @@ function countShapes(v: unknown): number {
   const stack: unknown[] = [v];
   while (stack.length) {
     const x = stack.pop();
-    if (typeof x === 'string') shapes += wktShapes(x);
-    else if (x !== null && typeof x === 'object') {
+    if (typeof x === 'string') {
+      if (/^\s*[A-Za-z]+\s*(Z|M|ZM)?\s*\(/.test(x)) shapes += wktShapes(x); // WKT only, as shapeVertices
+    } else if (x !== null && typeof x === 'object') {
       if ((x as { type?: unknown }).type === 'Feature') shapes++;
       for (const c of Array.isArray(x) ? x : Object.values(x as Record<string, unknown>)) stack.push(c);
     }
@@ -245,17 +252,22 @@ function checkShapes(name: string, v: unknown, call: string, lim: CallLimits): v
   // The parser's own message and status, before the scan reads 5 MB.
   if (typeof v === 'string' && v.length > MAX_WKT_LENGTH) throw tooMuch(`WKT is longer than ${MAX_WKT_LENGTH} characters.`, call, 'TOO_LARGE');
   let deepest = 0;
-  const { vertices, shapes: counted, edgeCells } = shapeVertices(v, (d) => (deepest = Math.max(deepest, d)), lim.maxShapes);
-  const shapes = counted > lim.maxShapes ? countShapes(v) : counted;
+  const domains = name === 'domains';
+  const maxShapes = domains ? lim.maxDomains : lim.maxShapes;
+  const maxVertices = domains ? lim.maxDomainVertices : lim.maxVertices;
+  const { vertices, shapes: counted, edgeCells } = shapeVertices(v, (d) => (deepest = Math.max(deepest, d)), maxShapes);
+  const shapes = counted > maxShapes ? countShapes(v) : counted;
   if (deepest > lim.maxWktDepth) throw tooMuch(`argument '${name}' has WKT nested ${deepest} levels deep; the limit is ${lim.maxWktDepth}.`, call);
-  if (shapes > lim.maxShapes) {
-    throw tooMuch(`argument '${name}' has ${shapes} shapes, each summarised on its own; the limit is ${lim.maxShapes}. Split the call, or join points into one MULTIPOINT (one summary).`, call);
+  if (shapes > maxShapes) {
+    throw tooMuch(domains
+      ? `argument 'domains' has ${shapes} shapes (features or WKT entries, collections by member); the limit is ${maxShapes}. Split the call.`
+      : `argument '${name}' has ${shapes} shapes, each summarised on its own; the limit is ${maxShapes}. Split the call, or join points into one MULTIPOINT (one summary).`, call);
   }
   if (edgeCells > lim.maxEdgeCells) {
     throw tooMuch(`argument '${name}' has polygon edges crossing ${Math.round(edgeCells)} grid cells in all (a zigzag or a very detailed outline); the limit is ${lim.maxEdgeCells}. Simplify the shapes (e.g. with mapshaper or ST_Simplify).`, call);
   }
-  if (vertices > lim.maxVertices) {
-    throw tooMuch(`argument '${name}' has ${vertices} vertices; the limit is ${lim.maxVertices}. Simplify the shapes (e.g. with mapshaper or ST_Simplify).`, call, 'TOO_LARGE');
+  if (vertices > maxVertices) {
+    throw tooMuch(`argument '${name}' has ${vertices} vertices; the limit is ${maxVertices}. Simplify the shapes (e.g. with mapshaper or ST_Simplify).`, call, 'TOO_LARGE');
   }
 }
 

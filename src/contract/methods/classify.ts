@@ -16,7 +16,10 @@ export const classify = defineMethod({
     A_STATS,
     ...A_ZONAL,
   ],
-  details: ['Each variable is summarised with its catalog aggregation formula over the cells of each domain (see `exact`).'],
+  details: [
+    'Each variable is summarised with its catalog aggregation formula over the cells of each domain (see `exact`).',
+    'Up to 10,000 domains in one call, all summarised in one pass: each domain\'s coverage (its cells and coverage fractions) is computed once and kept (a bounded cache keyed by a hash of the geometry), so another call over the same polygons, with other variables or statistics, reuses it. Zonal statistics in `stats` (frac, weighted_mean, quantile, histogram, ...) as in getLayer.',
+  ],
   value: 'A table with one row per domain: the domain key and one column per variable (and statistic).',
   examples: [
     `curl {base}/ocpu/library/indapi3/R/classify/json -H 'Content-Type: application/json' -d '{"var": "ELEVATION", "domains": {"nairobi": "POINT(36.82 -1.29)", "box": "POLYGON((36 -2, 38 -2, 38 0, 36 0, 36 -2))"}}'`,

@@ -6,6 +6,7 @@
 import type { ByArg, GetLayerArgs, TableResult, ZonalArgs } from '../../core/api';
 import type { VarRecord } from '../../core/types';
 import type { ArgSpec } from '../args';
+import { checkZonalArgs } from '../../core/engine';
 
 /** Formal argument `var`: the indicator codes (required). */
 export const A_VAR = { name: 'var', type: 'codes', required: true, doc: 'Indicator codes to query (character vector; one code may be a plain string). See `category()` for the codes.' } as const satisfies ArgSpec;
@@ -90,8 +91,10 @@ export interface BoundLayer {
 }
 
 /** The zonal operations' arguments ({@link ZonalArgs}) from the bound ones; those not sent left out. */
-export function zonalArgsOf(a: Pick<BoundLayer, 'weights' | 'q' | 'quantile_type' | 'bins' | 'range'>): ZonalArgs {
-  return compact({ weights: a.weights, q: a.q, quantileType: a.quantile_type === undefined ? undefined : String(a.quantile_type), bins: a.bins, range: a.range });
+export function zonalArgsOf(a: Pick<BoundLayer, 'stats' | 'weights' | 'q' | 'quantile_type' | 'bins' | 'range'>): ZonalArgs {
+  const z: ZonalArgs = compact({ weights: a.weights, q: a.q, quantileType: a.quantile_type === undefined ? undefined : String(a.quantile_type), bins: a.bins, range: a.range });
+  checkZonalArgs(a.stats, z); // 400 naming the argument before any work (the weights code is checked against the catalog later)
+  return z;
 }
 
 /** `o` without its undefined members (an argument not sent stays absent, as before binding). */

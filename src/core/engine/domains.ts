@@ -16,6 +16,7 @@ import type { Ctx } from './context';
 import type { BySpec, VarSpec } from './plan';
 import { binRows, columns, metaOf, tableRows, withCells } from './rows';
 import { emptySelection, select } from './select';
+import { summariseMany } from './bulk';
 
 /** A domain: the key written on its rows and its geometry (EPSG:4326). */
 export interface Domain { key: Row; geom: Geometry }
@@ -35,6 +36,15 @@ export { gridText } from '../grid';
  * @throws IndapiError OUTSIDE_GRID when every domain lies outside the grid, and what compute throws
  */
 export async function summariseDomains(
+  store: CogStore, c: Ctx, list: Domain[], spec: { vars: VarSpec[]; bys: BySpec[]; exact: boolean }, perCountry: boolean, keyCols: ColumnInfo[], o: CallOptions,
+): Promise<TableResult> {
+  // pooled per domain without `by` (classify): all domains at once, coverage cached
+  if (!perCountry && spec.bys.length === 0) return summariseMany(store, c, list, spec.vars, spec.exact, keyCols, o);
+  return perDomain(store, c, list, spec, perCountry, keyCols, o);
+}
+
+/** {@link summariseDomains} one domain at a time (rows per country, or `by`). */
+async function perDomain(
   store: CogStore, c: Ctx, list: Domain[], spec: { vars: VarSpec[]; bys: BySpec[]; exact: boolean }, perCountry: boolean, keyCols: ColumnInfo[], o: CallOptions,
 ): Promise<TableResult> {
   const rows: Row[] = [];

@@ -36,6 +36,7 @@ export { aggFormulaText, parseAggFun, simpleAggregate, cutLabels, formatG, label
 export { DEFAULT_DIG_LAB, digLabOf, STAT_NAMES } from './plan';
 export { MAX_IDS } from './select';
 export { parseDomains } from './domains';
+export { checkZonalArgs, ZONAL_OPS } from './zonal';
 
 /** Options of {@link createEngine}. */
 export interface EngineOptions {

@@ -167,6 +167,17 @@ export function zonalPlanOf(stats: string[], a: ZonalArgsRaw, lookup: (code: str
   return { ops, weights, q, quantileType, bins: binsOf(a.bins, a.range) };
 }
 
+/**
+ * Checks the zonal arguments that do not need the catalog (`q`, `quantile_type`, `bins`, `range`,
+ * `weights` present when a weighted operation asks for it), as a method's typed boundary does
+ * before any work; `zonalPlanOf` checks the `weights` code against the catalog later.
+ * @throws IndapiError BAD_ARGUMENT naming the argument
+ */
+export function checkZonalArgs(stats: unknown, a: ZonalArgsRaw): void {
+  const list = Array.isArray(stats) ? stats.filter((x): x is string => typeof x === 'string') : typeof stats === 'string' ? [stats] : [];
+  zonalPlanOf(list, a, () => ({ type: 'continuous' }) as VarRecord);
+}
+
 function binsOf(b: unknown, r: unknown): ZonalPlan['bins'] {
   let range: [number, number] | null = null;
   if (r !== undefined && r !== null) {
