@@ -32,7 +32,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import Papa from 'papaparse';
-import { openBundle } from '../src/node/export/bundle-reader';
+import { openExportBundle } from '../src/node/export/bundle-reader';
 import { cellId } from '../src/core/grid';
 import { ORIGINAL_VI_FIELDS, quote } from '../src/node/export/format';
 
@@ -196,7 +196,7 @@ interface Cells {
 }
 
 async function chooseCells(data: string, rows: number): Promise<Cells> {
-  const b = await openBundle(data, { codes: ['ISO3', 'ADM0_NAME', 'ADM1_NAME_ALT'] });
+  const b = await openExportBundle(data, { codes: ['ISO3', 'ADM0_NAME', 'ADM1_NAME_ALT'] });
   try {
     const g = b.grid;
     const band = await b.readBand(0, g.height);

@@ -331,6 +331,9 @@ def main() -> None:
     n_lakes, n_rivers = basemap_water.write_water(os.path.join(out, 'basemap'))
     log(f'tables and basemap written ({n_lakes} lakes, {n_rivers} river lines)')
 
+    # --- national series (Penn World Table 9.1, Gapminder, WDI fertility from Debian packages) --
+    subprocess.run(['Rscript', os.path.join(HERE, 'national_series.R'), out], check=True)
+
     write_readme(os.path.join(out, 'README.md'), src=src, versions=versions, recs=recs, countries=countries,
                  units=units, cells_per_unit=cells_per_unit, stats=stats, regions=regions,
                  n_cells=int(inb.sum()), spdata=spdata_rows, miss=miss)

@@ -160,3 +160,17 @@ describe('deparse', () => {
     }
   });
 });
+
+describe('integer sequences from:to', () => {
+  test('expands whole-number sequences as R does (increasing, decreasing, inside c(), unary minus first)', () => {
+    expect(parseRLiteral('2000:2003')).toEqual([2000, 2001, 2002, 2003]);
+    expect(parseRLiteral('2002:2000')).toEqual([2002, 2001, 2000]);
+    expect(parseRLiteral('c(1990, 2000:2001)')).toEqual([1990, 2000, 2001]);
+    expect(parseRLiteral('-1:1')).toEqual([-1, 0, 1]);
+  });
+  test('refuses fractional ends and sequences over the bound', () => {
+    expect(() => parseRLiteral('1.5:3')).toThrow(/Unparsable/);
+    expect(() => parseRLiteral('1:1e9')).toThrow(/Unparsable/);
+    expect(() => parseRLiteral("'a':3")).toThrow(/Unparsable/);
+  });
+});

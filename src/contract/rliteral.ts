@@ -10,6 +10,8 @@
  * - numbers: decimal and hexadecimal, with exponent, optional sign, `L` (integer) and `i`
  *   is refused; `Inf`, `NaN`;
  * - `TRUE`, `FALSE`, `T`, `F`, `NULL`, `NA`, `NA_integer_`, `NA_real_`, `NA_character_`;
+ * - integer sequences `from:to` of two whole numbers (`2000:2017`, `2017:2000`), at most
+ *   {@link MAX_SEQ} elements, as R's `:` gives them (a constant, not an evaluated call);
  * - `c(...)` (flattened, as R does) and `list(...)`, with optional `name = value`
  *   elements, names as identifiers, quoted strings or backticks;
  * - JSON objects or arrays (OpenCPU tries JSON first when a value starts with `{` or `[`),
@@ -74,6 +76,8 @@ class SyntaxErr extends Error {}
 const IDENT_START = /[A-Za-z.]/;
 const IDENT_PART = /[A-Za-z0-9._]/;
 const MAX_DEPTH = 64;
+/** Most elements of a `from:to` sequence (longer ones are refused as unparsable). */
+export const MAX_SEQ = 10_000;
 
 class Parser {
   private i = 0;
@@ -97,13 +101,26 @@ class Parser {
   }
 
   parseValue(): Node {
+    const first = this.parseTerm();
+    this.skipWs();
+    if (this.peek() !== ':' || first.kind !== 'scalar' || typeof first.value !== 'number') return first;
+    this.i++;
+    const last = this.parseTerm();
+    const a = first.value;
+    const b = last.value;
+    if (last.kind !== 'scalar' || typeof b !== 'number' || !Number.isInteger(a) || !Number.isInteger(b) || Math.abs(b - a) >= MAX_SEQ) this.err();
+    const step = b >= a ? 1 : -1;
+    return { kind: 'vector', value: Array.from({ length: Math.abs(b - a) + 1 }, (_, k) => a + k * step) };
+  }
+
+  private parseTerm(): Node {
     this.skipWs();
     const ch = this.peek();
     if (ch === '"' || ch === "'") return { kind: 'scalar', value: this.parseString() };
     if (ch === '-' || ch === '+') {
       this.i++;
       this.skipWs();
-      const inner = this.parseValue();
+      const inner = this.parseTerm(); // unary minus binds tighter than `:` in R: -1:1 is (-1):1
       if (inner.kind !== 'scalar' || (typeof inner.value !== 'number' && inner.value !== null)) this.err();
       if (inner.value === null) return inner; // -NA is NA
       return { kind: 'scalar', value: ch === '-' ? -(inner.value as number) : (inner.value as number) };

@@ -37,6 +37,11 @@ export interface VarRecord {
   year: string;
   /** Last year the data refer to. */
   yearEnd: string;
+  /**
+   * Series stem when the record is one year (`year`) of a series or a whole national series
+   * (optional column of vi.csv; empty or absent: not a series). See src/core/series.
+   */
+  series?: string;
   /** Full source description(s). */
   sources: string;
   /** Short source name. */
@@ -154,6 +159,14 @@ export interface GetLayerArgs extends ZonalArgs {
    * number 1..12, default 3 as R (`(500,1e+03]`); R raises it until adjacent labels differ.
    */
   digLab?: number;
+  /**
+   * Years of the series in `var` (whole numbers; R `2000`, `c(2000, 2017)`, `2000:2017`):
+   * one row per unit and year with a `year` column. Absent: the latest year every series holds
+   * (src/core/engine/years.ts).
+   */
+  year?: number[];
+  /** With exactly two `year`s: one row per unit with the change, to - from (`diff`) or 100 * (to - from) / from (`pct`). */
+  change?: 'diff' | 'pct';
 }
 
 /** A column of a summary table, in output order. */

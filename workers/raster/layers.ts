@@ -9,7 +9,7 @@
  */
 import { addDecoder, BaseDecoder, fromCustomClient, type GeoTIFF } from 'geotiff';
 import { inflateZlib } from '../../src/core/cog/inflate';
-import { bundleUrl, cogPath } from '../../src/core/bundle';
+import { bundleUrl, layerPath } from '../../src/core/bundle';
 import { isScaled, sampleDecoder } from '../../src/core/cog/decode';
 import { IndapiError } from '../../src/core/errors';
 import { gridFromCellExtent, SSA_GRID, type GridDef } from '../../src/core/grid';
@@ -72,7 +72,7 @@ export interface CogLayer {
 export async function openCog(dataBase: string, code: string, signal?: AbortSignal): Promise<CogLayer> {
   let tiff: GeoTIFF;
   try {
-    tiff = await fromCustomClient(new RangeClient(bundleUrl(dataBase, cogPath(code))), { blockSize: GEOTIFF_BLOCK_BYTES, cacheSize: GEOTIFF_CACHE_BLOCKS } as Parameters<typeof fromCustomClient>[1], signal); // the block options are read by makeCustomSource (geotiff.js 3), not typed on RemoteSourceOptions
+    tiff = await fromCustomClient(new RangeClient(bundleUrl(dataBase, layerPath(code))), { blockSize: GEOTIFF_BLOCK_BYTES, cacheSize: GEOTIFF_CACHE_BLOCKS } as Parameters<typeof fromCustomClient>[1], signal); // the block options are read by makeCustomSource (geotiff.js 3), not typed on RemoteSourceOptions
   } catch (e) {
     throw new IndapiError('IO', `Cannot open the map layer of ${code}: ${(e as Error).message}`);
   }

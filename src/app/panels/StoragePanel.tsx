@@ -11,7 +11,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { PageToSw, PinProgress, StorageStatus, SwToPage } from '../../../workers/protocol/storage';
 import { DATA_BASE, catalogQuery } from '../bundle';
 import { pinSet } from './pin-set';
-import { cogPath } from '../../core/bundle';
+import { layerPath } from '../../core/bundle';
 import { bundleAt } from '../../ui/bundle-files';
 
 /** Bytes as "12.3 MB" (SI units, as browsers' storage settings show them). */
@@ -57,12 +57,12 @@ export function StoragePanel() {
   const labels = useMemo(() => new Map(catalog.map((r) => [r.varCode, r.varLabel])), [catalog]);
   const cats = useMemo(() => {
     const by = new Map<string, string[]>();
-    for (const r of catalog) if (sizes?.has(cogPath(r.varCode))) by.set(r.cat1 || 'Other', [...(by.get(r.cat1 || 'Other') ?? []), r.varCode]);
+    for (const r of catalog) if (sizes?.has(layerPath(r.varCode))) by.set(r.cat1 || 'Other', [...(by.get(r.cat1 || 'Other') ?? []), r.varCode]);
     return [...by].sort((a, b) => a[0].localeCompare(b[0]));
   }, [catalog, sizes]);
-  const sizeOf = (codes: string[]) => codes.reduce((s, c) => s + (sizes?.get(cogPath(c)) ?? 0), 0);
+  const sizeOf = (codes: string[]) => codes.reduce((s, c) => s + (sizes?.get(layerPath(c)) ?? 0), 0);
   // Kept indicators are summarised offline only with their formula columns and the key layers.
-  const expand = (codes: string[]) => pinSet(codes, catalog, (c) => !!sizes?.has(cogPath(c)));
+  const expand = (codes: string[]) => pinSet(codes, catalog, (c) => !!sizes?.has(layerPath(c)));
   const sizeWithNeeded = (codes: string[]) => { const s = expand(codes); return sizeOf([...s.codes, ...s.needed]); };
 
   useEffect(() => {
@@ -89,7 +89,7 @@ export function StoragePanel() {
     const set = expand(codes);
     const all = [...set.codes, ...set.needed];
     setJob({ id, done: 0, total: all.length, bytes: 0, totalBytes: sizeOf(all), complete: false });
-    post({ type: 'PIN', id, paths: all.map(cogPath) });
+    post({ type: 'PIN', id, paths: all.map((c) => layerPath(c)) });
   };
   const running = job && !job.complete && !job.cancelled && !job.error && job.done < job.total;
   const catCodes = cats.find(([c]) => c === cat)?.[1] ?? [];
@@ -121,7 +121,7 @@ export function StoragePanel() {
         <label className="field inline"><span>Indicator</span>
           <select value={code} onChange={(e) => setCode(e.target.value)} data-testid="keep-indicator">
             <option value="">Choose…</option>
-            {catalog.filter((r) => sizes?.has(cogPath(r.varCode))).map((r) => <option key={r.varCode} value={r.varCode}>{r.varLabel} ({r.varCode}) — {fmtBytes(sizeWithNeeded([r.varCode]))}</option>)}
+            {catalog.filter((r) => sizes?.has(layerPath(r.varCode))).map((r) => <option key={r.varCode} value={r.varCode}>{r.varLabel} ({r.varCode}) — {fmtBytes(sizeWithNeeded([r.varCode]))}</option>)}
           </select>
         </label>
         <button type="button" disabled={!code || !!running} onClick={() => void keep([code])}>Keep offline</button>

@@ -1,6 +1,6 @@
 /** The `classify` method: indicators summarised over user-supplied domains. */
 import type { ClassifyArgs } from '../../core/api';
-import { A_EXACT, A_STATS, A_VAR, A_ZONAL, compact, zonalArgsOf } from './common';
+import { A_EXACT, A_STATS, A_VAR, A_ZONAL, A_YEAR, A_CHANGE, compact, zonalArgsOf } from './common';
 import { defineMethod } from './types';
 
 /** `classify(var, domains, key = NULL, exact = FALSE, stats = NULL)`. */
@@ -15,6 +15,8 @@ export const classify = defineMethod({
     A_EXACT,
     A_STATS,
     ...A_ZONAL,
+    A_YEAR,
+    A_CHANGE,
   ],
   details: [
     'Each variable is summarised with its catalog aggregation formula over the cells of each domain (see `exact`).',
@@ -24,7 +26,7 @@ export const classify = defineMethod({
   examples: [
     `curl {base}/ocpu/library/indapi3/R/classify/json -H 'Content-Type: application/json' -d '{"var": "ELEVATION", "domains": {"nairobi": "POINT(36.82 -1.29)", "box": "POLYGON((36 -2, 38 -2, 38 0, 36 0, 36 -2))"}}'`,
   ],
-  typed: (b): ClassifyArgs => ({ ...compact({ var: b.var, key: b.key, exact: b.exact, stats: b.stats, ...zonalArgsOf(b) }), domains: b.domains }),
+  typed: (b): ClassifyArgs => ({ ...compact({ var: b.var, key: b.key, exact: b.exact, stats: b.stats, ...zonalArgsOf(b), year: b.year, change: b.change as ClassifyArgs['change'] }), domains: b.domains }),
   async run(ctx, a) {
     return { value: (await ctx.engine.classify(a, { signal: ctx.signal, onProgress: ctx.onProgress })).rows };
   },

@@ -59,6 +59,20 @@ export const A_WKT = { name: 'wkt', type: 'string', default: 'NULL', doc: 'WKT (
 export const A_EXACT = { name: 'exact', type: 'bool', default: 'FALSE', doc: 'With `wkt`: FALSE counts, per polygon, the cells whose centre is inside (weight 1), and a polygon that covers no cell centre (a small shape, a thin sliver) weights the cells it covers by the covered fraction, so it never counts more area than it covers; TRUE weights every cell by the fraction of its area covered (planar, as exactextract).' } as const satisfies ArgSpec;
 /** Formal argument `dig.lab`: digits of interval labels. */
 export const A_DIGLAB = { name: 'dig.lab', type: 'int', default: '3', doc: 'Significant digits of the interval labels of continuous `by` codes, as R `cut(x, breaks, dig.lab = 3)`: a whole number from 1 to 12 (`(500,1e+03]` with 3, `(500,1000]` with 4); R raises it until adjacent labels differ.' } as const satisfies ArgSpec;
+/** Formal argument `year`: years of the series in `var`. */
+export const A_YEAR = {
+  name: 'year',
+  type: 'numbers',
+  default: 'NULL',
+  doc: 'Years of the series in `var` (whole numbers: `2000`, `c(2000, 2017)`, `2000:2017`; JSON `[2000, 2017]`). Output is long: one row per unit and year, with a `year` column after the keys (blocks by year, increasing). NULL: the latest year every series in `var` holds. A year a series does not hold is an error (400) naming `year` and listing the years it holds; a unit without a value in a year it holds has NA there, never an interpolated value. Each year is summarised with the catalog formula (`aggFunR`). Codes that are not series cannot be mixed with series in one call. National series (`cat1` "National series": PWT_POP, PWT_RGDPE_PC, PWT_HC, GM_LIFE_EXP, GM_INFANT_MORT, WDI_TFR) are national values, no variation within the country.',
+} as const satisfies ArgSpec;
+/** Formal argument `change`: the change between two years. */
+export const A_CHANGE = {
+  name: 'change',
+  type: 'string',
+  default: 'NULL',
+  doc: 'With exactly two `year`s (from, to): one row per unit with `year_from`, `year_to` and the change of each value, "diff" (to - from, in the unit of the indicator) or "pct" (100 * (to - from) / from, percent); NA where either year has no value (or from is 0 for "pct").',
+} as const satisfies ArgSpec;
 /** Formal argument `format`: the output (table, files, graphics). */
 export const A_FORMAT = {
   name: 'format',
@@ -83,6 +97,8 @@ export interface BoundLayer {
   'dig.lab'?: number;
   wkt?: string;
   exact?: boolean;
+  year?: number[];
+  change?: string;
   weights?: string;
   q?: number[];
   quantile_type?: string | number | boolean;
@@ -104,11 +120,11 @@ export function compact<T extends object>(o: T): T {
 
 /**
  * The main query's arguments ({@link GetLayerArgs}) from the bound ones: var, iso3, by, ids,
- * collapse, `as.list` (asList), stats, `dig.lab` (digLab); with `shapes`, wkt and exact too.
+ * collapse, `as.list` (asList), stats, `dig.lab` (digLab), year, change (checked by the engine); with `shapes`, wkt and exact too.
  * Arguments not sent are left out.
  */
 export function layerArgsOf(a: BoundLayer, shapes = false): GetLayerArgs {
-  const g: GetLayerArgs = { var: a.var, iso3: a.iso3, by: a.by, ids: a.ids, collapse: a.collapse, asList: a['as.list'], stats: a.stats, digLab: a['dig.lab'], ...zonalArgsOf(a) };
+  const g: GetLayerArgs = { var: a.var, iso3: a.iso3, by: a.by, ids: a.ids, collapse: a.collapse, asList: a['as.list'], stats: a.stats, digLab: a['dig.lab'], year: a.year, change: a.change as GetLayerArgs['change'], ...zonalArgsOf(a) };
   if (shapes) Object.assign(g, { wkt: a.wkt, exact: a.exact });
   return compact(g);
 }

@@ -1,6 +1,6 @@
 /** The `getLayer` method: the main query, indicators summarised over countries or regions (and `by`). */
 import type { GetLayerArgs } from '../../core/api';
-import { A_ASLIST, A_BY, A_COLLAPSE, A_DIGLAB, A_IDS, A_ISO3, A_STATS, A_VAR, A_ZONAL, layerArgsOf } from './common';
+import { A_ASLIST, A_BY, A_COLLAPSE, A_DIGLAB, A_IDS, A_ISO3, A_STATS, A_VAR, A_ZONAL, A_YEAR, A_CHANGE, layerArgsOf } from './common';
 import { defineMethod } from './types';
 
 /** `getLayer(var, iso3 = "SSA", by = NULL, ids = NULL, collapse = TRUE, as.list = FALSE, stats = NULL, dig.lab = 3)`. */
@@ -8,7 +8,7 @@ export const getLayer = defineMethod({
   name: 'getLayer',
   title: 'Query and summarise indicators',
   description: 'Summarises indicators over countries or regions, optionally broken down by class or interval variables (`by`).',
-  args: [A_VAR, A_ISO3, A_BY, A_IDS, A_COLLAPSE, A_ASLIST, A_STATS, A_DIGLAB, ...A_ZONAL],
+  args: [A_VAR, A_ISO3, A_BY, A_IDS, A_COLLAPSE, A_ASLIST, A_STATS, A_DIGLAB, ...A_ZONAL, A_YEAR, A_CHANGE],
   details: [
     'Every code in `var` and `by` must be in the catalog. Each variable is summarised with its own aggregation formula (sum, mean, weighted mean, dominant class, ...); numbers are rounded to the indicator\'s decimals.',
     'Continuous `by` variables are cut into right-closed intervals labelled as R `cut()` labels them (`dig.lab = 3`: `(500,1e+03]`, `(0.5,1.12]`). Cells outside every interval or with no value, and cells without a class of a class `by`, form R\'s NA group: a row whose key is null (JSON null, NA in files), after the other rows, so the rows by domain add up to the overall row. A class `var` with a continuous `by` gives the dominant class per interval.',

@@ -1,6 +1,6 @@
 /** The `getLayerWKT` method: indicators summarised over WKT shapes, per country. */
 import type { GetLayerWktArgs } from '../../core/api';
-import { A_ASLIST, A_BY, A_DIGLAB, A_EXACT, A_ISO3, A_STATS, A_VAR, A_WKT, A_ZONAL, compact, layerArgsOf, tableValue } from './common';
+import { A_ASLIST, A_BY, A_DIGLAB, A_EXACT, A_ISO3, A_STATS, A_VAR, A_WKT, A_ZONAL, A_YEAR, A_CHANGE, compact, layerArgsOf, tableValue } from './common';
 import { defineMethod } from './types';
 
 /** `getLayerWKT(var, wkt, iso3 = "SSA", by = NULL, exact = FALSE, stats = NULL, as.list = FALSE, dig.lab = 3)`. */
@@ -8,7 +8,7 @@ export const getLayerWKT = defineMethod({
   name: 'getLayerWKT',
   title: 'Summarise indicators over WKT shapes',
   description: 'Summarises indicators over the cells of points, lines of points or polygons given as WKT, per country (ISO3).',
-  args: [A_VAR, { ...A_WKT, required: true, default: undefined }, A_ISO3, A_BY, A_EXACT, A_STATS, A_ASLIST, A_DIGLAB, ...A_ZONAL],
+  args: [A_VAR, { ...A_WKT, required: true, default: undefined }, A_ISO3, A_BY, A_EXACT, A_STATS, A_ASLIST, A_DIGLAB, ...A_ZONAL, A_YEAR, A_CHANGE],
   details: [
     'A point selects the cell that contains it; a polygon the cells whose centres fall inside (weight 1); a polygon that covers no cell centre, every cell it covers weighted by the covered fraction (so a thin sliver never counts whole cells); with `exact = TRUE` every polygon weights the cells by the covered fraction. Weighted sums are sum(fraction x value), means are weighted by the fraction.',
   ],

@@ -1,6 +1,6 @@
 /** The `similar` method: units ranked by their similarity to a reference unit. */
 import type { SimilarArgs } from '../../core/api';
-import { A_ISO3, A_VAR, compact } from './common';
+import { A_ISO3, A_VAR, A_YEAR, compact } from './common';
 import { defineMethod } from './types';
 
 /** `similar(x, var, by = 0, iso3 = "SSA")`. */
@@ -13,6 +13,7 @@ export const similar = defineMethod({
     A_VAR,
     { name: 'by', type: 'int', default: '0', doc: 'Unit level: 0 cells, 1 first-level administrative units (regions), 2 second-level units (districts; not in the embedded bundle, only in ingested data).' },
     A_ISO3,
+    { ...A_YEAR, doc: 'One year of the series in `var` (NULL: the latest year every series in `var` holds); units are ranked on the values of that year. Several years are an error (400 naming `year`).' },
   ],
   details: [
     'Numeric variables are centred and scaled (R `scale()`: sample standard deviation over the ranked units) on their unrounded values; class variables score 0 where equal to the reference and 1 otherwise. The score is the sum of absolute differences from the reference: lower is more similar; rows are sorted by score.',
@@ -23,7 +24,7 @@ export const similar = defineMethod({
   examples: [
     `curl {base}/ocpu/library/indapi3/R/similar/json -H 'Content-Type: application/json' -d '{"x": "Eastern", "var": ["ELEVATION", "DIST_COAST"], "by": 1, "iso3": "KEN"}'`,
   ],
-  typed: (b): SimilarArgs => compact({ x: b.x, var: b.var, by: b.by, iso3: b.iso3 }),
+  typed: (b): SimilarArgs => compact({ x: b.x, var: b.var, by: b.by, iso3: b.iso3, year: b.year }),
   async run(ctx, a) {
     const t = await ctx.engine.similar(a, { signal: ctx.signal, onProgress: ctx.onProgress });
     return { value: t.rows, warnings: t.leftOut ? [t.leftOut.reason] : undefined };

@@ -133,6 +133,10 @@ export interface ClassifyArgs extends ZonalArgs {
   key?: string;
   exact?: boolean;
   stats?: string[];
+  /** Years of the series in `var`, as {@link GetLayerArgs.year}. */
+  year?: number[];
+  /** Change between two years, as {@link GetLayerArgs.change}. */
+  change?: 'diff' | 'pct';
 }
 
 /** Arguments of `similar`: units ranked by similarity to unit `x`. */
@@ -143,6 +147,8 @@ export interface SimilarArgs {
   /** Unit level: 0 cells, 1 first-level, 2 second-level units. */
   by?: number;
   iso3?: string[];
+  /** One year of the series in `var` (absent: the latest year every series holds). */
+  year?: number[];
 }
 
 /** Result of the main query (`getLayer`): the rows, or (asList) `{ meta, data }`. */

@@ -7,3 +7,4 @@
 export * from './layout';
 export * from './tables';
 export * from './open';
+export * from './series';

@@ -21,6 +21,31 @@ export function cogPath(code: string): string {
   return `cog/${code}.tif`;
 }
 
+/**
+ * Path of a layer's values relative to the bundle root, the one way readers find a variable's
+ * COG: `cog/<code>.tif`; with `year`, the file of that year of a gridded series,
+ * `cog/<code>_<YYYY>.tif` (one single-band COG per year: a year's read touches that file's
+ * blocks only; the catalog record of the year is `<code>_<YYYY>` with `series = <code>` and
+ * `year = YYYY`, so a bundle made before series reads unchanged). National series have no COG
+ * (see {@link NATIONAL_SERIES_PATH}).
+ * @param code catalog code (`varCode`)
+ * @param opts `year`: the year of a series (whole number)
+ */
+export function layerPath(code: string, opts: { year?: number } = {}): string {
+  return opts.year === undefined ? cogPath(code) : cogPath(`${code}_${opts.year}`);
+}
+
+/**
+ * Path of the national series' values: `series/national.csv`, long form
+ * `series,ISO3,year,value,source` (one row per series, country and year the source gives; a
+ * missing row is NA). Written by scripts/data/national_series.R; absent from older bundles.
+ */
+export const NATIONAL_SERIES_PATH = 'series/national.csv';
+/** Path of the national series' catalog records: `series/vi.csv` (vi.csv's columns plus `series`). */
+export const SERIES_CATALOG_PATH = 'series/vi.csv';
+/** Path of the sources a national value's `source` names: `series/sources.csv` (source, name, license, citation). */
+export const SERIES_SOURCES_PATH = 'series/sources.csv';
+
 /** Path of a class layer's class table relative to the bundle root: `classes/<code>.csv`. */
 export function classTablePath(code: string): string {
   return `classes/${code}.csv`;

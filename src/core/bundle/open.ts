@@ -11,7 +11,8 @@ import { IndapiError, isIndapiError, throwIfAborted } from '../errors';
 import type { GridDef } from '../grid';
 import type { RangeSource, SourceFactory, TextLoader } from '../io/source';
 import type { ClassEntry, VarRecord } from '../types';
-import { classTablePath, cogPath, manifestGrid, outlinePath, parseManifest, type BundleManifest, type OutlineLevel } from './layout';
+import { classTablePath, layerPath, manifestGrid, NATIONAL_SERIES_PATH, outlinePath, parseManifest, SERIES_CATALOG_PATH, type BundleManifest, type OutlineLevel } from './layout';
+import { parseNationalSeries, type NationalSeries } from './series';
 import { parseClassTable, parseIso, parseVi, type IsoRow } from './tables';
 
 /** How a reader reaches the bundle's files (paths relative to the bundle root, `/`-separated). */
@@ -61,6 +62,36 @@ export interface Bundle {
   outlines<T = unknown>(level: OutlineLevel, signal?: AbortSignal): Promise<T | undefined>;
   /** Byte ranges of a layer's COG (`cog/<code>.tif`). @throws IndapiError INTERNAL when the loaders have no `source` */
   cog(code: string): RangeSource;
+  /**
+   * The one way to a variable's values: its COG's path and byte ranges, of `year` for a
+   * gridded series (`cog/<code>_<YYYY>.tif`, src/core/bundle/layout.ts `layerPath`).
+   */
+  layer(code: string, opts?: { year?: number }): LayerRef;
+  /**
+   * The national series (`series/national.csv` and `series/vi.csv`), or null when the bundle
+   * has none (the manifest does not list them: bundles made before series).
+   * @throws IndapiError IO when listed but unreadable or malformed, ABORTED
+   */
+  series(signal?: AbortSignal): Promise<BundleSeries | null>;
+}
+
+/** One variable's values in a bundle (see {@link Bundle.layer}). */
+export interface LayerRef {
+  /** Path relative to the bundle root (`cog/<code>.tif`, `cog/<code>_<YYYY>.tif` for a year): the key a COG store reads by. */
+  path: string;
+  /**
+   * Byte ranges of the COG.
+   * @throws IndapiError INTERNAL when the loaders have no `source`
+   */
+  source(): RangeSource;
+}
+
+/** The national series of a bundle: their values and their catalog records. */
+export interface BundleSeries {
+  /** `series/national.csv`, parsed. */
+  table: NationalSeries;
+  /** `series/vi.csv`'s records (vi.csv's columns plus `series`). */
+  records: VarRecord[];
 }
 
 /** Options of {@link openBundle}. */
@@ -139,9 +170,24 @@ export function openBundle(loaders: BundleLoaders, opts: OpenBundleOptions = {})
         return undefined;
       }
     },
-    cog: (code) => {
-      if (!loaders.source) throw new IndapiError('INTERNAL', 'This bundle reader was opened without a byte-range source.');
-      return loaders.source(cogPath(code));
+    cog: (code) => b.layer(code).source(),
+    layer: (code, o = {}) => {
+      const path = layerPath(code, o);
+      return {
+        path,
+        source: () => {
+          if (!loaders.source) throw new IndapiError('INTERNAL', 'This bundle reader was opened without a byte-range source.');
+          return loaders.source(path);
+        },
+      };
+    },
+    series: async (signal) => {
+      const listed = await b.files(signal);
+      if (!listed || !listed.has(NATIONAL_SERIES_PATH) || !listed.has(SERIES_CATALOG_PATH)) return null;
+      return once('series', async () => {
+        const [t, v] = await Promise.all([text(NATIONAL_SERIES_PATH), text(SERIES_CATALOG_PATH)]);
+        return { table: parseNationalSeries(t), records: parseVi(v) };
+      }, signal);
     },
   };
   return b;

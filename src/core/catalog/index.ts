@@ -5,7 +5,7 @@
  */
 import { RE2JS } from 're2js';
 import type { CategoryRow } from '../api';
-import { VI_FIELDS, type Bundle, type IsoRow } from '../bundle';
+import { VI_FIELDS, type Bundle, type BundleSeries, type IsoRow, type NationalSeries } from '../bundle';
 import { IndapiError, throwIfAborted } from '../errors';
 import { aggFormulaText } from '../r';
 import type { ClassEntry, VarRecord } from '../types';
@@ -58,7 +58,13 @@ export class Catalog {
   readonly records: VarRecord[];
   /** Country and region codes. */
   readonly iso: IsoRow[];
+  /** The national series' values (series/national.csv), null when the bundle has none. */
+  readonly national: NationalSeries | null;
+  /** The national series' records (series/vi.csv): known to queries, not listed in `records`. */
+  readonly seriesRecords: VarRecord[];
   private readonly byCode = new Map<string, VarRecord>();
+  /** Series stem -> year -> the record of that year (vi.csv records with `series` and `year`). */
+  private readonly members = new Map<string, Map<number, VarRecord>>();
   private readonly isoByCode = new Map<string, IsoRow>();
   private readonly tables = new Map<string, Promise<ClassEntry[]>>();
 
@@ -66,11 +72,21 @@ export class Catalog {
    * @param records vi.csv's records
    * @param iso iso.csv's rows
    * @param classTable reads the class tables records name (read once each, on demand)
+   * @param series the bundle's national series (values and records), if any
    */
-  constructor(records: VarRecord[], iso: IsoRow[], private readonly classTable: ClassTableLoader) {
+  constructor(records: VarRecord[], iso: IsoRow[], private readonly classTable: ClassTableLoader, series: BundleSeries | null = null) {
     this.records = records;
     this.iso = iso;
-    for (const r of records) this.byCode.set(r.varCode, r);
+    this.national = series?.table ?? null;
+    this.seriesRecords = series?.records ?? [];
+    for (const r of [...records, ...this.seriesRecords]) this.byCode.set(r.varCode, r);
+    for (const r of records) {
+      const stem = r.series?.trim();
+      if (!stem || stem === r.varCode || !/^\d{4}$/.test(r.year)) continue;
+      const m = this.members.get(stem) ?? new Map<number, VarRecord>();
+      m.set(Number(r.year), r);
+      this.members.set(stem, m);
+    }
     for (const i of iso) this.isoByCode.set(i.code.toUpperCase(), i);
   }
 
@@ -79,8 +95,34 @@ export class Catalog {
    * @throws IndapiError IO when they cannot be read or parsed
    */
   static async open(bundle: Bundle, signal?: AbortSignal): Promise<Catalog> {
-    const [records, iso] = await Promise.all([bundle.catalog(signal), bundle.iso(signal)]);
-    return new Catalog(records, iso, bundle.classTableAt);
+    const [records, iso, series] = await Promise.all([bundle.catalog(signal), bundle.iso(signal), bundle.series(signal)]);
+    return new Catalog(records, iso, bundle.classTableAt, series);
+  }
+
+  /**
+   * The years a code holds when it is a series, increasing; null when it is not one. A series
+   * is a national series (series/vi.csv, years of series/national.csv) or a stem that records
+   * of vi.csv name in their `series` field, each with its `year` (PN00_TOT, PN05_TOT -> PN_TOT).
+   */
+  seriesYears(code: string): number[] | null {
+    if (this.isNational(code)) return this.national?.years.get(code) ?? [];
+    const m = this.members.get(code);
+    return m ? [...m.keys()].sort((a, b) => a - b) : null;
+  }
+
+  /** True for a national series (values per ISO3 in series/national.csv, no COG). */
+  isNational(code: string): boolean {
+    return this.byCode.get(code)?.dataType === 'national';
+  }
+
+  /**
+   * The record holding a series' values of `year`: the national series' own record, or the
+   * year's member record (e.g. PN05_TOT for PN_TOT and 2005); a code that is not a series is its own record.
+   * @throws IndapiError UNKNOWN_CODE when neither
+   */
+  seriesRecord(code: string, year: number): VarRecord {
+    const m = this.members.get(code)?.get(year);
+    return m ?? this.need(code);
   }
 
   /** The record of a code, or undefined. */
@@ -177,7 +219,7 @@ export class Catalog {
     this.validate(vars);
     const codes = new Set(vars);
     if (q.length) for (const r of this.category(q) as CategoryRow[]) codes.add(r.code);
-    const recs = vars.length || q.length ? this.records.filter((r) => codes.has(r.varCode)) : this.records;
+    const recs = vars.length || q.length ? [...this.records, ...this.seriesRecords].filter((r) => codes.has(r.varCode)) : this.records;
     return recs.map((r) => describeRecord(r, today));
   }
 }

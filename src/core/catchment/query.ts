@@ -8,7 +8,7 @@
  * {@link isFrictionRecord}. The embedded bundle has FRICTION_WALK (walking only); ingested
  * bundles may add others (e.g. a motorised surface), and several may coexist.
  */
-import { cogPath } from '../bundle';
+import { layerPath } from '../bundle';
 import type { CallOptions, TableResult } from '../api';
 import { cellAreaKm2 } from '../area';
 import type { Catalog } from '../catalog';
@@ -254,7 +254,7 @@ export async function runCatchment(engine: CatchmentEngine, args: CatchmentArgs,
   cat.validate(vars);
   const popRec = o.capacity ? populationRecord(cat, args.population) : null;
   const allowed = await isoFilter(cat, args.iso3, signal);
-  const friction = await engine.store.readFloat(cogPath(fr.varCode), [0, 0, grid.width, grid.height], signal);
+  const friction = await engine.store.readFloat(layerPath(fr.varCode), [0, 0, grid.width, grid.height], signal);
   let steps = stepsCache.get(grid);
   if (!steps) { steps = gridSteps(grid); stepsCache.set(grid, steps); }
   const total = 4 + vars.length;
@@ -270,7 +270,7 @@ export async function runCatchment(engine: CatchmentEngine, args: CatchmentArgs,
   opts.onProgress?.(2, total);
   let coverage: CatchmentCoverage | undefined;
   if (popRec && o.capacity) {
-    const people = await engine.store.readFloat(cogPath(popRec.varCode), tt.window, signal);
+    const people = await engine.store.readFloat(layerPath(popRec.varCode), tt.window, signal);
     coverage = { population: popRec, ...coverageOf(a.minutes, a.band, a.source, people, o.capacity) };
   }
   const assigned = { win: tt.window, band: a.band, source: a.source, rowAreaKm2: a.rowAreaKm2 };

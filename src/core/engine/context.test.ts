@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openBundle } from '../bundle';
+import { layerPath, openBundle } from '../bundle';
 import { SSA_GRID } from '../grid';
 import type { TextLoader } from '../io/source';
-import { cogPath, loadContext } from './context';
+import { loadContext } from './context';
 
 const DIR = join(__dirname, '../../../tests/engine/fixtures/bundle');
 const files: TextLoader = async (rel) => readFileSync(join(DIR, rel), 'utf8');
@@ -30,5 +30,8 @@ describe('loadContext', () => {
     expect(c.grid).toEqual(SSA_GRID);
   });
 
-  it('cogPath names the layer file', () => expect(cogPath('ELEVATION')).toBe('cog/ELEVATION.tif'));
+  it('layerPath names the layer file, and the file of a year of a series', () => {
+    expect(layerPath('ELEVATION')).toBe('cog/ELEVATION.tif');
+    expect(layerPath('WPOP', { year: 2005 })).toBe('cog/WPOP_2005.tif');
+  });
 });

@@ -9,7 +9,7 @@
  * `domains.ts` (WKT features and classify domains), `similar.ts`; `plan.ts` (arguments),
  * `accumulate.ts` (aggregation semantics) and `../wkt/raster.ts` (geometry selection).
  */
-import type { CallOptions, CategoryRow, ColumnInfo, Engine, GetLayerWktArgs } from '../api';
+import type { CallOptions, CategoryRow, ColumnInfo, Engine, GetLayerArgs, GetLayerWktArgs, SimilarArgs, TableResult } from '../api';
 import { asList } from '../args';
 import { openBundle, type Bundle } from '../bundle';
 import type { Catalog } from '../catalog';
@@ -26,11 +26,12 @@ import { parseWkt } from '../wkt/parse';
 import { cellResult } from './cells';
 import { compute } from './compute';
 import { loadContext, type Ctx } from './context';
-import { features, parseDomains } from './domains';
+import { features, parseDomains, type Domain } from './domains';
 import { columns, metaOf, valueFields } from './rows';
 import { domains, prepare, selectionOf, table, type QueryScope } from './query';
 import { select, selectionUsed, type Selection } from './select';
 import { similar } from './similar';
+import { perYear, planYears, type YearPlan } from './years';
 
 export { aggFormulaText, parseAggFun, simpleAggregate, cutLabels, formatG, labelDigits, roundR } from '../r';
 export { DEFAULT_DIG_LAB, digLabOf, STAT_NAMES } from './plan';
@@ -105,6 +106,37 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
   }
   const q: QueryScope = { store, ctx };
 
+  /** The year plan of `args` (null: no series, no year: the query as before). @throws IndapiError BAD_ARGUMENT naming year or change */
+  async function yearsOf(args: Pick<GetLayerArgs, 'var' | 'year' | 'change'>, signal?: AbortSignal): Promise<YearPlan | null> {
+    return planYears((await ctx(signal)).cat, { var: asList(args.var, 'var'), year: args.year, change: args.change });
+  }
+  /**
+   * The scope and arguments of a query that reads one year only (per-cell output, similar).
+   * @throws IndapiError BAD_ARGUMENT naming year when several years or a change are asked
+   */
+  async function oneYear<A extends GetLayerArgs | SimilarArgs>(args: A, signal?: AbortSignal): Promise<{ q: QueryScope; a: A }> {
+    const plan = await yearsOf(args, signal);
+    if (!plan) return { q, a: args };
+    if (plan.years.length !== 1 || plan.change) throw new IndapiError('BAD_ARGUMENT', "'year': this output takes one year (and no 'change'); ask for the years one by one.", { arg: 'year' });
+    const year = plan.years[0];
+    const cat = (await ctx(signal)).cat;
+    const { year: _y, change: _c, ...rest } = args as A & { change?: unknown };
+    return { q: { store, ctx: async (s) => ({ ...(await ctx(s)), year }) }, a: { ...rest, var: asList(args.var, 'var').map((v) => cat.seriesRecord(v, year).varCode) } as A };
+  }
+  /** The main query as a table, per year when `var` holds series (src/core/engine/years.ts). */
+  async function yearTable(args: GetLayerArgs, o: CallOptions): Promise<TableResult> {
+    const plan = await yearsOf(args, o.signal);
+    if (!plan) return table(q, args, o);
+    return perYear((await ctx(o.signal)).cat, plan, q, { ...args, var: asList(args.var, 'var') }, (qy, a) => table(qy, a, o));
+  }
+  /** Summaries over domains, per year when `var` holds series. */
+  async function yearDomains(list: Domain[], args: GetLayerArgs, perCountry: boolean, keyCols: ColumnInfo[], o: CallOptions): Promise<TableResult> {
+    const c = await ctx(o.signal);
+    const plan = await yearsOf(args, o.signal);
+    if (!plan) return domains(q, c, list, args, perCountry, keyCols, o);
+    return perYear(c.cat, plan, q, { ...args, var: asList(args.var, 'var') }, async (qy, a) => domains(qy, await qy.ctx(o.signal), list, a, perCountry, keyCols, o));
+  }
+
   const engine: IndapiEngine = {
     store,
     async grid(o = {}) { return (await ctx(o.signal)).grid; },
@@ -156,18 +188,19 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
      */
     async getLayer(args, o = {}) {
       if (args.wkt && args.collapse !== false) return engine.getLayerWKT(args as GetLayerWktArgs, o).then((t) => (args.asList ? { meta: t.meta.map((r) => describeRecord(r, today())), data: t.rows } : t.rows));
-      const t = await table(q, args, o);
+      const t = await yearTable(args, o);
       if (args.asList) return { meta: t.meta.map((r) => describeRecord(r, today())), data: t.rows };
       return t.rows;
     },
 
     async getLayerTable(args, o = {}) {
       if (args.wkt && args.collapse !== false) return engine.getLayerWKT(args as GetLayerWktArgs, o);
-      const { rows, columns: cols, meta, selection } = await table(q, args, o);
+      const { rows, columns: cols, meta, selection } = await yearTable(args, o);
       return { rows, columns: cols, meta, selection };
     },
 
-    async getLayerCells(args, o = {}) {
+    async getLayerCells(argsIn, o = {}) {
+      const { q, a: args } = await oneYear(argsIn, o.signal);
       const { c, varSpecs, bys } = await prepare(q, args, o.signal);
       const sel = selectionOf(c, args);
       const cp = await compute(store, c, sel, varSpecs, bys, bys.length > 0, o.signal, o.onProgress);
@@ -175,24 +208,25 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
     },
 
     async getLayerWKT(args, o = {}) {
-      const c = await ctx(o.signal);
+      await ctx(o.signal);
       if (typeof args?.wkt !== 'string') throw new IndapiError('BAD_ARGUMENT', "'wkt' must be WKT text.");
       const g = parseWkt(args.wkt);
       const list = features(g).map((geom, i) => ({ key: { feature: i + 1 } as Row, geom }));
       const keyCol: ColumnInfo = { name: 'feature', role: 'key', label: 'Feature (1-based position in the WKT)', unit: '', type: 'integer' };
-      return domains(q, c, list, args, true, [keyCol], o);
+      return yearDomains(list, args, true, [keyCol], o);
     },
 
     async classify(args, o = {}) {
-      const c = await ctx(o.signal);
+      await ctx(o.signal);
       const { list, keyName } = parseDomains(args?.domains, args?.key);
       const keyCol: ColumnInfo = { name: keyName, role: 'key', label: `Domain (${keyName})`, unit: '', type: 'string' };
-      const { var: v, stats, exact, weights, q: qs, quantileType, bins, range } = args;
-      return domains(q, c, list, { var: v, stats, exact, weights, q: qs, quantileType, bins, range }, false, [keyCol], o);
+      const { var: v, stats, exact, weights, q: qs, quantileType, bins, range, year, change } = args;
+      return yearDomains(list, { var: v, stats, exact, weights, q: qs, quantileType, bins, range, year, change }, false, [keyCol], o);
     },
 
-    async similar(args, o = {}) {
-      return similar(await ctx(o.signal), args, (a, oo, u) => table(q, a, oo, u), o);
+    async similar(argsIn, o = {}) {
+      const { q: qy, a: args } = await oneYear(argsIn, o.signal);
+      return similar(await qy.ctx(o.signal), args, (a, oo, u) => table(qy, a, oo, u), o);
     },
   };
   return engine;

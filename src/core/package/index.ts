@@ -91,7 +91,7 @@ async function similarInputs(engine: Engine, call: PackageCall, opts: CallOption
   const spec = resolveFormat(call.format);
   if (spec.input !== 'table') throw new IndapiError('BAD_FORMAT', `The ${spec.name} format needs a map query; for a comparison use csv, dta or rds.`, { format: call.format, arg: 'format' });
   const a = call.args;
-  const table = await engine.similar({ x: a.x as string | number, var: a.var as string[], by: a.by as number | undefined, iso3: a.iso3 as string[] | undefined }, opts);
+  const table = await engine.similar({ x: a.x as string | number, var: a.var as string[], by: a.by as number | undefined, iso3: a.iso3 as string[] | undefined, year: a.year === null ? undefined : a.year as number[] | undefined }, opts);
   return { spec, method: 'similar', args: a, table };
 }
 

@@ -3,7 +3,7 @@ import type { GetLayerArgs } from '../types';
 
 /**
  * The main query's arguments (`GetLayerArgs`) from the contract's names: var, iso3, by, ids,
- * collapse, `as.list` (asList), stats, `dig.lab` (digLab); arguments not sent are left out.
+ * collapse, `as.list` (asList), stats, `dig.lab` (digLab), year, change; arguments not sent are left out.
  * @param a the request's arguments as bound by the contract (or as a panel sends them)
  */
 export function layerArgs(a: Record<string, unknown>): GetLayerArgs {
@@ -15,6 +15,8 @@ export function layerArgs(a: Record<string, unknown>): GetLayerArgs {
   if (a['as.list'] !== undefined) g.asList = a['as.list'] as boolean;
   if (a.stats !== undefined) g.stats = a.stats as string[];
   if (a['dig.lab'] !== undefined) g.digLab = a['dig.lab'] as number;
+  if (a.year !== undefined && a.year !== null) g.year = a.year as number[];
+  if (a.change !== undefined && a.change !== null) g.change = a.change as GetLayerArgs['change'];
   return g;
 }
 

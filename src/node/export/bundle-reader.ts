@@ -3,7 +3,7 @@
  * engine's COG store, for the table export and the bench table generator. Memory stays
  * bounded: one band of every layer at a time (Float64 values or Int32 class samples).
  */
-import { cogPath } from '../../core/bundle';
+import { layerPath } from '../../core/bundle';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { throwIfAborted } from '../../core/errors';
@@ -58,7 +58,7 @@ export interface BundleReader {
   close(): Promise<void>;
 }
 
-/** Options of {@link openBundle}. */
+/** Options of {@link openExportBundle}. */
 export interface OpenBundleOptions {
   /** Budget in bytes for one band of all layers; default 192 MB. */
   bandBytes?: number;
@@ -73,7 +73,7 @@ export interface OpenBundleOptions {
  * @param dir bundle folder
  * @throws IndapiError IO when the catalog or a COG header cannot be read
  */
-export async function openBundle(dir: string, opts: OpenBundleOptions = {}): Promise<BundleReader> {
+export async function openExportBundle(dir: string, opts: OpenBundleOptions = {}): Promise<BundleReader> {
   const signal = opts.signal;
   // a small block cache: every block is read once per band and copied out
   const engine = createNodeEngine(dir, { cacheBytes: 64 * 2 ** 20 });
@@ -90,7 +90,7 @@ export async function openBundle(dir: string, opts: OpenBundleOptions = {}): Pro
   const layers: BundleLayer[] = [];
   let blockHeight = 256;
   const add = async (code: string, record?: VarRecord) => {
-    const info = await engine.store.info(cogPath(code), signal);
+    const info = await engine.store.info(layerPath(code), signal);
     blockHeight = info.blockHeight;
     const integer = !(info.kind === 'float32' || info.kind === 'float64');
     const type = record?.type === 'class' ? 'class' : 'continuous';
@@ -124,8 +124,8 @@ export async function openBundle(dir: string, opts: OpenBundleOptions = {}): Pro
         if (!l) continue;
         const win: [number, number, number, number] = [0, y0, grid.width, y1];
         // copies: the store's window cache may share its arrays
-        data.set(code, l.type === 'class' ? (await engine.store.readInt(cogPath(code), win, sig)).slice()
-          : (await engine.store.readFloat(cogPath(code), win, sig)).slice());
+        data.set(code, l.type === 'class' ? (await engine.store.readInt(layerPath(code), win, sig)).slice()
+          : (await engine.store.readFloat(layerPath(code), win, sig)).slice());
       }
       engine.store.clear();
       return { y0, y1, data };

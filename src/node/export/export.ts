@@ -21,7 +21,7 @@ import { serialiseVi } from '../../core/bundle';
 import { IndapiError, throwIfAborted } from '../../core/errors';
 import { cellId } from '../../core/grid';
 import type { ClassEntry } from '../../core/types';
-import { openBundle, type BundleLayer } from './bundle-reader';
+import { openExportBundle, type BundleLayer } from './bundle-reader';
 import { EXTRA_VI_FIELDS, KEY_CODES, valueText as continuousText, ORIGINAL_VI_FIELDS, originalViRow, quote } from './format';
 
 /** How class layers are written. */
@@ -76,7 +76,7 @@ function isKey(code: string): boolean {
  */
 export async function exportBundle(opts: ExportOptions): Promise<ExportResult> {
   const { signal } = opts;
-  const b = await openBundle(opts.data, { signal });
+  const b = await openExportBundle(opts.data, { signal });
   try {
     const byCode = new Map(b.layers.map((l) => [l.code, l]));
     if (!byCode.has('ISO3')) throw new IndapiError('IO', `${opts.data} has no ISO3 layer (cog/ISO3.tif with a record): cannot tell land cells.`);
