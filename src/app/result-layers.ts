@@ -8,7 +8,7 @@ import { cellToColRow, type GridDef } from '../core/grid';
 import type { LegendEntry } from '../core/map/palette';
 import type { IsoEntry, Row, VarRecord } from '../core/types';
 import { bundleFiles } from '../ui/bundle-files';
-import { adminLevel, buildChoropleth, countryChoropleth } from '../ui/choropleth';
+import { adminLevel, buildChoropleth, countryChoropleth, unitsWithout } from '../ui/choropleth';
 import { DATA_BASE } from './bundle';
 import { colLabel, prettyUnit } from './panels/common';
 import type { SummaryRows } from './panels/SummaryPanel';
@@ -69,9 +69,16 @@ export async function summaryChoropleth(r: SummaryRows | null, iso: IsoEntry[], 
   const level = adminLevel(b)!;
   const key = `ADM${level}_NAME_ALT`;
   const t = await getRaster().classTable(key);
-  const c = buildChoropleth(r.rows.filter((row) => r.by.every((k) => k === b || row[k] === undefined)), b, v, t, dec, undefined, b === key ? 'label' : 'code');
-  return { pairs: c.pairs, legend: c.legend, title: `${what} by ${level === 2 ? 'district' : 'province'}${slice}`, code: `${r.value} by ${b}`, values: c.values, dec, unit, level };
+  const match = b === key ? 'label' : 'code';
+  const c = buildChoropleth(r.rows.filter((row) => r.by.every((k) => k === b || row[k] === undefined)), b, v, t, dec, undefined, match);
+  const without = r.slice && r.units ? unitsWithout(r.units, b, t, match, c.values) : [];
+  const pairs: Choro['pairs'] = [...c.pairs, ...without.map((u): [number, string] => [u, NO_SLICE_GREY])];
+  const legend = without.length ? [...c.legend, { color: NO_SLICE_GREY, label: `no cells ${r.slice}` }] : c.legend;
+  return { pairs, legend, title: `${what} by ${level === 2 ? 'district' : 'province'}${slice}`, code: `${r.value} by ${b}`, values: c.values, dec, unit, level };
 }
+
+/** Colour of the units of a one-interval (or one-class) map that have no cell in it: grey, outside every ramp. */
+export const NO_SLICE_GREY = '#c8c8c8';
 
 /**
  * The ranks of `similar` by cell as a raster: quantile classes of the score (low = similar).

@@ -1,5 +1,5 @@
-import { expect, test } from 'vitest';
-import { adminLevel, buildChoropleth, countryChoropleth, quantileBreaks } from './choropleth';
+import { describe, expect, it, test } from 'vitest';
+import { adminLevel, buildChoropleth, countryChoropleth, quantileBreaks, unitsWithout } from './choropleth';
 import type { Row } from '../core/types';
 
 test('quantile breaks are increasing and cover the values', () => {
@@ -59,4 +59,19 @@ test('a summary by country colours the country outlines by ISO3 (ADM0_NAME resol
   expect(c.pairs.map((p) => p[0]).sort()).toEqual(['KEN', 'TZA', 'UGA']);
   expect(c.values.get('UGA')).toBe(3);
   expect(c.legend.length).toBeGreaterThan(0);
+});
+
+describe('a map of one interval of a two-domain summary', () => {
+  it('the units without the interval are the summary\'s units missing from the mapped ones (grey on the map, with a legend entry)', () => {
+    const t = [{ value: 1, label: 'Central', iso3: 'KEN' }, { value: 2, label: 'Eastern', iso3: 'KEN' }, { value: 3, label: 'Coast', iso3: 'KEN' }, { value: 4, label: 'Kampala', iso3: 'UGA' }];
+    const units = [
+      { ISO3: 'KEN', ADM1_NAME_ALT: 'Central', ELEV_ZONE: '(2000,3000]', ELEVATION: 2400 },
+      { ISO3: 'KEN', ADM1_NAME_ALT: 'Central', ELEV_ZONE: '(1000,2000]', ELEVATION: 1600 },
+      { ISO3: 'KEN', ADM1_NAME_ALT: 'Coast', ELEV_ZONE: '[0,1000]', ELEVATION: 200 },
+      { ISO3: 'KEN', ADM1_NAME_ALT: 'Eastern', ELEV_ZONE: '(2000,3000]', ELEVATION: 2620 },
+    ];
+    // mapped: the units with (2000,3000]; Coast has none; Kampala is not in the summary
+    expect(unitsWithout(units, 'ADM1_NAME_ALT', t, 'label', new Map([[1, 2400], [2, 2620]]))).toEqual([3]);
+    expect(unitsWithout(units, 'ADM1_NAME_ALT', t, 'label', new Map([[1, 2400], [2, 2620], [3, 200]]))).toEqual([]);
+  });
 });

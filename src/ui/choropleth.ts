@@ -112,3 +112,14 @@ export function countryChoropleth(rows: Row[], valueCol: string, names: Map<stri
   const c = buildChoropleth(keyed.map((r) => ({ ...r, __unit: String(r.__unit) })), '__unit', valueCol, table, dec);
   return { ...c, pairs: c.pairs.map(([u, col]) => [codes[u], col]), values: new Map([...c.values].map(([u, v]) => [codes[u], v])) };
 }
+
+/**
+ * Map keys (class values of the unit layer) of the summary's units that are not in `mapped`:
+ * on a map of one interval or class, the units without it (drawn grey, with a legend entry).
+ * @param units rows of every unit of the summary; `byCode` their unit column, `table` its class table
+ * @param mapped the mapped units' values by key ({@link buildChoropleth}'s `values`)
+ */
+export function unitsWithout(units: Row[], byCode: string, table: ClassEntry[], match: 'label' | 'code', mapped: Map<number | string, number>): number[] {
+  const all = buildChoropleth(units.map((u) => ({ ...u, __unit: 1 })), byCode, '__unit', table, 0, undefined, match);
+  return [...new Set(all.pairs.map(([u]) => u))].filter((u) => !mapped.has(u));
+}

@@ -175,7 +175,8 @@ export function useChoropleth(mapRef: MapRef, ready: boolean, p: Pick<MapViewPro
     const expr: any[] = ['match', ['get', p.choroplethLevel === 0 ? 'iso3' : 'value']];
     const seen = new Set<number | string>();
     for (const [v, c] of p.choropleth) if (!seen.has(v)) { seen.add(v); expr.push(v, c); }
-    expr.push('rgba(0,0,0,0)');
+    // elsewhere a white wash: the raster under it must not read as the choropleth's legend colours
+    expr.push('rgba(255,255,255,0.8)');
     map.setPaintProperty('choropleth', 'fill-color', expr as any);
     map.setPaintProperty('choropleth', 'fill-opacity', 1); // opaque: the colours are the legend's, not mixed with the raster
   }, [p.choropleth, p.choroplethLevel, ready]);

@@ -23,7 +23,11 @@ export const byCodesOf = (a: GetLayerArgs): string[] => (Array.isArray(a.by) ? a
  * domain, `slice` the interval or class as shown ("1,500-6,000 m"); `share`: map each unit's
  * share (%) of its total (column `shareColumn(value)`) instead of the value.
  */
-export interface SummaryRows { rows: Row[]; by: string[]; vars: string[]; value: string; slice?: string; share?: boolean }
+export interface SummaryRows {
+  rows: Row[]; by: string[]; vars: string[]; value: string; slice?: string; share?: boolean;
+  /** With `slice`: the rows of every unit of the summary (any interval or class), so the map greys the units without the slice. */
+  units?: Row[];
+}
 
 /**
  * Rows in key order: countries in their result order, then each `by` column with a key
@@ -178,7 +182,8 @@ export function useSummaryView(ctx: Pick<PanelCtx, 'byCode' | 'iso'>, r: RunStat
     if (!y) return;
     const by = byCodesOf(shown.args);
     if (!two || !slice) { onRows({ rows: shown.data.rows, by, vars: shown.args.var, value: y }); return; }
-    onRows({ rows: sliceRows(shownRows, two, slice), by: [by[shownBy.indexOf(two.unit)]], vars: shown.args.var, value: y, slice: keyText(two.group, slice), ...(showShare ? { share: true } : {}) });
+    const units = shownRows.filter((x) => x[two.unit] !== undefined && x[two.unit] !== null && x[two.unit] !== '');
+    onRows({ rows: sliceRows(shownRows, two, slice), units, by: [by[shownBy.indexOf(two.unit)]], vars: shown.args.var, value: y, slice: keyText(two.group, slice), ...(showShare ? { share: true } : {}) });
   }, [shown, onRows, y, r.error, two, slice, shownRows, showShare, keyText, shownBy]);
   const naRows = rows.filter((x) => isNaRow(x, shownBy));
   const units = rows.filter((x) => !isTotalRow(x, shownBy)).length;
