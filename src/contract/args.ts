@@ -179,10 +179,35 @@ function isEmptyValue(v: RValue): boolean {
   return typeof v === 'object' && Object.keys(v).length === 0;
 }
 
+/**
+ * Control characters no text argument may hold: C0 but tab, line feed and carriage return
+ * (NUL cut names in .dta files and made the .rds package unreadable by R), DEL and C1.
+ */
+const CONTROL_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
+
+/**
+ * Refuses a text argument holding a control character ({@link CONTROL_CHAR}).
+ * @throws IndapiError BAD_ARGUMENT naming the argument, the character (U+XXXX) and its element
+ */
+function checkText(spec: ArgSpec, xs: readonly unknown[], call: string): void {
+  for (let i = 0; i < xs.length; i++) {
+    const x = xs[i];
+    if (typeof x !== 'string') continue;
+    const m = CONTROL_CHAR.exec(x);
+    if (!m) continue;
+    const u = 'U+' + m[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
+    const where = xs.length > 1 ? ` in element ${i + 1}` : '';
+    throw callError('BAD_ARGUMENT', `invalid '${spec.name}' argument: control character ${u}${where} at position ${m.index + 1} (NUL and other control characters are not allowed in text)`, call);
+  }
+}
+
 function coerce(spec: ArgSpec, v: RValue, call: string, isNull = false): unknown {
   const bad = (what: string): never => {
     throw callError('BAD_ARGUMENT', `invalid '${spec.name}' argument: expected ${what}, got ${isNull ? 'NULL' : `${typeName(v)} ${deparse(v, SHORT)}`}`, call);
   };
+  if (spec.type === 'codes' || spec.type === 'strings' || spec.type === 'string' || spec.type === 'scalar' || spec.type === 'by') {
+    checkText(spec, Array.isArray(v) ? v : typeof v === 'object' && v !== null ? [...Object.keys(v), ...Object.values(v).flat()] : [v], call);
+  }
   const arr = Array.isArray(v) ? v : typeof v === 'object' && v !== null ? undefined : [v];
   switch (spec.type) {
     case 'codes':

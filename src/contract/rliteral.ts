@@ -19,6 +19,9 @@
  * Anything else fails with "Unparsable argument: <text>" (texts over 200 characters cut, with `...`).
  */
 import { IndapiError } from '../core/errors';
+import { formatRNumber } from '../core/r/deparse';
+
+export { formatRNumber };
 
 /** A parsed R value: vectors become arrays, named vectors and lists objects, NULL null, a lone NA `[null]` (NA inside vectors null). */
 export type RValue = string | number | boolean | null | RValue[] | { [name: string]: RValue };
@@ -385,12 +388,4 @@ function coerceAtomic(xs: RValue[]): RValue[] {
   }
   if (xs.some((x) => typeof x === 'number')) return xs.map((x) => (typeof x === 'boolean' ? (x ? 1 : 0) : x));
   return xs;
-}
-
-/** Formats a number as R's `as.character` would for common values (15 significant digits). */
-export function formatRNumber(x: number): string {
-  if (Number.isNaN(x)) return 'NaN';
-  if (x === Infinity) return 'Inf';
-  if (x === -Infinity) return '-Inf';
-  return String(Number(x.toPrecision(15)));
 }

@@ -206,6 +206,24 @@ const CATCHMENT_CASES: ContractCase[] = [
     },
   },
   {
+    name: 'catchment population must be a layer of people: ELEVATION is 400 naming population',
+    request: { method: 'POST', path: `${R}/catchment/json`, headers: FORM, body: "xy=c(36.82,-1.29)&capacity=5e4&minutes=c(0,240)&population='ELEVATION'" },
+    status: 400,
+    text: ["'population': ELEVATION is not a layer of people per cell (its unit is 'm'", 'In call:'],
+  },
+  {
+    name: 'catchment names with NUL or another control character are 400 naming names (a .dta cut them, an .rds was unreadable)',
+    request: { method: 'POST', path: `${R}/catchment/json`, headers: JSONH, body: JSON.stringify({ xy: [[36.82, -1.29], [39.67, -4.05]], names: ['Nairobi', 'Mom\u0000basa'], minutes: [0, 240] }) },
+    status: 400,
+    text: ["invalid 'names' argument: control character U+0000 in element 2 at position 4", 'In call:'],
+  },
+  {
+    name: 'a free-text argument with a control character (BEL) is 400 naming it',
+    request: { method: 'POST', path: `${R}/category/json`, headers: JSONH, body: JSON.stringify({ q: 'elev\u0007ation' }) },
+    status: 400,
+    text: ["invalid 'q' argument: control character U+0007 at position 5"],
+  },
+  {
     name: 'catchment: a coastal point in a sea cell moves to the nearest land cell, and the warnings say so',
     // (39.75, -4.1): the sea 9 km east of Mombasa island, an all-water cell of FRICTION_WALK
     session: catchmentSession({ xy: [39.75, -4.1], names: ['Off Mombasa'] }),
@@ -791,6 +809,18 @@ export const CASES: ContractCase[] = [
     request: { method: 'POST', path: `${R}/getLayer/json`, headers: { 'Content-Type': `multipart/form-data; boundary=${MP_BOUNDARY}` }, body: { base64: multipartRds() } },
     status: 201,
     json: (v) => expect(v.map((r: any) => r.ELEVATION_by).filter(Boolean)).toEqual(['(0,500]', '(500,1.5e+03]']),
+  },
+  {
+    // x <- iconv("Ségou", "UTF-8", "latin1"); stopifnot(Encoding(x) == "latin1")
+    // serialize(list(x = x, var = "ELEVATION", by = 1, iso3 = "MLI"), NULL)  (R 4.2, a UTF-8 session)
+    name: 'application/rds body: a string R marks as Latin-1 is read as Latin-1 (similar finds Ségou)',
+    request: { method: 'POST', path: `${R}/similar/json`, headers: RDSH, body: { base64: 'WAoAAAADAAQCAgADBQAAAAAFVVRGLTgAAAITAAAABAAAABAAAAABAABACQAAAAVT6WdvdQAAABAAAAABAAQACQAAAAlFTEVWQVRJT04AAAAOAAAAAT/wAAAAAAAAAAAAEAAAAAEABAAJAAAAA01MSQAABAIAAAABAAQACQAAAAVuYW1lcwAAABAAAAAEAAQACQAAAAF4AAQACQAAAAN2YXIABAAJAAAAAmJ5AAQACQAAAARpc28zAAAA/g==' } },
+    status: 201,
+    json: (v) => {
+      isRows(v);
+      expect(v[0].ADM1_NAME_ALT).toBe('Ségou');
+      expect(v[0].score).toBe(0);
+    },
   },
   // serialize(list(q = function() Sys.time()), NULL)
   { name: 'application/rds body holding a closure is 400 naming it', request: { method: 'POST', path: `${R}/category`, headers: RDSH, body: { base64: 'WAoAAAADAAQCAgADBQAAAAAFVVRGLTgAAAITAAAAAQAABAMAAAD9AAAA/gAAAAYAAAABAAQACQAAAAhTeXMudGltZQAAAP4AAAQCAAAAAQAEAAkAAAAFbmFtZXMAAAAQAAAAAQAEAAkAAAABcQAAAP4=' } }, status: 400, text: ['application/rds', 'a function (closure)'] },

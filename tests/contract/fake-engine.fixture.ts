@@ -143,7 +143,7 @@ export function createFakeEngine(): Engine {
     },
     async similar(a) {
       check({ var: a.var });
-      if (!['Eastern', 'Central', 'Nairobi'].includes(String(a.x))) throw new IndapiError('BAD_ARGUMENT', `Unit '${a.x}' was not found among the first-level units of the selection.`, { x: a.x });
+      if (!['Eastern', 'Central', 'Nairobi', 'Ségou'].includes(String(a.x))) throw new IndapiError('BAD_ARGUMENT', `Unit '${a.x}' was not found among the first-level units of the selection.`, { x: a.x });
       return { rows: [{ ADM1_NAME_ALT: String(a.x), score: 0, rank: 1 }, { ADM1_NAME_ALT: 'Other', score: 1.5, rank: 2 }], columns: [], meta: [] };
     },
     async catalogCsv() {

@@ -5,6 +5,7 @@
  */
 import { IndapiError } from '../errors';
 import type { CatchmentArgs, CatchmentOrigin, Neighbours } from '../api/catchment';
+import { deparse, SHORT } from '../r/deparse';
 
 /** Longest source name, characters. */
 export const MAX_NAME_CHARS = 200;
@@ -36,7 +37,7 @@ function checkNames(names: unknown, n: number): string[] {
   if (names.length !== n) bad('names', `gives ${names.length} names for ${n} source points; give one name per source, in the same order.`);
   const seen = new Map<string, number>();
   return names.map((x, k) => {
-    if (typeof x !== 'string' || x.trim() === '') return bad('names', `must be a non-empty text, got ${x === null ? 'NA' : JSON.stringify(x)}.`, k + 1);
+    if (typeof x !== 'string' || x.trim() === '') return bad('names', `must be a non-empty text, got ${x === null ? 'NA' : deparse(x, SHORT)}.`, k + 1);
     const s = x.trim();
     if (s.length > MAX_NAME_CHARS) bad('names', `is ${s.length} characters long; at most ${MAX_NAME_CHARS} are allowed.`, k + 1);
     const prev = seen.get(s);
@@ -52,7 +53,7 @@ function checkCapacity(capacity: unknown, n: number): number[] | null {
   const xs = Array.isArray(capacity) ? capacity : [capacity];
   if (xs.length !== 1 && xs.length !== n) bad('capacity', `gives ${xs.length} numbers for ${n} source points; give one per source or one for all.`);
   const out = xs.map((x, k) => {
-    if (typeof x !== 'number' || !Number.isFinite(x) || x < 0) bad('capacity', `must be a number of people >= 0, got ${x === null ? 'NA' : String(x)}.`, xs.length > 1 ? k + 1 : undefined);
+    if (typeof x !== 'number' || !Number.isFinite(x) || x < 0) bad('capacity', `must be a number of people >= 0, got ${x === null ? 'NA' : deparse(x, SHORT)}.`, xs.length > 1 ? k + 1 : undefined);
     return x as number;
   });
   return out.length === 1 ? Array<number>(n).fill(out[0]) : out;
@@ -64,11 +65,11 @@ function checkCapacity(capacity: unknown, n: number): number[] | null {
  */
 export function checkOptions(args: CatchmentArgs, n: number): CatchmentOptions {
   const neighbours = args.neighbours ?? 8;
-  if (neighbours !== 8 && neighbours !== 16) bad('neighbours', `must be 8 or 16, got ${String(neighbours)}.`);
+  if (neighbours !== 8 && neighbours !== 16) bad('neighbours', `must be 8 or 16, got ${deparse(neighbours, SHORT)}.`);
   const snapKm = args.snapKm ?? DEFAULT_SNAP_KM;
-  if (typeof snapKm !== 'number' || !(snapKm >= 0 && snapKm <= MAX_SNAP_KM)) bad('snap_km', `must be a distance in km from 0 to ${MAX_SNAP_KM}, got ${String(snapKm)}.`);
+  if (typeof snapKm !== 'number' || !(snapKm >= 0 && snapKm <= MAX_SNAP_KM)) bad('snap_km', `must be a distance in km from 0 to ${MAX_SNAP_KM}, got ${deparse(snapKm, SHORT)}.`);
   const origin = args.origin ?? 'cell';
-  if (origin !== 'cell' && origin !== 'point') bad('origin', `must be "cell" or "point", got ${JSON.stringify(origin)}.`);
+  if (origin !== 'cell' && origin !== 'point') bad('origin', `must be "cell" or "point", got ${deparse(origin, SHORT)}.`);
   for (const k of ['marketshed', 'cumulative'] as const) if (args[k] !== undefined && typeof args[k] !== 'boolean') bad(k, 'must be TRUE or FALSE.');
   const capacity = checkCapacity(args.capacity, n);
   return {

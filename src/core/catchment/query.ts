@@ -151,16 +151,23 @@ async function isoFilter(cat: Catalog, iso3: string[] | undefined, signal?: Abor
 
 const stepsCache = new WeakMap<GridDef, RowSteps>();
 
+/** Units of a layer of people: people, persons, inhabitants (any case). */
+const PEOPLE_UNIT = /^(people|persons?|inhabitants|population)$/i;
+
 /**
  * The population layer counted by `capacity`: `code`, else POP_MODEL, else PN14_POP (the
- * first the catalog has); a continuous layer of people per cell.
- * @throws IndapiError BAD_ARGUMENT naming `population`
+ * first the catalog has); a continuous layer whose unit is people (or persons).
+ * @throws IndapiError BAD_ARGUMENT naming `population` (unknown, not continuous, not in people)
  */
 export function populationRecord(cat: Catalog, code?: string): VarRecord {
   const want = code ? [String(code).trim().toUpperCase()] : ['POP_MODEL', 'PN14_POP'];
   const r = want.map((c) => cat.get(c)).find(Boolean);
   if (!r) throw new IndapiError('BAD_ARGUMENT', code ? `'population': unknown layer '${code}'.` : "'population': the bundle has no population layer (POP_MODEL or PN14_POP); name one.", { arg: 'population' });
   if (r.type !== 'continuous') throw new IndapiError('BAD_ARGUMENT', `'population': ${r.varCode} is not a layer of people per cell (its type is ${r.type}).`, { arg: 'population' });
+  // capacity counts people: a layer in other units (metres of ELEVATION) would give nonsense coverage
+  if (!PEOPLE_UNIT.test(r.unit.trim())) {
+    throw new IndapiError('BAD_ARGUMENT', `'population': ${r.varCode} is not a layer of people per cell (its unit is ${r.unit ? `'${r.unit}'` : 'not given'}; use a layer in people, e.g. POP_MODEL).`, { arg: 'population' });
+  }
   return r;
 }
 

@@ -11,6 +11,7 @@
 import { IndapiError } from '../errors';
 import { cellCentre, pointToColRow, type GridDef } from '../grid';
 import { geodesicDistanceM } from './geodesic';
+import { deparse, SHORT } from '../r/deparse';
 
 /** Most source points of one computation. */
 export const MAX_SOURCES = 1000;
@@ -56,7 +57,7 @@ export function locateSources(
   const seen = new Map<string, number>();
   return points.map(([lon, lat], k) => {
     const where = rowText(argName, k, opts.names);
-    if (!Number.isFinite(lon) || !Number.isFinite(lat)) throw new IndapiError('BAD_ARGUMENT', `${where}: coordinates must be finite numbers (longitude, latitude in degrees), got ${lon}, ${lat}.`, { arg: argName, row: k + 1 });
+    if (!Number.isFinite(lon) || !Number.isFinite(lat)) throw new IndapiError('BAD_ARGUMENT', `${where}: coordinates must be finite numbers (longitude, latitude in degrees), got ${deparse(lon, SHORT)}, ${deparse(lat, SHORT)}.`, { arg: argName, row: k + 1 });
     const key = `${lon},${lat}`;
     const prev = seen.get(key);
     if (prev !== undefined) throw new IndapiError('BAD_ARGUMENT', `'${argName}' rows ${prev + 1} and ${k + 1} are the same point ${fmtPoint(lon, lat)}; give each source once.`, { arg: argName, row: k + 1 });

@@ -11,6 +11,7 @@ import type { ByArg, ClassEntry, VarRecord } from '../types';
 import { parseAggFun, renameColumns, type AggFormula } from '../r/expr';
 import { cutLabels } from '../r/labels';
 import { ZONAL_NAMES, type ZonalPlan } from './zonal';
+import { deparse, SHORT } from '../r/deparse';
 
 /** A summarised variable. */
 export interface VarSpec {
@@ -76,7 +77,7 @@ export function digLabOf(v: unknown): number {
   if (v === undefined || v === null) return DEFAULT_DIG_LAB;
   const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 12) {
-    throw new IndapiError('BAD_ARGUMENT', `'dig.lab' must be a whole number from 1 to 12 (digits of interval labels, as R cut()), got '${String(v)}'.`);
+    throw new IndapiError('BAD_ARGUMENT', `'dig.lab' must be a whole number from 1 to 12 (digits of interval labels, as R cut()), got ${deparse(v, SHORT)}.`);
   }
   return n;
 }

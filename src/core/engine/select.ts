@@ -10,6 +10,7 @@ import type { ClassEntry } from '../types';
 import type { CellWeights } from '../wkt/raster';
 import type { Ctx } from './context';
 import { iso3Codes } from '../args';
+import { deparse, SHORT } from '../r/deparse';
 
 /** Most CELL5M ids a query may pass. */
 export const MAX_IDS = 1_000_000;
@@ -90,7 +91,7 @@ export function select(c: Ctx, args: { iso3?: unknown; ids?: unknown }, geom: Ce
     let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
     for (const raw of ids) {
       const id = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
-      if (typeof id !== 'number' || !Number.isInteger(id)) throw new IndapiError('BAD_ARGUMENT', `'ids' must be integer CELL5M ids, got '${String(raw)}'.`);
+      if (typeof id !== 'number' || !Number.isInteger(id)) throw new IndapiError('BAD_ARGUMENT', `'ids' must be integer CELL5M ids, got ${raw === null ? 'NA' : deparse(raw, SHORT)}.`);
       const cr = cellToColRow(grid, id);
       if (!cr) continue;
       const [col, row] = cr;

@@ -42,6 +42,7 @@ import { IndapiError } from '../errors';
 import type { ColumnInfo } from '../api';
 import type { Row, VarRecord } from '../types';
 import { roundR } from '../r/labels';
+import { deparse, SHORT } from '../r/deparse';
 
 /** What the zonal operations read of a frame (`accumulate.ts` Frame): group per cell, coverage, blocks, slots, per-group cell lists. */
 export interface ZoneFrame {
@@ -125,7 +126,7 @@ function numbersOf(v: unknown, name: string): number[] {
   const a = Array.isArray(v) ? v : [v];
   return a.map((x) => {
     const n = typeof x === 'string' && x.trim() !== '' ? Number(x) : x;
-    if (typeof n !== 'number' || !Number.isFinite(n)) throw bad(name, `must be finite numbers, got '${String(x)}'.`);
+    if (typeof n !== 'number' || !Number.isFinite(n)) throw bad(name, `must be finite numbers, got ${x === null ? 'NA' : deparse(x, SHORT)}.`);
     return n;
   });
 }

@@ -44,6 +44,17 @@ describe('package side files', () => {
     expect(readme).toContain(': GSHHG 2.3.7 shorelines (GMT 6). Licence: LGPL-3.0-or-later. Citation: Wessel P, Smith WHF (1996). GSHHG version 2.3.7. Contact: indapi3 project.');
     expect(readme).not.toMatch(/\.\.(\s|$)/m);
   });
+  it('writes catalog HTML in the sources and citations as entities, as in the variables table', () => {
+    const hostile = { ...FIXTURE_META[1], sourceMini: '<b>Maps</b>', sources: 'Shorelines <script>alert(1)</script>', citation: '<img src=x onerror=alert(1)> Smith & Co (1996)', license: 'CC-BY <4.0>', owner: '<a href="javascript:x">me</a>' };
+    const readme = readmeText({ ...info, meta: [hostile] }, ['a.csv']);
+    const sources = readme.slice(readme.indexOf('## Sources'));
+    expect(sources).toContain('Citation: &lt;img src=x onerror=alert(1)&gt; Smith &amp; Co (1996).');
+    expect(sources).toContain('**&lt;b&gt;Maps&lt;/b&gt;**');
+    expect(sources).toContain('Shorelines &lt;script&gt;alert(1)&lt;/script&gt;.');
+    expect(sources).toContain('Licence: CC-BY &lt;4.0&gt;.');
+    expect(sources).toContain('Contact: &lt;a href="javascript:x"&gt;me&lt;/a&gt;.');
+    expect(readme).not.toMatch(/<(img|script|b|a)[\s>]/);
+  });
   it('writes the period as year or year-yearEnd', () => {
     expect(period({ ...FIXTURE_META[0], year: '2000', yearEnd: '2010' })).toBe('2000-2010');
     expect(period(FIXTURE_META[0])).toBe('2014');

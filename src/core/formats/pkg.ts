@@ -293,7 +293,7 @@ export function curlCommands(info: PackageInfo): string[] {
 export function readmeText(info: PackageInfo, fileNames: string[]): string {
   const { base, known } = requestBase(info.requestUrl);
   const lines = [
-    `# ${title(info)}`,
+    `# ${markdownText(title(info))}`,
     '',
     `Data package produced by ${PRODUCER} on ${info.now.toISOString()} (format \`${info.format}\`).`,
     '',
@@ -326,8 +326,10 @@ export function readmeText(info: PackageInfo, fileNames: string[]): string {
     '',
   ];
   for (const s of uniqueSources(info.meta)) {
-    const parts = [sentence(s.detail), `Licence: ${sentence(s.license || 'not stated')}`, `Citation: ${sentence(s.citation || 'not stated')}`, s.owner ? `Contact: ${sentence(s.owner)}` : ''];
-    lines.push(`- **${s.title}** (${s.codes.join(', ')}): ${parts.filter((x) => x).join(' ')}`);
+    // catalog text as entities, as the variables above (a citation in raw HTML ran in a Markdown viewer)
+    const m = markdownText;
+    const parts = [m(sentence(s.detail)), `Licence: ${m(sentence(s.license || 'not stated'))}`, `Citation: ${m(sentence(s.citation || 'not stated'))}`, s.owner ? `Contact: ${m(sentence(s.owner))}` : ''];
+    lines.push(`- **${m(s.title)}** (${m(s.codes.join(', '))}): ${parts.filter((x) => x).join(' ')}`);
   }
   lines.push('', `The package itself is licensed under ${PACKAGE_LICENSE.title} (${PACKAGE_LICENSE.path}).`, '');
   if (['tif', 'asc', 'grd'].includes(info.format)) {

@@ -264,8 +264,12 @@ class ValueReader {
     this.pos += n;
     const gp = flags >>> 12;
     if (s.every((x) => x < 0x80)) return latin1(s);
-    if (gp & 8 || this.utf8Native) return new TextDecoder('utf-8').decode(s);
-    if (gp & 6 || this.latin1Native) return latin1(s);
+    // the string's own mark first (R's LATIN1_MASK 4, UTF8_MASK 8, BYTES_MASK 2: a Latin-1 string
+    // from a UTF-8 session keeps its mark), then the writer's native encoding
+    if (gp & 8) return new TextDecoder('utf-8').decode(s);
+    if (gp & 6) return latin1(s);
+    if (this.utf8Native) return new TextDecoder('utf-8').decode(s);
+    if (this.latin1Native) return latin1(s);
     try {
       return this.utf8.decode(s);
     } catch {

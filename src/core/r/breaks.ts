@@ -11,6 +11,7 @@
  * Messages name what is wrong: the count, the bad value, or the pair out of order.
  */
 import { IndapiError } from '../errors';
+import { deparse, SHORT } from './deparse';
 
 /** Most breaks of `minutes` (99 bands): the limit of the README's table, checked before any work. */
 export const MAX_BREAKS = 100;
@@ -82,7 +83,7 @@ export function breaksMessage(p: BreaksProblem, rule: BreakRule): string {
     case 'few': return `${s} ${verb('needs', 'need')} at least two breaks${rule.unit ? ` (${rule.unit})` : ''}, e.g. ${rule.example}; got ${p.n}.`;
     case 'value': {
       const what = `finite numbers${rule.unit ? ` of ${rule.unit}` : ''}${rule.min > -Infinity ? ` >= ${rule.min}` : ''}`;
-      return `${s} must be ${what}; got ${typeof p.value === 'string' ? JSON.stringify(p.value) : String(p.value)}.`;
+      return `${s} must be ${what}; got ${deparse(p.value, SHORT)}.`;
     }
     case 'order': return `${s} must be strictly increasing numbers; ${p.value} follows ${p.prev}.`;
   }
