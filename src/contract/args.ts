@@ -183,6 +183,7 @@ function isEmptyValue(v: RValue): boolean {
  * Control characters no text argument may hold: C0 but tab, line feed and carriage return
  * (NUL cut names in .dta files and made the .rds package unreadable by R), DEL and C1.
  */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
 
 /**
