@@ -41,7 +41,7 @@ import { addCallRoutes } from './routes-call';
 import { addJobRoutes } from './routes-jobs';
 import { addLibraryRoutes } from './routes-library';
 import { addSessionRoutes } from './routes-session';
-import type { MethodRunner } from './run';
+import { BusyError, type MethodRunner } from './run';
 import type { SessionStore } from './sessions';
 import { errorAnswer } from './status';
 
@@ -176,7 +176,8 @@ export function createHandler(opts: HandlerOptions): (req: Request) => Promise<R
     return rc.notFound(c);
   });
   // the one error handler: every error a route throws answers through the status table
-  app.onError((e) => errorAnswer(e));
+  // a store that cannot answer now (Redis away, disk full) is 503 with Retry-After, on any route
+  app.onError((e) => (e instanceof BusyError ? errorResponse(503, e.message, undefined, { 'Retry-After': String(e.retryAfterS) }) : errorAnswer(e)));
 
   return async (req: Request): Promise<Response> => {
     if (req.method === 'OPTIONS') return preflight();

@@ -2,15 +2,15 @@
  * Sessions in the browser's IndexedDB (database `indapi3-sessions`, object store
  * `sessions`, through idb-keyval), so they survive reloads and work offline.
  *
- * Two entries per session: `meta:<key>` ({@link SessionMeta}) and `data:<key>` (file and
- * graphic bytes). Both are written in one IndexedDB transaction (`setMany`), so a session
- * is stored whole or not at all. Lifetime {@link SESSION_TTL_MS} (24 h): expired sessions
- * read as missing and are deleted by {@link SessionStore.cleanup}, which runs after every
- * write; at most `maxSessions` (default 500) are kept, oldest first out.
+ * Entries per session: `meta:<key>` ({@link SessionMeta}), `data:<key>` (value, printed
+ * value, file and graphic bytes) and, once built, `zip:<key>` (the files' archive). The
+ * first two are written in one IndexedDB transaction (`setMany`), so a session is stored
+ * whole or not at all. Lifetime, quota (default 256 MiB and 500 sessions, least recently
+ * used out first), the one-session cap and cleanup come from {@link withSessionLifecycle}.
  */
-import { createStore, delMany, get, getMany, keys, setMany, type UseStore } from 'idb-keyval';
+import { createStore, delMany, get, keys, promisifyRequest, setMany, type UseStore } from 'idb-keyval';
 import type { GeneratedFile, Graphic } from '../core/api';
-import { isSessionKey, metaOf, SESSION_TTL_MS, type SessionMeta, type SessionStore } from './sessions';
+import { withSessionLifecycle, type ManagedSessionStore, type SessionMeta, type SessionStore, metaOf } from './sessions';
 
 interface SessionBytes {
   files: GeneratedFile[];
@@ -28,69 +28,59 @@ export interface IdbSessionOptions {
   ttlMs?: number;
   /** Most sessions kept (default 500). */
   maxSessions?: number;
+  /** Bytes all sessions may take (default 256 MiB). */
+  quotaBytes?: number;
+  /** Bytes one session may take (default a quarter of the quota). */
+  maxSessionBytes?: number;
 }
 
-/** Creates the IndexedDB session store. */
-export function createIdbSessionStore(opts: IdbSessionOptions = {}): SessionStore {
+/** Creates the IndexedDB session store, under {@link withSessionLifecycle}. */
+export function createIdbSessionStore(opts: IdbSessionOptions = {}): ManagedSessionStore {
   const store: UseStore = createStore(opts.dbName ?? 'indapi3-sessions', 'sessions');
-  const ttl = opts.ttlMs ?? SESSION_TTL_MS;
-  const max = opts.maxSessions ?? 500;
-  const expired = (m: SessionMeta, now = Date.now()) => now - Date.parse(m.created) > ttl;
+  const meta = (key: string) => get<SessionMeta>(`meta:${key}`, store);
+  const bytesOf = (key: string) => get<SessionBytes>(`data:${key}`, store);
 
-  async function meta(key: string): Promise<SessionMeta | undefined> {
-    if (!isSessionKey(key)) return undefined;
-    const m = await get<SessionMeta>(`meta:${key}`, store);
-    return m && !expired(m) ? m : undefined;
-  }
-
-  const self: SessionStore = {
+  const inner: SessionStore = {
     async put(data) {
-      if (!isSessionKey(data.key)) throw new Error(`Invalid session key: ${data.key}`);
       const bytes: SessionBytes = { files: data.files, graphics: data.graphics, value: data.value, print: data.print };
-      await setMany(
-        [
-          [`meta:${data.key}`, metaOf(data)],
-          [`data:${data.key}`, bytes],
-        ],
-        store,
-      );
-      void self.cleanup!().catch(() => undefined);
+      const entries: Array<[string, unknown]> = [
+        [`meta:${data.key}`, metaOf(data)],
+        [`data:${data.key}`, bytes],
+      ];
+      if (data.zip) entries.push([`zip:${data.key}`, data.zip]);
+      // one transaction; an entry that cannot be stored (a value IndexedDB cannot clone)
+      // aborts it, so the entries put before it are not kept either (idb-keyval's setMany
+      // would commit them)
+      await store('readwrite', (os) => {
+        try {
+          for (const [k, v] of entries) os.put(v, k);
+        } catch (e) {
+          os.transaction.abort();
+          throw e;
+        }
+        return promisifyRequest(os.transaction);
+      });
     },
     get: meta,
     async readValue(key) {
-      if (!(await meta(key))) return undefined;
-      const b = await get<SessionBytes>(`data:${key}`, store);
+      const b = await bytesOf(key);
       return b ? { value: b.value ?? null } : undefined;
     },
-    async readPrint(key) {
-      if (!(await meta(key))) return undefined;
-      return (await get<SessionBytes>(`data:${key}`, store))?.print;
-    },
-    async readFile(key, name) {
-      if (!(await meta(key))) return undefined;
-      const b = await get<SessionBytes>(`data:${key}`, store);
-      return b?.files.find((f) => f.name === name);
-    },
-    async readGraphic(key, index) {
-      if (!(await meta(key))) return undefined;
-      const b = await get<SessionBytes>(`data:${key}`, store);
-      return b?.graphics[index - 1];
+    readPrint: async (key) => (await bytesOf(key))?.print,
+    readFile: async (key, name) => (await bytesOf(key))?.files.find((f) => f.name === name),
+    readGraphic: async (key, index) => (await bytesOf(key))?.graphics[index - 1],
+    readZip: (key) => get<Uint8Array>(`zip:${key}`, store),
+    async putZip(key, zip) {
+      const m = await meta(key);
+      if (!m || m.zipBytes) return;
+      await setMany([[`zip:${key}`, zip], [`meta:${key}`, { ...m, zipBytes: zip.byteLength }]], store);
     },
     async list() {
       return (await keys(store)).map(String).filter((k) => k.startsWith('meta:')).map((k) => k.slice(5));
     },
     async delete(key) {
-      await delMany([`meta:${key}`, `data:${key}`], store);
-    },
-    async cleanup(now = new Date()) {
-      const metaKeys = (await keys(store)).filter((k) => String(k).startsWith('meta:'));
-      const metas = (await getMany<SessionMeta>(metaKeys, store)).filter((m): m is SessionMeta => !!m);
-      const gone = metas.filter((m) => expired(m, now.getTime()));
-      const live = metas.filter((m) => !expired(m, now.getTime())).sort((a, b) => Date.parse(a.created) - Date.parse(b.created));
-      if (live.length > max) gone.push(...live.slice(0, live.length - max));
-      if (gone.length) await delMany(gone.flatMap((m) => [`meta:${m.key}`, `data:${m.key}`]), store);
-      return gone.length;
+      await delMany([`meta:${key}`, `data:${key}`, `zip:${key}`], store);
     },
   };
-  return self;
+  return withSessionLifecycle(inner, { ttlMs: opts.ttlMs, quotaBytes: opts.quotaBytes, maxSessions: opts.maxSessions ?? 500, maxSessionBytes: opts.maxSessionBytes });
 }

@@ -28,14 +28,14 @@
  * server); expired sessions answer "not found" at once and are deleted by
  * {@link DiskSessionStore.cleanup}, which the server runs every hour (and at start).
  */
-import { promises as fsp, readdirSync, statfsSync, statSync, type Dirent } from 'node:fs';
+import { constants as fsConstants, promises as fsp, readdirSync, statfsSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { GeneratedFile, Graphic } from '../core/api';
 import { IndapiError } from '../core/errors';
 import { BusyError } from '../contract/run';
-import { isSessionKey, metaOf, SESSION_TTL_MS, type SessionData, type SessionMeta, type SessionStore } from '../contract/sessions';
+import { isSessionKey, metaOf, sessionBytes, SESSION_TTL_MS, withSessionLifecycle, type ManagedSessionStore, type SessionData, type SessionMeta } from '../contract/sessions';
 
 /** True for a plain file name: no folders, no dot segments, no control characters. */
 export function isSafeFileName(name: string): boolean {
@@ -87,14 +87,10 @@ export function freeDiskBytes(dir: string): number {
 
 const isNoSpace = (e: unknown) => ['ENOSPC', 'EDQUOT'].includes((e as NodeJS.ErrnoException)?.code ?? '');
 
-/** A {@link SessionStore} on disk, with its cleanup. */
-export interface DiskSessionStore extends SessionStore {
+/** A session store on disk under the shared lifecycle ({@link withSessionLifecycle}), with its cleanup of stale temporary folders. */
+export interface DiskSessionStore extends ManagedSessionStore {
   /** The folder. */
   readonly dir: string;
-  /** Deletes expired sessions and stale temporary folders. */
-  cleanup(now?: Date): Promise<number>;
-  /** Runs {@link cleanup} every `intervalMs` (default 1 h); returns a function that stops it. */
-  startCleanup(intervalMs?: number): () => void;
   /** Reads the kept ZIP archive, undefined when none is kept. */
   readZip(key: string, signal?: AbortSignal): Promise<Uint8Array | undefined>;
   /** Keeps the ZIP archive of a session (counted in the quota). */
@@ -235,8 +231,7 @@ class SessionFolder {
   /**
    * Writes a session into a temporary folder renamed into place; a disk full frees the
    * session's bytes from the least recently used and tries once more.
-   * @throws IndapiError INTERNAL for a bad key or file name, BAD_ARGUMENT over the one-session
-   *   bound; BusyError when the disk is still full
+   * @throws IndapiError INTERNAL for a bad key or file name; BusyError when the disk is still full
    */
   async put(data: SessionData): Promise<void> {
     if (!isSessionKey(data.key)) throw new IndapiError('INTERNAL', `Invalid session key: ${data.key}`);
@@ -244,13 +239,7 @@ class SessionFolder {
     if (new Set(data.files.map((f) => f.name)).size !== data.files.length) throw new IndapiError('INTERNAL', 'Duplicate file names in session.');
     await this.ready;
     const valueJson = JSON.stringify(data.value ?? null);
-    const bytes = sessionBytes(data, valueJson);
-    if (bytes > this.maxSession) {
-      throw new IndapiError(
-        'BAD_ARGUMENT',
-        `The result is ${(bytes / 1048576).toFixed(1)} MB, more than the ${(this.maxSession / 1048576).toFixed(1)} MB one session may keep on this server. Ask for a smaller area (iso3, wkt, ids) or fewer variables, or a lighter format (format = "csv").`,
-      );
-    }
+    const bytes = sessionBytes(data, valueJson); // over the one-session bound was refused by the lifecycle
     try {
       await this.attempt(data, valueJson);
     } catch (e) {
@@ -305,29 +294,32 @@ class SessionFolder {
   }
 }
 
-/** Creates the disk store. */
+/**
+ * Creates the disk store: the folder under {@link withSessionLifecycle} (lifetime, the
+ * one-session cap, cleanup), with the quota kept by the folder itself (`quotaBytes: 'store'`:
+ * its LRU index, capped by the free space, also frees space when the disk fills).
+ */
 export function createDiskSessionStore(opts: DiskSessionOptions): DiskSessionStore {
   const f = new SessionFolder(path.resolve(opts.dir), opts);
   const { dir, lru } = f;
-  const store: DiskSessionStore = {
-    dir,
-    put: (data) => f.put(data),
-    get: (key) => f.readMeta(key),
-    async readValue(key) {
+  const inner = {
+    put: (data: SessionData) => f.put(data),
+    get: (key: string) => f.readMeta(key),
+    async readValue(key: string) {
       const m = await f.readStored(key);
       if (m?.small) return { value: m.small.value };
       const t = m && (await fsp.readFile(path.join(f.sessionDir(key), 'value.json'), 'utf8').catch(() => undefined));
       return t === undefined ? undefined : { value: JSON.parse(t) as unknown };
     },
-    readPrint: (key) => f.readPart(key, 'print.txt'),
-    async readZip(key) {
+    readPrint: (key: string) => f.readPart(key, 'print.txt'),
+    async readZip(key: string) {
       const m = await f.readMeta(key);
       if (!m?.zipBytes) return undefined;
       const b = await fsp.readFile(path.join(f.sessionDir(key), 'session.zip')).catch(() => undefined);
       return b && new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
     },
-    putZip: (key, zip) => f.putZip(key, zip),
-    async readFile(key, name): Promise<GeneratedFile | undefined> {
+    putZip: (key: string, zip: Uint8Array) => f.putZip(key, zip),
+    async readFile(key: string, name: string): Promise<GeneratedFile | undefined> {
       const m = await f.readMeta(key);
       const info = m?.files.find((x) => x.name === name);
       if (!info || !isSafeFileName(name)) return undefined;
@@ -338,7 +330,7 @@ export function createDiskSessionStore(opts: DiskSessionOptions): DiskSessionSto
         return undefined;
       }
     },
-    async readGraphic(key, index): Promise<Graphic | undefined> {
+    async readGraphic(key: string, index: number): Promise<Graphic | undefined> {
       const m = await f.readMeta(key);
       if (!m || !Number.isInteger(index) || index < 1 || index > m.graphics) return undefined;
       try {
@@ -356,7 +348,7 @@ export function createDiskSessionStore(opts: DiskSessionOptions): DiskSessionSto
         return [];
       }
     },
-    async delete(key) {
+    async delete(key: string) {
       if (!isSessionKey(key)) return;
       lru.delete(key);
       await fsp.rm(f.sessionDir(key), { recursive: true, force: true });
@@ -365,25 +357,19 @@ export function createDiskSessionStore(opts: DiskSessionOptions): DiskSessionSto
       await f.ready;
       return cleanupFolder(dir, f.ttl, now, (key) => lru.delete(key));
     },
-    startCleanup(intervalMs = 3600_000) {
-      const t = setInterval(() => void store.cleanup().catch(() => undefined), intervalMs);
-      t.unref?.();
-      return () => clearInterval(t);
+    async ping() {
+      await fsp.mkdir(dir, { recursive: true });
+      await fsp.access(dir, fsConstants.W_OK);
     },
+  };
+  const managed = withSessionLifecycle(inner, { ttlMs: f.ttl, quotaBytes: 'store', maxSessionBytes: f.maxSession });
+  return Object.assign(managed, {
+    dir,
     async usedBytes() {
       await f.ready;
       return lru.calculatedSize;
     },
-  };
-  return store;
-}
-
-/** Bytes a session takes on disk (value, printed value, files, graphics, ZIP; the metadata's few hundred bytes aside). */
-function sessionBytes(data: SessionData, valueJson: string): number {
-  let n = valueJson.length + data.print.length + (data.zip?.byteLength ?? 0) + 1024;
-  for (const f of data.files) n += f.bytes.byteLength;
-  for (const g of data.graphics) n += g.svg.length + g.png.byteLength;
-  return n;
+  }) as DiskSessionStore;
 }
 
 /**

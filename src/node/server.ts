@@ -15,6 +15,8 @@
  *   `basemaps` of config.json (see src/app/config.ts); default: the `basemaps` of the built
  *   app's config.json (copied from public/config.json), none if it has none;
  * - `OCPU_PREFIX` (default `/ocpu`);
+ * - `SESSION_STORE` (default `disk`): `redis://host:port[/db]` keeps sessions in Redis, shared by
+ *   every node behind a load balancer (src/node/redis-sessions.ts, README "Run on several machines");
  * - `SESSION_DIR` (default `.sessions`), `SESSION_TTL_HOURS` (default 24; cleaned hourly);
  * - `SESSION_QUOTA_MB` (default 1024): bytes all sessions may take, least recently used
  *   deleted first; `SESSION_MAX_MB` (default a quarter of the quota): bytes of one session;
@@ -42,8 +44,10 @@
  * (`hardening.ts`).
  * `/config.json` tells the app and its service worker where the bundle is
  * (`{ "dataUrl": "./data/" }` for a folder, the URL otherwise).
- * SIGINT / SIGTERM stop accepting connections, let running requests finish (at most 10 s)
- * and exit.
+ * `GET /healthz` answers 200 when the bundle and the session store answer, else 503
+ * (shared-state.ts). SIGINT / SIGTERM make `/healthz` and every new request answer 503
+ * (`Connection: close`), let running requests finish (at most `SHUTDOWN_GRACE_S`, default
+ * 10 s) and exit 0.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -63,11 +67,11 @@ import { LARGE_BODY_BYTES } from '../contract/rds-body';
 import { errorAnswer } from '../contract/status';
 import { bundleVersion, isDataUrl, nodeRuntime, openNodeRuntime } from './bundle-runtime';
 import type { Runtime } from '../core/runtime';
-import { createDiskSessionStore, type DiskSessionStore } from './disk-sessions';
 import { API_CSP, appCsp, applySocketLimits, connectionsCheckingIntervalMs, envNumber, publicOriginResolver, socketLimitsFromEnv, withSecurityHeaders, type SocketLimits } from './hardening';
 import { largeBodyGate, largeBodyLimitsFromEnv, type LargeBodyLimits } from './hardening';
 import { createMethodPool, type MethodPoolOptions } from './pool';
 import { cachedRunner } from './result-cache';
+import { healthAnswer, openSessionStore, type NodeSessionStore } from './shared-state';
 import { safeJoin, serveFile } from './static';
 
 export { openNodeRuntime, isDataUrl } from './bundle-runtime';
@@ -92,8 +96,12 @@ export interface ServerOptions {
   sessionDir?: string;
   /** Session lifetime, ms. */
   sessionTtlMs?: number;
-  /** Session store (default: on disk in `sessionDir`). */
+  /** Session store (default: from `sessionStore`). */
   sessions?: SessionStore;
+  /** `SESSION_STORE`: "disk" (default, in `sessionDir`) or `redis://host:port[/db]`. */
+  sessionStore?: string;
+  /** True once the node is shutting down: `/healthz` answers 503 (set by {@link startServer}). */
+  isStopping?: () => boolean;
   /** Engine (default: the Node engine on `dataDir`). */
   engine?: Engine;
   /** File writers (default: `src/core/formats`). */
@@ -153,6 +161,7 @@ function defaults(o: ServerOptions) {
     cacheMB: cacheMB && cacheMB > 0 ? cacheMB : undefined,
     prefix: (o.prefix ?? env.OCPU_PREFIX ?? '/ocpu').replace(/\/+$/, ''),
     sessionDir: path.resolve(o.sessionDir ?? env.SESSION_DIR ?? '.sessions'),
+    sessionStore: o.sessionStore ?? env.SESSION_STORE,
     sessionTtlMs: o.sessionTtlMs ?? (env.SESSION_TTL_HOURS ? Number(env.SESSION_TTL_HOURS) * 3600_000 : undefined),
     maxBodyBytes: o.maxBodyBytes ?? (env.MAX_BODY_MB ? Number(env.MAX_BODY_MB) * 1024 * 1024 : DEFAULT_MAX_BODY_BYTES),
     sessionQuotaBytes: o.sessionQuotaBytes ?? envNumber(env.SESSION_QUOTA_MB, 1024) * 1024 * 1024,
@@ -171,9 +180,9 @@ function jobOptions(): JobQueueOptions {
   return { maxJobs: envNumber(env.JOBS_MAX, 16), concurrency: envNumber(env.JOBS_CONCURRENCY, 2), timeoutMs: envNumber(env.JOB_TIMEOUT_S, 3600) * 1000 };
 }
 
-/** The disk session store of the options (the quota's cap by the free disk space is logged to stdout unless `log` is false). */
-function diskStore(d: Defaults, log?: ((line: string) => void) | false): DiskSessionStore {
-  return createDiskSessionStore({ dir: d.sessionDir, ttlMs: d.sessionTtlMs, quotaBytes: d.sessionQuotaBytes, maxSessionBytes: d.sessionMaxBytes, log: log === false ? undefined : (log ?? ((l) => console.log(l))) });
+/** The session store of the options, `SESSION_STORE` (what it says, e.g. the quota's cap by the free disk space, is logged to stdout unless `log` is false). */
+function nodeStore(d: Defaults, log?: ((line: string) => void) | false): NodeSessionStore {
+  return openSessionStore({ store: d.sessionStore, dir: d.sessionDir, ttlMs: d.sessionTtlMs, quotaBytes: d.sessionQuotaBytes, maxSessionBytes: d.sessionMaxBytes, log: log === false ? undefined : (log ?? ((l) => console.log(l))) });
 }
 
 /** The worker pool of the options, from `POOL_THREADS`, `POOL_QUEUE`, `POOL_CACHE_MB` unless given. */
@@ -212,7 +221,7 @@ export function createServerFetch(o: ServerOptions = {}): (req: Request) => Prom
 /** {@link createServerFetch} without the compression layer. */
 function createUncompressedFetch(o: ServerOptions): (req: Request) => Promise<Response> {
   const d = defaults(o);
-  const sessions = o.sessions ?? diskStore(d, o.log);
+  const sessions = o.sessions ?? nodeStore(d, o.log);
   let port = Number(process.env.PORT ?? 8080); // updated from each request's URL
   const origin = publicOriginResolver(d.publicUrl, () => port);
   let runtimeText: Promise<string> | undefined; // read once: the bundle does not change under a running server
@@ -239,6 +248,7 @@ function createUncompressedFetch(o: ServerOptions): (req: Request) => Promise<Re
     const url = new URL(req.url);
     if (url.port) port = Number(url.port);
     const p = url.pathname;
+    if (p === '/healthz') return withSecurityHeaders(await healthAnswer(d.dataDir, sessions, o.isStopping?.() ?? false), 'api', API_CSP);
     if (p === d.prefix || p.startsWith(d.prefix + '/')) return withSecurityHeaders(await contract(req), 'api', API_CSP);
     const isData = p === '/data' || p.startsWith('/data/');
     return withSecurityHeaders(await routeStatic(req, url), isData ? 'api' : 'app', isData ? API_CSP : csp);
@@ -317,23 +327,24 @@ export async function startServer(o: ServerOptions = {}): Promise<RunningServer>
   const log = o.log === false || (o.log === undefined && env.LOG === '0') ? undefined : (o.log ?? ((l: string) => console.log(l)));
   let sessions = o.sessions;
   let stopCleanup = () => {};
+  let owned: NodeSessionStore | undefined;
   if (!sessions) {
-    const disk = diskStore(d, o.log);
-    void disk.cleanup().catch(() => undefined);
-    stopCleanup = disk.startCleanup();
-    sessions = disk;
+    owned = sessions = nodeStore(d, o.log);
+    void owned.cleanup().catch(() => undefined);
+    stopCleanup = owned.startCleanup();
   }
+  let stopping = false;
   // Methods run on worker threads unless an engine is injected (tests) or a runner is given.
   const pool = o.runner === undefined && !o.engine ? methodPool(d, o) : undefined;
   // the bundle is immutable while the server runs: repeated calls are answered from a result cache
   // (RESULT_CACHE_MB=0: no cache and no sharing, every call is computed)
   const runner = pool && d.resultCacheBytes > 0 ? cachedRunner(pool, { maxBytes: d.resultCacheBytes, bundleId: d.dataDir }) : pool;
-  const handle = createServerFetch({ ...o, sessions, runner: o.runner || runner });
+  const handle = createServerFetch({ ...o, sessions, runner: o.runner || runner, isStopping: () => stopping });
   const admitBody = largeBodyGate({ ...largeBodyLimitsFromEnv(LARGE_BODY_BYTES), ...o.largeBodies });
   const fetchWithLog = async (req: Request, nodeEnv?: { incoming?: { socket?: { remoteAddress?: string } } }): Promise<Response> => {
     const t0 = performance.now();
     let res: Response;
-    const admitted = admitBody(req, nodeEnv?.incoming?.socket?.remoteAddress ?? '?');
+    const admitted = stopping ? shuttingDown(req) : admitBody(req, nodeEnv?.incoming?.socket?.remoteAddress ?? '?');
     if (admitted instanceof Response) res = withSecurityHeaders(admitted, 'api', API_CSP);
     else {
       try {
@@ -369,13 +380,14 @@ export async function startServer(o: ServerOptions = {}): Promise<RunningServer>
     port: actualPort,
     server,
     close(graceMs = 10_000) {
+      stopping = true;
       stopCleanup();
       return new Promise<void>((resolve) => {
         const force = setTimeout(() => server.closeAllConnections?.(), graceMs);
         force.unref?.();
         server.close(() => {
           clearTimeout(force);
-          void (pool?.close() ?? Promise.resolve()).catch(() => undefined).then(() => resolve());
+          void Promise.all([pool?.close(), owned?.close?.()].map((p) => Promise.resolve(p).catch(() => undefined))).then(() => resolve());
         });
         server.closeIdleConnections?.();
       });
@@ -383,18 +395,25 @@ export async function startServer(o: ServerOptions = {}): Promise<RunningServer>
   };
 }
 
+/** The answer to a request that arrives while the node shuts down: 503, try another node (`/healthz` says `stopping` too). */
+function shuttingDown(req: Request): Response {
+  const body = new URL(req.url).pathname === '/healthz' ? 'stopping\n' : 'This server is shutting down. Try again.\n';
+  return new Response(body, { status: 503, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Retry-After': '1', Connection: 'close' } });
+}
+
 /** Runs the server from the command line with graceful shutdown on SIGINT / SIGTERM. */
 async function main(): Promise<void> {
   const s = await startServer();
   const d = defaults({});
-  console.log(`indapi3 listening on ${s.url} (app ${d.distDir}, data ${d.dataDir}, API ${d.prefix}/, sessions ${d.sessionDir})`);
+  console.log(`indapi3 listening on ${s.url} (app ${d.distDir}, data ${d.dataDir}, API ${d.prefix}/, sessions ${d.sessionStore && d.sessionStore !== "disk" ? d.sessionStore.replace(/\/\/[^@/]*@/, "//") : d.sessionDir})`);
   let stopping = false;
   for (const sig of ['SIGINT', 'SIGTERM'] as const) {
     process.on(sig, () => {
       if (stopping) return;
       stopping = true;
-      console.log(`${sig}: closing`);
-      void s.close().then(() => process.exit(0));
+      const graceS = envNumber(process.env.SHUTDOWN_GRACE_S, 10);
+      console.log(`${sig}: closing (running requests get ${graceS} s)`);
+      void s.close(graceS * 1000).then(() => process.exit(0));
     });
   }
 }
