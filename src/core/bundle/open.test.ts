@@ -94,3 +94,24 @@ describe('openBundle', () => {
     expect(offlineFiles({ files }).map((f) => f.path)).toEqual(['vi.csv', 'basemap/countries.geojson']);
   });
 });
+
+describe('series through the bundle reader', () => {
+  it('a bundle made before series (its manifest lists no series/ files) has none, and layer paths stay cog/<code>.tif', async () => {
+    const files = new Map([['manifest.json', JSON.stringify({ name: 'old', version: '1', files: [{ path: 'vi.csv', bytes: 1, sha256: '' }] })]]);
+    const b = openBundle({ text: async (p) => { const t = files.get(p); if (t === undefined) throw new Error(`read of ${p}`); return t; } });
+    expect(await b.series()).toBeNull();
+    expect(b.layer('ELEVATION').path).toBe('cog/ELEVATION.tif');
+    expect(b.layer('WPOP', { year: 2010 }).path).toBe('cog/WPOP_2010.tif');
+  });
+
+  it('the committed bundle holds the national series with their records', async () => {
+    const root = join(__dirname, '../../../public/data');
+    const b = openBundle({ text: async (p) => readFileSync(join(root, p), 'utf8') });
+    const s = (await b.series())!;
+    expect(s.records.map((r) => r.varCode).sort()).toEqual(['GM_INFANT_MORT', 'GM_LIFE_EXP', 'PWT_HC', 'PWT_POP', 'PWT_RGDPE_PC', 'WDI_TFR']);
+    expect(s.table.years.get('PWT_POP')).toEqual(Array.from({ length: 68 }, (_, i) => 1950 + i));
+    // Penn World Table 9.1 has no Eritrea, Somalia or South Sudan
+    for (const iso of ['ERI', 'SOM', 'SSD']) expect(s.table.values.get('PWT_POP')!.get(2017)!.has(iso)).toBe(false);
+    expect(s.table.sources.get('WDI_TFR')!.get(1960)!.get('KEN')).toBe('WDI');
+  });
+});

@@ -1,0 +1,110 @@
+/**
+ * Interop: the national series against their sources read in R. PWT_POP of Nigeria and
+ * Ethiopia 1961-2017 equals `pwt9.1$pop` (r-cran-pwt9) and Kenya's GM_LIFE_EXP equals dslabs'
+ * `gapminder$life_expectancy` for every year, through the engine and through the CSV, Stata and
+ * RDS files R reads back; several years equal single-year calls; `change` equals the
+ * difference; Eritrea (not in PWT 9.1) is NA, not a number.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Row } from '../../src/core/api';
+import { genFile } from '../../src/core/formats/index';
+import { createNodeEngine } from '../../src/node/engine';
+
+const YEARS = Array.from({ length: 57 }, (_, i) => 1961 + i);
+const engine = createNodeEngine('public/data');
+let dir = '';
+
+/** Runs an R script, returning its JSON output. */
+function r<T>(script: string, ...args: string[]): T {
+  const out = execFileSync('Rscript', ['-e', script, ...args], { encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
+  return JSON.parse(out) as T;
+}
+
+/** Rows of a long table as a map `ISO3 year` -> value of `code` (undefined when absent). */
+function byUnitYear(rows: Row[], code: string): Map<string, number | undefined> {
+  return new Map(rows.map((x) => [`${x.ISO3} ${x.year}`, x[code] as number | undefined]));
+}
+
+let pwt: Record<string, { year: number[]; pop: number[] }>;
+let gm: { year: number[]; life: number[] };
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'series-'));
+  pwt = r(String.raw`suppressMessages({ library(pwt9); library(jsonlite) })
+p <- pwt9.1[pwt9.1$isocode %in% c("NGA", "ETH") & pwt9.1$year >= 1961, ]
+cat(toJSON(lapply(split(p, as.character(p$isocode)), function(d) list(year = d$year, pop = round(d$pop, 3))), digits = NA))`);
+  gm = r(String.raw`suppressMessages({ library(dslabs); library(jsonlite) })
+g <- gapminder[gapminder$country == "Kenya" & !is.na(gapminder$life_expectancy), ]
+cat(toJSON(list(year = g$year, life = round(g$life_expectancy, 2)), digits = NA))`);
+});
+afterAll(() => { if (dir) rmSync(dir, { recursive: true, force: true }); });
+
+describe('national series against R', () => {
+  it('PWT_POP of NGA and ETH 1961-2017 equals pwt9.1 pop (rounded to the record\'s 3 decimals), one row per country and year', async () => {
+    const rows = await engine.getLayer({ var: ['PWT_POP'], iso3: ['NGA', 'ETH'], year: YEARS }) as Row[];
+    expect(rows).toHaveLength(2 * 57);
+    const got = byUnitYear(rows, 'PWT_POP');
+    for (const iso of ['NGA', 'ETH']) {
+      expect(pwt[iso].year).toEqual(YEARS);
+      pwt[iso].year.forEach((y, i) => expect(got.get(`${iso} ${y}`), `${iso} ${y}`).toBeCloseTo(pwt[iso].pop[i], 9));
+    }
+  });
+
+  it('KEN GM_LIFE_EXP equals dslabs gapminder life_expectancy for every year it has', async () => {
+    const rows = await engine.getLayer({ var: ['GM_LIFE_EXP'], iso3: ['KEN'], year: gm.year }) as Row[];
+    const got = byUnitYear(rows, 'GM_LIFE_EXP');
+    expect(gm.year.length).toBeGreaterThan(50);
+    gm.year.forEach((y, i) => expect(got.get(`KEN ${y}`), String(y)).toBeCloseTo(gm.life[i], 9));
+  });
+
+  it('year = c(2000, 2005) equals two single-year calls; change = "diff" equals their difference; ERI is NA', async () => {
+    const both = await engine.getLayer({ var: ['PWT_POP'], iso3: ['NGA', 'ETH', 'ERI'], year: [2000, 2005] }) as Row[];
+    const one = [...await engine.getLayer({ var: ['PWT_POP'], iso3: ['NGA', 'ETH', 'ERI'], year: [2000] }) as Row[], ...await engine.getLayer({ var: ['PWT_POP'], iso3: ['NGA', 'ETH', 'ERI'], year: [2005] }) as Row[]];
+    expect(both).toEqual(one);
+    const eri = both.filter((x) => x.ISO3 === 'ERI');
+    expect(eri).toHaveLength(2);
+    for (const x of eri) expect(x.PWT_POP).toBeUndefined();
+    const diff = await engine.getLayer({ var: ['PWT_POP'], iso3: ['NGA', 'ETH', 'ERI'], year: [2000, 2005], change: 'diff' }) as Row[];
+    const v = byUnitYear(both, 'PWT_POP');
+    for (const iso of ['NGA', 'ETH']) {
+      const d = diff.find((x) => x.ISO3 === iso)!;
+      expect(d.PWT_POP as number).toBeCloseTo(v.get(`${iso} 2005`)! - v.get(`${iso} 2000`)!, 9);
+      expect([d.year_from, d.year_to]).toEqual([2000, 2005]);
+    }
+    expect(diff.find((x) => x.ISO3 === 'ERI')!.PWT_POP).toBeUndefined();
+  });
+
+  it('a year not held is refused naming year and the years held', async () => {
+    await expect(engine.getLayer({ var: ['GM_LIFE_EXP'], iso3: ['KEN'], year: [2017] })).rejects.toThrow(/'year': GM_LIFE_EXP does not hold 2017; it holds 1960-2016/);
+  });
+
+  it('the long table in CSV, dta and rds, read by R, equals pwt9.1 (ERI NA)', async () => {
+    const args = { var: ['PWT_POP'], iso3: ['NGA', 'ETH', 'ERI'], year: YEARS };
+    const table = await engine.getLayerTable(args);
+    for (const format of ['csv', 'dta', 'rds']) {
+      const res = await genFile({ format, method: 'getLayer', args, table, meta: table.meta, now: new Date('2026-11-29T00:00:00Z'), requestUrl: 'http://localhost/ocpu/library/indapi3/R/indapi' });
+      const f = res.files.find((x) => x.name.endsWith(`.${format}`) && !x.name.startsWith('meta'))!;
+      writeFileSync(join(dir, `t.${format}`), f.bytes);
+    }
+    const back = r<Record<string, { iso: string[]; year: number[]; pop: Array<number | null>; ok: boolean }>>(String.raw`suppressMessages({ library(pwt9); library(jsonlite); library(haven) })
+d <- commandArgs(TRUE)[1]
+ref <- pwt9.1[pwt9.1$isocode %in% c("NGA", "ETH") & pwt9.1$year >= 1961, c("isocode", "year", "pop")]
+chk <- function(t) {
+  t <- as.data.frame(t)
+  t[] <- lapply(t, function(x) if (inherits(x, "haven_labelled")) as.character(as_factor(x)) else if (is.factor(x)) as.character(x) else as.vector(x))
+  m <- merge(t[t$ISO3 != "ERI", ], ref, by.x = c("ISO3", "year"), by.y = c("isocode", "year"))
+  list(iso = as.character(t$ISO3), year = as.numeric(t$year), pop = t$PWT_POP,
+       ok = nrow(m) == 114 && isTRUE(all.equal(m$PWT_POP, round(m$pop, 3), tolerance = 1e-12)) && all(is.na(t$PWT_POP[t$ISO3 == "ERI"])))
+}
+cat(toJSON(list(csv = chk(read.csv(file.path(d, "t.csv"), na.strings = "")), dta = chk(read_dta(file.path(d, "t.dta"))),
+  rds = chk(readRDS(file.path(d, "t.rds")))), digits = NA, na = "null", auto_unbox = TRUE))`, dir);
+    for (const format of ['csv', 'dta', 'rds']) {
+      expect(back[format].ok, format).toBe(true);
+      expect(back[format].iso.filter((x) => x === 'ERI')).toHaveLength(57);
+    }
+  });
+});
