@@ -105,9 +105,10 @@ out$hcapi <- list(class = class(x), adm1IsFactor = is.factor(x$ADM1_NAME_ALT), r
   r <- lapply(x[i, , drop = FALSE], function(v) if (is.factor(v)) as.character(v) else v)
   r[!vapply(r, is.na, TRUE)]
 }))
-f <- genFile("ELEVATION", iso3 = "KEN", by = "ADM1_NAME_ALT", format = "dta", dir = tempdir())
+setwd(commandArgs(TRUE)[2])
+f <- genFile("ELEVATION", iso3 = "KEN", by = "ADM1_NAME_ALT", format = "dta", dir = ".")
 d <- haven::read_dta(grep("\\.dta$", f, value = TRUE))
-out$dta <- list(files = basename(f), inTempdir = all(dirname(normalizePath(f)) == normalizePath(tempdir())),
+out$dta <- list(files = basename(f), inWorkingDir = all(dirname(normalizePath(f)) == normalizePath(getwd())),
   ELEVATION = as.numeric(d$ELEVATION), adm1 = as.character(haven::as_factor(d$ADM1_NAME_ALT)))
 ct <- category(q = "elevation")
 out$category <- list(class = class(ct), rows = lapply(seq_len(nrow(ct)), function(i) as.list(ct[i, ])))
@@ -129,7 +130,9 @@ it("an hcapi3 script runs unchanged: data.frames and the Stata file equal the AP
     await run('R', ['CMD', 'INSTALL', '--no-test-load', '-l', lib, PKG], { cwd: tmp, env: rEnv(), maxBuffer: 1 << 26 });
   }
   const env = { ...rEnv(), R_LIBS: lib };
-  const { stdout } = await run('Rscript', [script, `http://127.0.0.1:${proxyPort}/ocpu`], { cwd: tmp, env, maxBuffer: 1 << 26 });
+  const work = path.join(tmp, 'work');
+  mkdirSync(work, { recursive: true });
+  const { stdout } = await run('Rscript', [script, `http://127.0.0.1:${proxyPort}/ocpu`, work], { cwd: tmp, env, maxBuffer: 1 << 26 });
   const out = JSON.parse(stdout.slice(stdout.indexOf('{')));
   const rows = (await direct('indapi', { var: 'ELEVATION', iso3: 'KEN', by: 'ADM1_NAME_ALT' })) as Array<Record<string, unknown>>;
   expect(out.hcapi.class).toBe('data.frame');
@@ -137,7 +140,8 @@ it("an hcapi3 script runs unchanged: data.frames and the Stata file equal the AP
   expect(out.hcapi.rows).toEqual(rows);
   // Kenya's 8 former provinces (Natural Earth admin-1) and the country row
   expect(rows.length).toBe(9);
-  expect(out.dta.inTempdir).toBe(true);
+  expect(out.dta.inWorkingDir).toBe(true);
+  expect(existsSync(path.join(work, 'getLayer-ELEVATION-ADM1_NAME_ALT-KEN.dta'))).toBe(true);
   expect(out.dta.files).toContain('datapackage.json');
   // the same rows as the API's: the country row (no unit) and the 8 units
   expect(out.dta.adm1).toEqual(rows.map((r) => r.ADM1_NAME_ALT ?? null));

@@ -35,9 +35,11 @@
   .indapi3_read_files(paths, format)
 }
 
-# The JSON API's value of a call (through the opt-in disk cache).
+# The JSON API's value of a call (through the opt-in disk cache); with
+# options(indapi3.async = TRUE) run as a job and read from its session.
 .indapi3_cached_value <- function(method, args) {
   .indapi3_cache_get_or_set(method, args, function() {
+    if (isTRUE(getOption("indapi3.async", FALSE))) return(.indapi3_value(ocpu_call(method, args, async = TRUE)$value(), args$by))
     resp <- .indapi3_perform(.indapi3_post(sprintf("/library/indapi3/R/%s/json", method), args))
     .indapi3_value(jsonlite::fromJSON(httr2::resp_body_string(resp), simplifyVector = TRUE), args$by)
   })

@@ -1,20 +1,48 @@
 # The server's sessions (OpenCPU): a call of a method creates one; its value and files are
 # read from it.
 
-ocpu_call <- function(fun, args = list(), package = "indapi3") {
+ocpu_call <- function(fun, args = list(), package = "indapi3", async = getOption("indapi3.async", FALSE)) {
   stopifnot(is.character(fun), length(fun) == 1, is.list(args))
-  resp <- .indapi3_perform(.indapi3_post(sprintf("/library/%s/R/%s", package, fun), args))
+  req <- .indapi3_post(sprintf("/library/%s/R/%s", package, fun), args)
+  if (isTRUE(async)) req <- httr2::req_headers(req, Prefer = "respond-async")
+  resp <- .indapi3_perform(req)
   key <- httr2::resp_header(resp, "x-ocpu-session")
-  location <- httr2::resp_header(resp, "location")
+  url <- sub("/*$", "/", httr2::resp_header(resp, "location") %||% paste0(indapi3_server(), "/tmp/", key, "/"))
+  if (httr2::resp_status(resp) == 202) {
+    .indapi3_wait_job(url)
+    resp <- .indapi3_perform(.indapi3_request(url))
+  }
   paths <- strsplit(httr2::resp_body_string(resp), "\n", fixed = TRUE)[[1]]
-  paths <- paths[nzchar(paths)]
-  rel <- sub("^.*?/tmp/[^/]+/", "", paths)
-  url <- sub("/+$", "/", location %||% paste0(indapi3_server(), "/tmp/", key, "/"))
+  rel <- sub("^.*?/tmp/[^/]+/", "", paths[nzchar(paths)])
   session <- list(key = key, url = url, fun = fun, args = args, paths = rel,
                   files = grep("^files/", rel, value = TRUE))
   session$value <- function(simplify = TRUE) .indapi3_session_value(url, simplify)
   session$download <- function(dir = tempdir(), files = session$files) .indapi3_download(url, files, dir)
   structure(session, class = "indapi3_session")
+}
+
+# Waits for a job (a call sent with `Prefer: respond-async`) by polling its `status`: returns
+# when it is done, signals the call's error (an indapi3_error with the status it would have
+# answered) when it failed or was cancelled. Interrupting R cancels the job (DELETE).
+.indapi3_wait_job <- function(url) {
+  done <- FALSE
+  on.exit(if (!done) try(httr2::req_perform(httr2::req_method(.indapi3_request(url), "DELETE")), silent = TRUE))
+  wait <- 0.05
+  repeat {
+    st <- jsonlite::fromJSON(httr2::resp_body_string(.indapi3_perform(.indapi3_request(paste0(url, "status")))))
+    if (identical(st$state, "done")) break
+    if (st$state %in% c("failed", "cancelled")) {
+      done <- TRUE
+      status <- st$status %||% 500L
+      stop(structure(class = c(paste0("indapi3_http_", status), "indapi3_error", "error", "condition"),
+        list(message = sprintf("%s\n(indapi3 server, job %s, HTTP %d)", st$message %||% st$state, st$state, status),
+             call = NULL, status = status, body = st$message %||% "", url = url)))
+    }
+    Sys.sleep(wait)
+    wait <- min(wait * 2, getOption("indapi3.poll_seconds", 2))
+  }
+  done <- TRUE
+  invisible(TRUE)
 }
 
 print.indapi3_session <- function(x, ...) {

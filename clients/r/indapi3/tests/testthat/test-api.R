@@ -131,3 +131,15 @@ test_that("the disk cache answers a repeated call from disk, keyed by its argume
   options(indapi3.server = "http://127.0.0.1:9/ocpu", indapi3.max_tries = 1)
   expect_error(getLayer("ELEVATION", iso3 = "KEN"), class = "indapi3_error")
 })
+
+test_that("async calls run as jobs: the same value, and a failed job is the call's error", {
+  skip_without_server()
+  s <- ocpu_call("getLayer", list(var = "ELEVATION", iso3 = "KEN", by = "ADM1_NAME_ALT"), async = TRUE)
+  expect_equal(s$value(), api("getLayer", list(var = "ELEVATION", iso3 = "KEN", by = "ADM1_NAME_ALT")))
+  old <- options(indapi3.async = TRUE)
+  on.exit(options(old))
+  expect_equal(plain(getLayer("ELEVATION", iso3 = "UGA")), api("getLayer", list(var = "ELEVATION", iso3 = "UGA")))
+  err <- tryCatch(getLayer("NOPE", iso3 = "KEN"), error = function(e) e)
+  expect_s3_class(err, "indapi3_http_400")
+  expect_match(conditionMessage(err), "NOPE was not found", fixed = TRUE)
+})
