@@ -47,8 +47,8 @@ async function buildZip(req: BuildRequest, rasterize: (svg: string) => Promise<U
   const t0 = performance.now();
   // PNG is drawn by the page (its fonts): the call's renderer
   const out = await buildPackage(rt.engine, {
-    method: req.method, args: req.args, format: req.format, requestUrl: req.requestUrl,
-    extra: { rasterize: (svg) => rasterize(svg) }, write: rt.genFile,
+    method: req.method, args: req.args, format: req.format, requestUrl: req.requestUrl, table: req.table,
+    extra: { rasterize: (svg) => rasterize(svg), shapes: req.shapes }, write: rt.genFile,
   }, { signal, onProgress: (d, t) => step(t ? (d / t) * 75 : 0) });
   step(75);
   const t1 = performance.now();

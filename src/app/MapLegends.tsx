@@ -5,6 +5,7 @@
  */
 import type { VarRecord } from '../core/types';
 import { Legend } from '../ui/Legend';
+import { UploadLegend } from './UploadLayer';
 import { Progress } from '../ui/Progress';
 import type { MapLayer } from './useMapLayer';
 import type { ResultLayers } from './useResultLayers';
@@ -40,6 +41,7 @@ export function MapLegends({ rec, layer, results, sidePrefix, phone, opacity, on
   return (
     <div className="overlay bl">
       {mapErr && <p className="msg error" role="alert" data-testid="map-error">{mapErr}</p>}
+      <UploadLegend phone={phone} />
       {cellsPending && <div data-testid="cells-progress"><Progress label="Drawing the similar cells" /></div>}
       {rec && drawnRec && <Legend key={phone ? 'phone' : 'wide'} collapsed={!!choro || phone} title={`${sidePrefix}${layerTitle(rasterKey, drawnRec)}`} unit={cells ? '' : drawnRec.unit} noDataLabel={rasterKey?.startsWith('cells:catchment') ? 'Beyond the last band, or unreachable' : undefined} palette={palette} opacity={opacity} onOpacity={onOpacity}>
         {cells && <button type="button" className="ghost small" onClick={layer.restyle}>Back to {rec.varCode}</button>}

@@ -19,6 +19,7 @@ import { MapExportControl } from './map-export-control';
 import type { ExportSize, MapExportFormat } from './map-export-size';
 import type { OnExportProgress } from './map-export-steps';
 import { MapLegends } from './MapLegends';
+import { UploadMapLayer } from './UploadLayer';
 import { varOptions, varSearch } from './panels/common';
 import { UPLOAD_EVENT } from './panels/UploadShapes';
 import { getRaster } from './services';
@@ -109,6 +110,7 @@ export function MapPane(p: MapPaneProps) {
       {cmpOn && <Loadable what="the second map" compact loading={null}><CompareMaps dataBase={DATA_BASE} gridBounds={data.gridBounds} loadTile={loadTile} refineTiles={refineTiles} rec={rec2!} labelA={rec!.varLabel} sideA={side('a')} sideB={side('b')}
         mode={state.cmp!} sw={state.sw} onSw={(sw) => update({ sw }, { replace: true })} map={mlMap} opacity={state.op} onOpacity={onOpacity} areas={view.areas} marker={marker}
         onHover={pointer.onHover} onClick={pointer.onClick} phone={phone} styleLayer={styleLayer} /></Loadable>}
+      <UploadMapLayer map={mlMap} />
       <MapTools {...p} mlMap={mlMap} baseControl={base.control} coarse={coarse} />
       {view.drawMode !== 'off' && <p className="overlay draw-hint small" role="status">{view.drawMode === 'polygon' ? `${coarse ? 'Tap' : 'Click'} to add vertices; ${coarse ? 'tap' : 'click'} the first vertex to close.` : `${coarse ? 'Tap' : 'Click'} to add a point.`} <button type="button" className="ghost small" onClick={() => view.setDrawMode('off')}>Stop drawing</button></p>}
       <MapLegends rec={rec} layer={layer} results={results} sidePrefix={cmpOn ? `${side('a')}: ` : ''} phone={phone} opacity={state.op} onOpacity={onOpacity} />

@@ -88,11 +88,12 @@ function parts(g: Geometry | null): Geometry[] {
 
 /**
  * Polygons and points of any GeoJSON object (FeatureCollection, Feature, geometry, or an
- * array of collections as shpjs gives for a ZIP with several layers).
+ * array of collections as shpjs gives for a ZIP with several layers); at most `max` shapes
+ * (default {@link UPLOAD_MAX_SHAPES}), the rest left out with a note.
  * @throws UploadError NO_SHAPES when there is none, BAD_CRS when coordinates are not
  * longitude/latitude degrees or a legacy `crs` member names another system
  */
-export function shapesOf(gj: unknown): UploadShapes {
+export function shapesOf(gj: unknown, max = UPLOAD_MAX_SHAPES): UploadShapes {
   const feats: Feature[] = [];
   const collect = (o: any): void => {
     if (!o || typeof o !== 'object') return;
@@ -118,9 +119,9 @@ export function shapesOf(gj: unknown): UploadShapes {
   if (lines) notes.push(`${lines} line feature${lines > 1 ? 's' : ''} left out (only polygons and points are summarised).`);
   if (empty) notes.push(`${empty} feature${empty > 1 ? 's' : ''} without a geometry left out.`);
   if (!geometries.length) throw new UploadError('NO_SHAPES', `No polygons or points in the file${notes.length ? ` (${notes.join(' ')})` : ''}.`);
-  if (geometries.length > UPLOAD_MAX_SHAPES) {
-    notes.push(`Only the first ${UPLOAD_MAX_SHAPES} of ${geometries.length} shapes are kept.`);
-    geometries.length = UPLOAD_MAX_SHAPES; props.length = UPLOAD_MAX_SHAPES;
+  if (geometries.length > max) {
+    notes.push(`Only the first ${max.toLocaleString('en')} of ${geometries.length.toLocaleString('en')} shapes are kept.`);
+    geometries.length = max; props.length = max;
   }
   const keys = [...new Set(props.flatMap((p) => Object.keys(p).filter((k) => present(p[k]))))];
   return { geometries, names: shapeNames(props), props, keys, notes };
@@ -160,10 +161,50 @@ export interface UploadResult extends UploadShapes {
   simplified: number;
 }
 
-function kmlShapes(text: string, kml: (d: Document) => FeatureCollection): UploadShapes {
+function kmlShapes(text: string, kml: (d: Document) => FeatureCollection, max: number): UploadShapes {
   const doc = new DOMParser().parseFromString(text, 'text/xml');
   if (doc.getElementsByTagName('parsererror').length) throw new UploadError('BAD_FILE', 'The KML file is not well-formed XML.');
-  return shapesOf(kml(doc));
+  return shapesOf(kml(doc), max);
+}
+
+/**
+ * Shapes of a file's bytes by its kind ({@link uploadKind}): GeoJSON, a zipped shapefile,
+ * KML or KMZ; at most `max` shapes.
+ * @throws UploadError UNSUPPORTED for other formats (a ZIP without a .shp or .kml), BAD_FILE
+ * for unreadable content, NO_SHAPES, BAD_CRS
+ */
+export async function shapesOfFile(name: string, buf: Uint8Array, max: number, signal?: AbortSignal): Promise<UploadShapes> {
+  const kind = uploadKind(name, buf.subarray(0, 64));
+  let shapes: UploadShapes;
+  let prjNote: string | null = null;
+  try {
+    if (kind === 'geojson') {
+      let gj: unknown;
+      try { gj = JSON.parse(new TextDecoder().decode(buf)); } catch (e) { throw new UploadError('BAD_FILE', `${name} is not valid JSON: ${(e as Error).message}`); }
+      shapes = shapesOf(gj, max);
+    } else if (kind === 'kml') {
+      const { kml } = await import('@tmcw/togeojson');
+      shapes = kmlShapes(new TextDecoder().decode(buf), kml as (d: Document) => FeatureCollection, max);
+    } else if (kind === 'zip' || kind === 'kmz') {
+      const JSZip = (await import('jszip')).default; // the project's one ZIP library (it also writes the download packages)
+      let zip: InstanceType<typeof JSZip>;
+      try { zip = await JSZip.loadAsync(buf); } catch { throw new UploadError('BAD_FILE', `${name} is not a readable ZIP file.`); }
+      const names = Object.keys(zip.files).filter((n) => !zip.files[n].dir);
+      const kmlName = names.find((n) => /\.kml$/i.test(n));
+      if (names.some((n) => /\.shp$/i.test(n))) {
+        if (!names.some((n) => /\.prj$/i.test(n))) prjNote = 'No .prj in the ZIP: coordinates taken as longitude/latitude (EPSG:4326).';
+        const shp = (await import('shpjs')).default;
+        let gj: unknown;
+        try { gj = await shp(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer); } catch (e) { throw new UploadError(/proj|projection|prj/i.test(String(e)) ? 'BAD_CRS' : 'BAD_FILE', `Cannot read the shapefile in ${name}: ${(e as Error).message}`); }
+        shapes = shapesOf(gj, max);
+      } else if (kmlName) {
+        const { kml } = await import('@tmcw/togeojson');
+        shapes = kmlShapes(await zip.file(kmlName)!.async('string'), kml as (d: Document) => FeatureCollection, max);
+      } else throw new UploadError('UNSUPPORTED', `${name} holds no shapefile (.shp with .dbf/.prj) and no .kml.`);
+    } else throw new UploadError('UNSUPPORTED', `${name}: unsupported format. Upload GeoJSON (.geojson, .json), a zipped shapefile (.zip) or KML/KMZ.`);
+  } finally { signal?.throwIfAborted(); }
+  if (prjNote) shapes.notes.unshift(prjNote);
+  return shapes;
 }
 
 /**
@@ -175,36 +216,7 @@ export async function readUpload(file: File, signal?: AbortSignal): Promise<Uplo
   if (file.size > UPLOAD_MAX_BYTES) throw new UploadError('TOO_LARGE', `${file.name} is ${(file.size / 1048576).toFixed(1)} MB; files up to ${UPLOAD_MAX_BYTES / 1048576} MB can be read. Simplify or split it first.`);
   const buf = new Uint8Array(await file.arrayBuffer());
   signal?.throwIfAborted();
-  const kind = uploadKind(file.name, buf.subarray(0, 64));
-  let shapes: UploadShapes;
-  let prjNote: string | null = null;
-  try {
-    if (kind === 'geojson') {
-      let gj: unknown;
-      try { gj = JSON.parse(new TextDecoder().decode(buf)); } catch (e) { throw new UploadError('BAD_FILE', `${file.name} is not valid JSON: ${(e as Error).message}`); }
-      shapes = shapesOf(gj);
-    } else if (kind === 'kml') {
-      const { kml } = await import('@tmcw/togeojson');
-      shapes = kmlShapes(new TextDecoder().decode(buf), kml as (d: Document) => FeatureCollection);
-    } else if (kind === 'zip' || kind === 'kmz') {
-      const JSZip = (await import('jszip')).default; // the project's one ZIP library (it also writes the download packages)
-      let zip: InstanceType<typeof JSZip>;
-      try { zip = await JSZip.loadAsync(buf); } catch { throw new UploadError('BAD_FILE', `${file.name} is not a readable ZIP file.`); }
-      const names = Object.keys(zip.files).filter((n) => !zip.files[n].dir);
-      const kmlName = names.find((n) => /\.kml$/i.test(n));
-      if (names.some((n) => /\.shp$/i.test(n))) {
-        if (!names.some((n) => /\.prj$/i.test(n))) prjNote = 'No .prj in the ZIP: coordinates taken as longitude/latitude (EPSG:4326).';
-        const shp = (await import('shpjs')).default;
-        let gj: unknown;
-        try { gj = await shp(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer); } catch (e) { throw new UploadError(/proj|projection|prj/i.test(String(e)) ? 'BAD_CRS' : 'BAD_FILE', `Cannot read the shapefile in ${file.name}: ${(e as Error).message}`); }
-        shapes = shapesOf(gj);
-      } else if (kmlName) {
-        const { kml } = await import('@tmcw/togeojson');
-        shapes = kmlShapes(await zip.file(kmlName)!.async('string'), kml as (d: Document) => FeatureCollection);
-      } else throw new UploadError('UNSUPPORTED', `${file.name} holds no shapefile (.shp with .dbf/.prj) and no .kml.`);
-    } else throw new UploadError('UNSUPPORTED', `${file.name}: unsupported format. Upload GeoJSON (.geojson, .json), a zipped shapefile (.zip) or KML/KMZ.`);
-  } finally { signal?.throwIfAborted(); }
-  if (prjNote) shapes.notes.unshift(prjNote);
+  const shapes = await shapesOfFile(file.name, buf, UPLOAD_MAX_SHAPES, signal);
   let wkt = shapesWkt(shapes.geometries), simplified = 0;
   if (wkt.length > WKT_MAX_CHARS) {
     const { simplify } = await import('@turf/simplify');

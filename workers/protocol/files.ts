@@ -2,18 +2,24 @@
  * Messages of the files worker (workers/files.worker.ts), shared by the worker and the
  * download panel (src/app/panels/DownloadPanel.tsx). Types only.
  */
+import type { Geometry } from 'geojson';
+import type { TableResult } from '../../src/core/api';
 import type { Outcome } from './outcome';
 
 /** What to build. */
 export interface BuildRequest {
-  /** Contract method of the query: indapi (getLayer / areas) or similar. */
-  method: 'indapi' | 'similar' | 'catchment';
+  /** Contract method of the query: indapi (getLayer / areas), similar, catchment; classify with `table` (an upload's results). */
+  method: 'indapi' | 'similar' | 'catchment' | 'classify';
   /** Query arguments (var, iso3, by, wkt, exact, x, ...). */
   args: Record<string, unknown>;
   /** File format (any alias). */
   format: string;
   /** URL the same request would be sent to, for the README. */
   requestUrl?: string;
+  /** A table computed already (an upload's job): written as is, no query (table formats only). */
+  table?: TableResult;
+  /** The shapes of the table's `feature` numbers (an uploaded file's polygons, EPSG:4326): the GeoPackage's geometries. */
+  shapes?: Geometry[];
 }
 
 /** A built package. */

@@ -12,6 +12,7 @@ import type { DrawMode } from '../../ui/MapView';
 import { parseWktGeometries } from '../../ui/wkt';
 import { areasWithTotals, SHAPE_TOTAL } from './area-totals';
 import { UploadShapes } from './UploadShapes';
+import { BulkAreas } from './BulkAreas';
 import { codesKnown, chartKey, colLabel, errText, summaryVars, tableColumns, type PanelCtx } from './common';
 
 /** Bounds [w, s, e, n] of WKT shapes (a lone point gets a small box around it); null when none. */
@@ -140,6 +141,7 @@ export function AreasPanel({ ctx, drawMode, setDrawMode }: AreasPanelProps) {
           <ResultTable rows={rows} columns={table.cols} caption="Area summary table" note={table.country ?? undefined} colLabel={label} valueCols={r.last.args.var} pinned={isTotal} cellText={cellText} decimals={decimals} />
         </ResultFrame>
       )}
+      <BulkAreas ctx={ctx} />
     </section>
   );
 }

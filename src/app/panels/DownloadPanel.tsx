@@ -22,7 +22,8 @@ export function formatsFor(method: string | undefined): readonly FormatSpec[] {
 }
 
 let files: Remote<FilesWorkerApi> | null = null;
-function filesWorker() {
+/** The files worker (started once): builds download packages off the main thread. */
+export function filesWorker() {
   if (!files) {
     files = wrap<FilesWorkerApi>(new Worker(new URL('../../../workers/files.worker.ts', import.meta.url), { type: 'module', name: 'files' }));
     void files.init(DATA_BASE);

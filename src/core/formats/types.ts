@@ -4,6 +4,7 @@
  * writers (writers/*.ts) both import it, so no writer imports the registry that loads it.
  * Re-exported by registry.ts.
  */
+import type { Geometry } from 'geojson';
 import type { CallOptions, CellResult, GeneratedFile, Graphic, QueryValue, SelectionUsed, TableResult } from '../api';
 import type { VarRecord } from '../types';
 import type { Basemap, GraphicsDefaults, Rasterizer } from './graphics-config';
@@ -51,6 +52,12 @@ export interface GenFileInput {
   admin1?: Basemap;
   /** Admin-2 outlines for plot, drawn when a `by` code is an admin-2 layer; skipped when absent. */
   admin2?: Basemap;
+  /**
+   * The shapes a table's rows were summarised over when they are not WKT (an uploaded file's
+   * polygons, EPSG:4326 degrees), the row's `feature` (1-based) indexing them: the gpkg
+   * writer gives each row its shape.
+   */
+  shapes?: Geometry[];
   /** SVG-to-PNG renderer for plot and hist (see `createResvgRasterizer`). */
   rasterize?: Rasterizer;
   /** The runtime's graphics (src/core/runtime): renderer and outline loaders used when the fields above are not given. */

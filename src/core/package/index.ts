@@ -38,6 +38,11 @@ export interface PackageCall {
   extra?: Partial<GenFileInput>;
   /** The realm's writers (default the core's `genFile`). */
   write?: PackageWriter;
+  /**
+   * A summary table computed already (the app's job over an uploaded file's polygons, method
+   * `classify`): written as is, no query runs; only formats whose input is a table.
+   */
+  table?: TableResult;
 }
 
 /** A built package. */
@@ -95,6 +100,13 @@ async function similarInputs(engine: Engine, call: PackageCall, opts: CallOption
   return { spec, method: 'similar', args: a, table };
 }
 
+/** A table computed already: table formats only. @throws IndapiError BAD_FORMAT for the others */
+function givenTable(call: PackageCall, table: TableResult): Inputs {
+  const spec = resolveFormat(call.format);
+  if (spec.input !== 'table') throw new IndapiError('BAD_FORMAT', `The ${spec.name} format needs a map query; for these results use csv, dta, rds, rda or gpkg.`, { format: call.format, arg: 'format' });
+  return { spec, method: call.method, args: call.args, table };
+}
+
 /** A catchment: the band table, the travel-time raster or the result itself. */
 async function catchmentInputs(engine: Engine, call: PackageCall, opts: CallOptions): Promise<Inputs> {
   const spec = resolveCatchmentFormat(call.format);
@@ -121,7 +133,8 @@ export async function buildPackage(engine: Engine, call: PackageCall, opts: Call
   const step = stepper(opts.onProgress);
   step(2);
   const qOpts: CallOptions = { signal, onProgress: (d, t) => step(2 + (t ? (d / t) * 64 : 0)) };
-  const inputs = call.method === 'catchment' ? await catchmentInputs(engine, call, qOpts)
+  const inputs = call.table ? givenTable(call, call.table)
+    : call.method === 'catchment' ? await catchmentInputs(engine, call, qOpts)
     : call.method === 'similar' ? await similarInputs(engine, call, qOpts)
       : await layerInputs(engine, call, qOpts);
   throwIfAborted(signal);

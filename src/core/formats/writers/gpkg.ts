@@ -31,7 +31,8 @@ const WGS84_WKT = 'GEOGCS["WGS 84",DATUM["WGS_1984",SPHEROID["WGS 84",6378137,29
 
 /** The sql.js module, loaded once on first use (its wasm from the app's own origin in the browser, next to it in Node). */
 let sqlJs: Promise<import('sql.js').SqlJsStatic> | undefined;
-function loadSqlJs(): Promise<import('sql.js').SqlJsStatic> {
+/** The sql.js module (SQLite in WebAssembly), loaded once; also read by the app's GeoPackage uploads. @throws when its wasm cannot be loaded */
+export function loadSqlJs(): Promise<import('sql.js').SqlJsStatic> {
   sqlJs ??= (async () => {
     const mod = (await import('sql.js')) as unknown as { default?: (o?: object) => Promise<import('sql.js').SqlJsStatic> };
     const init = (mod.default ?? mod) as unknown as (o?: object) => Promise<import('sql.js').SqlJsStatic>;
@@ -116,6 +117,12 @@ async function rowGeometries(input: WriterInput, table: TableResult, by: string[
   const cols = new Set(table.columns.map((c) => c.name));
   if (cols.has('X') && cols.has('Y')) {
     return { type: 'POINT', geoms: table.rows.map((r) => (typeof r.X === 'number' && typeof r.Y === 'number' ? { type: 'Point', coordinates: [r.X, r.Y] } : null)) };
+  }
+  if (input.shapes && cols.has('feature')) {
+    const shapes = input.shapes.map(multi);
+    const kinds = new Set(shapes.map((s) => s?.type));
+    const type = kinds.size === 1 && kinds.has('MultiPolygon') ? 'MULTIPOLYGON' : kinds.size === 1 && kinds.has('MultiPoint') ? 'MULTIPOINT' : 'GEOMETRY';
+    return { type, geoms: table.rows.map((r) => shapes[Number(r.feature) - 1] ?? null) };
   }
   if (input.query.wkt !== undefined && cols.has('feature')) {
     const g = parseWkt(input.query.wkt);
