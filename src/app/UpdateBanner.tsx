@@ -15,6 +15,9 @@ import { afterFirstMap } from '../ui/first-map';
 import { whenOfflineReady } from './services';
 import { lazyRetry } from '../ui/lazy-retry';
 import { Loadable } from '../ui/Loadable';
+import { bundleAt } from '../ui/bundle-files';
+import type { PageToSw, SwToPage } from '../../workers/protocol/storage';
+import { KEEP_ALL_PREF, keepAllByDefault, layerFiles, offlineStatusText } from './keep-all';
 
 const StoragePanel = lazyRetry(() => import('./panels/StoragePanel').then((m) => m.StoragePanel));
 
@@ -32,6 +35,48 @@ export function useOnline() {
   return online;
 }
 
+/**
+ * After the page is offline-ready: what the service worker keeps (its `storage-status`), and
+ * for a small bundle (the embedded one) every layer kept by default, once, with progress
+ * ({@link keepAllByDefault}); larger bundles keep today's per-layer choice (StoragePanel).
+ * @returns the header's text ({@link offlineStatusText}), or null before the first status
+ */
+function useKeepAll(ready: boolean): string | null {
+  const [layers, setLayers] = useState<string[] | null>(null);
+  const [pinned, setPinned] = useState<string[] | null>(null);
+  const [progress, setProgress] = useState<number | null>(null);
+  const asked = useRef(false);
+  useEffect(() => {
+    if (!ready || !navigator.serviceWorker?.controller) return;
+    const ac = new AbortController();
+    const sw = () => navigator.serviceWorker.controller;
+    let files: { paths: string[]; bytes: number } | null = null;
+    const onMsg = (e: MessageEvent) => {
+      const d = e.data as SwToPage | undefined;
+      if (d?.type === 'storage-status') {
+        const paths = d.pins.map((p) => p.path);
+        setPinned(paths);
+        if (files && !asked.current && keepAllByDefault(files, paths, localStorage.getItem(KEEP_ALL_PREF), false)) {
+          asked.current = true;
+          sw()?.postMessage({ type: 'PIN', id: 'keep-all', paths: files.paths } satisfies PageToSw);
+        }
+      } else if (d?.type === 'pin-progress' && d.id === 'keep-all') {
+        const over = d.complete || d.cancelled || !!d.error;
+        setProgress(over ? null : d.totalBytes ? d.bytes / d.totalBytes : d.done / Math.max(1, d.total));
+        if (over) sw()?.postMessage({ type: 'STORAGE_STATUS' } satisfies PageToSw);
+      } else if (d?.type === 'pin-progress' && d.complete) sw()?.postMessage({ type: 'STORAGE_STATUS' } satisfies PageToSw);
+    };
+    navigator.serviceWorker.addEventListener('message', onMsg);
+    bundleAt(DATA_BASE).manifest(ac.signal).then((m) => {
+      files = layerFiles(m.files);
+      setLayers(files.paths);
+      sw()?.postMessage({ type: 'STORAGE_STATUS' } satisfies PageToSw);
+    }, () => undefined);
+    return () => { ac.abort(); navigator.serviceWorker.removeEventListener('message', onMsg); };
+  }, [ready]);
+  return layers && pinned ? offlineStatusText(layers, pinned, progress) : null;
+}
+
 /** The banner (and the registration). */
 export function UpdateBanner() {
   const [waiting, setWaiting] = useState<ServiceWorker | null>(null);
@@ -43,6 +88,7 @@ export function UpdateBanner() {
   const [bundleErr, setBundleErr] = useState<string | null>(null);
   const dialog = useRef<HTMLDialogElement>(null);
   const online = useOnline();
+  const kept = useKeepAll(ready);
   // A missing or unreadable bundle at the configured location: say so once, plainly.
   useEffect(() => {
     const ac = new AbortController();
@@ -85,7 +131,7 @@ export function UpdateBanner() {
       <p className="status small" data-testid="sw-status" data-ready={ready ? '1' : '0'} title={swErr ?? 'Storage: what this device keeps offline'}>
         <button type="button" aria-haspopup="dialog" data-testid="storage-open" style={{ background: 'none', border: 0, padding: 0, color: 'inherit', textDecoration: 'underline dotted', cursor: 'pointer' }}
           onClick={() => { setStorageOpen(true); dialog.current?.showModal(); }}>
-          {online ? (ready ? 'Available offline' : swErr ? 'Online (no offline mode)' : 'Online') : 'Offline'}<span className="sr-only"> – storage</span>
+          {online ? (ready ? (kept ?? 'Available offline') : swErr ? 'Online (no offline mode)' : 'Online') : 'Offline'}<span className="sr-only"> – storage</span>
         </button>
       </p>
       <dialog ref={dialog} aria-labelledby="storage-title" data-testid="storage-dialog" onClose={() => setStorageOpen(false)} style={{ maxWidth: 720, width: '95vw', maxHeight: '85vh', overflow: 'auto' }}>

@@ -13,6 +13,7 @@ import { DATA_BASE, catalogQuery } from '../bundle';
 import { pinSet } from './pin-set';
 import { layerPath } from '../../core/bundle';
 import { bundleAt } from '../../ui/bundle-files';
+import { KEEP_ALL_PREF } from '../keep-all';
 
 /** Bytes as "12.3 MB" (SI units, as browsers' storage settings show them). */
 export function fmtBytes(n: number | undefined): string {
@@ -107,6 +108,12 @@ export function StoragePanel() {
       {(full || status?.quotaError) && <p className="msg error" role="alert">{full ?? status?.quotaError}</p>}
 
       <h3>Keep offline</h3>
+      <div className="row">
+        <button type="button" className="primary" disabled={!cats.length || !!running} data-testid="keep-everything"
+          onClick={() => { localStorage.setItem(KEEP_ALL_PREF, '1'); void keep(cats.flatMap(([, c]) => c)); }}>
+          Keep everything offline ({fmtBytes(sizeOf(cats.flatMap(([, c]) => c)))})
+        </button>
+      </div>
       <p className="small muted">Indicators you view are cached as you go (least recently used are dropped past the budget). Kept indicators are downloaded whole, checked, and never dropped; the layers their summaries read (country and province keys, formula weights) are kept with them and counted in the sizes shown.</p>
       <div className="row">
         <label className="field inline"><span>Category</span>
@@ -152,7 +159,7 @@ export function StoragePanel() {
       ) : <p className="small muted">Nothing yet.</p>}
 
       <div className="row">
-        <button type="button" onClick={() => post({ type: 'CLEAR_STORAGE' })} data-testid="storage-clear">Free all</button>
+        <button type="button" onClick={() => { localStorage.setItem(KEEP_ALL_PREF, '0'); post({ type: 'CLEAR_STORAGE' }); }} data-testid="storage-clear">Free all</button>
         <label className="field inline"><span>Cache budget (MB)</span>
           <input type="number" min={10} step={10} style={{ width: 90 }} key={status?.budgetBytes} defaultValue={status ? Math.round(status.budgetBytes / 1e6) : ''}
             onBlur={(e) => { const mb = Number(e.target.value); if (mb >= 10) post({ type: 'SET_BUDGET', bytes: Math.round(mb * 1e6) }); }} />
