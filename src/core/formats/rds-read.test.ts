@@ -77,4 +77,34 @@ describe('R serialization reader', () => {
     // the bound is an option (the 4-column list is over a bound of 3)
     await expect(readRdsTable(pieces(serializeR(DF), 7), { what: 'f.rds', maxLength: 3, onColumn: () => undefined })).rejects.toMatchObject({ code: 'UNPARSABLE', message: expect.stringContaining('4 items') });
   });
+
+  it('refuses a text column past its byte bound as it is read, before the rest of the stream (a huge free-text column within the row limit)', async () => {
+    const long = 'x'.repeat(1000);
+    const big: RValue = {
+      type: 'list',
+      values: [{ type: 'double', values: Array.from({ length: 2000 }, (_, k) => k) }, { type: 'character', values: Array.from({ length: 2000 }, (_, k) => long + k) }],
+      attrs: [
+        ['names', { type: 'character', values: ['CELL5M', 'notes'] }],
+        ['class', { type: 'character', values: ['data.frame'] }],
+        ['row.names', { type: 'integer', values: [null, -2000] }],
+      ],
+    };
+    const bytes = serializeR(big);
+    let pulled = 0;
+    async function* counted(): AsyncGenerator<Uint8Array> {
+      for (let i = 0; i < bytes.length; i += 4096) {
+        pulled += 4096;
+        yield bytes.slice(i, i + 4096);
+      }
+    }
+    await expect(readRdsTable(counted(), { what: 'notes.rds', maxColumnTextBytes: 100_000, onColumn: () => undefined })).rejects.toMatchObject({
+      code: 'UNPARSABLE',
+      message: expect.stringMatching(/notes\.rds.*a text column holds more than 0 MB of text \(100 of its 2000 values read.*drop long free-text columns/),
+    });
+    expect(pulled).toBeLessThan(bytes.length / 10);
+    // within the bound it is read whole
+    const cols: RColumn[] = [];
+    await readRdsTable(pieces(bytes, 1 << 16), { what: 'notes.rds', maxColumnTextBytes: 3_000_000, onColumn: (i, c) => void (cols[i] = c) });
+    expect((cols[1] as { values: string[] }).values[1999]).toBe(long + 1999);
+  });
 });

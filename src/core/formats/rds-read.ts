@@ -74,7 +74,21 @@ export interface RdsReadOptions {
    * instead of filling memory). Default {@link RDS_MAX_VECTOR_LENGTH}.
    */
   maxLength?: number;
+  /**
+   * Most bytes of text in one character vector (a column), and in the whole table four times
+   * as many, counted as the strings are read: past it the read fails at once (an .rds whose
+   * text column stayed within the row limit but held gigabytes ran 310 s at 3.2 GB before
+   * failing). Default {@link RDS_MAX_COLUMN_TEXT_BYTES}.
+   */
+  maxColumnTextBytes?: number;
 }
+
+/**
+ * Default most bytes of text in one column of {@link readRdsTable}: 256 MiB, 27 bytes a row
+ * over every cell of the global grid (codes, names and class labels take far less); the
+ * whole table may hold four times as many (1 GiB).
+ */
+export const RDS_MAX_COLUMN_TEXT_BYTES = 256 * 1024 * 1024;
 
 /**
  * Default longest vector of {@link readRdsTable}: the cells of the global 5-arc-minute grid
@@ -127,7 +141,7 @@ function ascii(b: Uint8Array): string | null {
 export async function readRdsTable(chunks: AsyncIterable<Uint8Array>, opts: RdsReadOptions): Promise<RdsTable> {
   const r = new ChunkReader(chunks, opts.what);
   const { version, nativeEnc } = await readHeader(r, opts.what);
-  const items = new RdsItems(r, opts.what, nativeEnc, opts.maxLength ?? RDS_MAX_VECTOR_LENGTH);
+  const items = new RdsItems(r, opts.what, nativeEnc, opts.maxLength ?? RDS_MAX_VECTOR_LENGTH, opts.maxColumnTextBytes ?? RDS_MAX_COLUMN_TEXT_BYTES);
   return readFrame(items, version, opts);
 }
 
@@ -232,7 +246,13 @@ class RdsItems {
    * @param nativeEnc the header's native encoding ('' before version 3)
    * @param maxLength longest vector or string read
    */
-  constructor(readonly r: ChunkReader, readonly what: string, nativeEnc: string, private readonly maxLength: number) {
+  /** Bytes of text read in the whole stream. */
+  private textBytes = 0;
+
+  /**
+   * @param maxColumnTextBytes most bytes of text in one character vector (four times as many in all)
+   */
+  constructor(readonly r: ChunkReader, readonly what: string, nativeEnc: string, private readonly maxLength: number, private readonly maxColumnTextBytes = RDS_MAX_COLUMN_TEXT_BYTES) {
     this.nativeUtf8 = /^utf-?8$/i.test(nativeEnc);
     this.nativeLatin1 = /^(latin-?1|iso[-_]?8859-?1)$/i.test(nativeEnc);
   }
@@ -431,10 +451,23 @@ class RdsItems {
     const r = this.r;
     const n = await this.length();
     const v: Array<string | null> = new Array(n);
+    let bytes = 0;
+    const mb = (b: number) => `${Math.round(b / 2 ** 20)} MB`;
     for (let i = 0; i < n; i++) {
       const f = r.available >= 4 ? r.i32() : await r.int();
       if ((f & 0xff) !== 9) fail(this.what, `a character vector holds a non-string item (type ${f & 0xff}) at byte ${r.offset}`);
-      v[i] = await this.charsxp(f >>> 12);
+      const s = await this.charsxp(f >>> 12);
+      v[i] = s;
+      if (s === null) continue;
+      // bounded as it is read: the text read so far (UTF-16 length, about the bytes for the text of a table)
+      bytes += s.length;
+      this.textBytes += s.length;
+      if (bytes > this.maxColumnTextBytes) {
+        fail(this.what, `a text column holds more than ${mb(this.maxColumnTextBytes)} of text (${i + 1} of its ${n} values read, at byte ${r.offset}); a CELL5M table's text columns (codes, names, classes) take far less: drop long free-text columns before saveRDS()`);
+      }
+      if (this.textBytes > 4 * this.maxColumnTextBytes) {
+        fail(this.what, `the table holds more than ${mb(4 * this.maxColumnTextBytes)} of text (at byte ${r.offset}); drop long free-text columns before saveRDS()`);
+      }
     }
     return v;
   }
