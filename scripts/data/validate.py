@@ -95,6 +95,13 @@ def main() -> None:
                 errs.append(f'{code}: no-data inside the mask differs from SLOPE no-data or LAND_SHARE <= ' + f'{friction.MAX_BARRIER_LAND_SHARE_PCT:g}')
             if (a[mask & ~want] <= 0).any():
                 errs.append(f'{code}: friction values <= 0')
+        elif code == 'CENSUS_POP':
+            # census figures by first-level unit (pop_model.read_census): whole countries have them or not
+            iso_a = iso_ds.GetRasterBand(1).ReadAsArray()
+            for v in np.unique(iso_a[mask]):
+                nd_c = a[mask & (iso_a == v)] == nd
+                if nd_c.any() and not nd_c.all():
+                    errs.append(f'{code}: country value {v} is partly no-data')
         elif r['type'] == 'continuous' and code not in follows_elev and not code.startswith('PN14_') \
                 and (a[mask] == nd).any():
             errs.append(f'{code}: no-data inside the mask')

@@ -7,7 +7,7 @@ import { getEngine } from '../services';
 import { useRun } from '../useRun';
 import { ChipSelect } from '../../ui/ChipSelect';
 import { RunControls } from '../../ui/RunControls';
-import { codesKnown, emptyResult, errText, isoOptions, readBreaks, summaryVars, varOptions, varSearch, type PanelCtx } from './common';
+import { codesKnown, emptyResult, errText, isoOptions, peopleCodes, readBreaks, summaryVars, varOptions, varSearch, type PanelCtx } from './common';
 import { byCodesOf, useSummaryView, type SummaryRows } from './summary-view';
 import { SummaryResult } from './SummaryResult';
 
@@ -133,7 +133,7 @@ export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: Summa
       <RunControls run={r} label="Summarise" progressLabel="Summarising" onRun={() => submit()} message={msg} error={r.error && errText(r.error)}
         buttonData={{ 'data-runs': r.runs, 'data-running': r.running ? '1' : '0', 'data-vars': vars.join(',') }} />
       {emptyMsg && !r.running && <p className="msg warn" role="status" data-testid="summary-empty">{emptyMsg}{shown ? ' The previous result is kept below.' : ''}</p>}
-      {shown && <SummaryResult r={{ ...r, last: shown }} v={view} stale={stale} headingRef={resultH} setYCol={setYCol} update={update} />}
+      {shown && <SummaryResult r={{ ...r, last: shown }} v={view} stale={stale} headingRef={resultH} setYCol={setYCol} update={update} peopleVars={peopleCodes(ctx.byCode)} />}
     </section>
   );
 }

@@ -31,6 +31,8 @@ export interface SummaryResultProps {
   /** Sets the charted indicator (the link's y=). */
   setYCol: (v: string) => void;
   update: PanelCtx['update'];
+  /** Codes of the people layers (catalog unit "people"): the NA note counts their people too. */
+  peopleVars?: string[];
 }
 
 /** The chart: units x intervals or classes with two domains, else one bar per key. */
@@ -81,7 +83,7 @@ function BelowSeaNote({ codes, update }: { codes: string[]; update: PanelCtx['up
 }
 
 /** The result block. */
-export function SummaryResult({ r, v, stale, headingRef, setYCol, update }: SummaryResultProps) {
+export function SummaryResult({ r, v, stale, headingRef, setYCol, update, peopleVars = [] }: SummaryResultProps) {
   const shown = r.last;
   const { rows, shownBy, units, naRows, naKind, y, showShare, shownRows, table, pinned, cellText, cellTitle, label, orders, decimals } = v;
   const place = table.country ?? (shown.args.iso3 ?? ['SSA']).join(', ');
@@ -92,7 +94,7 @@ export function SummaryResult({ r, v, stale, headingRef, setYCol, update }: Summ
       {stale && <p className="msg info small" role="status" data-testid="summary-stale">The choices above changed: press Summarise to update this result.</p>}
       <p className="muted small">{rows.length} row{rows.length === 1 ? '' : 's'}{shownBy.length && units < rows.length ? ` (${units} unit${units === 1 ? '' : 's'} and ${rows.length - units === 1 ? 'the total' : `${rows.length - units} totals`})` : ''} · {shown.args.var.join(', ')} · {(shown.args.iso3 ?? ['SSA']).join(', ')}{shownBy.length ? ` · by ${shownBy.join(', ')}` : ''}</p>
       {noData(rows.filter((x) => !isNaRow(x, shownBy)), shown.args.var, shown.args.iso3 ?? [], shownBy).map((m) => <p key={m} className="msg warn small" role="status">{m}</p>)}
-      {naRows.length > 0 && <p className="msg warn small" role="status" data-testid="summary-na">{naNote(naRows, shownBy.filter((c) => naRows.some((x) => x[c] === null)).map(naKind).includes('outside the breaks'))}</p>}
+      {naRows.length > 0 && <p className="msg warn small" role="status" data-testid="summary-na">{naNote(naRows, shownBy.filter((c) => naRows.some((x) => x[c] === null)).map(naKind).includes('outside the breaks'), shown.args.var.filter((c) => peopleVars.includes(c)))}</p>}
       <SummaryChoices v={v} vars={shown.args.var} setYCol={setYCol} />
       <SummaryChart v={v} />
       <ResultTable rows={shownRows} columns={table.cols} caption="Summary table" note={place} pinned={pinned} cellText={cellText} cellTitle={cellTitle} valueCols={[...shown.args.var, ...(showShare && y ? [shareColumn(y)] : [])]} colLabel={label} keyOrders={orders} decimals={decimals} />

@@ -245,3 +245,26 @@ export function noData(rows: Row[], vars: string[], iso3: string[], by: string[]
   }
   return out;
 }
+
+/** Codes of the catalog's people layers: unit "people", summed (`sum(...)`), such as POP_MODEL and CENSUS_POP. */
+export function peopleCodes(byCode: Map<string, VarRecord>): string[] {
+  return [...byCode.values()].filter((r) => r.unit === 'people' && r.aggFunR.startsWith('sum(')).map((r) => r.varCode);
+}
+
+/**
+ * The note of the NA group's rows (cells outside every interval): "123 cells fell outside the
+ * breaks" when the rows carry a cell count (`n`, `count` or `cells`), else the number of rows.
+ * `people`: codes of the result's people layers (catalog unit "people", summed): the people those
+ * cells hold are said too ("117 cells (1,716,532 people of POP_MODEL) fell outside the breaks"), as
+ * a handful of cells can hold a city.
+ */
+export function naNote(rows: Row[], breaks = true, people: string[] = []): string {
+  const n = rows.reduce((s, r) => s + (typeof r.n === 'number' ? r.n : typeof r.count === 'number' ? r.count : typeof r.cells === 'number' ? r.cells : NaN), 0);
+  const what = breaks ? 'fell outside the breaks' : 'have no class';
+  const fix = breaks ? '; widen the breaks to include them' : '';
+  const held = people.map((c) => ({ c, p: rows.reduce((s, r) => s + (typeof r[c] === 'number' ? (r[c] as number) : 0), 0) }))
+    .map(({ c, p }) => `${Math.round(p).toLocaleString('en')} people of ${c}`);
+  const ppl = held.length ? ` (${held.join(', ')})` : '';
+  if (Number.isFinite(n)) return `${n.toLocaleString('en')} cell${n === 1 ? '' : 's'}${ppl} ${breaks ? what : what.replace('have', n === 1 ? 'has' : 'have')} (row NA)${fix}.`;
+  return `Some cells${ppl} ${what}: ${rows.length === 1 ? 'the NA row holds them' : `${rows.length} NA rows hold them`}${fix}.`;
+}

@@ -48,17 +48,8 @@ export function sortByKeys(rows: Row[], by: string[], orders: Record<string, str
   }).map((x) => x.r);
 }
 
-/**
- * The note of the NA group's rows (cells outside every interval): "123 cells fell outside the
- * breaks" when the rows carry a cell count (`n`, `count` or `cells`), else the number of rows.
- */
-export function naNote(rows: Row[], breaks = true): string {
-  const n = rows.reduce((s, r) => s + (typeof r.n === 'number' ? r.n : typeof r.count === 'number' ? r.count : typeof r.cells === 'number' ? r.cells : NaN), 0);
-  const what = breaks ? 'fell outside the breaks' : 'have no class';
-  const fix = breaks ? '; widen the breaks to include them' : '';
-  if (Number.isFinite(n)) return `${n.toLocaleString('en')} cell${n === 1 ? '' : 's'} ${breaks ? what : what.replace('have', n === 1 ? 'has' : 'have')} (row NA)${fix}.`;
-  return `Some cells ${what}: ${rows.length === 1 ? 'the NA row holds them' : `${rows.length} NA rows hold them`}${fix}.`;
-}
+/** The NA group's note (kept with the pure helpers in ./common, where it is tested). */
+export { naNote } from './common';
 
 /**
  * Key orders of the shown result's `by` columns: class layers in class-table order, intervals
