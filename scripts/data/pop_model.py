@@ -41,7 +41,7 @@ carry their GeoNames population, and growth since is in the rest; the rest's wei
 of land cover, roads or terrain, and nothing checks it inside a unit. Measured densities: only the
 Atlas' Kinshasa page (224 persons per ha, 2013: disc 10.5 km instead of 15.8 km) was found among
 the stored pages searched, so every other town, Lagos included, has the default density. Within
-2 h of walking the model holds about 0.4 to 1 times the published city figures
+2 h of walking the model holds 0.44 to 1.26 times the published city figures
 (tests/catchment/population-facts.test.ts). A model for a 9 km grid, not a census and not a
 substitute for WorldPop or GHS-POP.
 """

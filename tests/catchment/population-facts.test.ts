@@ -13,14 +13,20 @@
  * 9 to 15 cells; the published figures cover 530 km2 (Addis Ababa) to 3,577 km2 (Lagos State).
  * Nairobi, Addis Ababa, Dar es Salaam and Kinshasa are compared within 2 h; every city within 4 h.
  * Measured (`npx tsx scripts/data/city-catchments.ts`: runCatchment with var POP_MODEL, origin
- * "point", 0/120/240 minutes, iso3 the city's country; bundle of 2026-11-27, FRICTION_WALK with
- * any-land cells passable, Kinshasa's disc at its measured density, scripts/data/urban_density.csv):
+ * "point", 0/120/240 minutes, iso3 the city's country; bundle of 2026-11-29, POP_MODEL split by
+ * first-level census shares where a census was found (KEN, ETH, TZA, NGA; not COD), towns as
+ * before, the rest by land weighted by GeoNames towns within 25 km; FRICTION_WALK with any-land
+ * cells passable, Kinshasa's disc at its measured density, scripts/data/urban_density.csv):
  *   city            2 h              4 h
- *   Nairobi         2.81 M  0.64x    3.02 M  0.69x
- *   Addis Ababa     2.83 M  1.03x    2.99 M  1.09x
- *   Dar es Salaam   2.72 M  0.62x    2.77 M  0.63x
- *   Lagos           3.87 M  0.43x    9.48 M  1.04x
- *   Kinshasa        8.29 M  0.72x    8.32 M  0.72x
+ *   Nairobi         3.42 M  0.78x    4.89 M  1.11x
+ *   Addis Ababa     3.44 M  1.26x    4.46 M  1.63x
+ *   Dar es Salaam   3.36 M  0.77x    4.44 M  1.02x
+ *   Lagos           3.97 M  0.44x    9.76 M  1.07x
+ *   Kinshasa        8.48 M  0.73x    9.02 M  0.78x
+ * Before the census shares (bundle of 2026-11-27, rest by land near towns over each whole country)
+ * Nairobi was 0.64x and Dar es Salaam 0.62x at 2 h: their units now hold their census share of the
+ * 2017 national total. Addis Ababa is above its 2007 census figure because its unit (7 cells) holds
+ * its 2007 share of Ethiopia's 2017 total (3.9 M), the city having grown since.
  * Kinshasa was 4.74 M, 0.41x, at 2 h when its disc had the default 10,000 people per km2 (radius
  * 15.8 km); the Atlas of Urban Expansion (2016 edition) gives its Urban Extent Density as 224
  * persons per hectare in 2013 (http://atlasofurbanexpansion.org/cities/view/Kinshasa), a disc of
