@@ -77,6 +77,9 @@ export class CoverageCache {
     return v;
   }
 
+  /** Forgets every entry (the benchmark's cold runs). */
+  clear(): void { this.m.clear(); this.bytes = 0; }
+
   /** Entries kept. */
   get size(): number { return this.m.size; }
 }
