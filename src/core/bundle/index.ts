@@ -8,3 +8,4 @@ export * from './layout';
 export * from './tables';
 export * from './open';
 export * from './series';
+export * from './series-form';

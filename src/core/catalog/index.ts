@@ -5,7 +5,7 @@
  */
 import { RE2JS } from 're2js';
 import type { CategoryRow } from '../api';
-import { VI_FIELDS, type Bundle, type BundleSeries, type IsoRow, type NationalSeries } from '../bundle';
+import { formSeries, VI_FIELDS, type Bundle, type BundleSeries, type IsoRow, type NationalSeries } from '../bundle';
 import { IndapiError, throwIfAborted } from '../errors';
 import { aggFormulaText } from '../r';
 import type { ClassEntry, VarRecord } from '../types';
@@ -80,12 +80,9 @@ export class Catalog {
     this.national = series?.table ?? null;
     this.seriesRecords = series?.records ?? [];
     for (const r of [...records, ...this.seriesRecords]) this.byCode.set(r.varCode, r);
-    for (const r of records) {
-      const stem = r.series?.trim();
-      if (!stem || stem === r.varCode || !/^\d{4}$/.test(r.year)) continue;
-      const m = this.members.get(stem) ?? new Map<number, VarRecord>();
-      m.set(Number(r.year), r);
-      this.members.set(stem, m);
+    for (const f of formSeries(records)) {
+      if (this.byCode.has(f.stem)) continue; // a record of its own wins over a stem
+      this.members.set(f.stem, new Map(f.members.map((m) => [m.year, this.byCode.get(m.code)!])));
     }
     for (const i of iso) this.isoByCode.set(i.code.toUpperCase(), i);
   }
@@ -101,8 +98,9 @@ export class Catalog {
 
   /**
    * The years a code holds when it is a series, increasing; null when it is not one. A series
-   * is a national series (series/vi.csv, years of series/national.csv) or a stem that records
-   * of vi.csv name in their `series` field, each with its `year` (PN00_TOT, PN05_TOT -> PN_TOT).
+   * is a national series (series/vi.csv, years of series/national.csv) or a stem of records of
+   * vi.csv, one per year (src/core/bundle/series-form.ts: their `series` column, codes
+   * `<STEM>_<YYYY>`, or CELL5M codes differing by a two-digit year: PN00_TOT, PN05_TOT -> PN_TOT).
    */
   seriesYears(code: string): number[] | null {
     if (this.isNational(code)) return this.national?.years.get(code) ?? [];

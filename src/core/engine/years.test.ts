@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseNationalSeries } from '../bundle';
+import { formSeries, parseNationalSeries } from '../bundle';
 import { Catalog } from '../catalog';
 import type { VarRecord } from '../types';
 import { planYears, yearsText } from './years';
@@ -40,5 +40,23 @@ describe('years of a query', () => {
     expect(() => planYears(cat, { var: ['S_POP'], year: [2000], change: 'diff' })).toThrow(/exactly two years/);
     expect(() => planYears(cat, { var: ['S_POP'], year: [2000, 2001], change: 'ratio' as 'diff' })).toThrow(/'change' must be "diff" or "pct"/);
     expect(planYears(cat, { var: ['S_POP'], year: [2001, 2000], change: 'pct' })).toEqual({ years: [2001, 2000], change: 'pct', series: ['S_POP'] });
+  });
+});
+
+describe('series formed from catalog records', () => {
+  it('an explicit series column wins; <CODE>_<YYYY> codes and CELL5M two-digit years form series; distances do not', () => {
+    const f = formSeries([
+      { varCode: 'A_2000', series: 'MINE', year: '2000' }, { varCode: 'A_2005', year: '2005' },
+      { varCode: 'W_2000' }, { varCode: 'W_2010' },
+      { varCode: 'PN00_TOT', year: '2000', cat3: 'Pop', unit: 'people' }, { varCode: 'PN05_TOT', year: '2005', cat3: 'Pop', unit: 'people' },
+      { varCode: 'PN10_TOT', year: '2010', cat3: 'Other item', unit: 'people' },
+      { varCode: 'DIST_PLACE20K', year: '2020' }, { varCode: 'DIST_PLACE50K', year: '2020' },
+      { varCode: 'PN14_POP', year: '2014' },
+    ]);
+    expect(f.map((s) => [s.stem, s.rule, s.members.map((m) => `${m.code} ${m.year}`)])).toEqual([
+      ['MINE', 'column', ['A_2000 2000']],
+      ['PN_TOT', 'two-digit-year', ['PN00_TOT 2000', 'PN05_TOT 2005']],
+      ['W', 'year-suffix', ['W_2000 2000', 'W_2010 2010']],
+    ]);
   });
 });

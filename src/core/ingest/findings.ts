@@ -31,6 +31,7 @@ export type FindingKind =
   | 'outside-window' // a cell outside the bundle window
   | 'cell-xy-mismatch' // CELL5M and X/Y name different cells
   | 'duplicate-cell' // a cell given by more than one row
+  | 'series' // records formed into a series (info; src/core/bundle/series-form.ts)
   | 'no-rows'; // no valid row left (fatal)
 
 /**

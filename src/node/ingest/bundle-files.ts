@@ -6,7 +6,7 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { classTablePath, serialiseManifest, serialiseVi } from '../../core/bundle';
+import { classTablePath, markSeries, serialiseManifest, serialiseVi, seriesText } from '../../core/bundle';
 import { VI_FIELDS } from '../../core/bundle';
 import { gridText, type GridDef } from '../../core/grid';
 import { CLASS_RULE_TEXT, isoCsv, type ClassRule, type CountryCells } from '../../core/ingest/classes';
@@ -110,6 +110,8 @@ export async function writeBundleFiles(o: BundleFilesInput): Promise<Finding[]> 
       // not shipped with this installation: the map draws without outlines / place search
     }
   }
+  // series (an explicit series column, <CODE>_<YYYY> codes, CELL5M two-digit years), listed as findings
+  for (const f of markSeries(outRecs, fields)) o.found.add({ kind: 'series', severity: 'info', message: `Series formed: ${seriesText(f)}. Query it as var = "${f.stem}" with year.` });
   await o.addFile('vi.csv', serialiseVi(fields, outRecs));
   await o.addFile('iso.csv', isoCsv(o.grid, o.countries));
   const droppedFindings = o.found.list.filter((f) => f.severity === 'droppable');

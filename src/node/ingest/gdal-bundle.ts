@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type BundleManifest, classTablePath, openBundle, cogPath, manifestGrid, parseManifest, parseViRecords, serialiseClassTable, serialiseManifest, serialiseVi } from '../../core/bundle';
+import { type BundleManifest, classTablePath, markSeries, openBundle, cogPath, manifestGrid, parseManifest, parseViRecords, serialiseClassTable, serialiseManifest, serialiseVi } from '../../core/bundle';
 import { SSA_GRID, type GridDef } from '../../core/grid';
 import type { ClassEntry } from '../../core/types';
 import { fileTextLoader } from '../file-source';
@@ -67,6 +67,7 @@ export async function addLayersToBundle(dir: string, layers: AddedLayer[], writt
     if (i >= 0) rows[i] = { ...rows[i], ...l.record };
     else rows.push(l.record);
   }
+  markSeries(rows, fields); // yearly layers <CODE>_<YYYY> (one --raster each) form the series <CODE>
   await writeFile(viPath, serialiseVi(fields, rows));
   changed.push('vi.csv');
   // manifest.json: size and sha256 of every changed file
