@@ -14,24 +14,29 @@ export function UploadMapLayer({ map }: { map: MlMap | null }) {
   const c = useUploadChoro();
   useEffect(() => {
     if (!map) return;
+    let live = true;
     const apply = () => {
-      if (!map.isStyleLoaded() && !map.getStyle()) return;
-      if (!c) {
-        if (map.getLayer(`${SRC}-fill`)) map.removeLayer(`${SRC}-fill`);
-        if (map.getLayer(`${SRC}-line`)) map.removeLayer(`${SRC}-line`);
-        if (map.getSource(SRC)) map.removeSource(SRC);
-        return;
+      if (!live) return;
+      try {
+        if (!c) {
+          if (map.getLayer(`${SRC}-fill`)) map.removeLayer(`${SRC}-fill`);
+          if (map.getLayer(`${SRC}-line`)) map.removeLayer(`${SRC}-line`);
+          if (map.getSource(SRC)) map.removeSource(SRC);
+          return;
+        }
+        const src = map.getSource(SRC) as GeoJSONSource | undefined;
+        if (src) src.setData(c.fc);
+        else map.addSource(SRC, { type: 'geojson', data: c.fc });
+        if (!map.getLayer(`${SRC}-fill`)) map.addLayer({ id: `${SRC}-fill`, type: 'fill', source: SRC, paint: { 'fill-color': ['coalesce', ['get', 'color'], 'rgba(0,0,0,0)'], 'fill-opacity': 0.85 } });
+        if (!map.getLayer(`${SRC}-line`)) map.addLayer({ id: `${SRC}-line`, type: 'line', source: SRC, paint: { 'line-color': '#333333', 'line-width': 0.6 } });
+        map.triggerRepaint();
+      } catch {
+        map.once('idle', apply); // the style is still loading: once the map is idle
       }
-      const src = map.getSource(SRC) as GeoJSONSource | undefined;
-      if (src) src.setData(c.fc);
-      else map.addSource(SRC, { type: 'geojson', data: c.fc });
-      if (!map.getLayer(`${SRC}-fill`)) map.addLayer({ id: `${SRC}-fill`, type: 'fill', source: SRC, paint: { 'fill-color': ['coalesce', ['get', 'color'], 'rgba(0,0,0,0)'], 'fill-opacity': 0.85 } });
-      if (!map.getLayer(`${SRC}-line`)) map.addLayer({ id: `${SRC}-line`, type: 'line', source: SRC, paint: { 'line-color': '#333333', 'line-width': 0.6 } });
     };
-    if (map.isStyleLoaded()) apply();
-    else map.once('load', apply);
+    apply();
     map.on('style.load', apply); // a basemap switch replaces the style: put the layer back
-    return () => { map.off('style.load', apply); };
+    return () => { live = false; map.off('style.load', apply); };
   }, [map, c]);
   return null;
 }

@@ -138,4 +138,19 @@ export function bulkDomains(geometries: Geometry[]): GeoJSON.FeatureCollection {
   return { type: 'FeatureCollection', features: geometries.map((geometry, i) => ({ type: 'Feature', properties: { feature: i + 1 }, geometry })) };
 }
 
+/** Bounds [w, s, e, n] (degrees) of shapes; null when they have no position. */
+export function shapesBounds(geometries: Geometry[]): [number, number, number, number] | null {
+  const b: [number, number, number, number] = [Infinity, Infinity, -Infinity, -Infinity];
+  const walk = (c: unknown): void => {
+    if (Array.isArray(c) && typeof c[0] === 'number') {
+      b[0] = Math.min(b[0], c[0] as number); b[1] = Math.min(b[1], c[1] as number); b[2] = Math.max(b[2], c[0] as number); b[3] = Math.max(b[3], c[1] as number);
+    } else if (Array.isArray(c)) c.forEach(walk);
+  };
+  for (const g of geometries) {
+    if (g.type === 'GeometryCollection') g.geometries.forEach((x) => walk((x as { coordinates?: unknown }).coordinates));
+    else walk(g.coordinates);
+  }
+  return Number.isFinite(b[0]) ? b : null;
+}
+
 export { nameKey, shapeNames };

@@ -13,7 +13,7 @@ import { FORMATS } from '../../core/formats/registry';
 import type { Row } from '../../core/types';
 import { Progress } from '../../ui/Progress';
 import { VirtualTable } from '../../ui/VirtualTable';
-import { BULK_MAX_BYTES, BULK_MAX_FEATURES, bulkDomains, readBulkUpload, type BulkShapes } from '../bulk-upload';
+import { BULK_MAX_BYTES, BULK_MAX_FEATURES, bulkDomains, readBulkUpload, shapesBounds, type BulkShapes } from '../bulk-upload';
 import { getEngine } from '../services';
 import { svgToPng } from '../svg-to-png';
 import { setUploadChoro, uploadChoropleth } from '../upload-layer';
@@ -101,6 +101,8 @@ export function BulkAreas({ ctx }: { ctx: PanelCtx }) {
       });
       const key = shapes.props.map(nameKey).find((k) => k !== undefined) ?? null;
       setResult({ table, vars, shapes, exact: state.exact, names: shapeNames(shapes.props, key) });
+      const b = shapesBounds(shapes.geometries);
+      if (b) ctx.fitTo(b);
       setColumn(table.columns.find((c) => c.role === 'value')?.name ?? null);
     } catch (e) {
       setErr(aborted(e) ? 'Cancelled: nothing was kept.' : errText(e));
