@@ -85,6 +85,8 @@ describe('a refused source and an old result', () => {
   it('the engine\'s message names the row: that source is flagged (sea, outside the grid); other errors flag none', () => {
     expect(refusedSource("'xy' row 2: the point (45.0000, -10.0000) lies on a no-data cell of FRICTION_WALK and no passable cell is within snap_km = 10 km", used)).toEqual({ source: used[1], why: expect.stringMatching(/^in the sea/) });
     expect(refusedSource("'xy' row 1: the point (100.0000, 50.0000) lies outside the grid", used)?.why).toBe('outside the grid');
+    // the engine names the source after the row, as it does for a named source (the panel names them all)
+    expect(refusedSource("'xy' row 2 (Source 2 (sea)): the point (41.2000, -4.2000) lies on a no-data cell of the friction surface (sea, a lake or outside the countries), which travel cannot cross", used)?.source).toBe(used[1]);
     expect(refusedSource("'minutes' gives 101 breaks; at most 100", used)).toBeNull();
     expect(refusedSource("'xy' row 9: the point (1.0000, 1.0000) lies outside the grid", used)).toBeNull();
   });

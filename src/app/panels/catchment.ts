@@ -198,13 +198,13 @@ export function srcKey(s: { lon: number; lat: number }): string {
 }
 
 /**
- * The source a catchment error refuses, when it names one: "'xy' row 2: the point ... lies on a
+ * The source a catchment error refuses, when it names one: "'xy' row 2 (name): the point ... lies on a
  * no-data cell ..." (a point in the sea beyond snapping) or "... lies outside the grid".
  * @param used the sources of the run, in row order
  * @returns the source and why, or null for any other error
  */
 export function refusedSource<S extends { lon: number; lat: number }>(message: string, used: S[]): { source: S; why: string } | null {
-  const m = /^'xy' row (\d+): the point \([^)]*\) (lies on a no-data cell|lies outside the grid)/.exec(message);
+  const m = /^'xy' row (\d+)(?: \(.*?\))?: the point \([^)]*\) (lies on a no-data cell|lies outside the grid)/.exec(message);
   const s = m ? used[Number(m[1]) - 1] : undefined;
   if (!m || !s) return null;
   return { source: s, why: m[2] === 'lies outside the grid' ? 'outside the grid' : 'in the sea or on no-data cells (no land within reach to snap to)' };
