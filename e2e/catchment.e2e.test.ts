@@ -138,7 +138,7 @@ describe('Catchment panel', () => {
     await ctx.close();
   }, 300_000);
 
-  test('no stale answer: a click in the sea removes the last table; a second source while the first computes; Download names the table on screen', async () => {
+  test('no stale answer: a source in the sea is flagged and the run goes on without it; Remove all sources marks the old result; a second source while the first computes; Download names the table on screen', async () => {
     const { ctx, page, errors } = await openApp(browser, srv.url + NAIROBI, { viewport: { width: 1440, height: 900 } });
     await waitMap(page);
     await expect.poll(() => page.locator('[data-testid="catchment-result"] tbody tr').count(), { timeout: 90_000 }).toBe(4);
