@@ -10,7 +10,6 @@ import { RunControls } from '../../ui/RunControls';
 import { ResultFrame } from '../../ui/ResultFrame';
 import type { DrawMode } from '../../ui/MapView';
 import { parseWktGeometries } from '../../ui/wkt';
-import { areasWithTotals, SHAPE_TOTAL } from './area-totals';
 import { UploadShapes } from './UploadShapes';
 import { BulkAreas } from './BulkAreas';
 import { codesKnown, chartKey, colLabel, errText, summaryVars, tableColumns, type PanelCtx } from './common';
@@ -39,7 +38,8 @@ export function AreasPanel({ ctx, drawMode, setDrawMode }: AreasPanelProps) {
   const [text, setText] = useState(state.wkt);
   const [wktErr, setWktErr] = useState<string | null>(null);
   const [msg, setMsg] = useState<string | null>(null);
-  const r = useRun<GetLayerWktArgs, TableResult>('getLayerWKT', (a, o) => areasWithTotals(getEngine(), a, o), { setQuery: ctx.setQuery });
+  // the engine adds each border-crossing shape's whole-shape row (totals), as the API and the download do
+  const r = useRun<GetLayerWktArgs, TableResult>('getLayerWKT', (a, o) => getEngine().getLayerWKT(a, o), { setQuery: ctx.setQuery });
   const [yCol, setYCol] = useState<string | null>(null);
   // the arguments of the last run: its error is shown only while the inputs are still those
   const [ranKey, setRanKey] = useState<string | null>(null);
@@ -66,9 +66,9 @@ export function AreasPanel({ ctx, drawMode, setDrawMode }: AreasPanelProps) {
     if (vars.length === 0) return setMsg('Choose at least one indicator (map one from the catalog or add it under Summaries).');
     if (wktErr) { document.getElementById('areas-wkt')?.focus(); return; } // the WKT's own error is the message
     if (!state.wkt.trim()) return setMsg('Draw a point or polygon on the map, or paste WKT, first.');
-    const a: GetLayerWktArgs = { var: vars, wkt: state.wkt, exact: state.exact };
+    const a: GetLayerWktArgs = { var: vars, wkt: state.wkt, exact: state.exact, totals: true };
     const n = parseWktGeometries(state.wkt).length;
-    r.run(a, { method: 'indapi', args: { var: vars, wkt: state.wkt, ...(state.exact ? { exact: true } : {}) }, label: `Areas: ${vars.join(', ')} over ${n === 1 ? '1 shape' : `${n} shapes`}${state.exact ? ' (exact)' : ''}` });
+    r.run(a, { method: 'indapi', args: { var: vars, wkt: state.wkt, ...(state.exact ? { exact: true } : {}), totals: true }, label: `Areas: ${vars.join(', ')} over ${n === 1 ? '1 shape' : `${n} shapes`}${state.exact ? ' (exact)' : ''}` });
     setRanKey(JSON.stringify(a));
     if (!auto && state.run !== 'areas') update({ run: 'areas' });
     // the map goes to the shapes once their result is shown: its flight and the tiles it
@@ -95,7 +95,8 @@ export function AreasPanel({ ctx, drawMode, setDrawMode }: AreasPanelProps) {
   const rows = r.last?.data.rows ?? [];
   const x = chartKey(rows, []);
   const y = yCol && r.last?.args.var.includes(yCol) ? yCol : r.last?.args.var[0];
-  const isTotal = useCallback((row: Row) => row[SHAPE_TOTAL] === 1, []);
+  // a shape's whole-shape row (getLayerWKT `totals`) is the one without a country
+  const isTotal = useCallback((row: Row) => row.feature !== undefined && (row.ISO3 === undefined || row.ISO3 === null), []);
   // bars per shape (and country): "1 · Kenya", as the shapes are numbered on the map; "1 · all countries" for a shape's total
   // a shape's name (an uploaded feature's name property), else its number
   const shapeName = useCallback((f: unknown) => state.names[Number(f) - 1] || String(f), [state.names]);
@@ -128,7 +129,7 @@ export function AreasPanel({ ctx, drawMode, setDrawMode }: AreasPanelProps) {
       {/* one current message: the WKT's error, else this panel's, else the last run's error while its inputs stand */}
       <RunControls run={r} label="Summarise areas" progressLabel="Summarising areas" onRun={() => submit()}
         message={wktErr ? null : msg} messageTestId="areas-msg"
-        error={!wktErr && !msg && r.error && ranKey === JSON.stringify({ var: vars, wkt: state.wkt, exact: state.exact }) ? errText(r.error) : null} errorTestId="areas-run-error" />
+        error={!wktErr && !msg && r.error && ranKey === JSON.stringify({ var: vars, wkt: state.wkt, exact: state.exact, totals: true }) ? errText(r.error) : null} errorTestId="areas-run-error" />
       {r.last && (
         <ResultFrame run={r} testId="areas-result">
           <p className="muted small">{rows.length} row{rows.length === 1 ? '' : 's'}{r.last.args.exact ? ' · exact coverage' : ''}</p>

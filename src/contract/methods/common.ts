@@ -7,6 +7,7 @@ import type { ByArg, GetLayerArgs, TableResult, ZonalArgs } from '../../core/api
 import type { VarRecord } from '../../core/types';
 import type { ArgSpec } from '../args';
 import { checkZonalArgs } from '../../core/engine';
+import { layerArgs } from '../../core/package/layer-args';
 
 /** Formal argument `var`: the indicator codes (required). */
 export const A_VAR = { name: 'var', type: 'codes', required: true, doc: 'Indicator codes to query (character vector; one code may be a plain string). See `category()` for the codes.' } as const satisfies ArgSpec;
@@ -55,6 +56,9 @@ export const A_RANGE = { name: 'range', type: 'numbers', default: 'NULL', doc: '
 export const A_ZONAL = [A_WEIGHTS, A_Q, A_QTYPE, A_BINS, A_RANGE] as const;
 /** Formal argument `wkt`: shapes to summarise over. */
 export const A_WKT = { name: 'wkt', type: 'string', default: 'NULL', doc: 'WKT (EPSG:4326) of POINT, MULTIPOINT, POLYGON, MULTIPOLYGON or GEOMETRYCOLLECTION of those: summarise over these shapes instead of countries.' } as const satisfies ArgSpec;
+/** Formal argument `totals`: a row of the whole shape for shapes that cross borders. */
+export const A_TOTALS = { name: 'totals', type: 'bool', default: 'FALSE', doc: 'With `wkt`: TRUE adds, for each shape that crosses borders, one row of the whole shape (ISO3 and ADM0_NAME NA) before its per-country rows, computed from its cells (sums and weighted means over all of them, never an average of the countries\' summaries), as the app\'s Areas panel shows it.' } as const satisfies ArgSpec;
+
 /** Formal argument `exact`: coverage-fraction weights. */
 export const A_EXACT = { name: 'exact', type: 'bool', default: 'FALSE', doc: 'With `wkt`: FALSE counts, per polygon, the cells whose centre is inside (weight 1), and a polygon that covers no cell centre (a small shape, a thin sliver) weights the cells it covers by the covered fraction, so it never counts more area than it covers; TRUE weights every cell by the fraction of its area covered (planar, as exactextract).' } as const satisfies ArgSpec;
 /** Formal argument `dig.lab`: digits of interval labels. */
@@ -99,6 +103,7 @@ export interface BoundLayer {
   exact?: boolean;
   year?: number[];
   change?: string;
+  totals?: boolean;
   weights?: string;
   q?: number[];
   quantile_type?: string | number | boolean;
@@ -108,7 +113,8 @@ export interface BoundLayer {
 
 /** The zonal operations' arguments ({@link ZonalArgs}) from the bound ones; those not sent left out. */
 export function zonalArgsOf(a: Pick<BoundLayer, 'stats' | 'weights' | 'q' | 'quantile_type' | 'bins' | 'range'>): ZonalArgs {
-  const z: ZonalArgs = compact({ weights: a.weights, q: a.q, quantileType: a.quantile_type === undefined ? undefined : String(a.quantile_type), bins: a.bins, range: a.range });
+  const { weights, q, quantileType, bins, range } = layerArgs({ ...a, var: [] });
+  const z: ZonalArgs = compact({ weights, q, quantileType, bins, range });
   checkZonalArgs(a.stats, z); // 400 naming the argument before any work (the weights code is checked against the catalog later)
   return z;
 }
@@ -119,19 +125,21 @@ export function compact<T extends object>(o: T): T {
 }
 
 /**
- * The main query's arguments ({@link GetLayerArgs}) from the bound ones: var, iso3, by, ids,
- * collapse, `as.list` (asList), stats, `dig.lab` (digLab), year, change (checked by the engine); with `shapes`, wkt and exact too.
- * Arguments not sent are left out.
+ * The main query's arguments ({@link GetLayerArgs}) from the bound ones: the core's one mapping
+ * of the R names (`layerArgs` of src/core/package/layer-args.ts, which the package builder uses
+ * too): var, iso3, by, ids, collapse, `as.list`, stats, `dig.lab`, year, change (checked by the
+ * engine), the zonal operations' arguments (checked here); with `shapes`, wkt, exact and totals
+ * too. Arguments not sent are left out.
+ * @throws IndapiError BAD_ARGUMENT naming a zonal argument that does not fit `stats`
  */
 export function layerArgsOf(a: BoundLayer, shapes = false): GetLayerArgs {
-  const g: GetLayerArgs = { var: a.var, iso3: a.iso3, by: a.by, ids: a.ids, collapse: a.collapse, asList: a['as.list'], stats: a.stats, digLab: a['dig.lab'], year: a.year, change: a.change as GetLayerArgs['change'], ...zonalArgsOf(a) };
-  if (shapes) Object.assign(g, { wkt: a.wkt, exact: a.exact });
-  return compact(g);
+  zonalArgsOf(a);
+  return layerArgs(a as unknown as Record<string, unknown>, shapes);
 }
 
 /** The main query without its shapes (`wkt`, `exact`): the query by area. */
 export function byArea(a: GetLayerArgs): GetLayerArgs {
-  const { wkt: _w, exact: _e, ...q } = a;
+  const { wkt: _w, exact: _e, totals: _t, ...q } = a as GetLayerArgs & { totals?: boolean };
   return q;
 }
 

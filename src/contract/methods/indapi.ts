@@ -1,7 +1,7 @@
 /** The `indapi` method: the main entry point (query, summaries over shapes, downloads). */
 import type { IndapiArgs } from '../../core/api';
 import { wantsFiles, withFiles } from '../package-files';
-import { A_ASLIST, A_BY, A_COLLAPSE, A_DIGLAB, A_DIR, A_EXACT, A_FORMAT, A_IDS, A_ISO3, A_PAL, A_STATS, A_VAR, A_WKT, A_ZONAL, A_YEAR, A_CHANGE, byArea, compact, layerArgsOf, tableValue } from './common';
+import { A_TOTALS, A_ASLIST, A_BY, A_COLLAPSE, A_DIGLAB, A_DIR, A_EXACT, A_FORMAT, A_IDS, A_ISO3, A_PAL, A_STATS, A_VAR, A_WKT, A_ZONAL, A_YEAR, A_CHANGE, byArea, compact, layerArgsOf, tableValue } from './common';
 import { defineMethod, type MethodContext, type MethodResult } from './types';
 
 /** The main query's arguments of a call (without what to write). */
@@ -25,12 +25,12 @@ async function overShapes(ctx: MethodContext, a: IndapiArgs & { wkt: string }): 
   return { value: tableValue(await ctx.engine.getLayerWKT(q, { signal: ctx.signal, onProgress: ctx.onProgress }), a.asList === true) };
 }
 
-/** `indapi(var, iso3 = "SSA", by = NULL, wkt = NULL, format = NULL, collapse = TRUE, as.list = FALSE, exact = FALSE, ids = NULL, stats = NULL, pal = NULL, dir = NULL, dig.lab = 3)`. */
+/** `indapi(var, iso3 = "SSA", by = NULL, wkt = NULL, format = NULL, collapse = TRUE, as.list = FALSE, exact = FALSE, ids = NULL, stats = NULL, pal = NULL, dir = NULL, dig.lab = 3, totals = FALSE)`. */
 export const indapi = defineMethod({
   name: 'indapi',
   title: 'Main query method: query, summarise, aggregate over shapes, download',
   description: 'The main entry point. Queries indicators by country or region and domain (`by`), aggregates them over WKT shapes (`wkt`, via getLayerWKT), and writes downloadable files or graphics (`format`, via genFile).',
-  args: [A_VAR, A_ISO3, A_BY, A_WKT, A_FORMAT, A_COLLAPSE, A_ASLIST, A_EXACT, A_IDS, A_STATS, A_PAL, A_DIR, A_DIGLAB, ...A_ZONAL, A_YEAR, A_CHANGE],
+  args: [A_VAR, A_ISO3, A_BY, A_WKT, A_FORMAT, A_COLLAPSE, A_ASLIST, A_EXACT, A_IDS, A_STATS, A_PAL, A_DIR, A_DIGLAB, ...A_ZONAL, A_YEAR, A_CHANGE, A_TOTALS],
   details: [
     'Without `format` (or with "data.table") the value is the summary table, as `getLayer()` gives it; `/json` returns it directly.',
     'With a file `format` the files are written into the session: the response (without `/json`) lists their paths, and `zip` gives them all. With "plot" or "hist" the session holds graphics (`graphics/1/png`, `graphics/1/svg`).',

@@ -103,6 +103,13 @@ export interface GetLayerWktArgs extends GetLayerArgs {
    * no cell centre takes coverage-fraction weights. true: coverage-fraction weights everywhere.
    */
   exact?: boolean;
+  /**
+   * Default false. true: a shape that crosses borders also gets one row of its own summary over
+   * all its cells (no ISO3 or ADM0_NAME: the whole shape, as a row without `by` fields is a
+   * country's), placed before its per-country rows; sums and weighted means are computed from
+   * the cells, never averaged from the countries' summaries.
+   */
+  totals?: boolean;
 }
 
 /** Arguments of `category`: patterns (case-insensitive regular expressions) and the nested form. */

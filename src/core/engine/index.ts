@@ -213,7 +213,8 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
       const g = parseWkt(args.wkt);
       const list = features(g).map((geom, i) => ({ key: { feature: i + 1 } as Row, geom }));
       const keyCol: ColumnInfo = { name: 'feature', role: 'key', label: 'Feature (1-based position in the WKT)', unit: '', type: 'integer' };
-      return yearDomains(list, args, true, [keyCol], o);
+      const per = await yearDomains(list, args, true, [keyCol], o);
+      return args.totals ? withShapeTotals(per, () => yearDomains(list, args, false, [keyCol], o)) : per;
     },
 
     async classify(args, o = {}) {
@@ -230,6 +231,38 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
     },
   };
   return engine;
+}
+
+/**
+ * The per-country rows of shapes (`getLayerWKT`) with, before the rows of each shape that
+ * crosses borders, that shape's own summary over all its cells (`whole`: the same query without
+ * the per-country split), its ISO3 and ADM0_NAME absent; shapes within one country unchanged.
+ * @param per one row per shape (`feature`) and country
+ * @param whole computes one row per shape over all its cells (called only when a shape crosses borders)
+ */
+async function withShapeTotals(per: TableResult, whole: () => Promise<TableResult>): Promise<TableResult> {
+  // a shape's rows by year (a series gives one row per year): the countries of each
+  const keyOf = (r: Row) => `${r.feature}|${r.year ?? ''}`;
+  const countries = new Map<string, Set<unknown>>();
+  for (const row of per.rows) {
+    const k = keyOf(row);
+    if (!countries.has(k)) countries.set(k, new Set());
+    countries.get(k)!.add(row.ISO3);
+  }
+  if (![...countries.values()].some((c) => c.size > 1)) return per;
+  const tot = new Map((await whole()).rows.map((row) => [keyOf(row), row]));
+  const rows: Row[] = [];
+  const done = new Set<string>();
+  for (const row of per.rows) {
+    const k = keyOf(row);
+    if (!done.has(k)) {
+      done.add(k);
+      const t = countries.get(k)!.size > 1 ? tot.get(k) : undefined;
+      if (t) rows.push(t);
+    }
+    rows.push(row);
+  }
+  return { ...per, rows };
 }
 
 export type { CategoryRow };

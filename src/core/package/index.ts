@@ -80,9 +80,9 @@ async function layerInputs(engine: Engine, call: PackageCall, opts: CallOptions)
   const a = call.args;
   const needCells = spec.input.includes('cells');
   const needTable = !needCells || spec.input.includes('table');
-  const ga = layerArgs(a);
   const wkt = a.wkt as string | undefined;
-  const wktArgs: GetLayerWktArgs | undefined = wkt ? { ...ga, wkt, exact: a.exact as boolean | undefined } : undefined;
+  const ga = layerArgs(a);
+  const wktArgs: GetLayerWktArgs | undefined = wkt ? { ...layerArgs(a, true), wkt } : undefined;
   const q = wktArgs ?? ga;
   const [table, cells] = await Promise.all([
     needTable ? (wktArgs ? engine.getLayerWKT(wktArgs, opts) : engine.getLayerTable(ga, opts)) : undefined,
