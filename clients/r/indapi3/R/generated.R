@@ -19,7 +19,7 @@ describe <- function(var = NULL, q = NULL) {
   .indapi3_call_method("describe", .indapi3_supplied(match.call(), environment()))
 }
 
-genFile <- function(var, iso3 = "SSA", by = NULL, format = "csv", wkt = NULL, exact = FALSE, ids = NULL, pal = NULL, dir = NULL, dig.lab = 3, year = NULL, change = NULL) {
+genFile <- function(var, iso3 = "SSA", by = NULL, format = "csv", wkt = NULL, exact = FALSE, ids = NULL, pal = NULL, dir = NULL, dig.lab = 3, year = NULL, change = NULL, totals = FALSE) {
   force(var)
   .indapi3_call_method("genFile", .indapi3_supplied(match.call(), environment()))
 }
@@ -29,13 +29,13 @@ getLayer <- function(var, iso3 = "SSA", by = NULL, ids = NULL, collapse = TRUE, 
   .indapi3_call_method("getLayer", .indapi3_supplied(match.call(), environment()))
 }
 
-getLayerWKT <- function(var, wkt, iso3 = "SSA", by = NULL, exact = FALSE, stats = NULL, as.list = FALSE, dig.lab = 3, weights = NULL, q = c(0.1, 0.25, 0.5, 0.75, 0.9), quantile_type = 7, bins = 10, range = NULL, year = NULL, change = NULL) {
+getLayerWKT <- function(var, wkt, iso3 = "SSA", by = NULL, exact = FALSE, stats = NULL, as.list = FALSE, dig.lab = 3, weights = NULL, q = c(0.1, 0.25, 0.5, 0.75, 0.9), quantile_type = 7, bins = 10, range = NULL, year = NULL, change = NULL, totals = FALSE) {
   force(var)
   force(wkt)
   .indapi3_call_method("getLayerWKT", .indapi3_supplied(match.call(), environment()))
 }
 
-indapi <- function(var, iso3 = "SSA", by = NULL, wkt = NULL, format = NULL, collapse = TRUE, as.list = FALSE, exact = FALSE, ids = NULL, stats = NULL, pal = NULL, dir = NULL, dig.lab = 3, weights = NULL, q = c(0.1, 0.25, 0.5, 0.75, 0.9), quantile_type = 7, bins = 10, range = NULL, year = NULL, change = NULL) {
+indapi <- function(var, iso3 = "SSA", by = NULL, wkt = NULL, format = NULL, collapse = TRUE, as.list = FALSE, exact = FALSE, ids = NULL, stats = NULL, pal = NULL, dir = NULL, dig.lab = 3, weights = NULL, q = c(0.1, 0.25, 0.5, 0.75, 0.9), quantile_type = 7, bins = 10, range = NULL, year = NULL, change = NULL, totals = FALSE) {
   force(var)
   .indapi3_call_method("indapi", .indapi3_supplied(match.call(), environment()))
 }
@@ -52,9 +52,9 @@ similar <- function(x, var, by = 0, iso3 = "SSA", year = NULL) {
   category = c("q", "as.list"),
   classify = c("var", "domains", "key", "exact", "stats", "weights", "q", "quantile_type", "bins", "range", "year", "change"),
   describe = c("var", "q"),
-  genFile = c("var", "iso3", "by", "format", "wkt", "exact", "ids", "pal", "dir", "dig.lab", "year", "change"),
+  genFile = c("var", "iso3", "by", "format", "wkt", "exact", "ids", "pal", "dir", "dig.lab", "year", "change", "totals"),
   getLayer = c("var", "iso3", "by", "ids", "collapse", "as.list", "stats", "dig.lab", "weights", "q", "quantile_type", "bins", "range", "year", "change"),
-  getLayerWKT = c("var", "wkt", "iso3", "by", "exact", "stats", "as.list", "dig.lab", "weights", "q", "quantile_type", "bins", "range", "year", "change"),
-  indapi = c("var", "iso3", "by", "wkt", "format", "collapse", "as.list", "exact", "ids", "stats", "pal", "dir", "dig.lab", "weights", "q", "quantile_type", "bins", "range", "year", "change"),
+  getLayerWKT = c("var", "wkt", "iso3", "by", "exact", "stats", "as.list", "dig.lab", "weights", "q", "quantile_type", "bins", "range", "year", "change", "totals"),
+  indapi = c("var", "iso3", "by", "wkt", "format", "collapse", "as.list", "exact", "ids", "stats", "pal", "dir", "dig.lab", "weights", "q", "quantile_type", "bins", "range", "year", "change", "totals"),
   similar = c("x", "var", "by", "iso3", "year")
 )
