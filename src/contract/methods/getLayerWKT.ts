@@ -1,6 +1,6 @@
 /** The `getLayerWKT` method: indicators summarised over WKT shapes, per country. */
 import type { GetLayerWktArgs } from '../../core/api';
-import { A_TOTALS, A_ASLIST, A_BY, A_DIGLAB, A_EXACT, A_ISO3, A_STATS, A_VAR, A_WKT, A_ZONAL, A_YEAR, A_CHANGE, compact, layerArgsOf, tableValue } from './common';
+import { A_TOTALS, A_ASLIST, A_BY, A_DIGLAB, A_EXACT, A_ISO3, A_STATS, A_VAR, A_WKT, A_ZONAL, A_YEAR, A_CHANGE, layerArgsOf, tableValue } from './common';
 import { defineMethod } from './types';
 
 /** `getLayerWKT(var, wkt, iso3 = "SSA", by = NULL, exact = FALSE, stats = NULL, as.list = FALSE, dig.lab = 3, totals = FALSE)`. */
