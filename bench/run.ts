@@ -23,6 +23,7 @@ import { catalogBench } from './catalog';
 import { catchmentBench } from './catchment';
 import { ksumBench } from './ksum';
 import { coldBreakdown } from './cold-breakdown';
+import { bulkBench } from './bulk';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '..');
@@ -149,6 +150,8 @@ async function main() {
   const ks = ksumBench();
   console.log(`compensated per-group sums (issue 15 item 6, bench/ksum.ts): plain ${ks.plainMs.toFixed(1)} ms, compensated ${ks.compensatedMs.toFixed(1)} ms, ratio ${ks.ratio.toFixed(2)} (816,480 cells, sum(A*W) and sum(W))`);
   await e.store.close();
+  // classify in bulk (issue 35): 10,000 fixture polygons x 20 layers vs terra::extract(exact = TRUE), bench/bulk.ts
+  await bulkBench(dir);
   if (process.env.BENCH_ENGINE_ONLY === '1') return; // the engine cases only (issue 26.5)
   runIngestBench(); // 303,000 x 750 made-up table (issue 9); BENCH_INGEST=0 skips it
   catalogBench(dir); // catalog search per keystroke (bench/catalog.ts)
