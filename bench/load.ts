@@ -19,6 +19,13 @@
  * 400 within 1 s while a probe waits at most 0.5 s. The machine is shared: run it once,
  * on an otherwise idle machine when possible.
  *
+ * - BIG BODIES: ten concurrent 9.5 MB R-literal form bodies from one client while the method
+ *   list is probed every 50 ms (longest wait, p99, failed probes); IDLE SOCKETS: 1,100 idle
+ *   connections from 127.0.0.2..18, then a new client's call (status, ms); the peak RSS over
+ *   the whole battery. Goals (scale-out issue): probe under 1 s, the new client answered,
+ *   cheap p99 <= 50 ms. RSS is bounded by POOL_HEAP_MB, NODE_OPTIONS=--max-old-space-size,
+ *   POOL_CACHE_MB, RESULT_CACHE_MB, MAX_LARGE_BODIES (the server inherits the environment).
+ *
  * Knobs: BENCH_LOAD_CLIENTS, BENCH_LOAD_S, BENCH_LOAD_QUOTA_MB; BENCH_LOAD_KINDS=1 prints
  * each kind of call apart; BENCH_LOAD_REF_RPS=<n> skips the reference run and compares
  * with that figure (while working on the server). The server inherits the environment:
@@ -26,7 +33,8 @@
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, statSync, readdirSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { request } from 'node:http';
+import { connect, createServer, type Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -196,6 +204,85 @@ async function abuse(base: string): Promise<{ status: number; ms: number; probeM
   return { status, ms, probeMaxMs: probeMax };
 }
 
+/** A form body of about `bytes` bytes: one R literal numeric vector (`x=c(0.5,1.5,...)`), as the battery's large bodies. */
+function bigForm(bytes: number): string {
+  const parts: string[] = [];
+  let len = 4;
+  for (let i = 0; len < bytes; i++) {
+    const t = String((i % 1000) + 0.5);
+    parts.push(t);
+    len += t.length + 1;
+  }
+  return `x=c(${parts.join(',')})`;
+}
+
+/** The probe process: `GET <url>` every 50 ms until its stdin closes, then the waits (ms) and failures as JSON on stdout. */
+const PROBE_SCRIPT = `
+const url = process.argv[1]; const waits = []; let failed = 0, done = false;
+process.stdin.on('end', () => (done = true)); process.stdin.resume();
+(async () => { while (!done) { const t = performance.now();
+  const s = await fetch(url, { signal: AbortSignal.timeout(30000) }).then((r) => r.text().then(() => r.status)).catch(() => 0);
+  if (s !== 200) failed++; waits.push(performance.now() - t); await new Promise((r) => setTimeout(r, 50)); }
+  process.stdout.write(JSON.stringify({ waits, failed })); })();`;
+
+/**
+ * Probes `GET <R>/` (the method list) every 50 ms from a process of its own (the bench's
+ * process is busy sending the bodies) until `until` settles: the longest wait, the p99, failures.
+ */
+async function probeWhile(base: string, until: Promise<unknown>): Promise<{ maxMs: number; p99Ms: number; failed: number }> {
+  const child = spawn(process.execPath, ['-e', PROBE_SCRIPT, `${base}${R}/`], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout!.on('data', (c: Buffer) => (out += c));
+  const exited = new Promise((r) => child.once('exit', r));
+  await until.catch(() => undefined);
+  child.stdin!.end();
+  await exited;
+  const { waits, failed } = JSON.parse(out || '{"waits":[],"failed":0}') as { waits: number[]; failed: number };
+  return { maxMs: Math.max(0, ...waits), p99Ms: pct(waits, 0.99), failed };
+}
+
+/** BIG BODIES: ten concurrent 9.5 MB R-literal forms from one client while the method list is probed. */
+async function bigBodies(base: string): Promise<{ statuses: string; probeMaxMs: number; probeP99Ms: number; probeFailed: number; ms: number }> {
+  const body = bigForm(9.5 * 1024 * 1024);
+  const t0 = performance.now();
+  await new Promise((r) => setTimeout(r, 0));
+  const calls = Promise.all(Array.from({ length: 10 }, () =>
+    fetch(`${base}${R}/describe/json`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body }).then((r) => r.text().then(() => r.status)).catch(() => 0)));
+  const probe = await probeWhile(base, calls);
+  const st = await calls;
+  const counts = new Map<number, number>();
+  for (const x of st) counts.set(x, (counts.get(x) ?? 0) + 1);
+  return { statuses: [...counts].map(([k, n]) => `${n}x${k}`).join(' '), probeMaxMs: probe.maxMs, probeP99Ms: probe.p99Ms, probeFailed: probe.failed, ms: performance.now() - t0 };
+}
+
+/** IDLE SOCKETS: 1,100 idle connections from 17 loopback addresses (127.0.0.2..18), then a new client's call. */
+async function idleSockets(base: string): Promise<{ opened: number; newClientStatus: number; newClientMs: number }> {
+  const port = Number(new URL(base).port);
+  const sockets: Socket[] = [];
+  let opened = 0;
+  const open = (i: number) => new Promise<void>((resolve) => {
+    const s = connect({ port, host: '127.0.0.1', localAddress: `127.0.0.${2 + (i % 17)}` });
+    s.on('error', () => resolve());
+    s.once('connect', () => (opened++, resolve()));
+    s.once('close', () => resolve());
+    sockets.push(s);
+  });
+  try {
+    for (let i = 0; i < 1100; i += 100) await Promise.all(Array.from({ length: Math.min(100, 1100 - i) }, (_, k) => open(i + k)));
+    const t = performance.now();
+    // a new client: a connection of its own (not one of fetch's kept-alive ones)
+    const status = await new Promise<number>((resolve) => {
+      const req = request(`${base}${R}/`, { agent: false, timeout: 60_000 }, (res) => res.resume().on('end', () => resolve(res.statusCode ?? 0)));
+      req.on('error', () => resolve(0));
+      req.on('timeout', () => req.destroy());
+      req.end();
+    });
+    return { opened, newClientStatus: status, newClientMs: performance.now() - t };
+  } finally {
+    for (const s of sockets) s.destroy();
+  }
+}
+
 interface Figures {
   /** Samples of the load phase (for the per-kind table). */
   samples: Sample[];
@@ -209,6 +296,10 @@ interface Figures {
   sessionMB: number;
   peakRssMB: number;
   abuse: { status: number; ms: number; probeMaxMs: number };
+  big: Awaited<ReturnType<typeof bigBodies>>;
+  idle: Awaited<ReturnType<typeof idleSockets>>;
+  /** Peak RSS over the whole battery (load, 1e6 breaks, big bodies, idle sockets), MB. */
+  batteryPeakRssMB: number;
 }
 
 async function measure(label: string, checkout: string): Promise<Figures> {
@@ -216,10 +307,15 @@ async function measure(label: string, checkout: string): Promise<Figures> {
   console.log(`${label}: starting the server from ${checkout} ...`);
   const { proc, base } = await startServer(checkout, sessions);
   try {
+    let batteryPeak = 0;
+    const sampler = setInterval(() => (batteryPeak = Math.max(batteryPeak, rssMB(proc.pid!))), 250);
     const { samples, seconds, peakRssMB } = await load(base, proc.pid!);
     const ok = samples.filter((s) => s.status >= 200 && s.status < 300);
     const busy = samples.filter((s) => s.status === 503 && s.retryAfter).length;
     const ab = await abuse(base);
+    const big = await bigBodies(base);
+    const idle = await idleSockets(base);
+    clearInterval(sampler);
     return {
       samples,
       rps: samples.length / seconds,
@@ -232,6 +328,9 @@ async function measure(label: string, checkout: string): Promise<Figures> {
       sessionMB: folderMB(sessions),
       peakRssMB,
       abuse: ab,
+      big,
+      idle,
+      batteryPeakRssMB: Math.max(batteryPeak, peakRssMB),
     };
   } finally {
     const exited = new Promise((r) => proc.once('exit', r));
@@ -283,6 +382,15 @@ function printFigures(ref: Figures, now: Figures): void {
   row('1e6 breaks: status', f(ref.abuse.status), f(now.abuse.status));
   row('1e6 breaks: answered in ms', f(ref.abuse.ms), f(now.abuse.ms));
   row('1e6 breaks: longest probe wait ms', f(ref.abuse.probeMaxMs), f(now.abuse.probeMaxMs));
+  row('10 x 9.5 MB forms: answers', ref.big.statuses.padStart(12), now.big.statuses.padStart(12));
+  row('10 x 9.5 MB forms: all answered in ms', f(ref.big.ms), f(now.big.ms));
+  row('10 x 9.5 MB forms: probe max ms', f(ref.big.probeMaxMs), f(now.big.probeMaxMs));
+  row('10 x 9.5 MB forms: probe p99 ms', f(ref.big.probeP99Ms), f(now.big.probeP99Ms));
+  row('10 x 9.5 MB forms: failed probes', f(ref.big.probeFailed), f(now.big.probeFailed));
+  row('1,100 idle sockets: opened', f(ref.idle.opened), f(now.idle.opened));
+  row('1,100 idle sockets: new client status', f(ref.idle.newClientStatus), f(now.idle.newClientStatus));
+  row('1,100 idle sockets: new client ms', f(ref.idle.newClientMs), f(now.idle.newClientMs));
+  row('peak RSS MB over the battery', f(ref.batteryPeakRssMB), f(now.batteryPeakRssMB));
   const checks: Array<[string, boolean]> = [
     ['no failed request', now.failed === 0],
     ['503 with Retry-After <= 10%', now.busy <= 0.1 * now.total],
@@ -291,6 +399,9 @@ function printFigures(ref: Figures, now: Figures): void {
     ['session folder within its quota', now.sessionMB <= QUOTA_MB],
     ['1e6 breaks answered 400 within 1 s', now.abuse.status === 400 && now.abuse.ms <= 1000],
     ['probe waits at most 0.5 s', now.abuse.probeMaxMs <= 500],
+    ['10 x 9.5 MB forms: probe under 1 s', now.big.probeMaxMs < 1000 && now.big.probeFailed === 0],
+    ['1,100 idle sockets: a new client answered 200', now.idle.newClientStatus === 200],
+    ['cheap p99 <= 50 ms (scale-out goal)', now.cheapP99 <= 50],
   ];
   for (const [name, ok] of checks) console.log(`  ${ok ? 'met    ' : 'NOT MET'}  ${name}`);
 }

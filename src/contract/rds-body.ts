@@ -10,6 +10,7 @@ import { parseMultipart, MultipartParseError } from '@remix-run/multipart-parser
 import { MAX_IDS } from '../core/engine';
 import { gunzipBounded, readRdsValue, RdsValueError, type RdsValue } from '../core/formats/rds-value';
 import { BodyError, parseBody, type RawArgs } from './args';
+import type { CallLimits } from './limits';
 import { parseRLiteral, type RValue } from './rliteral';
 
 /** Bounds of an R-object body. */
@@ -159,6 +160,8 @@ export interface BodyInput extends RdsBodyLimits {
   contentType: string | null;
   /** The whole body. */
   bytes: Uint8Array;
+  /** Check the call once parsed (`checkCall` in run.ts) where it is parsed: the method and the call limits. */
+  check?: { method: string; limits: CallLimits };
 }
 
 /**

@@ -8,17 +8,15 @@
 import type { Context, Hono } from 'hono';
 import { IndapiError, isIndapiError, throwIfAborted } from '../core/errors';
 import { concatBytes } from '../core/formats/bytes';
-import { bindArgs, BodyError, type RawArgs } from './args';
-import type { RValue } from './rliteral';
+import { BodyError, type RawArgs } from './args';
 import { deparseCall } from './deparse';
 import { consoleText, errorResponse, jsonText, LIBRARY, messageOf, sessionEntries, text, type RouteContext } from './http';
 import { prefersAsync, type JobFailure, type JobWork, type ProgressFn } from './jobs';
-import { checkCallLimits } from './limits';
 import { METHOD_BY_NAME } from './methods';
 import { LARGE_BODY_BYTES, parseRequestBody } from './rds-body';
 import { toCsv } from './rprint';
 import { unknownMethod } from './routes-library';
-import { BusyError, CHEAP_METHODS, executeCall, type CallOutput, type MethodCall } from './run';
+import { BusyError, CHEAP_METHODS, checkCall, executeCall, type CallOutput, type MethodCall } from './run';
 import { metaOf, newSessionKey, type SessionData } from './sessions';
 import { errorAnswer, statusOf } from './status';
 
@@ -56,14 +54,16 @@ async function readBody(req: Request, max: number): Promise<Uint8Array> {
  * be read. `application/rds` and multipart bodies are read from their bytes (R objects),
  * the others as text ({@link parseBody}).
  */
-async function readCall(c: Context, name: string, rc: RouteContext): Promise<{ raw: RawArgs; callText: string } | Response> {
+async function readCall(c: Context, name: string, rc: RouteContext): Promise<{ raw: RawArgs; callText: string; checked: boolean } | Response> {
   try {
     const bytes = await readBody(c.req.raw, rc.maxBodyBytes);
-    const input = { contentType: c.req.header('content-type') ?? null, bytes, maxBytes: rc.maxBodyBytes, maxDepth: rc.limits.maxDepth };
-    // a large body is parsed on the runner's threads (seconds for a 10 MB R literal), not in the one answering requests
-    const raw: RawArgs = rc.runner?.parseBody && bytes.length >= LARGE_BODY_BYTES ? await rc.runner.parseBody(input, c.req.raw.signal) : parseRequestBody(input);
-    return { raw, callText: deparseCall(name, raw) };
+    const input = { contentType: c.req.header('content-type') ?? null, bytes, maxBytes: rc.maxBodyBytes, maxDepth: rc.limits.maxDepth, check: { method: name, limits: rc.limits } };
+    // a large body is parsed and checked on the runner's threads (seconds for a 10 MB R literal), not in the one answering requests
+    const parsed = rc.runner?.parseBody && bytes.length >= LARGE_BODY_BYTES ? await rc.runner.parseBody(input, c.req.raw.signal) : { raw: parseRequestBody(input), checked: false };
+    return { raw: parsed.raw, callText: deparseCall(name, parsed.raw), checked: parsed.checked };
   } catch (e) {
+    // a call refused where its large body was checked (checkCall): answered with its call, as here
+    if (isIndapiError(e) && typeof e.detail?.call === 'string') return failedCall(e, e.detail.call, false, rc.timeoutMs);
     if (e instanceof BodyError) return errorResponse(e.status, e.message);
     if (e instanceof BusyError) return errorResponse(503, e.message, undefined, { 'Retry-After': String(e.retryAfterS) });
     if (isIndapiError(e) && e.code === 'UNPARSABLE') {
@@ -151,14 +151,9 @@ function storeFailed(e: unknown, callText: string): Response {
 async function prepareCall(c: Context, rc: RouteContext, name: string, t: Date): Promise<MethodCall | Response> {
   const read = await readCall(c, name, rc);
   if (read instanceof Response) return read;
-  const { raw, callText } = read;
+  const { raw, callText, checked } = read;
   try {
-    checkCallLimits(raw, callText, rc.limits);
-    const m = METHOD_BY_NAME.get(name)!;
-    const bound: Record<string, unknown> = bindArgs(name, m.args, raw);
-    if ('domains' in bound && bound.domains !== undefined) checkCallLimits([['domains', bound.domains as RValue]], callText, rc.limits);
-    // the typed boundary (values read further, e.g. catchment's `xy`): a 400 before any work or queueing
-    m.typed(bound);
+    const bound = checkCall(name, raw, callText, rc.limits, checked);
     // The request as sent is what a data package's README reproduces (its own origin, as in the browser).
     return { method: name, args: bound, source: callText, requestUrl: c.req.url, now: t.toISOString() };
   } catch (e) {

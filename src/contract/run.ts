@@ -6,9 +6,10 @@
 import { wantsFiles } from './package-files';
 import type { Engine } from '../core/api';
 import { throwIfAborted } from '../core/errors';
-import { checkValueLimits, DEFAULT_LIMITS, valueBytes, type CallLimits } from './limits';
+import { checkCallLimits, checkValueLimits, DEFAULT_LIMITS, valueBytes, type CallLimits } from './limits';
 import { METHOD_BY_NAME, type GenFile, type MethodResult } from './methods';
-import type { RawArgs } from './args';
+import { bindArgs, type RawArgs } from './args';
+import type { RValue } from './rliteral';
 import type { BodyInput } from './rds-body';
 import { printValue } from './rprint';
 
@@ -55,11 +56,37 @@ export interface MethodRunner {
    * handler's thread, as `parseRequestBody` does; absent: bodies are read in the handler's thread.
    * @throws BodyError, IndapiError UNPARSABLE as `parseRequestBody`; {@link BusyError} when the queue is full
    */
-  parseBody?(input: BodyInput, signal: AbortSignal): Promise<RawArgs>;
+  parseBody?(input: BodyInput, signal: AbortSignal): Promise<ParsedBody>;
+}
+
+/**
+ * Checks a call before any work: the call's limits on the raw arguments (unless `rawChecked`:
+ * already checked where the body was parsed), the method's signature ({@link bindArgs}), the
+ * limits on `domains` once bound, and the method's typed boundary. Runs in the handler's
+ * thread, and on a pool thread right after a large body is parsed (so a refused 10 MB
+ * argument never crosses back).
+ * @returns the bound arguments by R name
+ * @throws IndapiError BAD_ARGUMENT, UNUSED_ARGUMENT, TOO_LARGE naming the argument, `detail.call` the call
+ */
+export function checkCall(name: string, raw: RawArgs, callText: string, limits: CallLimits, rawChecked = false): Record<string, unknown> {
+  if (!rawChecked) checkCallLimits(raw, callText, limits);
+  const m = METHOD_BY_NAME.get(name)!;
+  const bound: Record<string, unknown> = bindArgs(name, m.args, raw);
+  if ('domains' in bound && bound.domains !== undefined) checkCallLimits([['domains', bound.domains as RValue]], callText, limits);
+  // the typed boundary (values read further, e.g. catchment's `xy`): a 400 before any work or queueing
+  m.typed(bound);
+  return bound;
 }
 
 /** Methods that only read the catalog: answered in the handler's thread, never queued. */
 export const CHEAP_METHODS: ReadonlySet<string> = new Set(['category', 'describe']);
+
+/** A body read by {@link MethodRunner.parseBody}: the arguments, and whether {@link checkCall} already passed on them. */
+export interface ParsedBody {
+  raw: RawArgs;
+  /** True when the body's `check` ran where it was parsed (its call limits need no second pass). */
+  checked: boolean;
+}
 
 /** The runner's queue is full: answered 503 with `Retry-After`. */
 export class BusyError extends Error {

@@ -71,37 +71,47 @@ export function idleReserve(maxConnections: number): number {
 /**
  * Keeps the connection cap out of reach of idle sockets (17 addresses x 64 idle sockets
  * filled 1,024 and shut every other client out until the header timeout): when more than
- * `maxConnections - idleReserve` are open, the oldest idle ones (no request in flight: not
- * yet sent, or kept alive between requests) are closed as a new one is accepted. A socket
- * with a request in flight is never closed.
+ * `maxConnections - idleReserve` are open, the oldest idle ones (no request in flight) are
+ * closed as a new one is accepted: first those that never sent a request, then those kept
+ * alive between requests. A socket with a request in flight is never closed.
  */
 function closeIdleNearCap(server: Server, maxConnections: number): void {
   const highWater = maxConnections - idleReserve(maxConnections);
-  const idle = new Map<Socket, true>(); // in the order they became idle: the oldest first
+  // in the order they became idle, the oldest first: sockets that never sent a request are
+  // closed before kept-alive ones (a client reusing one would see it closed under its request)
+  const fresh = new Map<Socket, true>();
+  const kept = new Map<Socket, true>();
   const closing = new Set<Socket>();
   let open = 0;
+  const evict = (socket: Socket) => {
+    for (const idle of [fresh, kept]) {
+      for (const old of idle.keys()) {
+        if (open - closing.size <= highWater) return;
+        if (old === socket) continue;
+        idle.delete(old);
+        closing.add(old);
+        old.destroy();
+      }
+    }
+  };
   server.on('connection', (socket: Socket) => {
     if (socket.destroyed) return; // refused by the per-client cap
     open++;
-    idle.set(socket, true);
+    fresh.set(socket, true);
     socket.once('close', () => {
       open--;
-      idle.delete(socket);
+      fresh.delete(socket);
+      kept.delete(socket);
       closing.delete(socket);
     });
-    for (const old of idle.keys()) {
-      if (open - closing.size <= highWater) break;
-      if (old === socket) continue;
-      idle.delete(old);
-      closing.add(old);
-      old.destroy();
-    }
+    evict(socket);
   });
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const socket = req.socket;
-    idle.delete(socket);
+    fresh.delete(socket);
+    kept.delete(socket);
     res.once('close', () => {
-      if (!socket.destroyed && !closing.has(socket)) idle.set(socket, true);
+      if (!socket.destroyed && !closing.has(socket)) kept.set(socket, true);
     });
   });
 }
@@ -116,6 +126,27 @@ export interface LargeBodyLimits {
   total: number;
   /** Seconds sent in `Retry-After` (default 5). */
   retryAfterS: number;
+}
+
+/**
+ * Reads a request's body and drops it, when its declared length is at most `maxBytes` (else,
+ * or on any error, it returns at once: the server then closes the connection after answering).
+ * Nothing is kept or parsed; it only lets the client finish its upload and read the answer.
+ */
+export async function discardBody(req: Request, maxBytes: number): Promise<void> {
+  const len = Number(req.headers.get('content-length') ?? NaN);
+  if (!req.body || !(len <= maxBytes)) return;
+  const reader = req.body.getReader();
+  try {
+    for (let n = 0; ; ) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      n += value.byteLength;
+      if (n > maxBytes) return void (await reader.cancel().catch(() => undefined));
+    }
+  } catch {
+    /* the client went away */
+  }
 }
 
 /** The large-body limits from `MAX_LARGE_BODIES_PER_CLIENT` and `MAX_LARGE_BODIES`. */

@@ -9,7 +9,9 @@ import type { MessagePort } from 'node:worker_threads';
 import { workerData } from 'node:worker_threads';
 import { BodyError, type RawArgs } from '../contract/args';
 import { parseRequestBody, type BodyInput } from '../contract/rds-body';
-import { executeCall, type CallEnv, type CallOutput, type MethodCall } from '../contract/run';
+import { deparseCall } from '../contract/deparse';
+import { checkCall, executeCall, type CallEnv, type CallOutput, type MethodCall } from '../contract/run';
+import { packArgs, type PackedArgs } from './pack-args';
 import { isIndapiError } from '../core/errors';
 import { openNodeRuntime } from './bundle-runtime';
 
@@ -39,7 +41,7 @@ export interface ParseTask {
 }
 
 /** What the worker answers to a {@link ParseTask}: the arguments, or the error as plain data. */
-export type ParseAnswer = { ok: true; args: RawArgs } | { ok: false; error: PoolError };
+export type ParseAnswer = { ok: true; args: PackedArgs; checked: boolean } | { ok: false; error: PoolError };
 
 /** A thrown value as plain data (so that its code or status survives the thread boundary). */
 function plainError(e: unknown): PoolError {
@@ -87,7 +89,11 @@ function progressPoster(port: MessagePort): (done: number, total: number) => voi
 export default async function runTask(task: PoolTask | ParseTask): Promise<PoolAnswer | ParseAnswer> {
   if ('parse' in task) {
     try {
-      return { ok: true, args: parseRequestBody(task.parse) };
+      const raw: RawArgs = parseRequestBody(task.parse);
+      const check = task.parse.check;
+      // refused here, a 10 MB argument never crosses back to the thread answering requests
+      if (check) checkCall(check.method, raw, deparseCall(check.method, raw), check.limits);
+      return { ok: true, args: packArgs(raw), checked: !!check };
     } catch (e) {
       return { ok: false, error: plainError(e) };
     }

@@ -14,9 +14,10 @@
 import os from 'node:os';
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import { BodyError, type RawArgs } from '../contract/args';
+import { BodyError } from '../contract/args';
 import type { BodyInput } from '../contract/rds-body';
-import { BusyError, CHEAP_METHODS, type CallOutput, type MethodCall, type MethodRunner } from '../contract/run';
+import { BusyError, CHEAP_METHODS, type CallOutput, type MethodCall, type MethodRunner, type ParsedBody } from '../contract/run';
+import { unpackArgs } from './pack-args';
 import { IndapiError, type ErrorCode } from '../core/errors';
 import type { ParseAnswer, ParseTask, PoolAnswer, PoolError, PoolTask, PoolWorkerData } from './pool-worker';
 
@@ -124,7 +125,7 @@ export function createMethodPool(o: MethodPoolOptions): MethodPool {
   }
 
   /** Reads a body on a worker (the bytes are moved there, not copied twice); a queued read is dropped on abort. */
-  async function parseBody(input: BodyInput, signal: AbortSignal): Promise<RawArgs> {
+  async function parseBody(input: BodyInput, signal: AbortSignal): Promise<ParsedBody> {
     const b = input.bytes;
     const bytes = b.byteOffset === 0 && b.byteLength === b.buffer.byteLength && b.buffer instanceof ArrayBuffer ? b : new Uint8Array(b); // a copy (a Buffer of a shared slab cannot move)
     const dequeue = new AbortController();
@@ -134,7 +135,7 @@ export function createMethodPool(o: MethodPoolOptions): MethodPool {
       const task: ParseTask = { parse: { ...input, bytes } };
       const answer = await submit<ParseAnswer>(task, [bytes.buffer], signal, dequeue);
       if (!answer.ok) throw revive(answer.error);
-      return answer.args;
+      return { raw: unpackArgs(answer.args), checked: answer.checked };
     } finally {
       signal.removeEventListener('abort', onAbort);
     }

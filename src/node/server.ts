@@ -68,7 +68,7 @@ import { errorAnswer } from '../contract/status';
 import { bundleVersion, isDataUrl, nodeRuntime, openNodeRuntime } from './bundle-runtime';
 import type { Runtime } from '../core/runtime';
 import { API_CSP, appCsp, applySocketLimits, connectionsCheckingIntervalMs, envNumber, publicOriginResolver, socketLimitsFromEnv, withSecurityHeaders, type SocketLimits } from './hardening';
-import { largeBodyGate, largeBodyLimitsFromEnv, type LargeBodyLimits } from './hardening';
+import { discardBody, largeBodyGate, largeBodyLimitsFromEnv, type LargeBodyLimits } from './hardening';
 import { createMethodPool, type MethodPoolOptions } from './pool';
 import { cachedRunner } from './result-cache';
 import { healthAnswer, openSessionStore, type NodeSessionStore } from './shared-state';
@@ -345,8 +345,11 @@ export async function startServer(o: ServerOptions = {}): Promise<RunningServer>
     const t0 = performance.now();
     let res: Response;
     const admitted = stopping ? shuttingDown(req) : admitBody(req, nodeEnv?.incoming?.socket?.remoteAddress ?? '?');
-    if (admitted instanceof Response) res = withSecurityHeaders(admitted, 'api', API_CSP);
-    else {
+    if (admitted instanceof Response) {
+      // the refused body is read and dropped (no parsing) so that the client sees the 429/503, not a reset upload
+      if (!stopping) await discardBody(req, d.maxBodyBytes);
+      res = withSecurityHeaders(admitted, 'api', API_CSP);
+    } else {
       try {
         res = await handle(req);
       } catch (e) {

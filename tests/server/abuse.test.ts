@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { largeBodyGate } from '../../src/node/hardening';
+import { packArgs, unpackArgs } from '../../src/node/pack-args';
 import { startServer, type RunningServer } from '../../src/node/server';
 import { bundleDir } from '../contract/backend';
 
@@ -117,6 +118,14 @@ test('a client that closes its request during the upload is logged as 499, not 5
   expect(line).toMatch(/ 499 \(client closed request\) /);
   expect(line).not.toMatch(/ 500 /);
 }, 60_000);
+
+test('arguments cross threads with long numeric vectors as Float64Array blocks, and come back the same', () => {
+  const long = Array.from({ length: 5000 }, (_, i) => i / 3);
+  const raw: Array<[string, any]> = [['x', long], ['by', { ELEVATION: long, b: [1, null] }], ['s', 'Ségou'], ['n', null], ['mixed', [...long.slice(0, 2000), 'a']]];
+  const packed = packArgs(raw);
+  expect((packed[0][1] as any)['\u0000f64']).toBeInstanceOf(Float64Array);
+  expect(unpackArgs(structuredClone(packed))).toEqual(raw);
+});
 
 describe('the large-body gate', () => {
   const req = (len?: number) => new Request('http://x/', { method: 'POST', body: 'x', headers: len === undefined ? {} : { 'Content-Length': String(len) } });
