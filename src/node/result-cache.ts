@@ -15,8 +15,16 @@
  *
  * Abort: a caller that goes away (or passes its time limit) stops waiting at once; the
  * shared computation stops only when every caller waiting for it has gone.
+ *
+ * Level 2 (`RESULT_CACHE_URL=redis://...`, {@link redisResultCache}): several nodes share
+ * results through Redis. On a level-1 miss the node's single flight first asks level 2,
+ * and computes only when it has nothing; a computed output is written there with a TTL.
+ * Keys hold the bundle's identity (the sha256 of its manifest, not its path), so nodes
+ * reading the same bundle from different folders share, and a new bundle never reads an
+ * old result. Level 2 failing (Redis away) only costs the computation: never an error.
  */
 import { createHash } from 'node:crypto';
+import { deserialize, serialize } from 'node:v8';
 import { LRUCache } from 'lru-cache';
 import type { CallOutput, MethodCall, MethodRunner } from '../contract/run';
 import { IndapiError } from '../core/errors';
@@ -28,8 +36,50 @@ export const MAX_KEY_SOURCE_BYTES = 256 * 1024;
 export interface ResultCacheOptions {
   /** Bytes the cache may hold (values as JSON, files and ZIPs); 0 turns caching off but keeps single flight. */
   maxBytes: number;
-  /** Identity of the bundle (e.g. its manifest's sha256): part of every key. */
-  bundleId?: string;
+  /** Identity of the bundle (e.g. its manifest's sha256): part of every key; a promise is awaited once. */
+  bundleId?: string | Promise<string>;
+  /** The shared second level (Redis), asked on a miss and written after a computation. */
+  shared?: SharedResultCache;
+}
+
+/** A second-level result cache shared by several nodes. */
+export interface SharedResultCache {
+  /** The output kept under `key`, undefined when none (or the cache cannot be reached). */
+  get(key: string, signal: AbortSignal): Promise<CallOutput | undefined>;
+  /** Keeps `out` under `key` (failures are ignored). */
+  set(key: string, out: CallOutput): Promise<void>;
+}
+
+/** What {@link redisResultCache} needs of a Redis connection (src/node/redis-client.ts). */
+export interface ResultCacheRedis {
+  command<T = unknown>(args: ReadonlyArray<string | Buffer>, signal?: AbortSignal): Promise<T>;
+}
+
+/**
+ * Level 2 in Redis: one key per call, `indapi3:rc:<sha256>`, the output serialised with
+ * `v8.serialize` (typed arrays kept), written with `SET ... PX ttlMs` and only when at most
+ * `maxEntryBytes` (default 8 MiB).
+ * @param conn the connection
+ * @param ttlMs lifetime of an entry, ms (`RESULT_CACHE_TTL_HOURS`, default 24 h)
+ */
+export function redisResultCache(conn: ResultCacheRedis, ttlMs = 24 * 3600_000, maxEntryBytes = 8 * 1024 * 1024): SharedResultCache {
+  const k = (key: string) => `indapi3:rc:${key}`;
+  return {
+    async get(key, signal) {
+      try {
+        const b = await conn.command<Buffer | null>(['GET', k(key)], signal);
+        return b ? (deserialize(b) as CallOutput) : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    async set(key, out) {
+      try {
+        const b = serialize(out);
+        if (b.byteLength <= maxEntryBytes) await conn.command(['SET', k(key), b, 'PX', String(Math.max(1, Math.floor(ttlMs)))]);
+      } catch { /* not shared: the next node computes it */ }
+    },
+  };
 }
 
 /** Counters of a {@link CachedRunner}. */
@@ -40,6 +90,8 @@ export interface ResultCacheStats {
   joined: number;
   /** Calls computed. */
   misses: number;
+  /** Calls answered from the shared second level. */
+  sharedHits: number;
   /** Bytes held. */
   bytes: number;
   /** Entries held. */
@@ -116,12 +168,24 @@ export function cachedRunner(runner: MethodRunner, o: ResultCacheOptions): Cache
   // an output over an eighth of the cache is not kept (lru-cache's maxEntrySize: set() ignores it)
   const cache = maxBytes > 0 ? new LRUCache<string, CallOutput>({ maxSize: maxBytes, maxEntrySize: Math.max(1, maxBytes / 8), sizeCalculation: (v) => Math.max(1, outputBytes(v)) }) : undefined;
   const flights = new Map<string, Flight>();
-  const counts = { hits: 0, joined: 0, misses: 0 };
+  const counts = { hits: 0, joined: 0, misses: 0, sharedHits: 0 };
+  let bundleId: string | undefined;
 
   function start(key: string, call: MethodCall, onProgress?: (done: number, total: number) => void): Flight {
     const controller = new AbortController();
     // the progress goes to the caller that started the flight (a job's status); others hear none
-    const flight: Flight = { controller, waiters: 0, promise: runner.run(call, controller.signal, onProgress) };
+    const compute = async (): Promise<CallOutput> => {
+      const kept = await o.shared?.get(key, controller.signal);
+      if (kept) {
+        counts.sharedHits++;
+        return kept;
+      }
+      counts.misses++;
+      const out = await runner.run(call, controller.signal, onProgress);
+      void o.shared?.set(key, out);
+      return out;
+    };
+    const flight: Flight = { controller, waiters: 0, promise: compute() };
     flights.set(key, flight);
     flight.promise.then(
       (out) => {
@@ -134,7 +198,8 @@ export function cachedRunner(runner: MethodRunner, o: ResultCacheOptions): Cache
   }
 
   async function run(call: MethodCall, signal: AbortSignal, onProgress?: (done: number, total: number) => void): Promise<CallOutput> {
-    const key = callKey(call, o.bundleId);
+    bundleId ??= await o.bundleId;
+    const key = callKey(call, bundleId);
     if (key === undefined) return runner.run(call, signal, onProgress);
     const hit = cache?.get(key);
     if (hit) {
@@ -145,7 +210,6 @@ export function cachedRunner(runner: MethodRunner, o: ResultCacheOptions): Cache
     if (flight) counts.joined++;
     else {
       if (signal.aborted) throw new IndapiError('ABORTED', 'The request was aborted.');
-      counts.misses++;
       flight = start(key, call, onProgress);
     }
     const f = flight;

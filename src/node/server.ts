@@ -17,6 +17,8 @@
  * - `OCPU_PREFIX` (default `/ocpu`);
  * - `SESSION_STORE` (default `disk`): `redis://host:port[/db]` keeps sessions in Redis, shared by
  *   every node behind a load balancer (src/node/redis-sessions.ts, README "Run on several machines");
+ * - `RESULT_CACHE_URL` (`redis://...`): a second level of the result cache shared by the
+ *   nodes, entries kept `RESULT_CACHE_TTL_HOURS` (default 24);
  * - `SESSION_DIR` (default `.sessions`), `SESSION_TTL_HOURS` (default 24; cleaned hourly);
  * - `SESSION_QUOTA_MB` (default 1024): bytes all sessions may take, least recently used
  *   deleted first; `SESSION_MAX_MB` (default a quarter of the quota): bytes of one session;
@@ -71,7 +73,7 @@ import { API_CSP, appCsp, applySocketLimits, connectionsCheckingIntervalMs, envN
 import { discardBody, largeBodyGate, largeBodyLimitsFromEnv, type LargeBodyLimits } from './hardening';
 import { createMethodPool, type MethodPoolOptions } from './pool';
 import { cachedRunner } from './result-cache';
-import { healthAnswer, openSessionStore, type NodeSessionStore } from './shared-state';
+import { bundleIdentity, healthAnswer, openSessionStore, sharedResultCache, type NodeSessionStore } from './shared-state';
 import { safeJoin, serveFile } from './static';
 
 export { openNodeRuntime, isDataUrl } from './bundle-runtime';
@@ -338,7 +340,9 @@ export async function startServer(o: ServerOptions = {}): Promise<RunningServer>
   const pool = o.runner === undefined && !o.engine ? methodPool(d, o) : undefined;
   // the bundle is immutable while the server runs: repeated calls are answered from a result cache
   // (RESULT_CACHE_MB=0: no cache and no sharing, every call is computed)
-  const runner = pool && d.resultCacheBytes > 0 ? cachedRunner(pool, { maxBytes: d.resultCacheBytes, bundleId: d.dataDir }) : pool;
+  // RESULT_CACHE_URL=redis://...: a second level shared by every node, keyed by the bundle's identity (shared-state.ts)
+  const shared = pool ? sharedResultCache(env.RESULT_CACHE_URL, envNumber(env.RESULT_CACHE_TTL_HOURS, 24), log) : undefined;
+  const runner = pool && (d.resultCacheBytes > 0 || shared) ? cachedRunner(pool, { maxBytes: d.resultCacheBytes, bundleId: bundleIdentity(d.dataDir), shared: shared?.cache }) : pool;
   const handle = createServerFetch({ ...o, sessions, runner: o.runner || runner, isStopping: () => stopping });
   const admitBody = largeBodyGate({ ...largeBodyLimitsFromEnv(LARGE_BODY_BYTES), ...o.largeBodies });
   const fetchWithLog = async (req: Request, nodeEnv?: { incoming?: { socket?: { remoteAddress?: string } } }): Promise<Response> => {
@@ -390,7 +394,7 @@ export async function startServer(o: ServerOptions = {}): Promise<RunningServer>
         force.unref?.();
         server.close(() => {
           clearTimeout(force);
-          void Promise.all([pool?.close(), owned?.close?.()].map((p) => Promise.resolve(p).catch(() => undefined))).then(() => resolve());
+          void Promise.all([pool?.close(), owned?.close?.(), shared?.conn.close()].map((p) => Promise.resolve(p).catch(() => undefined))).then(() => resolve());
         });
         server.closeIdleConnections?.();
       });

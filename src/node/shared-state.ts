@@ -2,14 +2,17 @@
  * What a server node shares with the others when several run behind a load balancer
  * (README "Run on several machines"): the session store chosen by `SESSION_STORE`
  * (default: the disk store in `SESSION_DIR`; `redis://host:port[/db]`: the Redis store), and
- * the node's health answer (`GET /healthz`).
+ * the shared second level of the result cache (`RESULT_CACHE_URL`), and the node's health
+ * answer (`GET /healthz`).
  */
+import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import type { ManagedSessionStore, SessionStore } from '../contract/sessions';
 import { isDataUrl, nodeBundle } from './bundle-runtime';
 import { createDiskSessionStore } from './disk-sessions';
-import { isRedisUrl } from './redis-client';
+import { isRedisUrl, openRedis, type RedisConnection } from './redis-client';
+import { redisResultCache, type SharedResultCache } from './result-cache';
 import { createRedisSessionStore } from './redis-sessions';
 
 /** Settings of {@link openSessionStore}. */
@@ -69,4 +72,29 @@ export async function healthAnswer(dataDir: string, store: SessionStore, stoppin
   const failed = (await Promise.all([check('bundle', bundle), check('sessions', async () => store.ping?.(signal))])).filter(Boolean);
   if (failed.length) return new Response(failed.join('\n') + '\n', { status: 503, headers: { ...headers, 'Retry-After': '5' } });
   return new Response('ok\n', { status: 200, headers });
+}
+
+/**
+ * The bundle's identity for result-cache keys: the sha256 of its manifest (name, version,
+ * files and their sizes), the same wherever the bundle is mounted; the location itself
+ * when there is no readable manifest (calls then fail anyway).
+ */
+export async function bundleIdentity(dataDir: string): Promise<string> {
+  try {
+    return createHash('sha256').update(JSON.stringify(await nodeBundle(dataDir).manifest())).digest('hex');
+  } catch {
+    return dataDir;
+  }
+}
+
+/**
+ * The shared second level of the result cache from `RESULT_CACHE_URL` (a redis:// URL),
+ * with entries kept `RESULT_CACHE_TTL_HOURS` (default 24); undefined when unset.
+ * @throws Error when it is set but not a redis:// URL (the server does not start)
+ */
+export function sharedResultCache(url: string | undefined, ttlHours: number, log?: (line: string) => void): { cache: SharedResultCache; conn: RedisConnection } | undefined {
+  if (!url) return undefined;
+  if (!isRedisUrl(url)) throw new Error(`RESULT_CACHE_URL must be a redis:// URL, not ${JSON.stringify(url)}`);
+  const conn = openRedis(url, log);
+  return { cache: redisResultCache(conn, ttlHours * 3600_000), conn };
 }
