@@ -128,12 +128,16 @@ export function CatchmentPanel({ ctx, sources, onSources, onResult }: CatchmentP
   }, [key]);
 
   const res = r.last?.data;
+  // the answer first, at the top of the panel, in view without scrolling to the tables
+  const pop = res && r.last ? answerVar(r.last.args.var, byCode) : undefined;
+  const answer = res && pop ? answerSentence(res, pop, pop === 'POP_MODEL' ? 'modelled' : pop) : null;
   const stale = staleReason(!!res, usable.length, !!msg || capErr, r.last?.args, { xy: usable.map((s) => [s.lon, s.lat]), minutes: state.cm ?? DEFAULT_BREAKS_MIN, var: vars });
   const setName = (i: number, name: string) => onSources(sources.map((s, k) => (k === i ? { ...s, name: name.slice(0, 200) } : s)));
   const setCapacity = (i: number, cap: number | undefined) => onSources(sources.map((s, k) => { if (k !== i) return s; const { capacity: _, ...o } = s; return cap === undefined ? o : { ...o, capacity: cap }; }));
   return (
     <section aria-labelledby="catch-h" data-testid="catchment-panel">
       <h2 id="catch-h">Catchment</h2>
+      {answer && <p className={stale ? 'catch-answer result-old' : 'catch-answer'} data-testid="catchment-answer" role="status">{answer}</p>}
       <p className="muted small">Add sources by clicking the map (or pressing Enter on the focused map: its centre), by the place search, by pasting points or by uploading a file. With several sources each cell goes to its nearest source by travel time (its marketshed).</p>
       <SourceList sources={sources} skipped={skipped} onCapErr={setCapErr} onName={setName} onCapacity={setCapacity} onRemove={(i) => onSources(sources.filter((_, k) => k !== i))} onClear={() => onSources([])} />
       <AddSources bbox={bbox} onRead={add} errors={rowErrs} />
@@ -288,11 +292,8 @@ function CatchmentResults({ res, vars, byCode }: { res: CatchmentResult; vars: s
   const bySource = new Map<string, Row[]>();
   for (const x of display(rows)) { const k = String(x.source ?? ''); if (!bySource.has(k)) bySource.set(k, []); bySource.get(k)!.push(x); }
   const valueCols = cols.filter((c) => c !== 'source' && c !== 'band');
-  const pop = answerVar(vars, byCode);
-  const sentence = pop ? answerSentence(res, pop, pop === 'POP_MODEL' ? 'modelled' : pop) : null;
   return (
     <>
-      {sentence && <p className="catch-answer" data-testid="catchment-answer">{sentence}</p>}
       {(res.notes ?? []).slice(1).map((n, i) => <p key={i} className="small" data-testid="catchment-note">{n}</p>)}
       {res.coverage && <CoverageResult res={res} />}
       {!res.cumulative && (
