@@ -47,10 +47,9 @@ async function peopleWithin(page: Page): Promise<Record<string, number>> {
   const heads = (await table.locator('thead th').allTextContents()).map((h) => h.trim());
   const col = heads.findIndex((h) => /^Population 2017, modelled.*within/.test(h));
   expect(col).toBeGreaterThan(0);
-  // The default "within" view labels the band column by its upper limit ("≤ 120"): keyed here by the band it closes.
-  const band: Record<string, string> = { '≤ 120': '[0,120]', '≤ 240': '(120,240]', '≤ 480': '(240,480]' };
+  // the default "within" view labels the band column by its upper limit: keys "Nairobi ≤ 120"
   const out: Record<string, number> = {};
-  for (const r of rows) out[`${r[0]} ${band[r[1]] ?? r[1]}`] = Number(r[col].replace(/[^\d.]/g, ''));
+  for (const r of rows) out[`${r[0]} ${r[1]}`] = Number(r[col].replace(/[^\d.]/g, ''));
   return out;
 }
 
