@@ -44,10 +44,12 @@ describe('census_adm1.csv and the CENSUS_POP / POP_MODEL layers', () => {
     }
     // National totals as the offices published them (KNBS 4 Nov 2019; NPC 2006; GSS 2012; Stats SA 2012;
     // NBS Tanzania 2012; INE Mozambique 2017 preliminary; ZIMSTAT 2012; INE Angola 2014; INSTAT Mali 2009
-    // provisional; CSO Zambia 2010; INS Niger 2012 preliminary; NSO Malawi 2018), read on the pages the CSV cites.
+    // provisional; CSO Zambia 2010; INS Niger 2012 preliminary; NSO Malawi 2018; NISR Rwanda 2012 final;
+    // INSTAT Madagascar 2018 RGPH-3), read on the pages the CSV cites.
     const published: Record<string, number> = {
       KEN: 47_564_296, NGA: 140_431_790, GHA: 24_658_823, ZAF: 51_770_561, TZA: 44_928_923, MOZ: 28_861_863,
       ZWE: 13_061_239, AGO: 25_789_024, MLI: 14_517_176, ZMB: 13_092_666, NER: 17_129_076, MWI: 17_563_749,
+      RWA: 10_515_973, MDG: 25_674_196,
     };
     for (const [iso3, n] of Object.entries(published)) {
       const sum = [...censusByUnit(iso3).values()].reduce((a, b) => a + b, 0);
