@@ -9,8 +9,8 @@
  * - the work itself, its AbortController and its live progress are held by the node that
  *   accepted the call ({@link JobQueue}); the cap on running and queued jobs is per node;
  * - the state record ({@link JobStatus}) is written through a small {@link JobStateStore}
- *   (in memory by default: per node, gone on restart). A store shared by several nodes
- *   (e.g. Redis) can be plugged in: then any node answers `status`, and a `DELETE` sent to
+ *   (in memory by default: per node, gone on restart; the Node server keeps them in Redis
+ *   with a Redis session store, src/node/redis-jobs.ts): then any node answers `status`, and a `DELETE` sent to
  *   another node marks the job cancelled in the store, which the running node reads at its
  *   next progress update and stops.
  * - a finished job's session lives in the session store, so `status` of a key with a
@@ -100,10 +100,11 @@ export type JobFailure = (e: unknown, timedOut: boolean) => Promise<{ status: nu
 /** The jobs of one node. */
 export interface JobQueue {
   /**
-   * Accepts a job under `key`: queued, then run when a slot is free.
+   * Accepts a job under `key`: queued, then run when a slot is free. `undo` removes what the
+   * work kept when a cancel came as it finished (its session).
    * @returns false when the node already holds `maxJobs` jobs (answer 503, `retryAfterS`)
    */
-  submit(key: string, work: JobWork, fail: JobFailure): Promise<boolean>;
+  submit(key: string, work: JobWork, fail: JobFailure, undo?: () => Promise<void>): Promise<boolean>;
   /** The job's record: this node's live one, else the store's; undefined when unknown. */
   status(key: string, signal?: AbortSignal): Promise<JobStatus | undefined>;
   /**
@@ -124,6 +125,7 @@ interface LiveJob {
   controller: AbortController;
   work: JobWork;
   fail: JobFailure;
+  undo?: () => Promise<void>;
   /** Last progress written to the store (0..1) and when (ms). */
   written: { p: number; t: number };
 }
@@ -173,7 +175,10 @@ export function createJobQueue(o: JobQueueOptions = {}): JobQueue {
     await write(key, j);
     try {
       await j.work(signal, progressOf(key, j));
-      if (j.controller.signal.aborted) return; // cancelled: the work dropped its session
+      if (j.controller.signal.aborted) { // cancelled as it finished: nothing is kept
+        await j.undo?.().catch(() => undefined);
+        return;
+      }
       j.status = { state: 'done', progress: 1, message: 'Done: the session is ready.' };
     } catch (e) {
       if (j.controller.signal.aborted) return;
@@ -201,9 +206,9 @@ export function createJobQueue(o: JobQueueOptions = {}): JobQueue {
     retryAfterS: o.retryAfterS ?? 10,
     timeoutMs,
     size: () => live.size,
-    async submit(key, work, fail) {
+    async submit(key, work, fail, undo) {
       if (live.size >= maxJobs) return false;
-      const j: LiveJob = { status: { state: 'queued', progress: 0, message: 'Queued: waiting for a free slot.' }, controller: new AbortController(), work, fail, written: { p: 0, t: Date.now() } };
+      const j: LiveJob = { status: { state: 'queued', progress: 0, message: 'Queued: waiting for a free slot.' }, controller: new AbortController(), work, fail, undo, written: { p: 0, t: Date.now() } };
       live.set(key, j);
       waiting.push(key);
       await write(key, j);

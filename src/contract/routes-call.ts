@@ -191,7 +191,7 @@ async function acceptJob(c: Context, rc: RouteContext, call: MethodCall, t: Date
     const res = e instanceof StoreFailure ? storeFailed(e.reason, call.source) : failedCall(e, call.source, timedOut, rc.jobs.timeoutMs);
     return { status: res.status, message: (await res.text()).trimEnd() };
   };
-  if (!(await rc.jobs.submit(key, work, fail))) {
+  if (!(await rc.jobs.submit(key, work, fail, () => rc.store.delete(key)))) {
     const s = rc.jobs.retryAfterS;
     return errorResponse(503, `Too many jobs on this server (running and queued); try again in ${s} s.`, undefined, { 'Retry-After': String(s) });
   }

@@ -62,6 +62,8 @@ import { compress } from 'hono/compress';
 import type { Engine } from '../core/api';
 import { createHandler, DEFAULT_MAX_BODY_BYTES } from '../contract/handler';
 import type { JobQueue, JobQueueOptions } from '../contract/jobs';
+import { isRedisUrl } from './redis-client';
+import { createRedisJobStateStore, type RedisJobStateStore } from './redis-jobs';
 import type { GenFile } from '../contract/methods';
 import type { MethodRunner } from '../contract/run';
 import type { SessionStore } from '../contract/sessions';
@@ -176,10 +178,14 @@ function defaults(o: ServerOptions) {
 
 type Defaults = ReturnType<typeof defaults>;
 
-/** The job queue's options from `JOBS_MAX`, `JOBS_CONCURRENCY` and `JOB_TIMEOUT_S`. */
-function jobOptions(): JobQueueOptions {
+/**
+ * The job queue's options from `JOBS_MAX`, `JOBS_CONCURRENCY` and `JOB_TIMEOUT_S`; with a
+ * Redis session store the job records are in the same Redis (shared by the nodes).
+ */
+function jobOptions(d: Defaults, log?: ((line: string) => void) | false): JobQueueOptions & { store?: RedisJobStateStore } {
   const env = process.env;
-  return { maxJobs: envNumber(env.JOBS_MAX, 16), concurrency: envNumber(env.JOBS_CONCURRENCY, 2), timeoutMs: envNumber(env.JOB_TIMEOUT_S, 3600) * 1000 };
+  const store = isRedisUrl(d.sessionStore?.trim()) ? createRedisJobStateStore(d.sessionStore!.trim(), d.sessionTtlMs, log === false ? undefined : (log ?? ((l) => console.log(l)))) : undefined;
+  return { maxJobs: envNumber(env.JOBS_MAX, 16), concurrency: envNumber(env.JOBS_CONCURRENCY, 2), timeoutMs: envNumber(env.JOB_TIMEOUT_S, 3600) * 1000, store };
 }
 
 /** The session store of the options, `SESSION_STORE` (what it says, e.g. the quota's cap by the free disk space, is logged to stdout unless `log` is false). */
@@ -238,7 +244,7 @@ function createUncompressedFetch(o: ServerOptions): (req: Request) => Promise<Re
     maxBodyBytes: d.maxBodyBytes,
     runner: o.runner || undefined,
     timeoutMs: d.methodTimeoutMs,
-    jobs: o.jobs ?? jobOptions(),
+    jobs: o.jobs ?? jobOptions(d, o.log),
     publicOrigin: origin,
     runtimeInfo: () => (runtimeText ??= bundleVersion(d.dataDir).then((v) => `Runtime: Node.js ${process.version} (${process.platform}-${process.arch}), server\nBundle: ${v}`)),
   });
@@ -343,7 +349,9 @@ export async function startServer(o: ServerOptions = {}): Promise<RunningServer>
   // RESULT_CACHE_URL=redis://...: a second level shared by every node, keyed by the bundle's identity (shared-state.ts)
   const shared = pool ? sharedResultCache(env.RESULT_CACHE_URL, envNumber(env.RESULT_CACHE_TTL_HOURS, 24), log) : undefined;
   const runner = pool && (d.resultCacheBytes > 0 || shared) ? cachedRunner(pool, { maxBytes: d.resultCacheBytes, bundleId: bundleIdentity(d.dataDir), shared: shared?.cache }) : pool;
-  const handle = createServerFetch({ ...o, sessions, runner: o.runner || runner, isStopping: () => stopping });
+  // job records: in the session store's Redis when it is one (closed with the server)
+  const jobs = o.jobs ?? jobOptions(d, o.log);
+  const handle = createServerFetch({ ...o, sessions, runner: o.runner || runner, jobs, isStopping: () => stopping });
   const admitBody = largeBodyGate({ ...largeBodyLimitsFromEnv(LARGE_BODY_BYTES), ...o.largeBodies });
   const fetchWithLog = async (req: Request, nodeEnv?: { incoming?: { socket?: { remoteAddress?: string } } }): Promise<Response> => {
     const t0 = performance.now();
@@ -394,7 +402,8 @@ export async function startServer(o: ServerOptions = {}): Promise<RunningServer>
         force.unref?.();
         server.close(() => {
           clearTimeout(force);
-          void Promise.all([pool?.close(), owned?.close?.(), shared?.conn.close()].map((p) => Promise.resolve(p).catch(() => undefined))).then(() => resolve());
+          const jobStore = 'store' in jobs ? (jobs.store as Partial<RedisJobStateStore> | undefined) : undefined;
+          void Promise.all([pool?.close(), owned?.close?.(), shared?.conn.close(), jobStore?.close?.()].map((p) => Promise.resolve(p).catch(() => undefined))).then(() => resolve());
         });
         server.closeIdleConnections?.();
       });

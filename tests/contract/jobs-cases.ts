@@ -34,14 +34,14 @@ export class Gate {
   reset(): void {
     this.opened = new Promise<void>((r) => (this.open = r));
   }
-  /** The engine with its `classify` gated: progress 1 of 4, wait (not watching the signal: a slow engine), then the real work. */
+  /** The engine with its `classify` gated: progress 1 of 4, wait (not watching the signal: a slow engine), then the real work (its own progress). */
   wrap(base: Engine): Engine {
     const classify: Engine['classify'] = async (args, o = {}) => {
       this.entered++;
       o.onProgress?.(1, 4);
       await this.opened;
       try {
-        return await base.classify(args, { signal: o.signal });
+        return await base.classify(args, { signal: o.signal, onProgress: o.onProgress });
       } finally {
         this.returned++;
       }
