@@ -370,6 +370,13 @@ export async function startServer(o: ServerOptions = {}): Promise<RunningServer>
         admitted();
       }
     }
+    // a 413 leaves the rest of the upload unread: the connection closes after the answer, and the
+    // client is told so (Connection: close), so it never sends its next request on that socket
+    if (res.status === 413 && !res.headers.has('connection')) {
+      const h = new Headers(res.headers);
+      h.set('Connection', 'close');
+      res = new Response(res.body, { status: res.status, statusText: res.statusText, headers: h });
+    }
     if (log) {
       const u = new URL(req.url);
       const len = res.headers.get('content-length') ?? '-';
