@@ -37,6 +37,7 @@
  */
 import type { LayerData } from '../cog/store';
 import type { VarSpec } from './plan';
+import { groupLists } from './csr';
 import { HIST_BINS } from './plan';
 import { evalExpr, leafKey, leavesOf, type AggLeaf, type CellExpr } from '../r/expr';
 import { addTo, foldSum, settle } from './ksum';
@@ -80,15 +81,7 @@ export interface CellLists {
  */
 export function withCellLists(frame: Frame): Frame {
   if (frame.lists || frame.weight) return frame;
-  const { sel } = frame;
-  const G = groupsOf(frame), N = sel.length;
-  const off = new Int32Array(G + 1);
-  for (let i = 0; i < N; i++) { const g = sel[i]; if (g >= 0) off[g + 1]++; }
-  for (let g = 0; g < G; g++) off[g + 1] += off[g];
-  const pos = off.slice(0, G);
-  const idx = new Int32Array(off[G]);
-  for (let i = 0; i < N; i++) { const g = sel[i]; if (g >= 0) idx[pos[g]++] = i; }
-  frame.lists = { off, idx };
+  frame.lists = groupLists(frame.sel, groupsOf(frame));
   return frame;
 }
 

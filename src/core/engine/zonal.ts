@@ -39,6 +39,7 @@
  */
 import type { LayerData } from '../cog/store';
 import { IndapiError } from '../errors';
+import { groupLists } from './csr';
 import type { ColumnInfo } from '../api';
 import type { Row, VarRecord } from '../types';
 import { roundR } from '../r/labels';
@@ -260,15 +261,8 @@ interface ZoneLists { off: Int32Array; idx: Int32Array; G: number; S: number }
 
 function zoneLists(frame: ZoneFrame): ZoneLists {
   if (frame.lists) return { ...frame.lists, G: frame.C * frame.S, S: frame.S };
-  const { sel } = frame;
-  const G = frame.C * frame.S, N = sel.length;
-  const off = new Int32Array(G + 1);
-  for (let i = 0; i < N; i++) { const g = sel[i]; if (g >= 0) off[g + 1]++; }
-  for (let g = 0; g < G; g++) off[g + 1] += off[g];
-  const pos = off.slice(0, G);
-  const idx = new Int32Array(off[G]);
-  for (let i = 0; i < N; i++) { const g = sel[i]; if (g >= 0) idx[pos[g]++] = i; }
-  return { off, idx, G, S: frame.S };
+  const G = frame.C * frame.S;
+  return { ...groupLists(frame.sel, G), G, S: frame.S };
 }
 
 /** Coverage-weighted quantile as `Hmisc::wtd.quantile(x, w, p)` (normwt = FALSE), of values sorted ascending with their weights. */
