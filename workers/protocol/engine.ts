@@ -2,7 +2,7 @@
  * Messages of the engine worker (workers/engine.worker.ts), shared by the worker and the page
  * (src/app/engine-client.ts), as a per-method message map derived from the core's
  * {@link Engine} interface (as maplibre's `actor_messages.ts`): a method's arguments and result
- * here are its arguments and result in `src/core/api.ts`, so a change there reaches the worker
+ * here are its arguments and result in `src/core/api/index.ts`, so a change there reaches the worker
  * and the page through the compiler. The worker dispatches and the page builds its client from
  * {@link ENGINE_CALLS}, the one run-time list of the methods (types vanish at run time), which
  * `tsc` checks against `Engine`: a method missing or extra, or a wrong argument or result

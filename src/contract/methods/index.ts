@@ -1,7 +1,7 @@
 /**
  * The methods of library `indapi3`, listed once: each is a module of this folder with its R
  * signature, its documentation (served under `man/<method>/text|html` and `info`), its typed
- * boundary (`bindArgs`: raw arguments to the src/core/api.ts types) and how it runs on the
+ * boundary (`bindArgs`: raw arguments to the src/core/api/index.ts types) and how it runs on the
  * {@link Engine} and the file writers. The router, the argument checks and the docs all read
  * this list. To add a method: a module here and one line below (README "How to add a method").
  */

@@ -60,7 +60,7 @@ export interface MethodSpec<A = unknown> {
   /** Examples: curl and R (httr) lines; `{base}` stands for the server address. */
   examples: string[];
   /**
-   * The method's typed arguments (src/core/api.ts types) from a request's raw arguments:
+   * The method's typed arguments (src/core/api/index.ts types) from a request's raw arguments:
    * checked against {@link MethodSpec.args}, parsed, never evaluated.
    * @throws IndapiError UNUSED_ARGUMENT, BAD_ARGUMENT naming the argument (400)
    */

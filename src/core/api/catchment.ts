@@ -1,7 +1,7 @@
 /**
  * Shapes of the catchment (marketshed) query, shared by the engine (query.ts), the HTTP
  * contract (src/contract/methods/catchment.ts), the writers (files.ts) and the app's
- * Catchment panel. Re-exported by src/core/api.ts.
+ * Catchment panel. Re-exported by src/core/api/index.ts (the `api` room).
  *
  * Units are in the names: minutes, km, km2, degrees (EPSG:4326, longitude first).
  */
