@@ -67,6 +67,8 @@ test('disk sessions: the same run loses sessions (the test sees the problem)', a
   const r = await scenario({}, 8_000);
   expect(r.kills).toBe(2);
   expect(r.fig.sessions.length).toBeGreaterThan(10);
-  expect(r.byNode.n0).toBeGreaterThan(0);
+  // sessions made on more than one node, so on a killed one too (on a loaded machine the first node
+  // killed may not have passed its health check yet, so which ones is not fixed)
+  expect(Object.keys(r.byNode).length).toBeGreaterThanOrEqual(2);
   expect(r.direct.missing.length + (r.fig.statuses['404'] ?? 0)).toBeGreaterThan(0);
 }, 240_000);
