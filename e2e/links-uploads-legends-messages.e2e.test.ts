@@ -102,7 +102,7 @@ describe('2. uploaded shapes keep their names', () => {
       const { ctx, page } = await open('#v=ELEVATION&panel=areas', viewport);
       await ready(page);
       const panel = page.locator('#panel-areas');
-      await panel.locator('input[type="file"]').setInputFiles({ name: 'fixture-shapes.geojson', mimeType: 'application/geo+json', buffer: Buffer.from(JSON.stringify(FIXTURE)) });
+      await panel.locator('input[type="file"]:not([data-testid="bulk-file"])').setInputFiles({ name: 'fixture-shapes.geojson', mimeType: 'application/geo+json', buffer: Buffer.from(JSON.stringify(FIXTURE)) });
       await panel.getByTestId('upload-msg').waitFor({ timeout: 30_000 });
       await panel.getByRole('button', { name: 'Summarise areas' }).click();
       const table = panel.getByRole('table', { name: /Area summary table/ });
