@@ -61,6 +61,9 @@ beforeAll(async () => {
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
   });
   context = await browser.newContext();
+  // the offline case checks the per-layer path of large bundles (unused COGs fail clearly): the
+  // embedded bundle is not kept whole by default here (the "Free all" preference, src/app/keep-all.ts)
+  await context.addInitScript(() => { try { localStorage.setItem('indapi3.keepAll', '0'); } catch { /* storage off */ } });
   page = await context.newPage();
   await page.goto(srv.url);
   await swReady(page);

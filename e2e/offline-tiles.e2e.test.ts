@@ -18,6 +18,15 @@ import { storageStatus, summarise, waitSynced } from './offline-helpers';
 import { settle, shot, waitMap, serverAndBrowser } from './app-helpers';
 import { decodePng } from './png';
 
+/**
+ * These tests check the per-layer path of large bundles (layers kept as they are drawn, a category
+ * kept on request): the embedded bundle, small enough to be kept whole by default after the first
+ * map, is told not to (the preference a person sets with "Free all", src/app/keep-all.ts).
+ */
+async function perLayer(ctx: import('playwright-core').BrowserContext): Promise<void> {
+  await ctx.addInitScript(() => { try { localStorage.setItem('indapi3.keepAll', '0'); } catch { /* storage off */ } });
+}
+
 /** Paths of the COGs the storage status lists as recently used (cached because they were read). */
 async function recentCogs(page: Page): Promise<string[]> {
   return ((await storageStatus(page)).recent as Array<{ path: string }>).map((r) => r.path);
@@ -131,6 +140,7 @@ describe('map tiles and a full quota offline', () => {
     test(`${vp.name}: tiles drawn on a first visit draw again offline after a reload`, async () => {
       const code = vp.name === 'desktop' ? 'DIST_COAST' : 'TRI';
       const ctx = await browser.newContext({ viewport: { width: vp.width, height: vp.height } });
+      await perLayer(ctx);
       try {
         const page = await ctx.newPage();
         // A first visit: no service worker yet; map an indicator (opaque, so pixels are the palette's), pan a little.
@@ -175,6 +185,7 @@ describe('map tiles and a full quota offline', () => {
   }
   test('a full quota: keeping a category says storage is full; what was kept stays intact and answers offline; online still answers', async () => {
     const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    await perLayer(ctx);
     const origin = new URL(srv.url).origin;
     const page = await ctx.newPage();
     const cdp = await ctx.newCDPSession(page);
