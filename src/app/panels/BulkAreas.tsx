@@ -19,7 +19,6 @@ import { svgToPng } from '../svg-to-png';
 import { setUploadChoro, uploadChoropleth } from '../upload-layer';
 import { nameKey, shapeNames } from '../upload';
 import { colLabel, errText, summaryVars, type PanelCtx } from './common';
-import { filesWorker, saveBytes } from './DownloadPanel';
 import { endpoint } from './api-snippets';
 import { API_BASE } from './ApiPanel';
 
@@ -43,6 +42,8 @@ function useBulkDownload(result: BulkResult | null) {
     const id = nextId.current++;
     setBusy({ id, pct: 0 }); setErr(null); setSaved(null);
     try {
+      // the Download panel's module (its files worker and saver) loads on first use: it stays its own chunk
+      const { filesWorker, saveBytes } = await import('./DownloadPanel');
       const n = result.shapes.geometries.length;
       const args = { var: result.vars, domains: `<${n} shapes of ${result.shapes.fileName}, numbered 1..${n} as 'feature'>`, ...(result.exact ? { exact: true } : {}) };
       const out = await filesWorker().build(id, { method: 'classify', args, format, requestUrl: endpoint(API_BASE, 'classify', false), table: result.table, shapes: result.shapes.geometries },
@@ -56,7 +57,7 @@ function useBulkDownload(result: BulkResult | null) {
       setBusy(null);
     }
   };
-  return { format, setFormat, busy, saved, err, save, cancel: () => { if (busy) void filesWorker().cancel(busy.id); } };
+  return { format, setFormat, busy, saved, err, save, cancel: () => { if (busy) void import('./DownloadPanel').then((m) => m.filesWorker().cancel(busy.id)); } };
 }
 
 /** The section. */
