@@ -205,7 +205,7 @@ async function abuse(base: string): Promise<{ status: number; ms: number; probeM
 }
 
 /** A form body of about `bytes` bytes: one R literal numeric vector (`x=c(0.5,1.5,...)`), as the battery's large bodies. */
-function bigForm(bytes: number): string {
+export function bigForm(bytes: number): string {
   const parts: string[] = [];
   let len = 4;
   for (let i = 0; len < bytes; i++) {

@@ -16,6 +16,7 @@ import { largeBodyGate } from '../../src/node/hardening';
 import { packArgs, unpackArgs } from '../../src/node/pack-args';
 import { startServer, type RunningServer } from '../../src/node/server';
 import { bundleDir } from '../contract/backend';
+import { bigForm as batteryForm } from '../../bench/load';
 
 const R = '/ocpu/library/indapi3/R';
 let dir: string;
@@ -35,17 +36,8 @@ afterAll(async () => {
   else process.env.POOL_THREADS = saved.t;
 });
 
-/** A form body of about `bytes` bytes: one R literal numeric vector `x = c(0.5, 1.5, ...)`. */
-function bigForm(bytes: number): Buffer {
-  const parts: string[] = [];
-  let len = 4;
-  for (let i = 0; len < bytes; i++) {
-    const t = String((i % 1000) + 0.5);
-    parts.push(t);
-    len += t.length + 1;
-  }
-  return Buffer.from(`x=c(${parts.join(',')})`);
-}
+/** A form body of about `bytes` bytes (the bench's battery body, bench/load.ts), as bytes. */
+const bigForm = (bytes: number): Buffer => Buffer.from(batteryForm(bytes));
 
 interface Answer { status: number; retryAfter?: string; body: string }
 
