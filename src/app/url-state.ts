@@ -2,7 +2,8 @@
  * Shareable app state in the URL hash: indicator, summary variables, countries, `by`
  * domains with custom breaks, drawn/pasted WKT, the `exact` option, the open panel, the
  * map opacity, the map view, the picked place, which result to re-run and the layer
- * comparison (second indicator, swipe or split, divider position). Parsing never throws: unknown keys are ignored and the caller
+ * comparison (second indicator, swipe or split, divider position), the statistics of the
+ * Summaries and Areas panels (`st=`, `q=`, `bins=`, `wt=`). Parsing never throws: unknown keys are ignored and the caller
  * validates codes against the catalog.
  */
 import { MAX_NAME_CHARS } from '../core/catchment/options';
@@ -118,6 +119,14 @@ export interface UrlState {
   names: string[];
   /** Catchment sources, named (hash `src=` as a JSON array of [lon, lat, name(, capacity)]); [] = none (the picked place is the source). */
   src: SourceSpec[];
+  /** Statistics of Summaries and Areas, the API's `stats` names (hash `st=mean,quantile`); [] = the indicator's own value only. */
+  st: string[];
+  /** Quantile probabilities 0..1 of `quantile` (hash `q=0.1,0.5,0.9`); null = the API's default. */
+  q: number[] | null;
+  /** Histogram bin count 1..1000 of `histogram` (hash `bins=10`); null = the API's default. */
+  bins: number | null;
+  /** Weight layer code of the weighted statistics (hash `wt=POP_MODEL`); null = none. */
+  wt: string | null;
 }
 
 /** How two layers are compared: `swipe` (one map, a draggable divider) or `split` (two maps side by side, or stacked on a phone). */
@@ -125,10 +134,10 @@ export type CompareMode = 'swipe' | 'split';
 const CMP_MODES: CompareMode[] = ['swipe', 'split'];
 
 /** Keys whose change is a step of its own in the browser history (Back returns before it); others replace the entry. */
-export const HISTORY_KEYS: ReadonlyArray<keyof UrlState> = ['v', 'vars', 'noVars', 'iso', 'by', 'panel', 'pick', 'run', 'exact', 'v2', 'cmp', 'cm', 'src'];
+export const HISTORY_KEYS: ReadonlyArray<keyof UrlState> = ['v', 'vars', 'noVars', 'iso', 'by', 'panel', 'pick', 'run', 'exact', 'v2', 'cmp', 'cm', 'src', 'st', 'wt'];
 
 /** The state of a fresh visit. */
-export const DEFAULT_STATE: UrlState = { v: null, vars: [], noVars: false, iso: [], by: [], breaks: {}, wkt: '', exact: false, panel: 'summary', op: 0.85, map: null, pick: null, run: null, v2: null, cmp: null, sw: 0.5, cm: null, tv: null, tr: null, tc: null, y: null, names: [], src: [] };
+export const DEFAULT_STATE: UrlState = { v: null, vars: [], noVars: false, iso: [], by: [], breaks: {}, wkt: '', exact: false, panel: 'summary', op: 0.85, map: null, pick: null, run: null, v2: null, cmp: null, sw: 0.5, cm: null, tv: null, tr: null, tc: null, y: null, names: [], src: [], st: [], q: null, bins: null, wt: null };
 
 const list = (s: string | null) => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : []);
 /** n finite numbers from "a,b,c" (null otherwise). */
@@ -144,6 +153,23 @@ function strings(s: string | null): string[] {
     const v: unknown = JSON.parse(s);
     return Array.isArray(v) ? v.slice(0, 10_000).map((x) => (typeof x === 'string' ? x.slice(0, 200) : '')) : [];
   } catch { return []; }
+}
+
+/**
+ * The statistics choices of a hash: names that look like statistic names (the engine checks
+ * them against its registry), probabilities 0..1 (at most 100), a whole bin count 1..1000, a
+ * code; anything else is dropped (never throws).
+ */
+function zonalFromParams(p: URLSearchParams): Pick<UrlState, 'st' | 'q' | 'bins' | 'wt'> {
+  const q = list(p.get('q')).map(Number);
+  const bins = Number(p.get('bins'));
+  const wt = p.get('wt');
+  return {
+    st: [...new Set(list(p.get('st')).filter((x) => /^[a-z][a-z0-9_]{0,30}$/.test(x)))],
+    q: q.length && q.length <= 100 && q.every((x) => Number.isFinite(x) && x >= 0 && x <= 1) ? q : null,
+    bins: p.has('bins') && Number.isInteger(bins) && bins >= 1 && bins <= 1000 ? bins : null,
+    wt: wt && /^[A-Za-z0-9_]{1,64}$/.test(wt) ? wt : null,
+  };
 }
 
 /** Parses a location hash ("#v=ELEVATION&iso=KEN,TZA&by=ADM1_NAME_ALT&brk.ELEVATION=0,500,1000"). */
@@ -187,6 +213,7 @@ export function parseHash(hash: string): UrlState {
     y: p.get('y') || null,
     names: p.get('wkt') ? strings(p.get('fn')) : [],
     src: sourcesFromParam(p.get('src')),
+    ...zonalFromParams(p),
   };
 }
 
@@ -217,6 +244,10 @@ export function toHash(s: UrlState): string {
   }
   if (s.cm) p.set('cm', s.cm.join(','));
   if (s.src.length) p.set('src', sourcesToParam(s.src));
+  if (s.st.length) p.set('st', s.st.join(','));
+  if (s.q) p.set('q', s.q.join(','));
+  if (s.bins !== null) p.set('bins', String(s.bins));
+  if (s.wt) p.set('wt', s.wt);
   if (s.map) p.set('map', [+s.map[0].toFixed(4), +s.map[1].toFixed(4), +s.map[2].toFixed(2)].join(','));
   const str = p.toString();
   return str ? `#${str}` : '';

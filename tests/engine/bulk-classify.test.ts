@@ -19,6 +19,18 @@ domains.sliver = 'POLYGON((36 -1, 36.002 -1, 36.002 -0.9, 36 -1))';
 const values = (r: Row) => Object.fromEntries(Object.entries(r).filter(([k]) => !['name', 'feature', 'ISO3', 'ADM0_NAME'].includes(k)));
 
 describe('classify over many domains at once (gathered frame, cached coverage)', () => {
+  it('refuses frac over continuous layers only with a 400 naming stats', async () => {
+    const e = createNodeEngine(DATA);
+    await expect(e.classify({ var: ['ELEVATION', 'SLOPE'], domains, stats: ['frac'] })).rejects.toMatchObject({ code: 'BAD_ARGUMENT', message: expect.stringMatching(/^'stats' asks for frac, which applies to class layers only, but ELEVATION, SLOPE are continuous/) });
+    await expect(e.getLayer({ var: ['ELEVATION'], iso3: ['KEN'], stats: ['weighted_frac'], weights: 'POP_MODEL' })).rejects.toMatchObject({ code: 'BAD_ARGUMENT', message: expect.stringContaining("'stats'") });
+    // with a class layer beside it, the class layer gets its shares and the continuous one none
+    const mixed = await e.classify({ var: ['ELEVATION', 'ELEV_ZONE'], domains: { k0: domains.k0 }, stats: ['frac'] });
+    const fracCols = mixed.columns.map((c) => c.name).filter((n) => n.includes('_frac_'));
+    expect(fracCols.length).toBeGreaterThan(0);
+    expect(fracCols.every((n) => n.startsWith('ELEV_ZONE_frac_'))).toBe(true);
+    await e.store.close();
+  });
+
   it.each([false, true])('gives each domain the values one query per domain gives (getLayerWKT over that shape alone; exact %s)', async (exact) => {
     const e = createNodeEngine(DATA);
     const all = await e.classify({ var: VARS, domains, exact, stats: STATS });

@@ -12,6 +12,8 @@ import type { DrawMode } from '../../ui/MapView';
 import { parseWktGeometries } from '../../ui/wkt';
 import { UploadShapes } from './UploadShapes';
 import { BulkAreas } from './BulkAreas';
+import { StatsPicker } from './StatsPicker';
+import { statColumns, statDecimals, statLabel, zonalRequest, zonalText } from './zonal-choice';
 import { codesKnown, chartKey, colLabel, errText, summaryVars, tableColumns, type PanelCtx } from './common';
 
 /** Bounds [w, s, e, n] of WKT shapes (a lone point gets a small box around it); null when none. */
@@ -66,9 +68,10 @@ export function AreasPanel({ ctx, drawMode, setDrawMode }: AreasPanelProps) {
     if (vars.length === 0) return setMsg('Choose at least one indicator (map one from the catalog or add it under Summaries).');
     if (wktErr) { document.getElementById('areas-wkt')?.focus(); return; } // the WKT's own error is the message
     if (!state.wkt.trim()) return setMsg('Draw a point or polygon on the map, or paste WKT, first.');
-    const a: GetLayerWktArgs = { var: vars, wkt: state.wkt, exact: state.exact, totals: true };
+    const z = zonalRequest(state);
+    const a: GetLayerWktArgs = { var: vars, wkt: state.wkt, exact: state.exact, totals: true, ...z };
     const n = parseWktGeometries(state.wkt).length;
-    r.run(a, { method: 'indapi', args: { var: vars, wkt: state.wkt, ...(state.exact ? { exact: true } : {}), totals: true }, label: `Areas: ${vars.join(', ')} over ${n === 1 ? '1 shape' : `${n} shapes`}${state.exact ? ' (exact)' : ''}` });
+    r.run(a, { method: 'indapi', args: { var: vars, wkt: state.wkt, ...(state.exact ? { exact: true } : {}), totals: true, ...z }, label: `Areas: ${vars.join(', ')} over ${n === 1 ? '1 shape' : `${n} shapes`}${state.exact ? ' (exact)' : ''}${zonalText(z)}` });
     setRanKey(JSON.stringify(a));
     if (!auto && state.run !== 'areas') update({ run: 'areas' });
     // the map goes to the shapes once their result is shown: its flight and the tiles it
@@ -101,10 +104,10 @@ export function AreasPanel({ ctx, drawMode, setDrawMode }: AreasPanelProps) {
   // a shape's name (an uploaded feature's name property), else its number
   const shapeName = useCallback((f: unknown) => state.names[Number(f) - 1] || String(f), [state.names]);
   const barLabel = useCallback((row: Row) => (row.feature !== undefined ? `${shapeName(row.feature)}${isTotal(row) ? ' · all countries' : row.ADM0_NAME ?? row.ISO3 ? ` · ${row.ADM0_NAME ?? row.ISO3}` : ''}` : String(row[x] ?? '')), [x, isTotal, shapeName]);
-  const label = useCallback((c: string) => (c === 'feature' ? 'Shape' : colLabel(byCode, c)), [byCode]);
+  const label = useCallback((c: string) => (c === 'feature' ? 'Shape' : statLabel(r.last?.data.columns, c) ?? colLabel(byCode, c)), [byCode, r.last]);
   const table = useMemo(() => tableColumns(rows.filter((row) => !isTotal(row)), r.last?.data.columns.map((c) => c.name) ?? [], ['feature']), [rows, r.last, isTotal]);
   const cellText = useCallback((row: Row, c: string) => (c === 'feature' && row.feature !== undefined ? shapeName(row.feature) : isTotal(row) && (c === 'ISO3' || c === 'ADM0_NAME') ? 'all countries' : undefined), [isTotal, shapeName]);
-  const decimals = useMemo(() => Object.fromEntries((r.last?.args.var ?? []).map((v) => [v, byCode.get(v)?.dec ?? 2])), [r.last, byCode]);
+  const decimals = useMemo(() => ({ ...statDecimals(r.last?.data.columns), ...Object.fromEntries((r.last?.args.var ?? []).map((v) => [v, byCode.get(v)?.dec ?? 2])) }), [r.last, byCode]);
   return (
     <section aria-labelledby="areas-h">
       <h2 id="areas-h">Areas</h2>
@@ -126,10 +129,11 @@ export function AreasPanel({ ctx, drawMode, setDrawMode }: AreasPanelProps) {
         <span>Exact: weight cells by the fraction each shape covers (else cells whose centre is inside)</span>
       </label>
       <p className="muted small">Indicators: {vars.length ? vars.join(', ') : 'none chosen'}</p>
+      <StatsPicker ctx={ctx} idPrefix="areas" />
       {/* one current message: the WKT's error, else this panel's, else the last run's error while its inputs stand */}
       <RunControls run={r} label="Summarise areas" progressLabel="Summarising areas" onRun={() => submit()}
         message={wktErr ? null : msg} messageTestId="areas-msg"
-        error={!wktErr && !msg && r.error && ranKey === JSON.stringify({ var: vars, wkt: state.wkt, exact: state.exact, totals: true }) ? errText(r.error) : null} errorTestId="areas-run-error" />
+        error={!wktErr && !msg && r.error && ranKey === JSON.stringify({ var: vars, wkt: state.wkt, exact: state.exact, totals: true, ...zonalRequest(state) }) ? errText(r.error) : null} errorTestId="areas-run-error" />
       {r.last && (
         <ResultFrame run={r} testId="areas-result">
           <p className="muted small">{rows.length} row{rows.length === 1 ? '' : 's'}{r.last.args.exact ? ' · exact coverage' : ''}</p>
@@ -139,7 +143,7 @@ export function AreasPanel({ ctx, drawMode, setDrawMode }: AreasPanelProps) {
             </label>
           )}
           {rows.length > 0 && y && <BarChart rows={rows} x={x} y={y} label={barLabel} order={[...new Set(rows.map(barLabel))].sort((p, q) => p.localeCompare(q, undefined, { numeric: true }))} title={`${label(y)} by shape`} xTitle={x === 'feature' ? 'Shape' : label(x)} yTitle={label(y)} />}
-          <ResultTable rows={rows} columns={table.cols} caption="Area summary table" note={table.country ?? undefined} colLabel={label} valueCols={r.last.args.var} pinned={isTotal} cellText={cellText} decimals={decimals} />
+          <ResultTable rows={rows} columns={table.cols} caption="Area summary table" note={table.country ?? undefined} colLabel={label} valueCols={[...r.last.args.var, ...statColumns(r.last.data.columns)]} pinned={isTotal} cellText={cellText} decimals={decimals} />
         </ResultFrame>
       )}
       <BulkAreas ctx={ctx} />

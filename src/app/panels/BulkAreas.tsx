@@ -21,12 +21,13 @@ import { nameKey, shapeNames } from '../upload';
 import { colLabel, errText, summaryVars, type PanelCtx } from './common';
 import { endpoint } from './api-snippets';
 import { API_BASE } from './ApiPanel';
+import { statLabel, zonalRequest, type ZonalRequest } from './zonal-choice';
 
 /** Formats an upload's results are saved in: the table formats of the registry (csv, dta, rds, rda, gpkg). */
 export const BULK_FORMATS = FORMATS.filter((f) => f.input === 'table');
 
 /** A finished job: its table and what it was computed from. */
-interface BulkResult { table: TableResult; vars: string[]; shapes: BulkShapes; exact: boolean; names: string[] }
+interface BulkResult { table: TableResult; vars: string[]; shapes: BulkShapes; exact: boolean; names: string[]; zonal: ZonalRequest }
 
 const aborted = (e: unknown) => (e as { code?: string } | null)?.code === 'ABORTED' || (e as Error | null)?.name === 'AbortError';
 
@@ -45,7 +46,7 @@ function useBulkDownload(result: BulkResult | null) {
       // the Download panel's module (its files worker and saver) loads on first use: it stays its own chunk
       const { filesWorker, saveBytes } = await import('./DownloadPanel');
       const n = result.shapes.geometries.length;
-      const args = { var: result.vars, domains: `<${n} shapes of ${result.shapes.fileName}, numbered 1..${n} as 'feature'>`, ...(result.exact ? { exact: true } : {}) };
+      const args = { var: result.vars, domains: `<${n} shapes of ${result.shapes.fileName}, numbered 1..${n} as 'feature'>`, ...(result.exact ? { exact: true } : {}), ...result.zonal };
       const out = await filesWorker().build(id, { method: 'classify', args, format, requestUrl: endpoint(API_BASE, 'classify', false), table: result.table, shapes: result.shapes.geometries },
         proxy(svgToPng), proxy((d: number) => setBusy((b) => (b && b.id === id ? { id, pct: d } : b))));
       if (!out.ok) { setErr(out.error.code === 'ABORTED' ? 'Cancelled.' : out.error.message); return; }
@@ -90,10 +91,11 @@ export function BulkAreas({ ctx }: { ctx: PanelCtx }) {
     if (!shapes || job) return;
     if (!vars.length) { setErr('Choose at least one indicator (map one from the catalog or add it under Summaries).'); return; }
     const ac = new AbortController();
+    const zonal = zonalRequest(state);
     let pct = -1;
     setErr(null); setJob({ ac, progress: null });
     try {
-      const table = await getEngine().classify({ var: vars, domains: bulkDomains(shapes.geometries), key: 'feature', exact: state.exact }, {
+      const table = await getEngine().classify({ var: vars, domains: bulkDomains(shapes.geometries), key: 'feature', exact: state.exact, ...zonal }, {
         signal: ac.signal,
         onProgress: (d, t) => {
           const p = Math.floor((d / t) * 100);
@@ -101,7 +103,7 @@ export function BulkAreas({ ctx }: { ctx: PanelCtx }) {
         },
       });
       const key = shapes.props.map(nameKey).find((k) => k !== undefined) ?? null;
-      setResult({ table, vars, shapes, exact: state.exact, names: shapeNames(shapes.props, key) });
+      setResult({ table, vars, shapes, exact: state.exact, names: shapeNames(shapes.props, key), zonal });
       const b = shapesBounds(shapes.geometries);
       if (b) ctx.fitTo(b);
       setColumn(table.columns.find((c) => c.role === 'value')?.name ?? null);
@@ -119,7 +121,7 @@ export function BulkAreas({ ctx }: { ctx: PanelCtx }) {
   }, [result, column, byCode]);
   const cols = useMemo(() => (result ? ['feature', 'name', ...result.table.columns.map((c) => c.name).filter((c) => c !== 'feature')] : []), [result]);
   const cellText = (row: Row, c: string) => (c === 'name' ? result?.names[Number(row.feature) - 1] : undefined);
-  const label = (c: string) => (c === 'feature' ? 'Shape' : c === 'name' ? 'Name' : colLabel(byCode, c));
+  const label = (c: string) => (c === 'feature' ? 'Shape' : c === 'name' ? 'Name' : statLabel(result?.table.columns, c) ?? colLabel(byCode, c));
 
   return (
     <section className="bulk" aria-labelledby="bulk-h" data-testid="bulk">
@@ -144,7 +146,7 @@ export function BulkAreas({ ctx }: { ctx: PanelCtx }) {
               <select data-testid="bulk-column" value={column ?? ''} onChange={(e) => setColumn(e.target.value)}>{valueCols.map((c) => <option key={c} value={c}>{label(c)} ({c})</option>)}</select>
             </label>
           )}
-          <VirtualTable rows={result.table.rows} columns={cols} label={label} cellText={cellText} caption="Summary by uploaded shape" testId="bulk-table" decimals={(c) => byCode.get(c)?.dec ?? 2} />
+          <VirtualTable rows={result.table.rows} columns={cols} label={label} cellText={cellText} caption="Summary by uploaded shape" testId="bulk-table" decimals={(c) => byCode.get(c)?.dec ?? result.table.columns.find((x) => x.name === c)?.dec ?? 2} />
           <fieldset className="radios formats">
             <legend>Save the table as</legend>
             {BULK_FORMATS.map(({ name, label: l }) => <label key={name}><input type="radio" name="bulk-format" value={name} checked={dl.format === name} onChange={() => dl.setFormat(name)} /> <code>{name}</code> {l}</label>)}

@@ -10,8 +10,10 @@ import { RunControls } from '../../ui/RunControls';
 import { codesKnown, emptyResult, errText, isoOptions, peopleCodes, readBreaks, summaryVars, varOptions, varSearch, type PanelCtx } from './common';
 import { byCodesOf, useSummaryView, type SummaryRows } from './summary-view';
 import { SummaryResult } from './SummaryResult';
+import { StatsPicker } from './StatsPicker';
+import { zonalRequest, zonalText } from './zonal-choice';
 
-/** Builds getLayer arguments from the URL state. */
+/** Builds getLayer arguments from the URL state (the chosen statistics as `stats`, `q`, `bins`, `weights`). */
 export function summaryArgs(s: PanelCtx['state']): GetLayerArgs {
   const vars = summaryVars(s);
   let by: ByArg | undefined;
@@ -24,13 +26,13 @@ export function summaryArgs(s: PanelCtx['state']): GetLayerArgs {
       by = o as ByArg;
     } else by = [...s.by];
   }
-  return { var: vars, iso3: s.iso.length ? [...s.iso] : ['SSA'], ...(by ? { by } : {}) };
+  return { var: vars, iso3: s.iso.length ? [...s.iso] : ['SSA'], ...(by ? { by } : {}), ...zonalRequest(s) };
 }
 
 /** What a summary request was for, e.g. "Summary of AREA_TOTAL for ETH by ADM1_NAME_ALT, ELEVATION" (Download's "For:", the old-result line). */
 export function summaryLabel(a: GetLayerArgs): string {
   const by = byCodesOf(a);
-  return `Summary of ${a.var.join(', ')} for ${(a.iso3 ?? ['SSA']).join(', ')}${by.length ? ` by ${by.join(', ')}` : ''}`;
+  return `Summary of ${a.var.join(', ')} for ${(a.iso3 ?? ['SSA']).join(', ')}${by.length ? ` by ${by.join(', ')}` : ''}${zonalText(a)}`;
 }
 
 export { naNote, sortByKeys, type SummaryRows } from './summary-view';
@@ -130,6 +132,7 @@ export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: Summa
         <p className="small"><button type="button" className="ghost small" onClick={() => { update({ by: [...state.by, 'ADM1_NAME_ALT'] }); setTimeout(() => document.getElementById('sum-by-input')?.focus(), 0); }}>+ by province (ADM1)</button></p>
       )}
       <BreakFields ctx={ctx} breakText={breakText} setBreakText={setBreakText} />
+      <StatsPicker ctx={ctx} idPrefix="sum" />
       <RunControls run={r} label="Summarise" progressLabel="Summarising" onRun={() => submit()} message={msg} error={r.error && errText(r.error)}
         buttonData={{ 'data-runs': r.runs, 'data-running': r.running ? '1' : '0', 'data-vars': vars.join(',') }} />
       {emptyMsg && !r.running && <p className="msg warn" role="status" data-testid="summary-empty">{emptyMsg}{shown ? ' The previous result is kept below.' : ''}</p>}

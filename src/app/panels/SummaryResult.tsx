@@ -14,6 +14,7 @@ import { ResultFrame } from '../../ui/ResultFrame';
 import { shareColumn, unitOrder } from './two-domain';
 import { hasValue, isNaRow, isTotalRow, noData, type PanelCtx } from './common';
 import { naNote, type SummaryView } from './summary-view';
+import { statColumns } from './zonal-choice';
 
 /** Indicators whose values below 0 m come from sea-floor depths of ETOPO5 at coastal cells. */
 const TERRAIN = ['ELEVATION', 'SLOPE', 'TRI'];
@@ -97,7 +98,7 @@ export function SummaryResult({ r, v, stale, headingRef, setYCol, update, people
       {naRows.length > 0 && <p className="msg warn small" role="status" data-testid="summary-na">{naNote(naRows, shownBy.filter((c) => naRows.some((x) => x[c] === null)).map(naKind).includes('outside the breaks'), shown.args.var.filter((c) => peopleVars.includes(c)))}</p>}
       <SummaryChoices v={v} vars={shown.args.var} setYCol={setYCol} />
       <SummaryChart v={v} />
-      <ResultTable rows={shownRows} columns={table.cols} caption="Summary table" note={place} pinned={pinned} cellText={cellText} cellTitle={cellTitle} valueCols={[...shown.args.var, ...(showShare && y ? [shareColumn(y)] : [])]} colLabel={label} keyOrders={orders} decimals={decimals} />
+      <ResultTable rows={shownRows} columns={table.cols} caption="Summary table" note={place} pinned={pinned} cellText={cellText} cellTitle={cellTitle} valueCols={[...shown.args.var, ...statColumns(shown.data.columns), ...(showShare && y ? [shareColumn(y)] : [])]} colLabel={label} keyOrders={orders} decimals={decimals} />
       {belowSea.length > 0 && <BelowSeaNote codes={belowSea} update={update} />}
     </ResultFrame>
   );

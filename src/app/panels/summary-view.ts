@@ -12,6 +12,7 @@ import { loadClassLabels } from '../bundle';
 import type { RunState } from '../useRun';
 import { intervalText, requestBreaks } from './intervals';
 import { shareColumn, sliceRows, splitDomains, withShares, type TwoDomains } from './two-domain';
+import { statDecimals, statLabel } from './zonal-choice';
 import { byCellText, byColumn, chartKey, colLabel, hasValue, isNaRow, isTotalRow, keyOrder, prettyUnit, tableColumns, type PanelCtx } from './common';
 
 /** The `by` codes of summary arguments (a list, or the keys of an object of breaks). */
@@ -112,8 +113,8 @@ function useSummaryText(byCode: PanelCtx['byCode'], { shown, shownCodes, shownBy
     const r0 = i >= 0 && c === shownCodes[i] ? byCode.get(c) : undefined;
     if (r0?.type === 'continuous') return r0.unit ? `${r0.varLabel} interval (${prettyUnit(r0.unit)})` : `${r0.varLabel} interval`;
     if (y && two && c === shareColumn(y)) return `${colLabel(byCode, y).replace(/ \(.*$/, '')}: % of the unit's total`;
-    return colLabel(byCode, c);
-  }, [byCode, shownBy, shownCodes, y, two]);
+    return statLabel(shown?.data.columns, c) ?? colLabel(byCode, c);
+  }, [byCode, shownBy, shownCodes, y, two, shown]);
   return { naKind, keyText, cellText, cellTitle, label };
 }
 
@@ -159,7 +160,7 @@ export function useSummaryView(ctx: Pick<PanelCtx, 'byCode' | 'iso'>, r: RunStat
   const pinned = useCallback((row: Row) => isTotalRow(row, shownBy), [shownBy]);
   const text = useSummaryText(byCode, { shown, shownCodes, shownBy, y, two });
   const bars = useBars(ctx, rows, shownBy, xKey, orders, text.keyText);
-  const decimals = useMemo(() => Object.fromEntries([...(shown?.args.var ?? []).map((v) => [v, byCode.get(v)?.dec ?? 2] as const), ...(y ? [[shareColumn(y), 1] as const] : [])]), [shown, byCode, y]);
+  const decimals = useMemo(() => ({ ...statDecimals(shown?.data.columns), ...Object.fromEntries([...(shown?.args.var ?? []).map((v) => [v, byCode.get(v)?.dec ?? 2] as const), ...(y ? [[shareColumn(y), 1] as const] : [])]) }), [shown, byCode, y]);
   const table = useMemo(() => {
     const t = tableColumns(rows, shown?.data.columns.map((c) => c.name).filter((c) => c !== 'total') ?? [], shownBy);
     if (!showShare || !y) return t;

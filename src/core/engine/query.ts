@@ -14,7 +14,7 @@ import { compute, type Computed } from './compute';
 import type { Ctx } from './context';
 import { gridText, summariseDomains, type Domain } from './domains';
 import { checkStats, digLabOf, planBy, planVars, type BySpec, type VarSpec } from './plan';
-import { zonalPlanOf } from './zonal';
+import { checkZonalApplies, zonalPlanOf } from './zonal';
 import { binRows, cellRows, columns, metaOf, tableRows, withCells } from './rows';
 import { select, selectionUsed, unweighted, type Selection } from './select';
 
@@ -44,6 +44,7 @@ export async function prepare(q: QueryScope, args: GetLayerArgs, signal?: AbortS
   const byCodes = byCodesOf(args.by as never);
   const varSpecs = await planVars(c.cat, vars, byCodes, stats, signal);
   const zonal = zonalPlanOf(stats, args, (code) => c.cat.get(code));
+  checkZonalApplies(zonal.ops, varSpecs);
   if (zonal.ops.length) for (const v of varSpecs) v.zonal = zonal;
   const bys = await planBy(c.cat, args.by as never, signal, digLabOf(args.digLab));
   for (const b of bys) if (varSpecs.some((v) => v.code === b.code)) b.key = `${b.code}_by`;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Row, VarRecord } from '../types';
-import { explodeHistogram, quantileSuffix, weightedQuantile, ZonalAgg, zonalColumns, zonalPlanOf, type ZonalVar } from './zonal';
+import { checkZonalApplies, explodeHistogram, quantileSuffix, weightedQuantile, ZonalAgg, zonalColumns, zonalPlanOf, type ZonalVar } from './zonal';
 
 const rec = (code: string, type: 'class' | 'continuous' = 'continuous'): VarRecord => ({ varCode: code, varLabel: code, unit: 'm', dec: 3, type } as unknown as VarRecord);
 const lookup = (code: string) => (code === 'W' ? rec('W') : code === 'CLS' ? rec('CLS', 'class') : undefined);
@@ -31,6 +31,18 @@ describe('zonalPlanOf: the arguments, 400 naming each', () => {
     [['histogram'], { bins: [0, 1, 2], range: [0, 1] }, 'range'],
   ])('%j %j is refused naming %s', (stats, args, name) => {
     expect(() => zonalPlanOf(stats, args, lookup)).toThrow(expect.objectContaining({ code: 'BAD_ARGUMENT', message: expect.stringContaining(`'${name}'`) }));
+  });
+});
+
+describe('checkZonalApplies: an operation that applies to none of the variables is a 400 naming stats', () => {
+  const cont = { code: 'ELEVATION', rec: rec('ELEVATION') }, cls = { code: 'CLS', rec: rec('CLS', 'class') };
+  it('refuses frac and weighted_frac over continuous layers only, and stdev over class layers only', () => {
+    for (const op of ['frac', 'weighted_frac']) expect(() => checkZonalApplies([op], [cont])).toThrow(expect.objectContaining({ code: 'BAD_ARGUMENT', message: expect.stringMatching(/^'stats' asks for .*frac, which applies to class layers only, but ELEVATION is continuous/) }));
+    expect(() => checkZonalApplies(['stdev'], [cls])).toThrow(expect.objectContaining({ code: 'BAD_ARGUMENT', message: expect.stringContaining("'stats' asks for stdev") }));
+  });
+  it('accepts a mix (each variable gets the operations that apply to it) and the operations of any layer', () => {
+    expect(() => checkZonalApplies(['frac', 'stdev'], [cont, cls])).not.toThrow();
+    expect(() => checkZonalApplies(['area_km2', 'variety'], [cont])).not.toThrow();
   });
 });
 

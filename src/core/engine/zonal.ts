@@ -44,6 +44,7 @@ import type { ColumnInfo } from '../api';
 import type { Row, VarRecord } from '../types';
 import { roundR } from '../r/labels';
 import { deparse, SHORT } from '../r/deparse';
+import { ZONAL_OPS, ZONAL_NAMES, DEFAULT_Q, DEFAULT_BINS, MAX_Q, MAX_BINS } from './zonal-ops';
 
 /** What the zonal operations read of a frame (`accumulate.ts` Frame): group per cell, coverage, blocks, slots, per-group cell lists. */
 export interface ZoneFrame {
@@ -54,46 +55,7 @@ export interface ZoneFrame {
   lists?: { off: Int32Array; idx: Int32Array };
 }
 
-/** One zonal operation of the registry. */
-export interface ZonalOp {
-  /** Name in `stats` (exactextract's). */
-  name: string;
-  /** Variables it applies to: continuous, class, or both. */
-  of: 'numeric' | 'class' | 'any';
-  /** True when it needs `weights`. */
-  weighted?: boolean;
-  /** One-line definition (method docs). */
-  doc: string;
-}
-
-/** The zonal operations, in documentation order. */
-export const ZONAL_OPS: readonly ZonalOp[] = [
-  { name: 'frac', of: 'class', doc: 'share of each class of a class variable in the zone (coverage-weighted), columns `<VAR>_frac_<class>`, summing to 1' },
-  { name: 'weighted_frac', of: 'class', weighted: true, doc: 'share of the weight (`weights`) in each class, columns `<VAR>_weighted_frac_<class>`' },
-  { name: 'weighted_mean', of: 'numeric', weighted: true, doc: 'sum(f W x) / sum(f W) over cells with both x and W' },
-  { name: 'weighted_sum', of: 'numeric', weighted: true, doc: 'sum(f W x) over cells with both x and W' },
-  { name: 'variance', of: 'numeric', doc: 'population variance sum(f (x - m)^2) / sum(f) (Hmisc `wtd.var(method = "ML")`)' },
-  { name: 'stdev', of: 'numeric', doc: 'square root of `variance` (population)' },
-  { name: 'cv', of: 'numeric', doc: 'coefficient of variation, stdev / mean' },
-  { name: 'quantile', of: 'numeric', doc: 'quantiles at `q` (R `quantile(type = 7)`, or coverage-weighted with `quantile_type = "weighted"`), columns `<VAR>_q<100 q>`' },
-  { name: 'variety', of: 'any', doc: 'number of distinct values (classes)' },
-  { name: 'valid_percent', of: 'any', doc: 'percent of the zone (coverage-weighted cells) with a value' },
-  { name: 'nodata', of: 'any', doc: 'coverage-weighted count of the zone\'s cells without a value' },
-  { name: 'area_km2', of: 'any', doc: 'covered area in km2 on the WGS84 ellipsoid (cells with or without a value)' },
-  { name: 'histogram', of: 'numeric', doc: 'coverage-weighted counts per bin (`bins`, `range`), one row per bin' },
-];
-
-/** Names of the zonal operations. */
-export const ZONAL_NAMES: readonly string[] = ZONAL_OPS.map((o) => o.name);
-
-/** Default quantile probabilities of `quantile`. */
-export const DEFAULT_Q = [0.1, 0.25, 0.5, 0.75, 0.9];
-/** Default histogram bins. */
-export const DEFAULT_BINS = 10;
-/** Most quantile probabilities in `q`. */
-export const MAX_Q = 100;
-/** Most histogram bins. */
-export const MAX_BINS = 1000;
+export { ZONAL_OPS, ZONAL_NAMES, DEFAULT_Q, DEFAULT_BINS, MAX_Q, MAX_BINS, type ZonalOp } from './zonal-ops';
 
 /** The zonal arguments of a query, parsed once. */
 export interface ZonalPlan {
@@ -254,6 +216,24 @@ export function zonalColumns(v: ZonalVar, plan: ZonalPlan): ColumnInfo[] {
     }
   }
   return out;
+}
+
+/**
+ * Refuses operations that apply to none of the request's variables: `frac` or `weighted_frac`
+ * over continuous layers only (a continuous layer has no classes to share the zone between: ask
+ * for `by = list(<CODE> = c(breaks))` and the catalog formula per interval, or `histogram`),
+ * `stdev`, `quantile`... over class layers only. With a mix, each variable gets the columns of
+ * the operations that apply to it (the others add none for it).
+ * @throws IndapiError BAD_ARGUMENT naming `stats` and the operations and variables concerned
+ */
+export function checkZonalApplies(ops: string[], vars: ZonalVar[]): void {
+  for (const op of ops) {
+    if (vars.some((v) => applies(op, v))) continue;
+    const cls = ZONAL_OPS.find((z) => z.name === op)?.of === 'class';
+    throw bad('stats', cls
+      ? `asks for ${op}, which applies to class layers only, but ${vars.map((v) => v.code).join(', ')} ${vars.length === 1 ? 'is' : 'are'} continuous: there are no classes to share the zone between. Add a class layer to 'var', or for the share of the zone per interval of a continuous layer use by = list(${vars[0]?.code ?? 'CODE'} = c(<breaks>)) with AREA_TOTAL, or the histogram statistic.`
+      : `asks for ${op}, which applies to continuous layers only, but ${vars.map((v) => v.code).join(', ')} ${vars.length === 1 ? 'is a class layer' : 'are class layers'}; for class layers use frac, weighted_frac, variety, valid_percent, nodata or area_km2.`);
+  }
 }
 
 /** Cells of each zone (group or summary) of a frame, as compressed rows over the frame's cells. */

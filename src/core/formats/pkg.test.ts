@@ -30,6 +30,19 @@ describe('package side files', () => {
     expect(p.resources[0].schema.fields[5].constraints.enum).toHaveLength(3);
     expect(p.sources.length).toBeGreaterThan(0);
   });
+  it('classify: the README says what the feature column numbers and how to resend an uploaded file, not the placeholder alone', () => {
+    const cols = [{ name: 'feature', role: 'key' as const, label: 'feature', unit: '', type: 'integer' as const }, ...TABLE_KEN_ADM1.columns.filter((c) => c.role === 'value')];
+    const up = { ...info, method: 'classify', shownRequest: { var: ['ELEVATION'], domains: "<60 shapes of fixture-squares.gpkg, numbered 1..60 as 'feature'>", exact: true }, dataFiles: [{ ...info.dataFiles[0], columns: cols }] };
+    const readme = readmeText(up, ['a.csv']);
+    expect(readme).toContain('## Zones (`domains`)');
+    expect(readme).toMatch(/`feature` is the shape's number: its position, from 1, among the shapes of `domains`/);
+    expect(readme).toContain('the fraction of its area the shape covers (`exact = TRUE`)');
+    expect(readme).toMatch(/send the file's features as a GeoJSON FeatureCollection in `domains`.*in the same order/);
+    const named = readmeText({ ...up, shownRequest: { var: ['ELEVATION'], domains: { a: 'POINT(36 -1)' } }, dataFiles: [{ ...info.dataFiles[0], columns: [{ ...cols[0], name: 'name', type: 'string' as const }, ...cols.slice(1)] }] }, ['a.csv']);
+    expect(named).toMatch(/`name` is the shape's name/);
+    expect(named).not.toContain('uploaded in the app');
+    expect(readmeText(info, ['a.csv'])).not.toContain('## Zones');
+  });
   it('folds DESCRIPTION lines as Debian control continuation lines', () => {
     const d = descriptionText(info, ['a', 'b']);
     expect(d.split('\n').every((l) => l === '' || /^[A-Za-z@]+: /.test(l) || l.startsWith(' '))).toBe(true);

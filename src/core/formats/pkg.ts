@@ -312,6 +312,7 @@ export function readmeText(info: PackageInfo, fileNames: string[]): string {
     '```',
     '',
     ...dataFileNotes(info),
+    ...domainsNotes(info),
     '## Files',
     '',
     ...fileNames.map((f) => `- \`${f}\``),
@@ -394,6 +395,33 @@ ${items}
 </body>
 </html>
 `;
+}
+
+/**
+ * README lines on the zones of a `classify` package: what its key column (`feature`, `name` or
+ * the request's `key`) holds and how rows relate to the shapes of `domains`; when `domains` was
+ * a file uploaded in the app (the request then shows a description of it in place of the
+ * shapes), how to send the same shapes to the API. [] for other methods.
+ */
+function domainsNotes(info: PackageInfo): string[] {
+  if (info.method !== 'classify') return [];
+  const cols = info.dataFiles[0]?.columns ?? [];
+  const sentKey = typeof info.shownRequest.key === 'string' ? info.shownRequest.key : undefined;
+  const key = sentKey ?? cols.find((c) => c.role === 'key' && ['feature', 'name'].includes(c.name))?.name ?? 'feature';
+  const d = info.shownRequest.domains;
+  const uploaded = typeof d === 'string' && /^<.*>$/.test(d.trim());
+  const what = key === 'feature'
+    ? '`feature` is the shape\'s number: its position, from 1, among the shapes of `domains` (in a GeoJSON FeatureCollection or an uploaded file, the order of its features; in a list of WKT, the order of the list)'
+    : key === 'name' && sentKey === undefined
+      ? '`name` is the shape\'s name: its `name` property (GeoJSON) or its name in a named list of WKT; a shape without one has its number, from 1'
+      : `\`${key}\` is the shape's \`${key}\` property, as \`key\` asked; a shape without one has its number, from 1`;
+  return [
+    '## Zones (`domains`)',
+    '',
+    `Each row summarises the cells of one shape of \`domains\` (with the \`histogram\` statistic, one row per shape and bin), each cell weighted by ${info.shownRequest.exact === true ? 'the fraction of its area the shape covers (`exact = TRUE`)' : 'whether its centre is inside the shape (a shape covering no cell centre weights the cells it touches by the covered fraction)'}. ${what}.`,
+    ...(uploaded ? ['', `The shapes came from a file uploaded in the app (\`domains\` above describes it: ${markdownText(d as string)}); the GeoPackage download carries each shape's geometry beside its row. To repeat the request with the API, send the file's features as a GeoJSON FeatureCollection in \`domains\` (e.g. \`ogr2ogr -f GeoJSON -t_srs EPSG:4326 shapes.geojson <file>\`), in the same order, so their numbers match.`] : []),
+    '',
+  ];
 }
 
 /** README lines on how to open the data file (rda, rds, GeoJSON). */
