@@ -21,7 +21,7 @@ import type { OnExportProgress } from './map-export-steps';
 import { MapLegends } from './MapLegends';
 import { UploadMapLayer } from './UploadLayer';
 import { varOptions, varSearch } from './panels/common';
-import { UPLOAD_EVENT } from './panels/UploadShapes';
+import { handOverDroppedFile } from './panels/upload-drop';
 import { getRaster } from './services';
 import type { UrlState } from './url-state';
 import type { BundleData } from './useBundleData';
@@ -74,7 +74,7 @@ function dropFile(e: DragEvent, update: UrlUpdate): void {
   if (!f) return;
   e.preventDefault();
   update({ panel: 'areas' });
-  setTimeout(() => window.dispatchEvent(new CustomEvent(UPLOAD_EVENT, { detail: f })), 0);
+  setTimeout(() => handOverDroppedFile(f), 0);
 }
 
 /** The map pane. */

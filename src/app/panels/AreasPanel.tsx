@@ -10,11 +10,16 @@ import { RunControls } from '../../ui/RunControls';
 import { ResultFrame } from '../../ui/ResultFrame';
 import type { DrawMode } from '../../ui/MapView';
 import { parseWktGeometries } from '../../ui/wkt';
-import { UploadShapes } from './UploadShapes';
-import { BulkAreas } from './BulkAreas';
 import { StatsPicker } from './StatsPicker';
 import { statColumns, statDecimals, statLabel, zonalRequest, zonalText } from './zonal-choice';
+import { lazyRetry } from '../../ui/lazy-retry';
+import { Loadable } from '../../ui/Loadable';
 import { codesKnown, chartKey, colLabel, errText, summaryVars, tableColumns, type PanelCtx } from './common';
+
+// The upload tools (file readers, the table formats and GeoPackage writer of the bulk download)
+// load when the panel is first opened, not with the page: they were 6 KB gzipped of its first download.
+const UploadShapes = lazyRetry(() => import('./UploadShapes').then((m) => m.UploadShapes));
+const BulkAreas = lazyRetry(() => import('./BulkAreas').then((m) => m.BulkAreas));
 
 /** Bounds [w, s, e, n] of WKT shapes (a lone point gets a small box around it); null when none. */
 export function wktBounds(wkt: string): [number, number, number, number] | null {
@@ -47,6 +52,9 @@ export function AreasPanel({ ctx, drawMode, setDrawMode }: AreasPanelProps) {
   const [ranKey, setRanKey] = useState<string | null>(null);
   useEffect(() => { setText(state.wkt); setWktErr(null); }, [state.wkt]);
   const vars = summaryVars(state);
+  // the upload tools mount when the panel is first shown and then stay (a bulk job's result is kept across tabs)
+  const [opened, setOpened] = useState(state.panel === 'areas');
+  if (state.panel === 'areas' && !opened) setOpened(true);
 
   const onText = (t: string) => {
     setText(t);
@@ -118,7 +126,11 @@ export function AreasPanel({ ctx, drawMode, setDrawMode }: AreasPanelProps) {
       </div>
       {drawMode === 'polygon' && <p className="muted small">{touch ? 'Tap to add vertices; tap the first vertex to close the polygon.' : 'Click to add vertices; click the first vertex (or double-click) to close the polygon.'}</p>}
       {drawMode === 'point' && <p className="muted small">{touch ? 'Tap' : 'Click'} on the map to add a point.</p>}
-      <UploadShapes wkt={state.wkt} names={state.names} onNames={(names) => update({ names })} onWkt={(w, names) => { update({ wkt: w, names }); fit(w); }} />
+      {opened && (
+        <Loadable what="the upload tools" loading={<p className="muted small">Loading the upload tools…</p>}>
+          <UploadShapes wkt={state.wkt} names={state.names} onNames={(names) => update({ names })} onWkt={(w, names) => { update({ wkt: w, names }); fit(w); }} />
+        </Loadable>
+      )}
       <label className="field">
         <span>WKT (EPSG:4326, longitude latitude): POINT, MULTIPOINT, POLYGON, MULTIPOLYGON, GEOMETRYCOLLECTION</span>
         <textarea id="areas-wkt" rows={4} value={text} onChange={(e) => onText(e.target.value)} spellCheck={false} aria-invalid={!!wktErr} aria-describedby="wkt-err" placeholder="POLYGON ((36 -1.5, 37.5 -1.5, 37.5 0, 36 0, 36 -1.5))" />
@@ -146,7 +158,7 @@ export function AreasPanel({ ctx, drawMode, setDrawMode }: AreasPanelProps) {
           <ResultTable rows={rows} columns={table.cols} caption="Area summary table" note={table.country ?? undefined} colLabel={label} valueCols={[...r.last.args.var, ...statColumns(r.last.data.columns)]} pinned={isTotal} cellText={cellText} decimals={decimals} />
         </ResultFrame>
       )}
-      <BulkAreas ctx={ctx} />
+      {opened && <Loadable what="the bulk upload" loading={null}><BulkAreas ctx={ctx} /></Loadable>}
     </section>
   );
 }

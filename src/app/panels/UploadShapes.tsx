@@ -7,9 +7,7 @@ import { useEffect, useRef, useState } from 'react';
 import { parseWktGeometries } from '../../ui/wkt';
 import { nameKey, readUpload, shapeNames, shapesWkt, UPLOAD_MAX_BYTES, WKT_MAX_CHARS } from '../upload';
 import { errText } from './common';
-
-/** Window event carrying a dropped File (`detail`) to the upload control. */
-export const UPLOAD_EVENT = 'indapi-upload';
+import { takeDroppedFile, UPLOAD_EVENT } from './upload-drop';
 
 /**
  * Props: the current WKT and shape names (by shape number 1..n), a setter for the WKT with the
@@ -55,8 +53,10 @@ export function UploadShapes({ wkt, names, onWkt, onNames }: UploadShapesProps) 
   const readRef = useRef(read);
   readRef.current = read;
   useEffect(() => {
-    const on = (e: Event) => { const f = (e as CustomEvent<File>).detail; if (f) void readRef.current(f); };
+    // a file dropped on the map: announced while mounted, or kept from before this code had loaded
+    const on = () => { const f = takeDroppedFile(); if (f) void readRef.current(f); };
     window.addEventListener(UPLOAD_EVENT, on);
+    on();
     return () => window.removeEventListener(UPLOAD_EVENT, on);
   }, []);
 

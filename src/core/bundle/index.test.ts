@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SSA_GRID } from '../grid';
-import { bundleUrl, classTablePath, cogPath, manifestGrid, parseClassTable, parseManifest, parseVi, parseViRecords, serialiseClassTable, serialiseManifest, serialiseVi } from '.';
+import { bundleUrl, classTablePath, cogPath, manifestGrid, parseClassTable, parseManifest, parseVi, parseViRecords, serialiseManifest } from '.';
+import { serialiseClassTable, serialiseVi } from './tables-write';
 
 describe('bundle paths', () => {
   it('builds cog/ and classes/ paths in one place, URL-encoded per segment', () => {

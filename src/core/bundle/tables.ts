@@ -1,11 +1,10 @@
 /**
- * The bundle's CSV files, read and written: `vi.csv` (the catalog), `iso.csv` (countries and
- * regions) and class tables (`classes/<code>.csv`). RFC 4180 via papaparse (src/core/csv): the
- * writers use `\n` line ends and a final newline; text a spreadsheet would run as a formula
- * (`=HYPERLINK(...)`, `@SUM(1)`) gets a leading `'` (OWASP CSV injection) that the parsers take
- * off again.
+ * The bundle's CSV files, read: `vi.csv` (the catalog), `iso.csv` (countries and regions) and
+ * class tables (`classes/<code>.csv`), RFC 4180 through src/core/csv; their writers are in
+ * ./tables-write.ts. Text a spreadsheet would run as a formula (`=HYPERLINK(...)`, `@SUM(1)`)
+ * has a leading `'` in the files (OWASP CSV injection) that the parsers take off again.
  */
-import { csvRecordsText, parseCsvRecords } from '../csv';
+import { parseCsvRecords } from '../csv';
 import { IndapiError } from '../errors';
 import type { ClassEntry, IsoEntry, VarRecord } from '../types';
 
@@ -31,7 +30,7 @@ export function parseVi(text: string): VarRecord[] {
     const rec: Record<string, unknown> = {};
     for (const f of VI_FIELDS) rec[f] = (r[f] ?? '').trim();
     // Fields beyond VarRecord (the original catalog's isDomain, tbName, dKeywords, ...) stay on the record.
-    for (const [k, v] of Object.entries(r)) if (!known.has(k) && k !== '__parsed_extra') rec[k] = (v ?? '').trim();
+    for (const [k, v] of Object.entries(r)) if (!known.has(k)) rec[k] = (v ?? '').trim();
     rec.dec = Number(r.dec) || 0;
     rec.type = r.type === 'class' ? 'class' : 'continuous';
     return rec as unknown as VarRecord;
@@ -51,16 +50,6 @@ export function parseViRecords(text: string, name = 'vi.csv'): { fields: string[
 }
 
 /**
- * vi.csv text: the catalog records as rows of `fields` (a missing field is empty).
- * @param fields column order (varCode first by convention)
- * @param records records as text fields
- * @param opts `quoteAll`: quote every field, as the original service's vi.csv export did
- */
-export function serialiseVi(fields: readonly string[], records: ReadonlyArray<Readonly<Record<string, string | undefined>>>, opts: { quoteAll?: boolean } = {}): string {
-  return csvRecordsText(fields, records.map((r) => fields.map((f) => r[f] ?? '')), opts.quoteAll);
-}
-
-/**
  * Parses a class table (`value,label,color,...extras`).
  * @param what the file's name for messages
  * @throws IndapiError IO when values are not integers
@@ -74,16 +63,6 @@ export function parseClassTable(text: string, what = 'class table'): ClassEntry[
     for (const [k, v] of Object.entries(r)) if (k !== 'value' && k !== 'label' && k !== 'color') e[k] = v;
     return e;
   });
-}
-
-/**
- * Class table text (`classes/<code>.csv`): `value,label,color`, then `extras` columns.
- * @param table one entry per class value
- * @param extras further columns, in order
- */
-export function serialiseClassTable(table: readonly ClassEntry[], extras: readonly string[] = []): string {
-  const fields = ['value', 'label', 'color', ...extras];
-  return csvRecordsText(fields, table.map((e) => fields.map((f) => (e[f] === undefined ? '' : String(e[f])))));
 }
 
 /** A row of iso.csv with its cell count. */
@@ -105,12 +84,4 @@ export function parseIso(text: string): IsoRow[] {
     bboxDeg: [Number(r.xmin), Number(r.ymin), Number(r.xmax), Number(r.ymax)],
     cells: Number(r.cells) || 0,
   }));
-}
-
-/**
- * iso.csv text: one row per country or region, in {@link ISO_FIELDS} order (members `|`-separated,
- * extent in degrees, cells of the grid).
- */
-export function serialiseIso(rows: ReadonlyArray<ReadonlyArray<string>>): string {
-  return csvRecordsText(ISO_FIELDS, rows);
 }

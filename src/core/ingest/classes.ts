@@ -14,7 +14,7 @@
  * - iso.csv: countries from ISO3 / ADM0_NAME (codes outside ISO 3166 such as XX0, ATF, ESH kept),
  *   regions SSA, EAF, MAF, SAF, WAF with the members of the embedded bundle's iso.csv that occur.
  */
-import { serialiseIso } from '../bundle';
+import { serialiseIso } from '../bundle/tables-write';
 import type { ClassEntry } from '../types';
 import { CELL_SIZE_DEG, type GridDef } from '../grid';
 

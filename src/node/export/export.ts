@@ -17,7 +17,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { once } from 'node:events';
-import { serialiseVi } from '../../core/bundle';
+import { serialiseVi } from '../../core/bundle/tables-write';
 import { IndapiError, throwIfAborted } from '../../core/errors';
 import { cellId } from '../../core/grid';
 import type { ClassEntry } from '../../core/types';

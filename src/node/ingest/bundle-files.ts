@@ -6,7 +6,8 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { classTablePath, markSeries, serialiseManifest, serialiseVi, seriesText } from '../../core/bundle';
+import { classTablePath, markSeries, serialiseManifest, seriesText } from '../../core/bundle';
+import { serialiseVi } from '../../core/bundle/tables-write';
 import { VI_FIELDS } from '../../core/bundle';
 import { gridText, type GridDef } from '../../core/grid';
 import { CLASS_RULE_TEXT, isoCsv, type ClassRule, type CountryCells } from '../../core/ingest/classes';

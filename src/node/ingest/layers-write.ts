@@ -11,7 +11,8 @@ import { throwIfAborted } from '../../core/errors';
 import { writeCogAsync, type Samples } from '../../core/formats/cog';
 import { OUTLINE_FILES, OUTLINE_KEY, outlineAttribution, outlineDescription, outlineUnits, writeOutlines } from '../../core/formats/outlines';
 import type { GridDef } from '../../core/grid';
-import { classTablePath, cogPath, serialiseClassTable } from '../../core/bundle';
+import { classTablePath, cogPath } from '../../core/bundle';
+import { serialiseClassTable } from '../../core/bundle/tables-write';
 import { BLOCK_ROWS, type Layer } from './layer';
 
 /** A grid-sized array of a layer's sample type, filled with its no-data value. */
