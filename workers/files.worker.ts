@@ -1,6 +1,7 @@
 /**
  * Files worker (Comlink): builds a download package with the core's `buildPackage` (the
- * contract's use case: the query the format needs, then its writers) and packs it with `zipFiles`, reporting
+ * contract's use case: the method's package kind from its spec, the result on screen sent by
+ * the page or else the query the format needs, then its writers) and packs it with `zipFiles`, reporting
  * progress in percent and cancellable by call id. SVG-to-PNG for plot/hist is delegated
  * to the caller (the page renders SVG with its own fonts).
  */
@@ -8,6 +9,7 @@ import { expose, transfer } from 'comlink';
 import { IndapiError } from '../src/core/errors';
 import { zipFiles } from '../src/core/formats';
 import { buildPackage } from '../src/core/package';
+import { methodPackage } from '../src/contract/methods';
 import type { Runtime } from '../src/core/runtime';
 import { createWorkerRuntime } from './engine-factory';
 import type { BuildOutcome, BuildRequest, BuildResult, FilesWorkerApi } from './protocol/files';
@@ -46,8 +48,9 @@ async function buildZip(req: BuildRequest, rasterize: (svg: string) => Promise<U
   if (!rt) throw new IndapiError('INTERNAL', 'files worker not initialised');
   const t0 = performance.now();
   // PNG is drawn by the page (its fonts): the call's renderer
+  // the method's package kind and typed value (its spec), and the result on screen when sent
   const out = await buildPackage(rt.engine, {
-    method: req.method, args: req.args, format: req.format, requestUrl: req.requestUrl, table: req.table,
+    ...methodPackage(req.method, req.args), result: req.result, format: req.format, requestUrl: req.requestUrl,
     extra: { rasterize: (svg) => rasterize(svg), shapes: req.shapes }, write: rt.genFile,
   }, { signal, onProgress: (d, t) => step(t ? (d / t) * 75 : 0) });
   step(75);

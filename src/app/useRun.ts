@@ -19,6 +19,12 @@ export interface RunOptions<A, R> {
   setQuery?: Dispatch<SetStateAction<QuerySpec | null>>;
   /** True for a result with nothing worth showing: the previous one stays on screen (`empty` notes the request). */
   isEmpty?: (a: A, d: R) => boolean;
+  /**
+   * The shown result as its query's downloads take it ({@link QuerySpec.result}: what the
+   * method's package kind writes, e.g. the summary table), so a download of what is on screen
+   * runs no query again; absent: downloads run the query.
+   */
+  result?: (d: R) => unknown;
 }
 
 /** State and controls of an on-demand call. */
@@ -95,7 +101,9 @@ export function useRun<A, R>(name: string, fn: (a: A, o: CallOptions) => Promise
   const pushed = useRef<QuerySpec | null>(null);
   useEffect(() => {
     const set = optsRef.current.setQuery;
-    const q = view.shown?.query ?? null;
+    const shown = view.shown;
+    const toResult = optsRef.current.result;
+    const q = shown?.query ? (toResult ? { ...shown.query, result: toResult(shown.data) } : shown.query) : null;
     const before = pushed.current;
     if (!set || q === before) return;
     pushed.current = q;

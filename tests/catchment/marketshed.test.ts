@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { catchmentGeoJson, COVERED_BY_CODE, travelTimeCells, NEAREST_SOURCE_CODE } from '../../src/core/catchment/files';
 import { runCatchment } from '../../src/core/catchment/query';
 import { buildPackage } from '../../src/core/package';
+import { methodPackage } from '../../src/contract/methods';
 import { fromArrayBuffer } from 'geotiff';
 import { createNodeEngine } from '../../src/node/engine';
 
@@ -218,19 +219,19 @@ describe('NEAREST_SOURCE across formats', () => {
     const want = Array.from(cells.layers[1].values);
     const got: Record<string, number[]> = {};
     for (const format of ['tif', 'asc']) {
-      const p = await buildPackage(engine, { method: 'catchment', args, format });
+      const p = await buildPackage(engine, { ...methodPackage('catchment', args), format });
       got[format] = await rasterBand(p.files, format, NEAREST_SOURCE_CODE);
       // file names say what the files are: the friction layer and marketshed, not the default area
       expect(p.files.map((f) => f.name)).toContain(`catchment-${NEAREST_SOURCE_CODE}-FRICTION_WALK-marketshed.${format}`);
     }
-    const grd = await buildPackage(engine, { method: 'catchment', args: { ...args, var: undefined }, format: 'grd' });
+    const grd = await buildPackage(engine, { ...methodPackage('catchment', { ...args, var: undefined }), format: 'grd' });
     got.grd = await rasterBand(grd.files, 'grd', NEAREST_SOURCE_CODE);
     for (const [format, v] of Object.entries(got)) {
       expect(v.length, format).toBe(want.length);
       expect(new Set(v.filter((x) => !Number.isNaN(x))), format).toEqual(new Set([1, 2, 3]));
       for (let i = 0; i < v.length; i++) if (!Number.isNaN(want[i]) || !Number.isNaN(v[i])) expect(v[i], `${format} cell ${i}`).toBe(want[i]);
     }
-    const csv = await buildPackage(engine, { method: 'catchment', args, format: 'csv' });
+    const csv = await buildPackage(engine, { ...methodPackage('catchment', args), format: 'csv' });
     const text = new TextDecoder().decode(csv.files[0].bytes);
     const rows = text.trim().split('\n').map((l) => l.split(','));
     const col = rows[0].indexOf('"source_id"') >= 0 ? rows[0].indexOf('"source_id"') : rows[0].indexOf('source_id');

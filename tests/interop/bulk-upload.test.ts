@@ -13,6 +13,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Geometry } from 'geojson';
 import { bulkDomains, gpkgFeatures, readBulkUpload } from '../../src/app/bulk-upload';
 import { buildPackage } from '../../src/core/package';
+import { methodPackage } from '../../src/contract/methods';
 import { createNodeEngine } from '../../src/node/engine';
 
 const DATA = join(__dirname, '..', '..', 'public', 'data');
@@ -71,7 +72,7 @@ it("an upload's job table saved as GeoPackage opens in GDAL with each row's own 
   const shapes = FIXTURE.features.map((f) => f.geometry as Geometry);
   const table = await engine.classify({ var: ['ELEVATION'], domains: bulkDomains(shapes), key: 'feature' });
   expect(table.rows.map((r) => Number(r.feature))).toEqual([1, 2, 3]);
-  const p = await buildPackage(engine, { method: 'classify', args: { var: ['ELEVATION'], domains: '<3 shapes>' }, format: 'gpkg', table, extra: { shapes } });
+  const p = await buildPackage(engine, { ...methodPackage('classify', { var: ['ELEVATION'], domains: '<3 shapes>' }), format: 'gpkg', result: table, extra: { shapes } });
   const f = p.files.find((x) => x.name.endsWith('.gpkg'))!;
   const path = join(dir, f.name);
   writeFileSync(path, f.bytes);
@@ -86,5 +87,5 @@ it("an upload's job table saved as GeoPackage opens in GDAL with each row's own 
     expect(g.geometry.coordinates).toEqual(want);
   }
   // a cell format is refused for a given table, before any work
-  await expect(buildPackage(engine, { method: 'classify', args: { var: ['ELEVATION'] }, format: 'tif', table })).rejects.toMatchObject({ code: 'BAD_FORMAT' });
+  await expect(buildPackage(engine, { ...methodPackage('classify', { var: ['ELEVATION'] }), format: 'tif', result: table })).rejects.toMatchObject({ code: 'BAD_FORMAT' });
 });

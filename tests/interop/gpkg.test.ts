@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPackage } from '../../src/core/package';
+import { methodPackage } from '../../src/contract/methods';
 import { nodeRuntime } from '../../src/node/bundle-runtime';
 
 const DATA = join(__dirname, '..', '..', 'public', 'data');
@@ -22,11 +23,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Builds a gpkg package and writes its data file; returns its path, layer name and the table's rows. */
 async function gpkg(method: string, args: Record<string, unknown>): Promise<{ path: string; layer: string; rows: Array<Record<string, unknown>> }> {
-  const p = await buildPackage(engine, { method, args, format: 'gpkg', write: rt.genFile });
+  const p = await buildPackage(engine, { ...methodPackage(method, args), format: 'gpkg', write: rt.genFile });
   const f = p.files[0];
   const path = join(dir, f.name);
   writeFileSync(path, f.bytes);
-  const csv = await buildPackage(engine, { method, args, format: 'csv' });
+  const csv = await buildPackage(engine, { ...methodPackage(method, args), format: 'csv' });
   const text = new TextDecoder().decode(csv.files[0].bytes).trim().split(/\r?\n/);
   const head = text[0].split(',');
   const rows = text.slice(1).map((l) => Object.fromEntries(l.split(',').map((v, i) => [head[i], v])));

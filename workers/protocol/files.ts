@@ -3,21 +3,29 @@
  * download panel (src/app/panels/DownloadPanel.tsx). Types only.
  */
 import type { Geometry } from 'geojson';
-import type { TableResult } from '../../src/core/api';
+import type { MethodName } from '../../src/contract/methods';
 import type { Outcome } from './outcome';
 
 /** What to build. */
 export interface BuildRequest {
-  /** Contract method of the query: indapi (getLayer / areas), similar, catchment; classify with `table` (an upload's results). */
-  method: 'indapi' | 'similar' | 'catchment' | 'classify';
+  /**
+   * Contract method of the query (indapi for getLayer / areas, similar, catchment; classify with
+   * `result`, an upload's table): its spec's package kind builds the files (src/contract/methods).
+   */
+  method: MethodName;
   /** Query arguments (var, iso3, by, wkt, exact, x, ...). */
   args: Record<string, unknown>;
   /** File format (any alias). */
   format: string;
   /** URL the same request would be sent to, for the README. */
   requestUrl?: string;
-  /** A table computed already (an upload's job): written as is, no query (table formats only). */
-  table?: TableResult;
+  /**
+   * The engine's result of this query computed already (the engine worker's result on screen:
+   * a summary table, a ranking, a catchment; an upload's table): written as is, so that query
+   * reads no COG and runs no Dijkstra again here (formats mapping cells of the main query
+   * still read them). Of the type the method's package kind takes (src/core/package/kinds.ts).
+   */
+  result?: unknown;
   /** The shapes of the table's `feature` numbers (an uploaded file's polygons, EPSG:4326): the GeoPackage's geometries. */
   shapes?: Geometry[];
 }

@@ -46,7 +46,7 @@ export function AreasPanel({ ctx, drawMode, setDrawMode }: AreasPanelProps) {
   const [wktErr, setWktErr] = useState<string | null>(null);
   const [msg, setMsg] = useState<string | null>(null);
   // the engine adds each border-crossing shape's whole-shape row (totals), as the API and the download do
-  const r = useRun<GetLayerWktArgs, TableResult>('getLayerWKT', (a, o) => getEngine().getLayerWKT(a, o), { setQuery: ctx.setQuery });
+  const r = useRun<GetLayerWktArgs, TableResult>('getLayerWKT', (a, o) => getEngine().getLayerWKT(a, o), { setQuery: ctx.setQuery, result: (d) => d });
   const [yCol, setYCol] = useState<string | null>(null);
   // the arguments of the last run: its error is shown only while the inputs are still those
   const [ranKey, setRanKey] = useState<string | null>(null);

@@ -47,7 +47,7 @@ function useBulkDownload(result: BulkResult | null) {
       const { filesWorker, saveBytes } = await import('./DownloadPanel');
       const n = result.shapes.geometries.length;
       const args = { var: result.vars, domains: `<${n} shapes of ${result.shapes.fileName}, numbered 1..${n} as 'feature'>`, ...(result.exact ? { exact: true } : {}), ...result.zonal };
-      const out = await filesWorker().build(id, { method: 'classify', args, format, requestUrl: endpoint(API_BASE, 'classify', false), table: result.table, shapes: result.shapes.geometries },
+      const out = await filesWorker().build(id, { method: 'classify', args, format, requestUrl: endpoint(API_BASE, 'classify', false), result: result.table, shapes: result.shapes.geometries },
         proxy(svgToPng), proxy((d: number) => setBusy((b) => (b && b.id === id ? { id, pct: d } : b))));
       if (!out.ok) { setErr(out.error.code === 'ABORTED' ? 'Cancelled.' : out.error.message); return; }
       saveBytes(out.value.zip, out.value.zipName, 'application/zip');

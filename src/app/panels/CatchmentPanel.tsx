@@ -74,7 +74,7 @@ export function CatchmentPanel({ ctx, sources, onSources, onResult }: CatchmentP
     const engine = getEngine();
     if (!engine.catchment) throw new Error('Catchments are not available.');
     return engine.catchment(a, o);
-  }, { setQuery: ctx.setQuery });
+  }, { setQuery: ctx.setQuery, result: (d) => d }); // a download of the catchment on screen writes this result: no Dijkstra again in the files worker
   const vars = state.vars.length ? state.vars : state.noVars ? [] : DEFAULT_VARS.filter((c) => byCode.has(c)).concat(byCode.has('POP_MODEL') ? [] : ['PN14_POP'].filter((c) => byCode.has(c)));
   const varOpts = useMemo(() => varOptions(catalog, (x) => x.type === 'continuous' || x.type === 'class'), [catalog]);
   // the bands on the map follow the result on screen: a failed run (a point in the sea) takes them away

@@ -33,7 +33,7 @@ export function ComparePanel({ ctx, picked, onResult }: ComparePanelProps) {
   const [level, setLevel] = useState<1 | 0>(1);
   const [scope, setScope] = useState<'country' | 'selection'>('country');
   const [msg, setMsg] = useState<string | null>(null);
-  const r = useRun<SimilarArgs, TableResult>('similar', (a, o) => getEngine().similar(a, o), { setQuery: ctx.setQuery });
+  const r = useRun<SimilarArgs, TableResult>('similar', (a, o) => getEngine().similar(a, o), { setQuery: ctx.setQuery, result: (d) => d });
   const vars = summaryVars(state);
   useEffect(() => { if (r.last) onResult({ rows: r.last.data.rows, by: r.last.args.by }); else if (r.error) onResult(null); }, [r.last, r.error, onResult]);
   const table = useMemo(() => (r.last ? tableColumns(r.last.data.rows, orderCols(r.last.data.columns.map((c) => c.name))) : null), [r.last]);

@@ -8,18 +8,7 @@ import { Progress } from '../../ui/Progress';
 import { endpoint } from './api-snippets';
 import { API_BASE } from './ApiPanel';
 import { errText, type QuerySpec } from './common';
-import { CATCHMENT_FORMATS } from '../../core/catchment/formats';
-import { FORMATS, type FormatSpec } from '../../core/formats/registry';
-
-/**
- * Formats offered for a query, from the format registry: a catchment's; a comparison's
- * tables (the others need a map query); every file format of the others.
- */
-export function formatsFor(method: string | undefined): readonly FormatSpec[] {
-  if (method === 'catchment') return CATCHMENT_FORMATS;
-  const files = FORMATS.filter((f) => f.input !== 'none');
-  return method === 'similar' ? files.filter((f) => f.input === 'table') : files;
-}
+import { downloadFormats } from '../../contract/methods';
 
 let files: Remote<FilesWorkerApi> | null = null;
 /** The files worker (started once): builds download packages off the main thread. */
@@ -50,7 +39,8 @@ export function DownloadPanel({ query }: { query: QuerySpec | null }) {
   const imgs = useRef<string[]>([]);
   const active = useRef(0);
   const q = query;
-  const offered = formatsFor(q?.method);
+  // the method's formats, from its spec in the method registry (its package kind); with no query yet the main query's
+  const offered = downloadFormats(q?.method ?? 'indapi');
   // a format this query does not offer (e.g. tif after switching to a comparison) falls back to the first one offered
   useEffect(() => { if (!offered.some((f) => f.name === format)) setFormat(offered[0].name); }, [offered, format]);
   useEffect(() => () => imgs.current.forEach((u) => URL.revokeObjectURL(u)), []);
@@ -65,7 +55,7 @@ export function DownloadPanel({ query }: { query: QuerySpec | null }) {
     active.current = id;
     setBusy({ id, pct: 0 });
     try {
-      const out = await filesWorker().build(id, { method: q.method, args: q.args, format, requestUrl: endpoint(API_BASE, q.method, false) }, proxy(svgToPng), proxy((d: number) => { if (active.current === id) setBusy({ id, pct: d }); }));
+      const out = await filesWorker().build(id, { method: q.method, args: q.args, result: q.result, format, requestUrl: endpoint(API_BASE, q.method, false) }, proxy(svgToPng), proxy((d: number) => { if (active.current === id) setBusy({ id, pct: d }); }));
       if (!out.ok) { if (out.error.code !== 'ABORTED') setErr(out.error.message); else setErr('Cancelled.'); return; }
       const v = out.value;
       saveBytes(v.zip, v.zipName, 'application/zip');

@@ -74,7 +74,7 @@ function noDomainText(state: PanelCtx['state'], iso: PanelCtx['iso']): string {
 export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: SummaryRows | null) => void }) {
   const { state, update, catalog, byCode, iso } = ctx;
   // a result with no value at all does not replace the one on screen (r.empty says so)
-  const r = useRun<GetLayerArgs, TableResult>('getLayerTable', (a, o) => getEngine().getLayerTable(a, o), { setQuery: ctx.setQuery, isEmpty: (a, d) => emptyResult(d.rows, a.var) });
+  const r = useRun<GetLayerArgs, TableResult>('getLayerTable', (a, o) => getEngine().getLayerTable(a, o), { setQuery: ctx.setQuery, isEmpty: (a, d) => emptyResult(d.rows, a.var), result: (d) => d });
   const [msg, setMsg] = useState<string | null>(null);
   const [breakText, setBreakText] = useState<Record<string, string>>({});
   // the charted indicator is in the link (y=)

@@ -1,5 +1,6 @@
 /** Shared shapes of the side panels. */
 import type { Dispatch, SetStateAction } from 'react';
+import type { MethodName } from '../../contract/methods';
 import type { IsoEntry, Row, VarRecord } from '../../core/types';
 import type { UrlState } from '../url-state';
 import type { ChipOption, OptionSearch } from '../../ui/ChipSelect';
@@ -8,10 +9,16 @@ import { parseBreaks, type BreakRule } from '../../core/r/breaks';
 
 /** A query the user ran, for downloads and the API panel (arguments as the HTTP contract names them). */
 export interface QuerySpec {
-  /** Contract method: indapi (getLayer / WKT areas), similar or catchment. */
-  method: 'indapi' | 'similar' | 'catchment';
+  /** Contract method: indapi (getLayer / WKT areas), similar or catchment (the registry's names, src/contract/methods). */
+  method: MethodName;
   /** Arguments as JSON (var, iso3, by, wkt, exact, x, ...). */
   args: Record<string, unknown>;
+  /**
+   * The engine's result shown for this query (summary table, ranking, catchment), when the
+   * panel's result is what the method's downloads write: the files worker writes it instead of
+   * running the query again (set by `useRun` with its option `result`).
+   */
+  result?: unknown;
   /** Short description. */
   label: string;
 }

@@ -7,6 +7,7 @@ import type { CatchmentCallArgs } from '../../core/api';
 import { DEFAULT_BREAKS_MIN } from '../../core/catchment/bands';
 import { catchmentArgs } from '../../core/catchment/query';
 import { IndapiError } from '../../core/errors';
+import { CATCHMENT_PACKAGE } from '../../core/package/kinds';
 import type { ArgSpec } from '../args';
 import { wantsFiles, withFiles } from '../package-files';
 import { compact } from './common';
@@ -55,9 +56,10 @@ export const catchment = defineMethod({
   ],
   // `xy` and `capacity` read here (400 naming them), before any work
   typed: (b): CatchmentCallArgs => compact({ ...catchmentArgs(b), format: b.format }),
+  package: CATCHMENT_PACKAGE,
   async run(ctx, a) {
     // with a file format: the band table, the travel-time raster or GeoJSON bands (src/core/catchment/formats.ts)
-    if (wantsFiles(a.format)) return withFiles(ctx, 'catchment', a.format);
+    if (wantsFiles(a.format)) return withFiles(ctx, CATCHMENT_PACKAGE, a, a.format);
     if (!ctx.engine.catchment) throw new IndapiError('BAD_ARGUMENT', 'Catchments are not available on this server.');
     const { format: _f, ...q } = a;
     const r = await ctx.engine.catchment(q, { signal: ctx.signal, onProgress: ctx.onProgress });

@@ -1,5 +1,6 @@
 /** The `classify` method: indicators summarised over user-supplied domains. */
 import type { ClassifyArgs } from '../../core/api';
+import { tablePackage } from '../../core/package/kinds';
 import { A_EXACT, A_STATS, A_VAR, A_ZONAL, A_YEAR, A_CHANGE, compact, zonalArgsOf } from './common';
 import { defineMethod } from './types';
 
@@ -27,6 +28,8 @@ export const classify = defineMethod({
     `curl {base}/ocpu/library/indapi3/R/classify/json -H 'Content-Type: application/json' -d '{"var": "ELEVATION", "domains": {"nairobi": "POINT(36.82 -1.29)", "box": "POLYGON((36 -2, 38 -2, 38 0, 36 0, 36 -2))"}}'`,
   ],
   typed: (b): ClassifyArgs => ({ ...compact({ var: b.var, key: b.key, exact: b.exact, stats: b.stats, ...zonalArgsOf(b), year: b.year, change: b.change as ClassifyArgs['change'] }), domains: b.domains }),
+  // no `format` argument (as the original): the app saves an upload's computed table in the table formats
+  package: tablePackage('classify'),
   async run(ctx, a) {
     return { value: (await ctx.engine.classify(a, { signal: ctx.signal, onProgress: ctx.onProgress })).rows };
   },

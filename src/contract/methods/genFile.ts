@@ -1,5 +1,6 @@
 /** The `genFile` method: the main query written as a data package in the requested format. */
 import type { IndapiArgs } from '../../core/api';
+import { LAYER_PACKAGE } from '../../core/package/kinds';
 import { withFiles } from '../package-files';
 import { A_TOTALS, A_BY, A_DIGLAB, A_DIR, A_EXACT, A_FORMAT, A_IDS, A_ISO3, A_PAL, A_VAR, A_WKT, A_YEAR, A_CHANGE, compact, layerArgsOf } from './common';
 import { defineMethod } from './types';
@@ -19,7 +20,8 @@ export const genFile = defineMethod({
     `curl {base}/ocpu/library/indapi3/R/genFile -d "var='ELEVATION'&iso3='KEN'&by='ADM1_NAME_ALT'&format='csv'"`,
   ],
   typed: (b): IndapiArgs => compact({ ...layerArgsOf(b, true), format: b.format, pal: b.pal, dir: b.dir }),
+  package: LAYER_PACKAGE,
   async run(ctx, a) {
-    return withFiles(ctx, 'genFile', a.format ?? 'csv');
+    return withFiles(ctx, LAYER_PACKAGE, a, a.format ?? 'csv');
   },
 });

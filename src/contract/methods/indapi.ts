@@ -1,5 +1,6 @@
 /** The `indapi` method: the main entry point (query, summaries over shapes, downloads). */
 import type { IndapiArgs } from '../../core/api';
+import { LAYER_PACKAGE } from '../../core/package/kinds';
 import { wantsFiles, withFiles } from '../package-files';
 import { A_TOTALS, A_ASLIST, A_BY, A_COLLAPSE, A_DIGLAB, A_DIR, A_EXACT, A_FORMAT, A_IDS, A_ISO3, A_PAL, A_STATS, A_VAR, A_WKT, A_ZONAL, A_YEAR, A_CHANGE, byArea, compact, layerArgsOf, tableValue } from './common';
 import { defineMethod, type MethodContext, type MethodResult } from './types';
@@ -46,8 +47,9 @@ export const indapi = defineMethod({
     `httr::POST("{base}/ocpu/library/indapi3/R/indapi/json", body = list(var = "ELEVATION", iso3 = "KEN", by = list(ELEVATION = c(0, 1000, 2000, 6000))), encode = "json")`,
   ],
   typed: (b): IndapiArgs => compact({ ...layerArgsOf(b, true), format: b.format, pal: b.pal, dir: b.dir }),
+  package: LAYER_PACKAGE,
   async run(ctx, a) {
-    if (wantsFiles(a.format)) return withFiles(ctx, 'indapi', a.format);
+    if (wantsFiles(a.format)) return withFiles(ctx, LAYER_PACKAGE, a, a.format);
     if (a.wkt !== undefined) return overShapes(ctx, { ...a, wkt: a.wkt });
     return { value: await ctx.engine.getLayer(byArea(query(a)), { signal: ctx.signal, onProgress: ctx.onProgress }) };
   },

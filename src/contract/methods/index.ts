@@ -14,12 +14,43 @@ import { getLayer } from './getLayer';
 import { getLayerWKT } from './getLayerWKT';
 import { indapi } from './indapi';
 import { similar } from './similar';
+import { IndapiError } from '../../core/errors';
+import type { FormatSpec } from '../../core/formats/registry';
+import type { PackageKind } from '../../core/package/kinds';
 import type { MethodSpec } from './types';
 
 export type { GenFile, GenFileInput, GenFileOutput, MethodContext, MethodResult, MethodSpec } from './types';
 
 /** The methods, in the order `R/` lists them (alphabetical, as OpenCPU sorts). */
-export const METHODS: readonly MethodSpec[] = [catchment, category, classify, describe, genFile, getLayer, getLayerWKT, indapi, similar];
+const LIST = [catchment, category, classify, describe, genFile, getLayer, getLayerWKT, indapi, similar] as const;
+
+/** The method names: the one union of them (the app's queries and the files worker's requests name a method by it). */
+export type MethodName = (typeof LIST)[number]['name'];
+
+/** The methods, in the order `R/` lists them (alphabetical, as OpenCPU sorts). */
+export const METHODS: readonly MethodSpec[] = LIST;
 
 /** Methods by name. */
 export const METHOD_BY_NAME: ReadonlyMap<string, MethodSpec> = new Map(METHODS.map((m) => [m.name, m]));
+
+/**
+ * The formats a method's downloads are written in, in the Download panel's order (its package
+ * kind's, src/core/package/kinds.ts); none for a method without downloads.
+ */
+export function downloadFormats(method: string): readonly FormatSpec[] {
+  return METHOD_BY_NAME.get(method)?.package?.formats ?? [];
+}
+
+/**
+ * What `buildPackage` (src/core/package) needs of a method's call: its package kind, its
+ * typed value (the spec's `typed`, from arguments by R name as a panel or the router holds
+ * them) and the request as sent, for the README.
+ * @param method a method name
+ * @param args the call's arguments by R name
+ * @throws IndapiError BAD_FORMAT for a method without downloads; the spec's `typed` errors (BAD_ARGUMENT naming the argument)
+ */
+export function methodPackage(method: string, args: Record<string, unknown>): { kind: PackageKind<unknown>; query: unknown; request: Record<string, unknown> } {
+  const m = METHOD_BY_NAME.get(method);
+  if (!m?.package) throw new IndapiError('BAD_FORMAT', `${method} writes no files.`, { arg: 'format' });
+  return { kind: m.package, query: m.typed(args), request: args };
+}

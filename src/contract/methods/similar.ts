@@ -1,5 +1,6 @@
 /** The `similar` method: units ranked by their similarity to a reference unit. */
 import type { SimilarArgs } from '../../core/api';
+import { SIMILAR_PACKAGE } from '../../core/package/kinds';
 import { A_ISO3, A_VAR, A_YEAR, compact } from './common';
 import { defineMethod } from './types';
 
@@ -25,6 +26,8 @@ export const similar = defineMethod({
     `curl {base}/ocpu/library/indapi3/R/similar/json -H 'Content-Type: application/json' -d '{"x": "Eastern", "var": ["ELEVATION", "DIST_COAST"], "by": 1, "iso3": "KEN"}'`,
   ],
   typed: (b): SimilarArgs => compact({ x: b.x, var: b.var, by: b.by, iso3: b.iso3, year: b.year }),
+  // no `format` argument (as the original): the app saves a ranking in the table formats
+  package: SIMILAR_PACKAGE,
   async run(ctx, a) {
     const t = await ctx.engine.similar(a, { signal: ctx.signal, onProgress: ctx.onProgress });
     return { value: t.rows, warnings: t.leftOut ? [t.leftOut.reason] : undefined };

@@ -6,6 +6,7 @@
  */
 import type { Engine, GeneratedFile, Graphic } from '../../core/api';
 import type { GenFileInput as CoreGenFileInput, GenFileResult } from '../../core/formats/registry';
+import type { PackageKind } from '../../core/package/kinds';
 import { bindArgs, type ArgSpec, type BoundArgs, type RawArgs } from '../args';
 
 /** Input of the file writers: the core's own type (`genFile` of `src/core/formats`). */
@@ -43,10 +44,10 @@ export interface MethodContext {
   request: Readonly<Record<string, unknown>>;
 }
 
-/** One method: signature, documentation, its typed boundary and implementation. */
-export interface MethodSpec<A = unknown> {
+/** One method: signature, documentation, its typed boundary, implementation and downloads. `N` is its name. */
+export interface MethodSpec<A = unknown, N extends string = string> {
   /** R function name. */
-  name: string;
+  name: N;
   /** One-line title. */
   title: string;
   /** Description paragraph(s). */
@@ -73,10 +74,17 @@ export interface MethodSpec<A = unknown> {
   typed(bound: Readonly<Record<string, unknown>>): A;
   /** Runs the method with its typed arguments. */
   run(ctx: MethodContext, a: A): Promise<MethodResult>;
+  /**
+   * How its downloads are built, for a method that writes files (a `format` argument) or whose
+   * results the app saves: the formats it writes and how the writers' inputs come from its
+   * typed value or from its result (src/core/package/kinds.ts). The API (`withFiles` of
+   * ../package-files.ts), the app's files worker and its Download panel read it here.
+   */
+  package?: PackageKind<NoInfer<A>>;
 }
 
 /** What a method module declares: its signature `S` (literal, so its bound values are typed) and how it runs. */
-export interface MethodDef<S extends readonly ArgSpec[], A> extends Omit<MethodSpec<A>, 'args' | 'bindArgs' | 'typed'> {
+export interface MethodDef<S extends readonly ArgSpec[], A, N extends string> extends Omit<MethodSpec<A, N>, 'args' | 'bindArgs' | 'typed'> {
   /** Formal arguments in R order. */
   args: S;
   /** The typed arguments from the bound ones (R names to the engine's). */
@@ -87,7 +95,7 @@ export interface MethodDef<S extends readonly ArgSpec[], A> extends Omit<MethodS
  * A method from its module's declaration: adds {@link MethodSpec.bindArgs} (the contract's
  * checks of `args`, then `typed`) and the reading of a checked record.
  */
-export function defineMethod<const S extends readonly ArgSpec[], A>(d: MethodDef<S, A>): MethodSpec<A> {
+export function defineMethod<const S extends readonly ArgSpec[], A, const N extends string>(d: MethodDef<S, A, N>): MethodSpec<A, N> {
   return {
     ...d,
     bindArgs: (raw) => d.typed(bindArgs(d.name, d.args, raw)),

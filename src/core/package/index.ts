@@ -2,30 +2,40 @@
  * Building a download package, the one use case behind every download: the contract's file
  * formats (`indapi`, `genFile`, `catchment` with `format`, src/contract) and the app's
  * Download panel (workers/files.worker.ts) call {@link buildPackage}, so the browser and the
- * API build packages by the same code. It resolves the format in the registry
- * (src/core/formats/registry.ts; 400 for an unknown one, before any work), runs the query
- * the format's input needs (summary table, per-cell result, the method's own result) and
- * writes the files.
+ * API build packages by the same code. The method's spec names its package kind
+ * (./kinds.ts: its formats and inputs); the format is resolved in the kind's list (400 for
+ * one it does not write, before any work), the result handed in is used or the query the
+ * format's input needs runs (summary table, per-cell result, the method's own result), and
+ * the files are written.
  */
-import type { CallOptions, CellResult, Engine, GeneratedFile, Graphic, GetLayerWktArgs, TableResult } from '../api';
-import { IndapiError, throwIfAborted } from '../errors';
-import { genFile as coreGenFile, resolveFormat, type FormatSpec, type GenFileInput, type GenFileResult } from '../formats';
-import { resolveCatchmentFormat } from '../catchment/formats';
-import { travelTimeCells } from '../catchment/files';
-import { catchmentArgs } from '../catchment/query';
+import type { CallOptions, Engine, GeneratedFile, Graphic } from '../api';
+import { throwIfAborted } from '../errors';
+import { genFile as coreGenFile, type GenFileInput, type GenFileResult } from '../formats';
+import type { PackageKind } from './kinds';
 import { layerArgs } from './layer-args';
 
 export { layerArgs };
+export { CATCHMENT_PACKAGE, LAYER_PACKAGE, SIMILAR_PACKAGE, tablePackage, type KindCall, type PackageInputs, type PackageKind } from './kinds';
 
 /** The writers of a realm: the core's `genFile`, or a wrapper adding the bundle version (src/node, workers/sw.ts). */
 export type PackageWriter = (input: GenFileInput, opts?: CallOptions) => Promise<GenFileResult>;
 
-/** A package to build. */
-export interface PackageCall {
-  /** The contract method: `indapi`, `genFile`, `getLayer`, `getLayerWKT` (a query by area or `wkt`), `similar` or `catchment`. */
-  method: string;
-  /** The request's arguments as the contract names them (var, iso3, by, wkt, exact, ids, collapse, as.list, dig.lab, pal; x; xy, minutes, friction). */
-  args: Record<string, unknown>;
+/**
+ * A package to build: the method's kind (its spec's `package`, src/contract/methods), its
+ * typed value and, when the caller has it, the result of that query (the result on screen).
+ */
+export interface PackageCall<Q = unknown, R = unknown> {
+  /** How the method's packages are built: its formats and its inputs (src/core/package/kinds.ts). */
+  kind: PackageKind<Q, R>;
+  /** The method's typed value (src/core/api types: IndapiArgs, SimilarArgs, CatchmentCallArgs, ...). */
+  query: Q;
+  /** The request's arguments as sent (R names): what the README and datapackage.json reproduce. */
+  request: Record<string, unknown>;
+  /**
+   * The result of the same query computed already (the engine worker's result on screen, an
+   * upload's job): written as is, that query does not run again.
+   */
+  result?: R;
   /** The requested format (any spelling the registry accepts). */
   format: string;
   /** The URL the request is sent to, for the README. */
@@ -38,11 +48,6 @@ export interface PackageCall {
   extra?: Partial<GenFileInput>;
   /** The realm's writers (default the core's `genFile`). */
   write?: PackageWriter;
-  /**
-   * A summary table computed already (the app's job over an uploaded file's polygons, method
-   * `classify`): written as is, no query runs; only formats whose input is a table.
-   */
-  table?: TableResult;
 }
 
 /** A built package. */
@@ -57,86 +62,29 @@ export interface PackageResult {
   zipName: string;
 }
 
-/** What the writers are given: the format's spec, the method named in file names and the results. */
-interface Inputs {
-  spec: FormatSpec;
-  method: string;
-  args: Record<string, unknown>;
-  table?: TableResult;
-  cells?: CellResult;
-  source?: unknown;
-  /** Area part of file names (see GenFileInput.nameArea). */
-  nameArea?: string[];
-}
-
 /** Query progress (0..1) to the call's percent (query 2..66, writing 66..100). */
 function stepper(onProgress?: (done: number, total: number) => void) {
   return (p: number) => onProgress?.(Math.round(p), 100);
 }
 
-/** A query by area, by `ids` or over `wkt`: the table, the cells, or both, as the format needs. */
-async function layerInputs(engine: Engine, call: PackageCall, opts: CallOptions): Promise<Inputs> {
-  const spec = resolveFormat(call.format);
-  const a = call.args;
-  const needCells = spec.input.includes('cells');
-  const needTable = !needCells || spec.input.includes('table');
-  const wkt = a.wkt as string | undefined;
-  const ga = layerArgs(a);
-  const wktArgs: GetLayerWktArgs | undefined = wkt ? { ...layerArgs(a, true), wkt } : undefined;
-  const q = wktArgs ?? ga;
-  const [table, cells] = await Promise.all([
-    needTable ? (wktArgs ? engine.getLayerWKT(wktArgs, opts) : engine.getLayerTable(ga, opts)) : undefined,
-    needCells ? engine.getLayerCells(spec.cellArgs ? spec.cellArgs(q) : q, opts) : undefined,
-  ]);
-  return { spec, method: wkt ? 'getLayerWKT' : 'getLayer', args: a, table, cells };
-}
-
-/** A ranking by similarity: table formats only. */
-async function similarInputs(engine: Engine, call: PackageCall, opts: CallOptions): Promise<Inputs> {
-  const spec = resolveFormat(call.format);
-  if (spec.input !== 'table') throw new IndapiError('BAD_FORMAT', `The ${spec.name} format needs a map query; for a comparison use csv, dta or rds.`, { format: call.format, arg: 'format' });
-  const a = call.args;
-  const table = await engine.similar({ x: a.x as string | number, var: a.var as string[], by: a.by as number | undefined, iso3: a.iso3 as string[] | undefined, year: a.year === null ? undefined : a.year as number[] | undefined }, opts);
-  return { spec, method: 'similar', args: a, table };
-}
-
-/** A table computed already: table formats only. @throws IndapiError BAD_FORMAT for the others */
-function givenTable(call: PackageCall, table: TableResult): Inputs {
-  const spec = resolveFormat(call.format);
-  if (spec.input !== 'table') throw new IndapiError('BAD_FORMAT', `The ${spec.name} format needs a map query; for these results use csv, dta, rds, rda or gpkg.`, { format: call.format, arg: 'format' });
-  return { spec, method: call.method, args: call.args, table };
-}
-
-/** A catchment: the band table, the travel-time raster or the result itself. */
-async function catchmentInputs(engine: Engine, call: PackageCall, opts: CallOptions): Promise<Inputs> {
-  const spec = resolveCatchmentFormat(call.format);
-  if (!engine.catchment) throw new IndapiError('BAD_ARGUMENT', 'Catchments are not available on this server.');
-  const r = await engine.catchment(catchmentArgs(call.args), opts);
-  // file names and the README's call: the request as sent, without format
-  const args = Object.fromEntries(Object.entries(call.args).filter(([k, v]) => k !== 'format' && v !== undefined));
-  const nameArea = [r.friction.varCode, ...(r.marketshed ? ['marketshed'] : [])];
-  return { spec, method: 'catchment', args, table: r.table, cells: spec.input.includes('cells') ? travelTimeCells(r) : undefined, source: r, nameArea };
-}
-
 /**
- * Builds the package of a call: resolves the format (for the method's list of formats), runs
- * the query its input needs and writes the files.
+ * Builds the package of a call: resolves the format in the kind's list, takes the result
+ * handed in or runs the query the format's input needs, and writes the files.
  * @param engine the engine of the realm
- * @param call method, arguments (contract names), format, request URL, writers
+ * @param call the kind, the typed value, the request as sent, the result if computed, format, request URL, writers
  * @param opts abort signal; progress in percent (query then writing)
  * @returns the method's value, the files, graphics and the ZIP name
  * @throws IndapiError BAD_FORMAT for a format the method does not write (before any query);
  *   the query's errors (BAD_ARGUMENT, UNKNOWN_CODE, ...); the writers' (EMPTY_SELECTION, TOO_LARGE); ABORTED
  */
-export async function buildPackage(engine: Engine, call: PackageCall, opts: CallOptions = {}): Promise<PackageResult> {
+export async function buildPackage<Q, R>(engine: Engine, call: PackageCall<Q, R>, opts: CallOptions = {}): Promise<PackageResult> {
   const { signal } = opts;
   const step = stepper(opts.onProgress);
   step(2);
   const qOpts: CallOptions = { signal, onProgress: (d, t) => step(2 + (t ? (d / t) * 64 : 0)) };
-  const inputs = call.table ? givenTable(call, call.table)
-    : call.method === 'catchment' ? await catchmentInputs(engine, call, qOpts)
-    : call.method === 'similar' ? await similarInputs(engine, call, qOpts)
-      : await layerInputs(engine, call, qOpts);
+  // the format first: a format the kind does not write is refused before any work
+  const fmt = call.kind.resolve(call.format);
+  const inputs = await call.kind.inputs(engine, call.query, { spec: fmt, request: call.request, result: call.result }, qOpts);
   throwIfAborted(signal);
   step(66);
   const { spec, table, cells } = inputs;
