@@ -2,7 +2,10 @@
  * Areas, many polygons: a GeoPackage made by GDAL (`ogr2ogr`, from fixture squares over Kenya
  * and Uganda) uploaded on one page, summarised as one job in the engine worker: the progress
  * bar (with Cancel) appears, the virtualised table lists one row per shape, the shapes are on
- * the map coloured with a legend, and the table is saved as a GeoPackage ZIP. Screenshots at
+ * the map coloured with a legend, and the table is saved as a GeoPackage ZIP. The same page
+ * checks the Statistics picker: statistics and weights from the link, a quantile added with
+ * its `q`, their columns (labelled with units) in the table and in the saved GeoPackage, and
+ * the package README's account of the `feature` column. Screenshots at
  * 1440x900 and 390x844: test-results/screenshots/bulk-upload-*.png.
  */
 import { execFileSync } from 'node:child_process';
@@ -13,7 +16,7 @@ import JSZip from 'jszip';
 import { expect, test } from 'vitest';
 import type { Browser } from 'playwright-core';
 import type { Started } from './helpers';
-import { openApp, serverAndBrowser, shot } from './app-helpers';
+import { addChip, openApp, serverAndBrowser, shot } from './app-helpers';
 
 let srv: Started;
 let browser: Browser;
@@ -36,11 +39,18 @@ function fixtureGpkg(): Buffer {
   } finally { rmSync(dir, { recursive: true, force: true }); }
 }
 
-test('a GeoPackage of 60 polygons: progress, virtualised table, choropleth with legend, GeoPackage download', async () => {
-  const { ctx, page, errors } = await openApp(browser, `${srv.url}#v=ELEVATION&panel=areas`, { viewport: { width: 1440, height: 900 }, acceptDownloads: true });
+test('a GeoPackage of 60 polygons: statistics picker, progress, virtualised table, choropleth with legend, GeoPackage download', async () => {
+  const { ctx, page, errors } = await openApp(browser, `${srv.url}#v=ELEVATION&panel=areas&st=stdev,weighted_mean&wt=POP_MODEL`, { viewport: { width: 1440, height: 900 }, acceptDownloads: true });
   const bulk = page.getByTestId('bulk');
   await bulk.getByTestId('bulk-file').setInputFiles({ name: 'fixture-squares.gpkg', mimeType: 'application/geopackage+sqlite3', buffer: fixtureGpkg() });
   await expect.poll(() => bulk.getByTestId('bulk-read').textContent(), { timeout: 60_000 }).toMatch(/^60 shapes in fixture-squares\.gpkg/);
+  // the statistics of the link, the weights from the catalog's people layers; a quantile added with its q
+  const stats = page.getByTestId('areas-stats');
+  expect(await stats.locator('.chip').evaluateAll((l) => l.map((e) => e.getAttribute('data-value')))).toEqual(['stdev', 'weighted_mean']);
+  expect(await stats.getByTestId('areas-weights').inputValue()).toBe('POP_MODEL');
+  await addChip(page, 'Statistics', 'Quantiles');
+  await stats.getByTestId('areas-q').fill('0.5, 0.9');
+  await expect.poll(() => page.evaluate(() => new URLSearchParams(location.hash.slice(1)).get('st') + ' ' + new URLSearchParams(location.hash.slice(1)).get('q'))).toBe('stdev,weighted_mean,quantile 0.5,0.9');
   // the progress row may be short-lived: an observer notes it from before the click
   await page.evaluate(() => {
     const w = window as unknown as { __sawProgress: boolean };
@@ -58,6 +68,10 @@ test('a GeoPackage of 60 polygons: progress, virtualised table, choropleth with 
   expect(drawn).toBeGreaterThan(5);
   expect(drawn).toBeLessThan(60);
   await table.getByRole('cell', { name: 'sq-1', exact: true }).waitFor();
+  const header = (c: string) => table.locator(`[role="columnheader"][title="${c}"]`).textContent();
+  expect(await header('ELEVATION_stdev')).toBe('Elevation (ETOPO5) (stdev) (m)');
+  expect(await header('ELEVATION_weighted_mean')).toMatch(/^Elevation \(ETOPO5\) \(weighted_mean\) \(m\)$/);
+  expect(await header('ELEVATION_q90')).toBe('Elevation (ETOPO5) (quantile 0.9) (m)');
   // the shapes on the map, coloured, and the legend
   await expect.poll(() => page.evaluate(() => {
     const m = (window as any).__indapiMap;
@@ -75,6 +89,10 @@ test('a GeoPackage of 60 polygons: progress, virtualised table, choropleth with 
   const gpkgName = Object.keys(zip.files).find((n) => n.endsWith('.gpkg'))!;
   const bytes = await zip.file(gpkgName)!.async('uint8array');
   expect(new TextDecoder().decode(bytes.subarray(0, 15))).toBe('SQLite format 3');
+  for (const c of ['ELEVATION_stdev', 'ELEVATION_weighted_mean', 'ELEVATION_q50']) expect(Buffer.from(bytes).includes(c)).toBe(true);
+  const readme = await zip.file(Object.keys(zip.files).find((n) => n.endsWith('README.md'))!)!.async('string');
+  expect(readme).toMatch(/`feature` is the shape's number: its position, from 1/);
+  expect(readme).toContain('"weights": "POP_MODEL"');
   await bulk.getByTestId('bulk-saved').waitFor();
   await page.setViewportSize({ width: 390, height: 844 });
   await legend.waitFor();
