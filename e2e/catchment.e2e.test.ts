@@ -79,14 +79,21 @@ describe('Catchment panel', () => {
     // the answer in one sentence, and the people columns in view without sideways scrolling
     await expect.poll(() => page.getByTestId('catchment-answer').textContent()).toMatch(/^Within 8 h: Nairobi [\d.]+ M, Kisumu [\d.]+ (M|k), Mombasa [\d.]+ (M|k), together [\d.]+ M people \(modelled\)\.$/);
     expect(await peopleInView(page)).toBe(true);
-    // per band: the band labels and per-band figures; then back to "within"
-    await page.getByRole('radio', { name: 'Per band' }).check();
+    // one switch state for the table, the charts and the map legend: "within" labels the legend by upper limit
+    const legendItems = () => page.locator('.legend li').allTextContents();
+    await expect.poll(legendItems).toEqual(expect.arrayContaining(['Nairobi: ≤ 120 min', 'Mombasa: ≤ 480 min']));
+    // per band from the panel: the table's band labels, the legend's too; then back to "within" from the legend's switch
+    await page.getByTestId('catchment-view').getByRole('radio', { name: 'Per band' }).check();
     await expect.poll(async () => (await tableRows(page, 9))[0][1]).toBe('[0,120]');
-    await page.getByRole('radio', { name: 'Within each time' }).check();
+    await expect.poll(legendItems).toEqual(expect.arrayContaining(['Nairobi: [0,120] min', 'Mombasa: (240,480] min']));
+    expect(await page.getByTestId('legend-band-view').getByRole('radio', { name: 'Per band' }).isChecked()).toBe(true);
+    await page.getByTestId('legend-band-view').getByRole('radio', { name: 'Within each time' }).check();
+    await expect.poll(async () => (await tableRows(page, 9))[0][1]).toBe('≤ 120');
+    expect(await page.getByTestId('catchment-view').getByRole('radio', { name: 'Within each time' }).isChecked()).toBe(true);
+    await expect.poll(legendItems).toEqual(expect.arrayContaining(['Kisumu: ≤ 240 min']));
     console.log('people within 2/4/8 h (POP_MODEL):', JSON.stringify(within));
     // a chart per source; one legend entry per source x band; the sources labelled on the map
     await expect.poll(() => page.locator('[data-testid="catchment-result"] svg').count()).toBeGreaterThanOrEqual(3);
-    await expect.poll(() => page.locator('.legend li').allTextContents()).toEqual(expect.arrayContaining(['Nairobi: [0,120] min', 'Mombasa: (240,480] min']));
     await expect.poll(() => page.locator('.source-label').allTextContents()).toEqual(['Nairobi', 'Kisumu', 'Mombasa']);
     await expect.poll(() => page.getByTestId('catchment-cell-note').textContent()).toMatch(/km/);
     await shot(page, 'catchment-desktop');
@@ -115,7 +122,7 @@ describe('Catchment panel', () => {
     expect(covRows[0].slice(0, 3)).toEqual(['Nairobi', '500,000', '500,000']);
     expect(Number(covRows[0][4].replace(/\D/g, ''))).toBeGreaterThan(1_000_000);
     expect(covRows[3][0]).toBe('All sources');
-    await expect.poll(() => page.locator('.legend li').allTextContents()).toEqual(expect.arrayContaining(['Nairobi, covered: [0,120] min', 'Within 480 min, not covered']));
+    await expect.poll(() => page.locator('.legend li').allTextContents()).toEqual(expect.arrayContaining(['Nairobi, covered: ≤ 120 min', 'Within 480 min, not covered']));
     await jumpTo(page, 37.0, -1.6, 8);
     await shot(page, 'catchment-coverage');
     // Enter on the focused map adds its centre; the place search adds a named source
@@ -203,8 +210,32 @@ describe('Catchment panel', () => {
     }, { timeout: 30_000 }).toBe(true);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
+    // every people column of both tables (each source, all sources) ends inside the 390 px viewport, unscrolled
+    const peopleRight = await page.locator('[data-testid="catchment-result"] table').evaluateAll((ts) => ts.map((t) => [...t.querySelectorAll('thead th')]
+      .filter((th) => /^(POP_MODEL|PLACES_POP)/.test(th.getAttribute('data-col') ?? '')).map((th) => th.getBoundingClientRect().right)));
+    expect(peopleRight.map((r) => r.length)).toEqual([2, 2]);
+    for (const r of peopleRight.flat()) expect(r).toBeLessThanOrEqual(390);
+    // the scale bar is clear of the attribution and of every source label shown
+    await expect.poll(() => page.locator('.source-label').count()).toBe(3);
+    const clash = () => page.evaluate(() => {
+      const box = (el: Element) => el.getBoundingClientRect();
+      const hit = (a: DOMRect, b: DOMRect) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+      const scale = box(document.querySelector('.maplibregl-ctrl-scale')!);
+      const others = [document.querySelector('.maplibregl-ctrl-attrib')!, ...[...document.querySelectorAll<HTMLElement>('.source-label')].filter((l) => l.style.visibility !== 'hidden')];
+      return others.filter((o) => hit(scale, box(o))).map((o) => o.textContent);
+    });
+    await expect.poll(clash).toEqual([]);
+    // Mombasa's point moved to just left of the scale bar, where its label would cover it: the label moves or hides
+    await page.evaluate(() => new Promise<void>((res) => {
+      const m = (window as any).__indapiMap;
+      const s = document.querySelector('.maplibregl-ctrl-scale')!.getBoundingClientRect(), c = m.getCanvas().getBoundingClientRect();
+      const at = m.project([39.67, -4.05]), want = { x: s.left - c.left + 6, y: s.top - c.top + 14 };
+      m.once('idle', () => res());
+      m.panBy([at.x - want.x, at.y - want.y], { duration: 0 });
+    }));
+    await expect.poll(clash).toEqual([]);
     await shot(page, 'catchment-phone-map');
-    await page.locator('[data-testid="catchment-result"]').scrollIntoViewIfNeeded();
+    await page.locator('[data-testid="catchment-result"] table').first().scrollIntoViewIfNeeded();
     await shot(page, 'catchment-phone');
     expect(errors).toEqual([]);
     await ctx.close();

@@ -8,7 +8,8 @@
 import { describe, expect, test } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { type Started } from './helpers';
-import { openApp, serverAndBrowser, shot, waitChoropleth } from './app-helpers';
+import { mapPoint, openApp, serverAndBrowser, shot, waitChoropleth } from './app-helpers';
+import { decodePng } from './png';
 
 let srv: Started;
 let browser: Browser;
@@ -45,6 +46,26 @@ describe('Summaries by two domains', () => {
     await expect.poll(() => legend.textContent()).toContain('up to 1,500 m');
     await page.getByTestId('summary-map-slice').selectOption('(1.5e+03,6e+03]');
     await expect.poll(() => legend.textContent()).toContain('1,500-6,000 m');
+    // only that interval's cells are painted, in one red over the units, the others transparent (said in the legend)
+    const choroLegend = page.locator('details.legend[aria-label="Choropleth legend"] li');
+    await expect.poll(() => choroLegend.allTextContents()).toContain('the cells 1,500-6,000 m (only these are in it)');
+    await expect.poll(() => page.evaluate(() => { const ids = (window as any).__indapiMap.getStyle().layers.map((l: { id: string }) => l.id); return ids.indexOf('raster') > ids.indexOf('choropleth'); })).toBe(true);
+    await page.evaluate(() => new Promise<void>((res) => { const m = (window as any).__indapiMap; m.once('idle', () => res()); m.jumpTo({ center: [40, 8.5], zoom: 5 }); }));
+    // red pixels of a 15 x 15 px box around a place (place names and dots are drawn over the cells)
+    const redAround = async (lon: number, lat: number) => {
+      const p = await mapPoint(page, lon, lat);
+      const img = decodePng(await page.screenshot());
+      let n = 0;
+      for (let dy = -7; dy <= 7; dy++) for (let dx = -7; dx <= 7; dx++) {
+        const k = ((Math.round(p.y) + dy) * img.width + Math.round(p.x) + dx) * 4;
+        if (img.data[k] > 150 && img.data[k + 1] < 90 && img.data[k + 2] < 90) n++;
+      }
+      return n;
+    };
+    // the highlands west of Addis Ababa (above 2,000 m) red; Gode in the Somali lowlands (about 300 m) none
+    await expect.poll(() => redAround(38.2, 9.2), { timeout: 30_000 }).toBeGreaterThan(100);
+    expect(await redAround(43.56, 5.95)).toBe(0);
+    await shot(page, 'two-domains-interval-cells-1440');
     // shares of each unit's total: a column, the bars in %, the map in %; a unit's shares add to 100
     await page.getByTestId('summary-share').check();
     await expect.poll(() => legend.textContent()).toContain('Share (%)');

@@ -46,7 +46,7 @@ export function App() {
       <CatalogDrawer data={data} selected={state.v} rec={rec} onSelect={onSelect} phone={phone} drawer={drawer} setDrawer={setDrawer} />
       <MapPane state={state} update={update} data={data} rec={rec} layer={layer} results={results} pointer={pointer} view={view} phone={phone} afterMap={afterMap} />
       <ToolPanels state={state} update={update} data={data} view={view} picked={pointer.picked} catchSources={pointer.catchSources}
-        onSummaryRows={results.onSummaryRows} onCompare={results.onCompare} onCatchment={results.onCatchment} afterMap={afterMap} wide={wide} setWide={setWide} />
+        onSummaryRows={results.onSummaryRows} onCompare={results.onCompare} onCatchment={results.onCatchment} bandView={results.bandView} setBandView={results.setBandView} afterMap={afterMap} wide={wide} setWide={setWide} />
     </div>
   );
 }

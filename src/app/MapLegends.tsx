@@ -9,6 +9,7 @@ import { UploadLegend } from './UploadLayer';
 import { Progress } from '../ui/Progress';
 import type { MapLayer } from './useMapLayer';
 import type { ResultLayers } from './useResultLayers';
+import { BandViewSwitch } from './BandViewSwitch';
 
 /** Props of {@link MapLegends}. */
 export interface MapLegendsProps {
@@ -30,6 +31,7 @@ export interface MapLegendsProps {
 /** Legend title of the raster layer: the per-cell result's kind, else the drawn record's label. */
 function layerTitle(rasterKey: string | null, drawn: VarRecord): string {
   if (rasterKey?.startsWith('cells:catchment')) return 'Travel time (catchment)';
+  if (rasterKey?.startsWith('cells:slice')) return "One interval's cells";
   return rasterKey?.startsWith('cells:') ? 'Similarity' : drawn.varLabel;
 }
 
@@ -44,6 +46,8 @@ export function MapLegends({ rec, layer, results, sidePrefix, phone, opacity, on
       <UploadLegend phone={phone} />
       {cellsPending && <div data-testid="cells-progress"><Progress label="Drawing the similar cells" /></div>}
       {rec && drawnRec && <Legend key={phone ? 'phone' : 'wide'} collapsed={!!choro || phone} title={`${sidePrefix}${layerTitle(rasterKey, drawnRec)}`} unit={cells ? '' : drawnRec.unit} noDataLabel={rasterKey?.startsWith('cells:catchment') ? 'Beyond the last band, or unreachable' : undefined} palette={palette} opacity={opacity} onOpacity={onOpacity}>
+        {results.bandSwitch && <BandViewSwitch view={results.bandView} onView={results.setBandView} name="catch-view-map" label="Map legend: figures shown" testId="legend-band-view" />}
+        {results.bandSwitch && results.bandView === 'within' && <p className="muted small">Within a time: its shade and the darker ones.</p>}
         {cells && <button type="button" className="ghost small" onClick={layer.restyle}>Back to {rec.varCode}</button>}
       </Legend>}
       {choro && (

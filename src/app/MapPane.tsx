@@ -102,7 +102,7 @@ export function MapPane(p: MapPaneProps) {
       {/* the map's own heading: the legends' h3 titles follow an h2 also on a phone, where the card's h2 is in the closed drawer (axe heading-order) */}
       <h2 className="sr-only">Map</h2>
       <Loadable what="the map" loading={<div className="map placeholder">Loading map…</div>}>
-        <MapView dataBase={DATA_BASE} rasterKey={layer.rasterKey} opacity={state.op} loadTile={loadTile} refineTiles={refineTiles} choropleth={choro?.pairs ?? null} choroplethLevel={choro?.level ?? 1} areas={view.areas}
+        <MapView dataBase={DATA_BASE} rasterKey={layer.rasterKey} rasterOverChoropleth={results.sliceCellsDrawn} opacity={state.op} loadTile={loadTile} refineTiles={refineTiles} choropleth={choro?.pairs ?? null} choroplethLevel={choro?.level ?? 1} areas={view.areas}
           marker={marker} labels={state.panel === 'catchment' ? results.catchLabels : null} fit={view.fit} gridBounds={data.gridBounds} drawMode={view.drawMode} onDrawn={view.onDrawn} onHover={pointer.onHover} onClick={pointer.onClick} view={state.map} onView={view.onView} onMap={setMlMap} basemap={base.basemap} onBasemapError={base.onError}
           onRendered={onRendered} />
       </Loadable>

@@ -8,6 +8,7 @@
 import { useMemo, useState, type ReactNode } from 'react';
 import type { Row } from '../core/types';
 import type { CatchmentResult } from '../core/api';
+import type { BandView } from './catchment-layer';
 import type { CellInfo } from '../../workers/protocol/raster';
 import { lazyRetry } from '../ui/lazy-retry';
 import { Loadable } from '../ui/Loadable';
@@ -42,6 +43,9 @@ export interface ToolPanelsProps {
   onSummaryRows: (r: SummaryRows | null) => void;
   onCompare: (r: { rows: Row[]; by: number } | null) => void;
   onCatchment: (r: CatchmentResult | null) => void;
+  /** A catchment's figures within each time or per band (the table, the charts and the map legend share it), and its setter. */
+  bandView: BandView;
+  setBandView: (v: BandView) => void;
   /** The first map has drawn: every panel's code may load. */
   afterMap: boolean;
   /** The panel is widened, and its setter. */
@@ -98,7 +102,7 @@ export function ToolPanels(p: ToolPanelsProps) {
           {id === 'table' && mounted(id) && lazyPanel(id, 'the table builder', <TablePanel ctx={ctx} />)}
           {id === 'areas' && <AreasPanel ctx={ctx} drawMode={view.drawMode} setDrawMode={view.setDrawMode} />}
           {id === 'compare' && mounted(id) && lazyPanel(id, 'the comparison tools', <ComparePanel ctx={ctx} picked={p.picked} onResult={p.onCompare} />)}
-          {id === 'catchment' && state.panel === 'catchment' && lazyPanel(id, 'the catchment tool', <CatchmentPanel ctx={ctx} sources={p.catchSources} onSources={onSources} onResult={p.onCatchment} />)}
+          {id === 'catchment' && state.panel === 'catchment' && lazyPanel(id, 'the catchment tool', <CatchmentPanel ctx={ctx} sources={p.catchSources} onSources={onSources} onResult={p.onCatchment} bandView={p.bandView} setBandView={p.setBandView} />)}
           {id === 'download' && mounted(id) && lazyPanel(id, 'the download panel', <DownloadPanel query={current} />)}
           {id === 'api' && mounted(id) && lazyPanel(id, 'the API panel', <ApiPanel query={current} />)}
         </div>

@@ -18,6 +18,14 @@ describe('catchmentLayer (issue 24)', () => {
     expect([values[0], values[1]]).toEqual([1, NaN]);
     expect(palette.labels).toEqual(['[0,60] min', '(60,120] min']);
   });
+  it('the "within" view labels each shade by its band\'s upper limit (same colours); cumulative bands keep their labels', () => {
+    const r = { ...res(2, [1, 0], [0, 1]), bands: [{ label: '[0,60]', toMinutes: 60 }, { label: '(60,120]', toMinutes: 120 }] } as unknown as CatchmentResult;
+    const within = catchmentLayer(r, SSA_GRID, 'within').palette;
+    expect(within.labels).toEqual(['S1: ≤ 60 min', 'S1: ≤ 120 min', 'S2: ≤ 60 min', 'S2: ≤ 120 min']);
+    expect(within.colors).toEqual(catchmentLayer(r, SSA_GRID, 'band').palette.colors);
+    const cum = { ...r, cumulative: true, bands: [{ label: '[0,60]', toMinutes: 60 }, { label: '[0,120]', toMinutes: 120 }] } as unknown as CatchmentResult;
+    expect(catchmentLayer(cum, SSA_GRID, 'within').palette.labels).toEqual(['S1: [0,60] min', 'S1: [0,120] min', 'S2: [0,60] min', 'S2: [0,120] min']);
+  });
   it('marketsheds: value = source x bands + band, one hue per source, bands as lighter shades of it', () => {
     const { values, palette } = catchmentLayer(res(2, [1, 0], [0, 1]), SSA_GRID);
     expect([values[0], values[1]]).toEqual([2, 1]);

@@ -8,6 +8,13 @@ import type { GridDef } from '../core/grid';
 import type { Palette } from '../core/map/palette';
 import type { CellsExportInfo } from './map-export';
 
+/**
+ * Which figures a catchment's table, chart and map legend show (one state for the three,
+ * useResultLayers.ts): 'within' each band's upper limit (running totals: a time's cells are its
+ * band and the nearer ones) or 'band' (each band alone). Cumulative bands are "within" already.
+ */
+export type BandView = 'within' | 'band';
+
 /** A per-cell layer for the raster worker: one value per cell of the bundle grid (NaN: none) and its palette. */
 export interface CellsLayer {
   /** Row-major values on the bundle grid (`grid.width * grid.height`). */
@@ -57,8 +64,10 @@ export function bandColours(r: Pick<CatchmentResult, 'bands' | 'sources' | 'sour
  * covered cells take their source's shades; the cells within reach that no capacity covers are
  * grey ({@link UNCOVERED_COLOUR}, value = sources * bands), and the legend lists the covered
  * shades of the sources with a capacity (> 0) only (the others' labels are empty: no cell takes them).
+ * `view` 'within' (disjoint bands only) labels each shade by its band's upper limit, "≤ 120 min":
+ * the cells within that time are its shade and the darker (nearer) ones; the colours are the same.
  */
-export function catchmentLayer(r: CatchmentResult, grid: GridDef): CellsLayer {
+export function catchmentLayer(r: CatchmentResult, grid: GridDef, view: BandView = 'band'): CellsLayer {
   const values = new Float64Array(grid.width * grid.height).fill(NaN);
   const c0 = r.grid.colOffset - grid.colOffset, r0 = r.grid.rowOffset - grid.rowOffset;
   const nb = r.bands.length;
@@ -73,13 +82,14 @@ export function catchmentLayer(r: CatchmentResult, grid: GridDef): CellsLayer {
     values[(y + r0) * grid.width + x + c0] = v;
   }
   const colors: string[] = [], labels: string[] = [];
+  const bandText = (b: CatchmentResult['bands'][number]) => (view === 'within' && !r.cumulative ? `≤ ${b.toMinutes} min` : `${b.label} min`);
   if (!many) {
     colors.push(...bandColours(r, 0));
-    labels.push(...r.bands.map((b) => `${b.label} min`));
+    labels.push(...r.bands.map(bandText));
   } else {
     // With coverage only the covered cells take a source's shades: a source without a capacity has none, so no legend entry.
     const shown = (i: number) => !covered || (r.coverage?.sources?.[i]?.capacity ?? 0) > 0;
-    r.sources.forEach((s, i) => { colors.push(...bandColours(r, i)); labels.push(...r.bands.map((b) => (shown(i) ? `${s.name}${covered ? ', covered' : ''}: ${b.label} min` : ''))); });
+    r.sources.forEach((s, i) => { colors.push(...bandColours(r, i)); labels.push(...r.bands.map((b) => (shown(i) ? `${s.name}${covered ? ', covered' : ''}: ${bandText(b)}` : ''))); });
     if (covered) { colors.push(UNCOVERED_COLOUR); labels.push(`Within ${r.breaks[r.breaks.length - 1]} min, not covered`); }
   }
   return { values, palette: { kind: 'intervals', breaks: Array.from({ length: colors.length + 1 }, (_, i) => i - 0.5), colors, labels } };

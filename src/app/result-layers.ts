@@ -5,7 +5,7 @@
  * palette the map needs; App.tsx only puts them on the map.
  */
 import { cellToColRow, type GridDef } from '../core/grid';
-import type { LegendEntry } from '../core/map/palette';
+import { TRANSPARENT, type LegendEntry, type Palette } from '../core/map/palette';
 import type { IsoEntry, Row, VarRecord } from '../core/types';
 import { bundleFiles } from '../ui/bundle-files';
 import { adminLevel, buildChoropleth, countryChoropleth, unitsWithout } from '../ui/choropleth';
@@ -36,6 +36,8 @@ export interface Choro {
   unit: string;
   /** Outlines: 0 countries, 1 first-level, 2 second-level units (default 1). */
   level?: 0 | 1 | 2;
+  /** A map of one interval: the layer and bounds whose cells are painted over the units ({@link SLICE_CELLS_COLOUR}; see SummaryRows.sliceCells). */
+  sliceCells?: { code: string; lo: number; hi: number; label: string };
 }
 
 /**
@@ -73,8 +75,26 @@ export async function summaryChoropleth(r: SummaryRows | null, iso: IsoEntry[], 
   const c = buildChoropleth(r.rows.filter((row) => r.by.every((k) => k === b || row[k] === undefined)), b, v, t, dec, undefined, match);
   const without = r.slice && r.units ? unitsWithout(r.units, b, t, match, c.values) : [];
   const pairs: Choro['pairs'] = [...c.pairs, ...without.map((u): [number, string] => [u, NO_SLICE_GREY])];
-  const legend = without.length ? [...c.legend, { color: NO_SLICE_GREY, label: `no cells ${r.slice}` }] : c.legend;
-  return { pairs, legend, title: `${what} by ${level === 2 ? 'district' : 'province'}${slice}`, code: `${r.value} by ${b}`, values: c.values, dec, unit, level };
+  const legend = [...c.legend, ...(without.length ? [{ color: NO_SLICE_GREY, label: `no cells ${r.slice}` }] : []), ...(r.sliceCells ? [{ color: SLICE_CELLS_COLOUR, label: `the cells ${r.slice} (only these are in it)` }] : [])];
+  return { pairs, legend, title: `${what} by ${level === 2 ? 'district' : 'province'}${slice}`, code: `${r.value} by ${b}`, values: c.values, dec, unit, level, ...(r.sliceCells ? { sliceCells: { ...r.sliceCells, label: r.slice ?? '' } } : {}) };
+}
+
+/**
+ * Colour of the cells of a one-interval map (drawn over the units, every other cell
+ * transparent): a red outside the choropleth ramps (viridis, blues) and the no-slice grey.
+ */
+export const SLICE_CELLS_COLOUR = '#d7191c';
+
+/**
+ * The raster style of a one-interval map's cells: the layer's values in (lo, hi] (R cut()'s
+ * right-closed interval) in {@link SLICE_CELLS_COLOUR}, all others transparent; breaks open
+ * to -Infinity / Infinity so no value falls outside them.
+ * @param label the interval as shown ("2,000-6,000 m"), for the legend
+ */
+export function sliceCellsStyle(s: { lo: number; hi: number }, label: string): { breaks: number[]; colors: string[]; palette: Palette } {
+  const breaks = [-Infinity, s.lo, s.hi, Infinity];
+  const colors = [TRANSPARENT, SLICE_CELLS_COLOUR, TRANSPARENT];
+  return { breaks, colors, palette: { kind: 'intervals', breaks, colors, labels: ['', `cells ${label}`, ''] } };
 }
 
 /** Colour of the units of a one-interval (or one-class) map that have no cell in it: grey, outside every ramp. */

@@ -7,13 +7,14 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Row } from '../core/types';
 import type { CatchmentResult } from '../core/api';
 import type { MapLabel } from '../ui/MapView';
-import { catchmentExportInfo, catchmentLayer, SOURCE_HUES, similarCellsLayer, similarUnitsChoropleth, summaryChoropleth, type Choro } from './result-layers';
+import { catchmentExportInfo, catchmentLayer, sliceCellsStyle, SOURCE_HUES, similarCellsLayer, similarUnitsChoropleth, summaryChoropleth, type Choro } from './result-layers';
 import { getRaster } from './services';
 import type { SummaryRows } from './panels/SummaryPanel';
 import type { BundleData } from './useBundleData';
 import type { MapLayer } from './useMapLayer';
 import type { UrlState } from './url-state';
 import type { CellsExportInfo } from './map-export';
+import type { BandView } from './catchment-layer';
 
 /** The results on the map and the panels' callbacks that put them there. */
 export interface ResultLayers {
@@ -21,6 +22,8 @@ export interface ResultLayers {
   choro: Choro | null;
   /** Sets or (null) hides the choropleth. */
   setChoro: (c: Choro | null) => void;
+  /** True while the raster drawn is a one-interval map's cells (drawn over the choropleth). */
+  sliceCellsDrawn: boolean;
   /** Similar cells being drawn: 'styling' in the raster worker, then their style key until the map has drawn it; null: none. */
   cellsPending: string | null;
   /** Labels of the catchment's sources, or null. */
@@ -33,6 +36,12 @@ export interface ResultLayers {
   onCompare: (r: { rows: Row[]; by: number } | null) => void;
   /** Catchment bands: a raster layer of band index per cell, the sources' labels; a new set of sources fits the map to it. */
   onCatchment: (r: CatchmentResult | null) => void;
+  /** A catchment's figures within each time or per band: the table's, the charts' and the map legend's (one state). */
+  bandView: BandView;
+  /** Sets {@link ResultLayers.bandView}; the legend of the catchment on the map is relabelled (same colours). */
+  setBandView: (v: BandView) => void;
+  /** True while the map draws a catchment with disjoint bands (the legend then offers the switch). */
+  bandSwitch: boolean;
   /** The map drew a frame: similar cells waiting to be drawn are done once their layer is the drawn one. */
   onRendered: () => void;
 }
@@ -48,6 +57,11 @@ export function useResultLayers(state: UrlState, data: BundleData, layer: MapLay
   const [cellsPending, setCellsPending] = useState<string | null>(null);
   const [catchLabels, setCatchLabels] = useState<MapLabel[] | null>(null);
   const [cellsInfo, setCellsInfo] = useState<{ key: string; info: CellsExportInfo } | null>(null);
+  const [bandView, setBandView] = useState<BandView>('within');
+  const bandViewRef = useRef(bandView);
+  bandViewRef.current = bandView;
+  /** The catchment drawn: its result and style key (the legend is relabelled when the view changes). */
+  const [catchDrawn, setCatchDrawn] = useState<{ r: CatchmentResult; key: string } | null>(null);
   const choroKey = JSON.stringify([state.vars, state.noVars, state.iso, state.by]);
   const firstChoroKey = useRef(choroKey);
   useEffect(() => { if (choroKey !== firstChoroKey.current) { firstChoroKey.current = choroKey; setChoro(null); } }, [choroKey]);
@@ -75,8 +89,8 @@ export function useResultLayers(state: UrlState, data: BundleData, layer: MapLay
   // A new set of sources (or bands) fits the map to the result's window, so a shared link opens on the bands.
   const fittedCatch = useRef('');
   const onCatchment = useCallback((r: CatchmentResult | null) => {
-    if (!r) { setCatchLabels(null); dropCells('catchment'); return; }
-    const { values, palette } = catchmentLayer(r, grid);
+    if (!r) { setCatchLabels(null); setCatchDrawn(null); dropCells('catchment'); return; }
+    const { values, palette } = catchmentLayer(r, grid, bandViewRef.current);
     const key = `cells:catchment:${Date.now()}`;
     setCellsInfo({ key, info: catchmentExportInfo(r) });
     setCatchLabels(r.sources.slice(0, 200).map((s, i) => ({ lon: s.lon, lat: s.lat, text: s.name, color: r.sources.length > 1 ? SOURCE_HUES[i % SOURCE_HUES.length] : undefined })));
@@ -85,9 +99,25 @@ export function useResultLayers(state: UrlState, data: BundleData, layer: MapLay
       fittedCatch.current = fitKey;
       fitTo([r.grid.xmin, r.grid.ymin, r.grid.xmax, r.grid.ymax]);
     }
-    void getRaster().styleCells(key, grid, values, palette).then(() => { setChoro(null); showCells(key, palette); });
+    void getRaster().styleCells(key, grid, values, palette).then(() => { setChoro(null); showCells(key, palette); setCatchDrawn({ r, key }); });
   }, [grid, showCells, dropCells, fitTo]);
-  const drawn = layer.rasterKey;
-  const onRendered = useCallback(() => setCellsPending((k) => (k && k === drawn ? null : k)), [drawn]);
-  return { choro, setChoro, cellsPending, catchLabels, cellsInfo, onSummaryRows, onCompare, onCatchment, onRendered };
+  // a map of one interval: its cells over the units, in one colour, every other cell transparent
+  const sliceKey = choro?.sliceCells ? `cells:slice:${choro.sliceCells.code}:${choro.sliceCells.lo}:${choro.sliceCells.hi}` : null;
+  useEffect(() => {
+    const sc = choro?.sliceCells;
+    const rec = sc && byCode.get(sc.code);
+    if (!sc || !rec || !sliceKey) { dropCells('slice'); return; }
+    let cancel = false;
+    const st = sliceCellsStyle(sc, sc.label);
+    getRaster().styleCog(sliceKey, rec, st.breaks, st.colors).then(() => { if (!cancel) showCells(sliceKey, st.palette); }, () => { /* the units stay; no cells drawn */ });
+    return () => { cancel = true; };
+  }, [sliceKey]);
+  // the switch relabels the legend of the catchment on the map (the colours, and so the worker's style, stay)
+  const drawnKey = layer.rasterKey;
+  useEffect(() => {
+    if (catchDrawn && catchDrawn.key === drawnKey) showCells(catchDrawn.key, catchmentLayer(catchDrawn.r, grid, bandView).palette);
+  }, [bandView]);
+  const bandSwitch = !!catchDrawn && catchDrawn.key === drawnKey && !catchDrawn.r.cumulative;
+  const onRendered = useCallback(() => setCellsPending((k) => (k && k === drawnKey ? null : k)), [drawnKey]);
+  return { choro, setChoro, sliceCellsDrawn: !!sliceKey && sliceKey === drawnKey, cellsPending, catchLabels, cellsInfo, onSummaryRows, onCompare, onCatchment, bandView, setBandView, bandSwitch, onRendered };
 }

@@ -104,7 +104,7 @@ export function overlayPadding(map: DOMRect, overlays: DOMRect[], margin = 16): 
 }
 
 /** The indicator's raster tiles (`indapi://` key): replaced when the style key or the window changes; then its opacity. */
-export function useRasterLayer(mapRef: MapRef, ready: boolean, cb: PropsRef, p: Pick<MapViewProps, 'rasterKey' | 'gridBounds' | 'secondary' | 'opacity'>): void {
+export function useRasterLayer(mapRef: MapRef, ready: boolean, cb: PropsRef, p: Pick<MapViewProps, 'rasterKey' | 'gridBounds' | 'secondary' | 'opacity' | 'rasterOverChoropleth'>): void {
   useEffect(() => {
     const map = mapRef.current;
     if (!map || !ready) return;
@@ -112,12 +112,12 @@ export function useRasterLayer(mapRef: MapRef, ready: boolean, cb: PropsRef, p: 
     if (map.getSource('raster')) map.removeSource('raster');
     if (!p.rasterKey) return;
     map.addSource('raster', { type: 'raster', tiles: [`indapi://${encodeURIComponent(p.rasterKey)}/{z}/{x}/{y}`], tileSize: 256, bounds: cb.current.gridBounds ?? SSA_BOUNDS, minzoom: 0, maxzoom: 16 });
-    map.addLayer({ id: 'raster', type: 'raster', source: 'raster', paint: { 'raster-opacity': cb.current.opacity, 'raster-resampling': 'nearest', 'raster-fade-duration': 0 } }, 'choropleth');
+    map.addLayer({ id: 'raster', type: 'raster', source: 'raster', paint: { 'raster-opacity': cb.current.opacity, 'raster-resampling': 'nearest', 'raster-fade-duration': 0 } }, p.rasterOverChoropleth ? 'lakes-fill' : 'choropleth');
     const onIdle = () => { if (map.getSource('raster') && map.isSourceLoaded('raster')) { cb.current.onRendered?.(); map.off('idle', onIdle); } };
     map.on('idle', onIdle);
     const stopRefine = refineOnIdle(map, p.rasterKey, () => cb.current.refineTiles, !p.secondary);
     return () => { map.off('idle', onIdle); stopRefine(); };
-  }, [p.rasterKey, ready, p.gridBounds?.join(',')]);
+  }, [p.rasterKey, ready, p.gridBounds?.join(','), p.rasterOverChoropleth]);
   useEffect(() => {
     const map = mapRef.current;
     if (map && ready && map.getLayer('raster')) map.setPaintProperty('raster', 'raster-opacity', p.opacity);
@@ -159,7 +159,7 @@ export function useOnlineBasemap(mapRef: MapRef, ready: boolean, cb: PropsRef, b
 }
 
 /** The choropleth: its fill on the outlines of its level, coloured by unit key (transparent when none). */
-export function useChoropleth(mapRef: MapRef, ready: boolean, p: Pick<MapViewProps, 'choropleth' | 'choroplethLevel'>): void {
+export function useChoropleth(mapRef: MapRef, ready: boolean, p: Pick<MapViewProps, 'choropleth' | 'choroplethLevel' | 'rasterOverChoropleth'>): void {
   useEffect(() => {
     const map = mapRef.current;
     if (!map || !ready) return;
@@ -167,6 +167,8 @@ export function useChoropleth(mapRef: MapRef, ready: boolean, p: Pick<MapViewPro
     if (map.getLayer('choropleth')?.source !== src) { // the fill moves onto the outlines of the level
       map.removeLayer('choropleth');
       map.addLayer({ id: 'choropleth', type: 'fill', source: src, paint: { 'fill-color': '#888888', 'fill-opacity': 0 } }, 'lakes-fill');
+      // a one-interval map's cells stay over the units
+      if (p.rasterOverChoropleth && map.getLayer('raster')) map.moveLayer('raster', 'lakes-fill');
     }
     if (!p.choropleth || p.choropleth.length === 0) {
       map.setPaintProperty('choropleth', 'fill-opacity', 0);
@@ -216,8 +218,35 @@ export function useLabels(mapRef: MapRef, ready: boolean, labels: MapViewProps['
       if (l.color) el.style.background = l.color;
       return new maplibregl.Marker({ element: el, anchor: 'bottom-left', offset: [4, -4] }).setLngLat([l.lon, l.lat]).addTo(map);
     });
-    return () => { for (const m of markers) m.remove(); };
+    // a label never covers the scale bar or the attribution: moved to the point's left side, else hidden while there
+    let frame = 0;
+    const clear = () => { frame = 0; clearOfControls(map, markers); };
+    const onMove = () => { if (!frame) frame = requestAnimationFrame(clear); };
+    map.on('move', onMove);
+    map.on('resize', onMove);
+    onMove();
+    return () => { map.off('move', onMove); map.off('resize', onMove); if (frame) cancelAnimationFrame(frame); for (const m of markers) m.remove(); };
   }, [labels, ready]);
+}
+
+/** Whether two boxes overlap (touching edges do not). */
+const overlaps = (a: DOMRect, b: DOMRect) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+
+/**
+ * Keeps the labels off the map's bottom controls (scale bar, attribution; the phone's map is
+ * small, so a source near the lower right edge put its label over the scale): a label over one
+ * goes to the left of its point (offset by its width), and is hidden when it overlaps there too.
+ */
+function clearOfControls(map: maplibregl.Map, markers: maplibregl.Marker[]): void {
+  const ctrls = [...map.getContainer().querySelectorAll<HTMLElement>('.maplibregl-ctrl-bottom-right > .maplibregl-ctrl, .maplibregl-ctrl-bottom-left > .maplibregl-ctrl')].map((c) => c.getBoundingClientRect()).filter((r) => r.width > 0);
+  for (const m of markers) {
+    const el = m.getElement();
+    el.style.visibility = '';
+    m.setOffset([4, -4]);
+    if (!ctrls.some((c) => overlaps(el.getBoundingClientRect(), c))) continue;
+    m.setOffset([-(el.offsetWidth + 4), -4]);
+    if (ctrls.some((c) => overlaps(el.getBoundingClientRect(), c))) el.style.visibility = 'hidden';
+  }
 }
 
 /** The marked point. */

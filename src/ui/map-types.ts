@@ -42,6 +42,8 @@ export interface MapViewProps {
   dataBase: string;
   /** Style key of the raster layer (null: none). */
   rasterKey: string | null;
+  /** Draw the raster over the choropleth (a one-interval map's cells, transparent elsewhere); default under it. */
+  rasterOverChoropleth?: boolean;
   /** Raster opacity 0..1. */
   opacity: number;
   /** Loads raster tiles (runs in a worker). */

@@ -12,7 +12,8 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { CatchmentArgs, CatchmentResult } from '../../core/api';
 import { DEFAULT_BREAKS_MIN } from '../../core/catchment/bands';
 import { getEngine } from '../services';
-import { bandColours } from '../catchment-layer';
+import { bandColours, type BandView } from '../catchment-layer';
+import { BandViewSwitch } from '../BandViewSwitch';
 import { useRun } from '../useRun';
 import { ChipSelect } from '../../ui/ChipSelect';
 import { ResultTable } from '../../ui/ResultTable';
@@ -35,6 +36,9 @@ export interface CatchmentPanelProps {
   onSources: (s: SourceSpec[]) => void;
   /** A result to draw on the map (null: clear). */
   onResult: (r: CatchmentResult | null) => void;
+  /** Figures within each time or per band: one state with the chart and the map legend (useResultLayers.ts), and its setter. */
+  bandView: BandView;
+  setBandView: (v: BandView) => void;
 }
 
 /** Default indicators: the modelled population and the people of GeoNames towns, when the bundle has them. */
@@ -60,7 +64,7 @@ async function readPoints(file: File, bbox: Bbox): Promise<SourcesRead> {
 }
 
 /** The panel. */
-export function CatchmentPanel({ ctx, sources, onSources, onResult }: CatchmentPanelProps) {
+export function CatchmentPanel({ ctx, sources, onSources, onResult, bandView, setBandView }: CatchmentPanelProps) {
   const { state, update, catalog, byCode } = ctx;
   const frictions = useMemo(() => catalog.filter((r) => r.type === 'continuous' && /^minutes? per met(re|er)$/i.test(r.unit.trim())), [catalog]);
   const [friction, setFriction] = useState<string>('');
@@ -157,7 +161,7 @@ export function CatchmentPanel({ ctx, sources, onSources, onResult }: CatchmentP
       <ChipSelect label="Indicators per band" options={varOpts} values={vars} onChange={(v) => update({ vars: v, noVars: v.length === 0 })} placeholder="Add an indicator…" emptyText="Cells and area only" />
       {vars.includes('POP_MODEL') && <p className="muted small">{byCode.get('POP_MODEL')?.varLabel}: modelled from national totals and GeoNames towns, not a census.</p>}
       <RunControls run={r} label="Compute catchment" progressLabel="Travel time" onRun={() => run()} message={msg} error={r.error && errText(r.error)} />
-      {res && r.last && <ResultFrame run={r} stale={stale} testId="catchment-result"><CatchmentResults res={res} vars={r.last.args.var} byCode={byCode} /></ResultFrame>}
+      {res && r.last && <ResultFrame run={r} stale={stale} testId="catchment-result"><CatchmentResults res={res} vars={r.last.args.var} byCode={byCode} view={bandView} setView={setBandView} /></ResultFrame>}
     </section>
   );
 }
@@ -259,9 +263,6 @@ function CoverageResult({ res }: { res: CatchmentResult }) {
   );
 }
 
-/** Which figures the table, the chart and the legend show: people within each band's upper limit, or per band. */
-type BandView = 'within' | 'band';
-
 /** The indicator the answer sentence counts: POP_MODEL, else the first summed indicator in people. */
 function answerVar(vars: string[], byCode: PanelCtx['byCode']): string | undefined {
   const summed = vars.filter((v) => isAdditive(byCode.get(v)?.aggFunR, v));
@@ -269,8 +270,7 @@ function answerVar(vars: string[], byCode: PanelCtx['byCode']): string | undefin
 }
 
 /** The result: the answer in a sentence, notes, coverage, a within / per-band switch, the tables (people first) and a chart per source. */
-function CatchmentResults({ res, vars, byCode }: { res: CatchmentResult; vars: string[]; byCode: PanelCtx['byCode'] }) {
-  const [view, setView] = useState<BandView>('within');
+function CatchmentResults({ res, vars, byCode, view, setView }: { res: CatchmentResult; vars: string[]; byCode: PanelCtx['byCode']; view: BandView; setView: (v: BandView) => void }) {
   const many = !!res.marketshed;
   const allRows = res.table.rows;
   const rows = many ? allRows.filter((x) => x.source !== null && x.source !== undefined && x.source !== '') : allRows;
@@ -297,10 +297,7 @@ function CatchmentResults({ res, vars, byCode }: { res: CatchmentResult; vars: s
       {(res.notes ?? []).slice(1).map((n, i) => <p key={i} className="small" data-testid="catchment-note">{n}</p>)}
       {res.coverage && <CoverageResult res={res} />}
       {!res.cumulative && (
-        <div className="seg" role="radiogroup" aria-label="Figures shown" data-testid="catchment-view">
-          <label><input type="radio" name="catch-view" checked={view === 'within'} onChange={() => setView('within')} /> Within each time</label>
-          <label><input type="radio" name="catch-view" checked={view === 'band'} onChange={() => setView('band')} /> Per band</label>
-        </div>
+        <BandViewSwitch view={view} onView={setView} name="catch-view" label="Figures shown" testId="catchment-view" />
       )}
       <h3 className="catch-table-h">{many ? 'Each source' : 'By travel time'}{view === 'within' ? ': people within each time' : ': per band'}</h3>
       <ResultTable rows={display(rows)} columns={cols} caption={many ? 'Marketsheds: each source by band' : 'Catchment bands'} colLabel={label} valueCols={valueCols} decimals={decimals} max={5000} />

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { cutLabels } from '../../core/r/labels';
-import { intervalBounds, intervalText, requestBreaks } from './intervals';
+import { intervalBounds, intervalText, requestBreaks, sliceBounds } from './intervals';
 import type { VarRecord } from '../../core/types';
 
 describe('intervals as people read them (display only)', () => {
@@ -30,5 +30,20 @@ describe('intervals as people read them (display only)', () => {
     expect(requestBreaks({ ELEVATION: null } as never, 'ELEVATION', rec)).toEqual([-6000, 0, 200]);
     expect(requestBreaks(['ELEVATION'], 'ELEVATION', rec)).toEqual([-6000, 0, 200]);
     expect(requestBreaks(['ELEV_ZONE'], 'ELEV_ZONE', { type: 'class', classBreaks: '1|2' } as VarRecord)).toBeNull();
+  });
+});
+
+describe('sliceBounds: the interval a one-interval map paints', () => {
+  const elev = { varCode: 'ELEVATION', type: 'continuous', classBreaks: '-500|0|500|1000|2000|6000' } as VarRecord;
+  const byCode = new Map([['ELEVATION', elev], ['LAND_COVER', { varCode: 'LAND_COVER', type: 'class', classBreaks: '1|2' } as VarRecord]]);
+  test('the request\'s breaks give the exact bounds (R\'s label rounds 1234 to 1.23e+03)', () => {
+    const by = { ADM1_NAME_ALT: [], ELEVATION: [0, 1234, 6000] };
+    expect(sliceBounds('(1.23e+03,6e+03]', 'ELEVATION', { var: ['AREA_TOTAL'], by }, byCode)).toEqual({ code: 'ELEVATION', lo: 1234, hi: 6000 });
+  });
+  test('the catalog\'s breaks without own ones; an open interval; a class layer or no interval: null', () => {
+    expect(sliceBounds('(1e+03,2e+03]', 'ELEVATION', { var: ['AREA_TOTAL'], by: ['ADM1_NAME_ALT', 'ELEVATION'] }, byCode)).toEqual({ code: 'ELEVATION', lo: 1000, hi: 2000 });
+    expect(sliceBounds('(2e+03,Inf]', 'ELEVATION', { var: ['AREA_TOTAL'], by: { ELEVATION: [0, 7] } }, byCode)).toEqual({ code: 'ELEVATION', lo: 2000, hi: Infinity });
+    expect(sliceBounds('Cropland', 'LAND_COVER', { var: ['AREA_TOTAL'], by: ['LAND_COVER'] }, byCode)).toBeNull();
+    expect(sliceBounds('NA', 'ELEVATION', { var: ['AREA_TOTAL'], by: ['ELEVATION'] }, byCode)).toBeNull();
   });
 });

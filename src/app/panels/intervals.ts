@@ -5,7 +5,7 @@
  * downloads and the tooltips keep R's labels (src/core/r/labels.ts).
  */
 import { cutLabels } from '../../core/r/labels';
-import type { ByArg, VarRecord } from '../../core/types';
+import type { ByArg, GetLayerArgs, VarRecord } from '../../core/types';
 
 const NUM = String.raw`(-?Inf|[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)`;
 const LABEL = new RegExp(String.raw`^\s*[([]\s*${NUM}\s*,\s*${NUM}\s*[\])]\s*$`, 'i');
@@ -57,4 +57,18 @@ export function intervalText(label: string, unit = '', breaks?: number[] | null,
   if (hi === Infinity) return `over ${bound(lo)}${u}`;
   if (first || lo === -Infinity) return `up to ${bound(hi)}${u}`;
   return lo < 0 ? `${bound(lo)} to ${bound(hi)}${u}` : `${bound(lo)}-${bound(hi)}${u}`;
+}
+
+/**
+ * The bounds of interval `key` (an R cut() label) of continuous layer `code` in a summary
+ * (the request's breaks, else the catalog's, else read from the label); null for a class
+ * layer or a key that is no interval.
+ */
+export function sliceBounds(key: string, code: string | undefined, args: GetLayerArgs, byCode: Map<string, VarRecord>): { code: string; lo: number; hi: number } | null {
+  const rec = code ? byCode.get(code) : undefined;
+  if (!code || rec?.type !== 'continuous') return null;
+  const breaks = requestBreaks(args.by, code, rec);
+  const i = breaks ? cutLabels(breaks).indexOf(key) : -1;
+  const b = breaks && i >= 0 ? [breaks[i], breaks[i + 1]] : intervalBounds(key);
+  return b ? { code, lo: b[0], hi: b[1] } : null;
 }

@@ -10,7 +10,7 @@ import type { GetLayerArgs, Row } from '../../core/types';
 import type { TableResult } from '../../core/api';
 import { loadClassLabels } from '../bundle';
 import type { RunState } from '../useRun';
-import { intervalText, requestBreaks } from './intervals';
+import { intervalText, requestBreaks, sliceBounds } from './intervals';
 import { shareColumn, sliceRows, splitDomains, withShares, type TwoDomains } from './two-domain';
 import { statDecimals, statLabel } from './zonal-choice';
 import { byCellText, byColumn, chartKey, colLabel, hasValue, isNaRow, isTotalRow, keyOrder, prettyUnit, tableColumns, type PanelCtx } from './common';
@@ -28,7 +28,14 @@ export interface SummaryRows {
   rows: Row[]; by: string[]; vars: string[]; value: string; slice?: string; share?: boolean;
   /** With `slice`: the rows of every unit of the summary (any interval or class), so the map greys the units without the slice. */
   units?: Row[];
+  /**
+   * With `slice` of a continuous layer's interval: that layer and the interval's bounds (R cut():
+   * lo < value <= hi, in the layer's unit; -Infinity / Infinity when open), so the map paints
+   * the cells inside it over the units.
+   */
+  sliceCells?: { code: string; lo: number; hi: number };
 }
+
 
 /**
  * Rows in key order: countries in their result order, then each `by` column with a key
@@ -175,8 +182,9 @@ export function useSummaryView(ctx: Pick<PanelCtx, 'byCode' | 'iso'>, r: RunStat
     const by = byCodesOf(shown.args);
     if (!two || !slice) { onRows({ rows: shown.data.rows, by, vars: shown.args.var, value: y }); return; }
     const units = shownRows.filter((x) => x[two.unit] !== undefined && x[two.unit] !== null && x[two.unit] !== '');
-    onRows({ rows: sliceRows(shownRows, two, slice), units, by: [by[shownBy.indexOf(two.unit)]], vars: shown.args.var, value: y, slice: keyText(two.group, slice), ...(showShare ? { share: true } : {}) });
-  }, [shown, onRows, y, r.error, two, slice, shownRows, showShare, keyText, shownBy]);
+    const cells = sliceBounds(slice, shownCodes[shownBy.indexOf(two.group)], shown.args, byCode);
+    onRows({ rows: sliceRows(shownRows, two, slice), units, by: [by[shownBy.indexOf(two.unit)]], vars: shown.args.var, value: y, slice: keyText(two.group, slice), ...(showShare ? { share: true } : {}), ...(cells ? { sliceCells: cells } : {}) });
+  }, [shown, onRows, y, r.error, two, slice, shownRows, showShare, keyText, shownBy, shownCodes, byCode]);
   const naRows = rows.filter((x) => isNaRow(x, shownBy));
   const units = rows.filter((x) => !isTotalRow(x, shownBy)).length;
   return { y, shownBy, orders, rows, two, additive, share, setShare, showShare, shownRows, groupKeys, slice, setMapKey, xKey, pinned, ...text, ...bars, decimals, table, naRows, units };

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { intervalIndex, intervalLabels, legendOf, makeColorizer, paletteFor, quantileBreaks } from './palette';
+import { TRANSPARENT, intervalIndex, intervalLabels, legendOf, makeColorizer, paletteFor, quantileBreaks } from './palette';
 import type { VarRecord } from '../types';
 
 const rec = (o: Partial<VarRecord>): VarRecord => ({
@@ -68,5 +68,15 @@ describe('legendOf', () => {
   test('lists label and colour in order, leaving out entries with an empty label (colours no cell takes)', () => {
     const p = { kind: 'intervals' as const, breaks: [-0.5, 0.5, 1.5, 2.5], colors: ['#111111', '#222222', '#333333'], labels: ['a', '', 'c'] };
     expect(legendOf(p)).toEqual([{ label: 'a', color: '#111111' }, { label: 'c', color: '#333333' }]);
+  });
+});
+
+describe('a one-interval mask (TRANSPARENT colours)', () => {
+  test('values in (lo, hi] take the colour, all others none, including open ends and no data', () => {
+    const c = makeColorizer({ kind: 'intervals', breaks: [-Infinity, 1500, 6000, Infinity], colors: [TRANSPARENT, '#d7191c', TRANSPARENT], labels: ['', 'cells', ''] });
+    const red = ((255 << 24) | (0x1c << 16) | (0x19 << 8) | 0xd7) >>> 0;
+    expect([c(-20), c(1500), c(1500.5), c(6000), c(6001), c(NaN)]).toEqual([0, 0, red, red, 0, 0]);
+    const open = makeColorizer({ kind: 'intervals', breaks: [-Infinity, 2000, Infinity, Infinity], colors: [TRANSPARENT, '#d7191c', TRANSPARENT], labels: ['', 'x', ''] });
+    expect([open(2000), open(5000)]).toEqual([0, red]);
   });
 });

@@ -170,12 +170,17 @@ export function intervalIndex(breaks: number[], v: number): number {
   return lo;
 }
 
+/** The colour name that draws nothing: a palette entry in it leaves its values transparent (e.g. outside a one-interval mask). */
+export const TRANSPARENT = 'transparent';
+
 /**
  * A packed RGBA lookup (one uint32 per value, little-endian ABGR as ImageData wants) for a
- * palette: `colorOf(v)` gives 0 (transparent) for no data.
+ * palette: `colorOf(v)` gives 0 (transparent) for no data and for values whose colour is
+ * {@link TRANSPARENT}.
  */
 export function makeColorizer(p: Palette): (v: number) => number {
   const pack = (hex: string) => {
+    if (hex === TRANSPARENT) return 0;
     const [r, g, b] = hexToRgb(hex);
     return ((255 << 24) | (b << 16) | (g << 8) | r) >>> 0;
   };
