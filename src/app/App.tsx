@@ -18,6 +18,7 @@ import { useMapView } from './useMapView';
 import { PHONE_QUERY, useAfterFirstMap, useMediaQuery } from './useMediaQuery';
 import { useResultLayers } from './useResultLayers';
 import { useUrlState } from './useUrlState';
+import { useSeriesMap } from './useSeriesMap';
 
 /** The app. */
 export function App() {
@@ -29,6 +30,7 @@ export function App() {
   const rec = state.v ? data.byCode.get(state.v) : undefined;
   const view = useMapView(state, update, data.iso);
   const layer = useMapLayer(rec, update);
+  const series = useSeriesMap(rec, data.series, state, update);
   const results = useResultLayers(state, data, layer, view.fitTo);
   const pointer = useMapPointer(state, update);
   const afterMap = useAfterFirstMap();
@@ -44,7 +46,7 @@ export function App() {
       <UpdateBanner />
       {badMsg.text && <p className="msg warn banner" role="alert">{badMsg.text} <button type="button" className="ghost" onClick={badMsg.dismiss}>Dismiss</button></p>}
       <CatalogDrawer data={data} selected={state.v} rec={rec} onSelect={onSelect} phone={phone} drawer={drawer} setDrawer={setDrawer} />
-      <MapPane state={state} update={update} data={data} rec={rec} layer={layer} results={results} pointer={pointer} view={view} phone={phone} afterMap={afterMap} />
+      <MapPane state={state} update={update} data={data} rec={rec} layer={layer} series={series} results={results} pointer={pointer} view={view} phone={phone} afterMap={afterMap} />
       <ToolPanels state={state} update={update} data={data} view={view} picked={pointer.picked} catchSources={pointer.catchSources}
         onSummaryRows={results.onSummaryRows} onCompare={results.onCompare} onCatchment={results.onCatchment} bandView={results.bandView} setBandView={results.setBandView} afterMap={afterMap} wide={wide} setWide={setWide} />
     </div>

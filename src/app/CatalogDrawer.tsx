@@ -29,8 +29,8 @@ export function CatalogDrawer({ data, selected, rec, onSelect, phone, drawer, se
     <aside className="left" aria-label="Catalog" id="catalog-drawer" onKeyDown={(e) => { if (e.key === 'Escape' && drawer) setDrawer(false); }}>
       {phone && <p className="row space drawer-head"><strong>Catalog</strong><button type="button" className="ghost small" onClick={() => setDrawer(false)}>Close</button></p>}
       {data.error && <p className="msg error" role="alert">Cannot load the catalog: {data.error.message}</p>}
-      <CatalogBrowser loading={data.loading} records={data.catalog} selected={selected} onSelect={onSelect} />
-      {rec && <IndicatorCard rec={rec} />}
+      <CatalogBrowser loading={data.loading} records={data.catalog} series={data.series} selected={selected} onSelect={onSelect} />
+      {rec && <IndicatorCard rec={rec} series={data.series.get(rec.varCode)} />}
     </aside>
   );
 }

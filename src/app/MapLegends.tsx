@@ -1,5 +1,6 @@
 /**
  * The map's lower-left overlay: why a layer could not be shown, the similar cells' progress,
+ * a series' year control (under the layer legend; a national series' own legend box),
  * the raster layer's legend (with opacity and "Back to" after a per-cell result) and the
  * choropleth's legend.
  */
@@ -8,6 +9,11 @@ import { Legend } from '../ui/Legend';
 import { UploadLegend } from './UploadLayer';
 import { Progress } from '../ui/Progress';
 import type { MapLayer } from './useMapLayer';
+import type { SeriesMap } from './useSeriesMap';
+import { lazyRetry } from '../ui/lazy-retry';
+import { Loadable } from '../ui/Loadable';
+
+const YearControl = lazyRetry(() => import('../ui/YearControl').then((m) => m.YearControl));
 import type { ResultLayers } from './useResultLayers';
 import { BandViewSwitch } from './BandViewSwitch';
 
@@ -17,6 +23,8 @@ export interface MapLegendsProps {
   rec: VarRecord | undefined;
   /** The raster layer on the map. */
   layer: MapLayer;
+  /** The mapped series (its year control under the legend; a national series' legend). */
+  series: SeriesMap;
   /** The results on the map. */
   results: ResultLayers;
   /** Prefix of the layer legend's title in a layer comparison ("Left: "), else "". */
@@ -36,19 +44,29 @@ function layerTitle(rasterKey: string | null, drawn: VarRecord): string {
 }
 
 /** The overlay. */
-export function MapLegends({ rec, layer, results, sidePrefix, phone, opacity, onOpacity }: MapLegendsProps) {
+export function MapLegends({ rec, layer, series, results, sidePrefix, phone, opacity, onOpacity }: MapLegendsProps) {
   const { rasterKey, drawnRec, palette, mapErr } = layer;
-  const { choro, cellsPending } = results;
+  const { cellsPending } = results;
+  const choro = series.choro ? null : results.choro; // a national series' choropleth has its own legend
   const cells = !!rasterKey?.startsWith('cells:');
+  const years = series.info && series.year !== null && series.years.length ? (
+    <Loadable what="the year control" compact loading={null}>
+      <YearControl years={series.years} year={series.year} onYear={series.setYear} collapsed={phone}
+        national={series.info.kind === 'national' && rec ? { choro: series.choro, change: series.change, from: series.from, onChange: series.setChange, source: [rec.sourceMini || rec.sources, rec.license].filter(Boolean).join(', ') } : undefined} />
+    </Loadable>
+  ) : null;
   return (
     <div className="overlay bl">
       {mapErr && <p className="msg error" role="alert" data-testid="map-error">{mapErr}</p>}
+      {series.error && <p className="msg error" role="alert">{series.error}</p>}
+      {series.info?.kind === 'national' && years}
       <UploadLegend phone={phone} />
       {cellsPending && <div data-testid="cells-progress"><Progress label="Drawing the similar cells" /></div>}
       {rec && drawnRec && <Legend key={phone ? 'phone' : 'wide'} collapsed={!!choro || phone} title={`${sidePrefix}${layerTitle(rasterKey, drawnRec)}`} unit={cells ? '' : drawnRec.unit} noDataLabel={rasterKey?.startsWith('cells:catchment') ? 'Beyond the last band, or unreachable' : undefined} palette={palette} opacity={opacity} onOpacity={onOpacity}>
         {results.bandSwitch && <BandViewSwitch view={results.bandView} onView={results.setBandView} name="catch-view-map" label="Map legend: figures shown" testId="legend-band-view" />}
         {results.bandSwitch && results.bandView === 'within' && <p className="muted small">Within a time: its shade and the darker ones.</p>}
         {cells && <button type="button" className="ghost small" onClick={layer.restyle}>Back to {rec.varCode}</button>}
+        {!cells && series.info?.kind === 'gridded' && years}
       </Legend>}
       {choro && (
         <details className="legend" open={!phone} aria-label="Choropleth legend">

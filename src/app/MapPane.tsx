@@ -26,6 +26,7 @@ import { getRaster } from './services';
 import type { UrlState } from './url-state';
 import type { BundleData } from './useBundleData';
 import type { MapLayer } from './useMapLayer';
+import type { SeriesMap } from './useSeriesMap';
 import type { MapPointer } from './useMapPointer';
 import type { MapViewState } from './useMapView';
 import { COARSE_QUERY, useMediaQuery } from './useMediaQuery';
@@ -59,6 +60,8 @@ export interface MapPaneProps {
   /** The selected record. */
   rec: VarRecord | undefined;
   layer: MapLayer;
+  /** The mapped series' year or change (a national series' choropleth takes the map's choropleth). */
+  series: SeriesMap;
   results: ResultLayers;
   pointer: MapPointer;
   view: MapViewState;
@@ -79,7 +82,7 @@ function dropFile(e: DragEvent, update: UrlUpdate): void {
 
 /** The map pane. */
 export function MapPane(p: MapPaneProps) {
-  const { state, update, data, rec, layer, results, pointer, view, phone } = p;
+  const { state, update, data, rec, layer, series, results, pointer, view, phone } = p;
   const [mlMap, setMlMap] = useState<MlMap | null>(null);
   const base = useBasemap(ONLINE_BASEMAPS);
   const coarse = useMediaQuery(COARSE_QUERY);
@@ -89,13 +92,13 @@ export function MapPane(p: MapPaneProps) {
   useEffect(() => { if (state.cmp) void import('../ui/CompareMaps').catch(() => undefined); }, [state.cmp]);
   const side = (s: 'a' | 'b') => compareSide(state.cmp, state.v2, phone, s);
   const marker: [number, number] | null = pointer.picked ? [pointer.picked.lon, pointer.picked.lat] : null;
-  const { choro } = results;
+  const choro = series.choro ?? results.choro;
   const onOpacity = (op: number) => update({ op });
   const [live, setLive] = useState(firstMapDrawn);
   const [view0] = useState(state.map); // the view the live map is made with (MapView's createMap)
   const onRendered = () => { (window as any).__indapiFirstRender ??= performance.now(); document.body.dataset.mapRendered = '1'; markFirstMap(); setLive(true); results.onRendered(); };
   const onPreview = () => { (window as any).__indapiFirstPreview ??= performance.now(); document.body.dataset.mapPreview = '1'; releaseLiveMap(); };
-  usePreviewRelease(!live && !cmpOn, layer, !!rec || data.loading);
+  usePreviewRelease(!live && !cmpOn, layer, (!!rec && !series.choro && series.info?.kind !== 'national') || data.loading);
   return (
     <main className={`centre${cmpOn ? ` cmp cmp-${state.cmp}` : ''}${view.drawMode !== 'off' ? ' drawing' : ''}`} aria-label="Map" onDragOver={(e) => { if (e.dataTransfer.types.includes('Files')) e.preventDefault(); }}
       onDrop={(e) => dropFile(e, update)}>
@@ -113,7 +116,7 @@ export function MapPane(p: MapPaneProps) {
       <UploadMapLayer map={mlMap} />
       <MapTools {...p} mlMap={mlMap} baseControl={base.control} coarse={coarse} />
       {view.drawMode !== 'off' && <p className="overlay draw-hint small" role="status">{view.drawMode === 'polygon' ? `${coarse ? 'Tap' : 'Click'} to add vertices; ${coarse ? 'tap' : 'click'} the first vertex to close.` : `${coarse ? 'Tap' : 'Click'} to add a point.`} <button type="button" className="ghost small" onClick={() => view.setDrawMode('off')}>Stop drawing</button></p>}
-      <MapLegends rec={rec} layer={layer} results={results} sidePrefix={cmpOn ? `${side('a')}: ` : ''} phone={phone} opacity={state.op} onOpacity={onOpacity} />
+      <MapLegends rec={rec} layer={layer} series={series} results={results} sidePrefix={cmpOn ? `${side('a')}: ` : ''} phone={phone} opacity={state.op} onOpacity={onOpacity} />
     </main>
   );
 }
@@ -135,7 +138,7 @@ interface MapToolsProps extends MapPaneProps {
 }
 
 /** The overlay stack: place search, map export and basemap; the comparison bar; the read-out; the picked place. */
-function MapTools({ state, update, data, rec, layer, results, pointer, phone, afterMap, mlMap, baseControl, coarse }: MapToolsProps) {
+function MapTools({ state, update, data, rec, layer, series, results, pointer, phone, afterMap, mlMap, baseControl, coarse }: MapToolsProps) {
   const { catalog, byCode } = data;
   const varOpts = useMemo(() => varOptions(catalog), [catalog]);
   const varFind = useMemo(() => varSearch(catalog), [catalog]);
@@ -144,7 +147,7 @@ function MapTools({ state, update, data, rec, layer, results, pointer, phone, af
   // The map view as PNG, SVG or PDF (map-export.ts, loaded on first use): legend of the choropleth or the mapped layer.
   const saveMap = async (m: MlMap, format: MapExportFormat, size: ExportSize, signal: AbortSignal, onProgress: OnExportProgress) => {
     const { saveMapView } = await import('./map-export');
-    const { choro } = results;
+    const choro = series.choro ?? results.choro;
     const cells = results.cellsInfo && results.cellsInfo.key === layer.rasterKey ? results.cellsInfo.info : null;
     await saveMapView(m, format, { rec, palette: layer.palette, choro: choro && { ...choro, rec: byCode.get(choro.code.split(' by ')[0]) }, cells }, signal, size, onProgress);
   };
@@ -156,7 +159,7 @@ function MapTools({ state, update, data, rec, layer, results, pointer, phone, af
         {baseControl}
       </div>
       <CompareBar options={varOpts} search={varFind} byCode={byCode} v={state.v} v2={state.v2} cmp={state.cmp} phone={phone} onChange={(c, o) => update(c, o)} cellInfo={(c, lo, la) => getRaster().cellInfo(c, lo, la)} fmt={fmtValue} />
-      <HoverInfo hover={pointer.hover} choro={results.choro} rec={rec} coarse={coarse} />
+      <HoverInfo hover={pointer.hover} choro={series.choro ?? results.choro} rec={rec} coarse={coarse} />
       {picked && (
         <div className="overlay tr-picked" data-testid="picked">
           <span><strong>Picked:</strong> {picked.adm1 ?? '—'}, {picked.country ?? '—'} · cell {picked.cell5m}</span>

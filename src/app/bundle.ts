@@ -32,14 +32,17 @@ export function setDataBase(url: string): void {
 }
 
 /**
- * Loads the catalog, `vi.csv` of the bundle, with the bundle's reader (the records the
- * engine's `catalog()` gives).
+ * Loads the catalog with the bundle's reader: `vi.csv` (the records the engine's `catalog()`
+ * gives), then the national series' records (`series/vi.csv`, read in parallel; none when the
+ * manifest does not list it), as `category()` lists them.
  * @throws IndapiError IO, OFFLINE or BAD_BUNDLE when it cannot be read; BAD_BUNDLE when it has no ISO3 layer (the country mask)
  */
 export async function loadCatalog(signal?: AbortSignal): Promise<VarRecord[]> {
-  const records = await bundleAt(DATA_BASE).catalog(signal);
+  const b = bundleAt(DATA_BASE);
+  const [records, national] = await Promise.all([b.catalog(signal), b.seriesCatalog(signal)]);
   if (!records.some((x) => x.varCode === 'ISO3')) throw new IndapiError('BAD_BUNDLE', `The catalog of the data bundle at ${DATA_BASE} has no ISO3 layer (the country mask).`);
-  return records;
+  const own = new Set(records.map((r) => r.varCode));
+  return [...records, ...national.filter((r) => !own.has(r.varCode))];
 }
 
 /** TanStack Query options of the catalog (one cache entry for every panel). */

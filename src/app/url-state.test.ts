@@ -61,3 +61,12 @@ test('the table builder, the charted indicator and shape names round-trip throug
   expect(parseHash('#wkt=POINT%20(36%20-1)&fn=not-json').names).toEqual([]);
   expect(parseHash('#fn=%5B%22a%22%5D').names).toEqual([]); // names without shapes are dropped
 });
+
+test('a series year and change map round-trip; bad years and modes are dropped', () => {
+  const s = { ...DEFAULT_STATE, v: 'PWT_POP', year: 2017, chg: 'pct' as const, yfrom: 2000 };
+  expect(toHash(s)).toBe('#v=PWT_POP&year=2017&chg=pct&yfrom=2000');
+  expect(parseHash(toHash(s))).toEqual(s);
+  expect(toHash({ ...DEFAULT_STATE, v: 'PWT_POP', yfrom: 2000 })).toBe('#v=PWT_POP'); // a from-year without a change is not kept
+  const bad = parseHash('#v=PWT_POP&year=20x7&chg=ratio&yfrom=1e3');
+  expect([bad.year, bad.chg, bad.yfrom]).toEqual([null, null, null]);
+});

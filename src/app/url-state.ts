@@ -3,7 +3,7 @@
  * domains with custom breaks, drawn/pasted WKT, the `exact` option, the open panel, the
  * map opacity, the map view, the picked place, which result to re-run and the layer
  * comparison (second indicator, swipe or split, divider position), the statistics of the
- * Summaries and Areas panels (`st=`, `q=`, `bins=`, `wt=`). Parsing never throws: unknown keys are ignored and the caller
+ * Summaries and Areas panels (`st=`, `q=`, `bins=`, `wt=`) and the year or change of a series on the map. Parsing never throws: unknown keys are ignored and the caller
  * validates codes against the catalog.
  */
 import { MAX_NAME_CHARS } from '../core/catchment/options';
@@ -127,17 +127,29 @@ export interface UrlState {
   bins: number | null;
   /** Weight layer code of the weighted statistics (hash `wt=POP_MODEL`); null = none. */
   wt: string | null;
+  /** Year of a series drawn on the map (hash `year=`, a whole number 1000-9999); null = its latest year. */
+  year: number | null;
+  /** Change map of a series: `diff` (year - from) or `pct` (100 * (year - from) / from), hash `chg=`; null = the year's values. */
+  chg: ChangeMode | null;
+  /** First year of the change map (hash `yfrom=`); null = the series' first year. */
+  yfrom: number | null;
 }
+
+/** Change between two years of a series, as the API's `change`: `diff` = to - from, `pct` = 100 * (to - from) / from. */
+export type ChangeMode = 'diff' | 'pct';
+const CHANGE_MODES: ChangeMode[] = ['diff', 'pct'];
+/** A year from a hash value: a whole number 1000-9999, else null. */
+const yearOf = (s: string | null): number | null => (s && /^\d{4}$/.test(s) ? Number(s) : null);
 
 /** How two layers are compared: `swipe` (one map, a draggable divider) or `split` (two maps side by side, or stacked on a phone). */
 export type CompareMode = 'swipe' | 'split';
 const CMP_MODES: CompareMode[] = ['swipe', 'split'];
 
 /** Keys whose change is a step of its own in the browser history (Back returns before it); others replace the entry. */
-export const HISTORY_KEYS: ReadonlyArray<keyof UrlState> = ['v', 'vars', 'noVars', 'iso', 'by', 'panel', 'pick', 'run', 'exact', 'v2', 'cmp', 'cm', 'src', 'st', 'wt'];
+export const HISTORY_KEYS: ReadonlyArray<keyof UrlState> = ['v', 'vars', 'noVars', 'iso', 'by', 'panel', 'pick', 'run', 'exact', 'v2', 'cmp', 'cm', 'src', 'st', 'wt', 'chg'];
 
 /** The state of a fresh visit. */
-export const DEFAULT_STATE: UrlState = { v: null, vars: [], noVars: false, iso: [], by: [], breaks: {}, wkt: '', exact: false, panel: 'summary', op: 0.85, map: null, pick: null, run: null, v2: null, cmp: null, sw: 0.5, cm: null, tv: null, tr: null, tc: null, y: null, names: [], src: [], st: [], q: null, bins: null, wt: null };
+export const DEFAULT_STATE: UrlState = { v: null, vars: [], noVars: false, iso: [], by: [], breaks: {}, wkt: '', exact: false, panel: 'summary', op: 0.85, map: null, pick: null, run: null, v2: null, cmp: null, sw: 0.5, cm: null, tv: null, tr: null, tc: null, y: null, names: [], src: [], st: [], q: null, bins: null, wt: null, year: null, chg: null, yfrom: null };
 
 const list = (s: string | null) => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : []);
 /** n finite numbers from "a,b,c" (null otherwise). */
@@ -214,6 +226,9 @@ export function parseHash(hash: string): UrlState {
     names: p.get('wkt') ? strings(p.get('fn')) : [],
     src: sourcesFromParam(p.get('src')),
     ...zonalFromParams(p),
+    year: yearOf(p.get('year')),
+    chg: CHANGE_MODES.includes(p.get('chg') as ChangeMode) ? (p.get('chg') as ChangeMode) : null,
+    yfrom: yearOf(p.get('yfrom')),
   };
 }
 
@@ -248,6 +263,11 @@ export function toHash(s: UrlState): string {
   if (s.q) p.set('q', s.q.join(','));
   if (s.bins !== null) p.set('bins', String(s.bins));
   if (s.wt) p.set('wt', s.wt);
+  if (s.year !== null) p.set('year', String(s.year));
+  if (s.chg) {
+    p.set('chg', s.chg);
+    if (s.yfrom !== null) p.set('yfrom', String(s.yfrom));
+  }
   if (s.map) p.set('map', [+s.map[0].toFixed(4), +s.map[1].toFixed(4), +s.map[2].toFixed(2)].join(','));
   const str = p.toString();
   return str ? `#${str}` : '';

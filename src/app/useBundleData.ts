@@ -6,6 +6,7 @@ import { useEffect, useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { IsoEntry, VarRecord } from '../core/types';
 import { SSA_GRID, type GridDef } from '../core/grid';
+import { catalogSeries, type SeriesInfo } from '../ui/series-info';
 import { DATA_BASE, catalogQuery, loadGrid, loadIso } from './bundle';
 import { getRaster } from './services';
 import type { UrlState } from './url-state';
@@ -15,6 +16,8 @@ import type { UrlUpdate } from './useUrlState';
 export interface BundleData {
   /** Catalog records in catalog order. */
   catalog: VarRecord[];
+  /** Series of the catalog by every code belonging to one (src/ui/series-info.ts). */
+  series: Map<string, SeriesInfo>;
   /** Catalog records by code. */
   byCode: Map<string, VarRecord>;
   /** Countries and regions. */
@@ -39,7 +42,8 @@ export function useBundleData(): BundleData {
   const catalog = useMemo(() => catalogQ.data ?? [], [catalogQ.data]);
   const iso = useMemo(() => isoQ.data ?? [], [isoQ.data]);
   const byCode = useMemo(() => new Map(catalog.map((r) => [r.varCode, r])), [catalog]);
-  return { catalog, byCode, iso, grid, gridBounds, loading: catalogQ.isLoading, error: catalogQ.error };
+  const series = useMemo(() => catalogSeries(catalog), [catalog]);
+  return { catalog, byCode, series, iso, grid, gridBounds, loading: catalogQ.isLoading, error: catalogQ.error };
 }
 
 /**

@@ -1,11 +1,13 @@
 /**
- * What the map draws: the selected layer styled in the raster worker (a switch that fails
+ * What the map draws: the selected layer styled in the raster worker (none for a national
+ * series, drawn on the countries by ./useSeriesMap.ts; a switch that fails
  * leaves the old layer on the map, with its own legend, and says why), or a per-cell result
  * (similar cells, catchment bands) in its place until the user goes back to the layer.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { VarRecord } from '../core/types';
 import type { Palette } from '../core/map/palette';
+import { isNationalRecord } from '../ui/series-info';
 import { getRaster } from './services';
 import { errText } from './panels/common';
 import type { UrlUpdate } from './useUrlState';
@@ -41,7 +43,8 @@ export function useMapLayer(rec: VarRecord | undefined, update: UrlUpdate): MapL
   const drawnRecRef = useRef<VarRecord | null>(null);
   drawnRecRef.current = drawnRec;
   useEffect(() => {
-    if (!rec) { setRasterKey(null); setPalette(null); setDrawnRec(null); return; }
+    // a national series has no COG: it is drawn as a choropleth on the countries (./useSeriesMap.ts)
+    if (!rec || isNationalRecord(rec)) { setRasterKey(null); setPalette(null); setDrawnRec(null); setMapErr(null); return; }
     if (revertedTo.current === rec.varCode) { revertedTo.current = null; return; }
     revertedTo.current = null;
     let cancel = false;

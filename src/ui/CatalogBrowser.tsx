@@ -16,6 +16,7 @@ import type { VarRecord } from '../core/types';
 import { isUnpublished } from '../core/catalog';
 import { buildCatalogIndex, type CatalogFilters, type FacetKey, type SearchHit } from '../core/catalog/search';
 import { CatalogFiltersPanel } from './CatalogFilters';
+import { NATIONAL_NOTE, yearRangeText, type SeriesInfo } from './series-info';
 
 /** Props of {@link CatalogBrowser}. */
 export interface CatalogBrowserProps {
@@ -24,6 +25,8 @@ export interface CatalogBrowserProps {
   onSelect: (code: string) => void;
   /** The catalog is still loading. */
   loading?: boolean;
+  /** Series by code (src/ui/series-info.ts `catalogSeries`): their rows carry a "Series" badge with the years. */
+  series?: Map<string, SeriesInfo>;
 }
 
 /** Groups records as category -> subcategory -> records, in catalog order. */
@@ -166,10 +169,12 @@ interface CatalogRowItemProps {
   /** The virtualizer's measuring ref. */
   measure: (el: Element | null) => void;
   onClick: () => void;
+  /** The record's series, if it is one: a "Series" badge with its years. */
+  series?: SeriesInfo;
 }
 
 /** One row of the catalog: a category branch (tree item) or an indicator (tree item or option). */
-function CatalogRowItem({ row, id, index, start, active, selected: isSel, listMode, measure, onClick }: CatalogRowItemProps) {
+function CatalogRowItem({ row, id, index, start, active, selected: isSel, listMode, measure, onClick, series }: CatalogRowItemProps) {
   const common = {
     id,
     role: listMode ? 'option' : 'treeitem',
@@ -200,6 +205,7 @@ function CatalogRowItem({ row, id, index, start, active, selected: isSel, listMo
       className={`row item${isSel ? ' sel' : ''}${cls}`}>
       <span className="lbl">{r.varLabel}</span>
       <span className="sub"><code>{r.varCode}</code>
+        {series && <span className="badge series" title={series.kind === 'national' ? `Yearly series; ${NATIONAL_NOTE}` : `Yearly series ${series.stem}`}> Series {yearRangeText(series.years)}</span>}
         {listMode && <span className="muted"> · {[r.cat1, r.cat2].filter(Boolean).join(' › ')}</span>}
         {row.note && <span className="muted note"> · {row.note}</span>}
       </span>
@@ -218,7 +224,7 @@ function useIdlePrepare(index: { prepare: () => void }, n: number): void {
 }
 
 /** The catalog browser component. */
-export function CatalogBrowser({ records: all, selected, onSelect, loading = false }: CatalogBrowserProps) {
+export function CatalogBrowser({ records: all, selected, onSelect, loading = false, series }: CatalogBrowserProps) {
   // helper layers of an ingested catalog (published false) are not listed, as in category()
   const records = useMemo(() => all.filter((r) => !isUnpublished(r.published)), [all]);
   const uid = useId().replace(/[^a-zA-Z0-9_-]/g, '');
@@ -335,7 +341,7 @@ export function CatalogBrowser({ records: all, selected, onSelect, loading = fal
             if (!row) return null;
             return (
               <CatalogRowItem key={v.key} row={row} id={`${uid}-${v.index}`} index={v.index} start={v.start} active={v.index === act} selected={row.rec?.varCode === selected}
-                listMode={listMode} measure={virt.measureElement} onClick={() => { setActive(v.index); listRef.current?.focus({ preventScroll: true }); activate(row); }} />
+                listMode={listMode} measure={virt.measureElement} series={row.rec ? series?.get(row.rec.varCode) : undefined} onClick={() => { setActive(v.index); listRef.current?.focus({ preventScroll: true }); activate(row); }} />
             );
           })}
         </div>

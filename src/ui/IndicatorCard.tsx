@@ -2,6 +2,7 @@
 import type { ReactNode } from 'react';
 import type { VarRecord } from '../core/types';
 import { VI_FIELDS } from '../core/bundle';
+import { NATIONAL_NOTE, yearRangeText, type SeriesInfo } from './series-info';
 
 const KNOWN = new Set<string>(VI_FIELDS as string[]);
 
@@ -39,13 +40,25 @@ export function linkify(text: string): ReactNode[] {
 }
 
 /**
- * Shows the fields people need first (unit, period, source, aggregation, licence), then
+ * The card's series line: "Yearly series 1950–2017 (68 years); national value, no variation
+ * within the country" for a national series, "Yearly series WPOP: 2000–2010 (3 years)" for a
+ * gridded one; '' when the record is not a series.
+ */
+export function seriesLine(s: SeriesInfo | undefined): string {
+  if (!s) return '';
+  const n = `${s.years.length} year${s.years.length === 1 ? '' : 's'}`;
+  return s.kind === 'national' ? `Yearly series ${yearRangeText(s.years)} (${n}); ${NATIONAL_NOTE}` : `Yearly series ${s.stem}: ${yearRangeText(s.years)} (${n}: ${s.years.join(', ')})`;
+}
+
+/**
+ * Shows the fields people need first (series, unit, period, source, aggregation, licence), then
  * the rest of the record, the long description with the method, and every field of the
  * original catalog record under "All fields" (field names as in the catalog), collapsible.
  */
-export function IndicatorCard({ rec }: { rec: VarRecord }) {
+export function IndicatorCard({ rec, series }: { rec: VarRecord; series?: SeriesInfo }) {
   const period = rec.year && rec.yearEnd && rec.yearEnd !== rec.year ? `${rec.year}–${rec.yearEnd}` : rec.year || '—';
   const rows: Array<[string, string]> = [
+    ['Series', seriesLine(series)],
     ['Unit', rec.unit || '—'],
     ['Period', period],
     ['Source', rec.sources || rec.sourceMini],

@@ -100,6 +100,7 @@ describe('series through the bundle reader', () => {
     const files = new Map([['manifest.json', JSON.stringify({ name: 'old', version: '1', files: [{ path: 'vi.csv', bytes: 1, sha256: '' }] })]]);
     const b = openBundle({ text: async (p) => { const t = files.get(p); if (t === undefined) throw new Error(`read of ${p}`); return t; } });
     expect(await b.series()).toBeNull();
+    expect(await b.seriesCatalog()).toEqual([]); // and no read of series/vi.csv (the loader would throw)
     expect(b.layer('ELEVATION').path).toBe('cog/ELEVATION.tif');
     expect(b.layer('WPOP', { year: 2010 }).path).toBe('cog/WPOP_2010.tif');
   });
@@ -113,5 +114,15 @@ describe('series through the bundle reader', () => {
     // Penn World Table 9.1 has no Eritrea, Somalia or South Sudan
     for (const iso of ['ERI', 'SOM', 'SSD']) expect(s.table.values.get('PWT_POP')!.get(2017)!.has(iso)).toBe(false);
     expect(s.table.sources.get('WDI_TFR')!.get(1960)!.get('KEN')).toBe('WDI');
+    expect(await b.seriesCatalog()).toBe(s.records); // one read of series/vi.csv, shared
+  });
+
+  it('seriesCatalog() reads series/vi.csv alone (for the app catalog), not the values', async () => {
+    const root = join(__dirname, '../../../public/data');
+    const read: string[] = [];
+    const b = openBundle({ text: async (p) => { read.push(p); return readFileSync(join(root, p), 'utf8'); } });
+    const recs = await b.seriesCatalog();
+    expect(recs.find((r) => r.varCode === 'PWT_POP')).toMatchObject({ year: '1950', yearEnd: '2017', dataType: 'national', series: 'PWT_POP', license: 'CC-BY-4.0' });
+    expect(read.sort()).toEqual(['manifest.json', 'series/vi.csv']);
   });
 });

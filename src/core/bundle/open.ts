@@ -73,6 +73,12 @@ export interface Bundle {
    * @throws IndapiError IO when listed but unreadable or malformed, ABORTED
    */
   series(signal?: AbortSignal): Promise<BundleSeries | null>;
+  /**
+   * The national series' catalog records (`series/vi.csv`) alone, without their values: [] when
+   * the manifest does not list them (what the app's catalog adds to vi.csv's records).
+   * @throws IndapiError IO when listed but unreadable or malformed, ABORTED
+   */
+  seriesCatalog(signal?: AbortSignal): Promise<VarRecord[]>;
 }
 
 /** One variable's values in a bundle (see {@link Bundle.layer}). */
@@ -185,9 +191,14 @@ export function openBundle(loaders: BundleLoaders, opts: OpenBundleOptions = {})
       const listed = await b.files(signal);
       if (!listed || !listed.has(NATIONAL_SERIES_PATH) || !listed.has(SERIES_CATALOG_PATH)) return null;
       return once('series', async () => {
-        const [t, v] = await Promise.all([text(NATIONAL_SERIES_PATH), text(SERIES_CATALOG_PATH)]);
-        return { table: parseNationalSeries(t), records: parseVi(v) };
+        const [t, records] = await Promise.all([text(NATIONAL_SERIES_PATH), b.seriesCatalog()]);
+        return { table: parseNationalSeries(t), records };
       }, signal);
+    },
+    seriesCatalog: async (signal) => {
+      const listed = await b.files(signal);
+      if (!listed || !listed.has(NATIONAL_SERIES_PATH) || !listed.has(SERIES_CATALOG_PATH)) return [];
+      return once(SERIES_CATALOG_PATH, async () => parseVi(await text(SERIES_CATALOG_PATH)), signal);
     },
   };
   return b;

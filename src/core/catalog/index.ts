@@ -181,7 +181,16 @@ export class Catalog {
   }
 
   /**
-   * Category listing (spec E4), leaving out records whose `published` is false/FALSE/F/0/no
+   * The records listed by `category` and described by `describe()` without arguments: vi.csv's
+   * records, then the national series' records (series/vi.csv, `cat1` "National series"), whose
+   * codes are asked with `year` like any series.
+   */
+  listed(): VarRecord[] {
+    return this.seriesRecords.length ? [...this.records, ...this.seriesRecords.filter((r) => !this.records.some((x) => x.varCode === r.varCode))] : this.records;
+  }
+
+  /**
+   * Category listing (spec E4) of {@link listed} records (national series included), leaving out records whose `published` is false/FALSE/F/0/no
    * (helper layers; see {@link isUnpublished}): rows of category, subcategory, item, code, label, sorted by
    * those columns; patterns are case-insensitive regular expressions matched against code,
    * label, category, subcategory and item (any pattern may match).
@@ -190,7 +199,7 @@ export class Catalog {
   category(q?: string[], asList = false): CategoryRow[] | Record<string, Record<string, CategoryRow[]>> {
     const pats = q && q.length ? compilePatterns(q) : null;
     const rows: CategoryRow[] = [];
-    for (const r of this.records) {
+    for (const r of this.listed()) {
       if (isUnpublished(r.published)) continue;
       if (pats && !pats.some((p) => [r.varCode, r.varLabel, r.cat1, r.cat2, r.cat3].some((f) => p.test(f)))) continue;
       rows.push({ category: r.cat1, subcategory: r.cat2, item: r.cat3, code: r.varCode, label: r.varLabel });
@@ -208,8 +217,9 @@ export class Catalog {
 
   /**
    * Full metadata records (spec 2.2) for the codes in `vars` and the entries matching the
-   * patterns in `q` (as {@link category}); all records when both are empty. The identifier
-   * element is `Code`.
+   * patterns in `q` (as {@link category}); all {@link listed} records (national series included)
+   * when both are empty. The identifier element is `Code`; a series' record gives its years
+   * (`Period`, e.g. 1950-2017).
    * @param today date written as DownloadedOn (ISO 8601 date)
    * @throws IndapiError UNKNOWN_CODE for unknown codes, NO_MATCH when patterns match nothing
    */
@@ -217,7 +227,7 @@ export class Catalog {
     this.validate(vars);
     const codes = new Set(vars);
     if (q.length) for (const r of this.category(q) as CategoryRow[]) codes.add(r.code);
-    const recs = vars.length || q.length ? [...this.records, ...this.seriesRecords].filter((r) => codes.has(r.varCode)) : this.records;
+    const recs = vars.length || q.length ? this.listed().filter((r) => codes.has(r.varCode)) : this.listed();
     return recs.map((r) => describeRecord(r, today));
   }
 }

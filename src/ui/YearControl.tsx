@@ -1,0 +1,106 @@
+/**
+ * The year control of a series on the map (loaded on first use): a slider over the years the
+ * series holds with a play/pause button (arrow keys step a year, Home/End go to the ends, Space
+ * plays or pauses), the year shown; for a national series also the change map's choice (the
+ * year's values, the difference or the % change from a first year) and its legend (what is
+ * drawn, on which outlines, units, the source).
+ */
+import { useEffect, useId, useState, type KeyboardEvent } from 'react';
+import type { SeriesChoro } from './series-map';
+import { NATIONAL_NOTE } from './series-info';
+
+/** Play speed: one year per this many milliseconds. */
+export const PLAY_STEP_MS = 900;
+
+/** Props of {@link YearControl}. */
+export interface YearControlProps {
+  /** Years held, increasing. */
+  years: number[];
+  /** Year drawn (the change's second year). */
+  year: number;
+  onYear: (y: number) => void;
+  /** National series: the change choice and the choropleth legend. */
+  national?: {
+    /** The choropleth drawn (null: loading). */
+    choro: SeriesChoro | null;
+    change: 'diff' | 'pct' | null;
+    from: number | null;
+    onChange: (c: 'diff' | 'pct' | null, from?: number) => void;
+    /** The source's short name (the record's `sourceMini`/`sources`) and licence, shown under the legend. */
+    source: string;
+  };
+  /** Starts closed (phone). */
+  collapsed?: boolean;
+}
+
+/** The next year when playing: the one after `year`, or null at the end. */
+export function nextYear(years: readonly number[], year: number): number | null {
+  const i = years.indexOf(year);
+  return i >= 0 && i < years.length - 1 ? years[i + 1] : null;
+}
+
+/** Plays the years: while `playing`, steps to the next year every {@link PLAY_STEP_MS}, stopping at the last. */
+function usePlay(playing: boolean, years: number[], year: number, onYear: (y: number) => void, stop: () => void): void {
+  useEffect(() => {
+    if (!playing) return;
+    const t = setTimeout(() => {
+      const n = nextYear(years, year);
+      if (n === null) stop(); else onYear(n);
+    }, PLAY_STEP_MS);
+    return () => clearTimeout(t);
+  }, [playing, year, years]);
+}
+
+/** The national series' legend: what is drawn on which outlines, classes, no value, source. */
+function NationalLegend({ choro, source }: { choro: SeriesChoro; source: string }) {
+  return (
+    <>
+      <p className="muted small series-note">{NATIONAL_NOTE[0].toUpperCase() + NATIONAL_NOTE.slice(1)}: each country filled with its value on the country outlines (admin-0).</p>
+      <ul role="list">
+        {choro.legend.map((e, i) => <li key={i}><span className="sw" style={{ background: e.color }} aria-hidden="true" />{e.label}</li>)}
+        <li className="nodata"><span className="sw sw-nodata" aria-hidden="true" />No value in the source</li>
+      </ul>
+      <p className="muted small">{choro.pairs.length} countries · {source}</p>
+    </>
+  );
+}
+
+/** The control (inside a legend box of its own for a national series, else under the layer's legend). */
+export function YearControl({ years, year, onYear, national, collapsed = false }: YearControlProps) {
+  const [playing, setPlaying] = useState(false);
+  const uid = useId();
+  const i = Math.max(0, years.indexOf(year));
+  usePlay(playing, years, year, onYear, () => setPlaying(false));
+  const toggle = () => {
+    if (!playing && nextYear(years, year) === null && years.length > 1) onYear(years[0]); // from the start again
+    setPlaying(!playing);
+  };
+  const onKey = (e: KeyboardEvent<HTMLInputElement>) => { if (e.key === ' ') { e.preventDefault(); toggle(); } };
+  const control = (
+    <div className="year-control" role="group" aria-label="Year of the series" data-testid="year-control">
+      <button type="button" className="ghost small play" onClick={toggle} aria-pressed={playing} aria-label={playing ? 'Pause the years' : 'Play the years'} disabled={years.length < 2}>{playing ? '❚❚' : '▶'}</button>
+      <input id={`${uid}-y`} type="range" min={0} max={Math.max(0, years.length - 1)} step={1} value={i} aria-label="Year" aria-valuetext={String(year)}
+        aria-keyshortcuts="Space" onChange={(e) => onYear(years[Number(e.target.value)])} onKeyDown={onKey} />
+      <output htmlFor={`${uid}-y`} className="year-value" data-testid="year-value">{national?.change && national.from !== null ? `${Math.min(national.from, year)}–${Math.max(national.from, year)}` : year}</output>
+    </div>
+  );
+  if (!national) return control;
+  const c = national.choro;
+  return (
+    <details className="legend series-legend" open={!collapsed} aria-label="Series legend">
+      <summary><h3>{c ? c.title : 'Loading the series…'}{c?.unit ? <span className="muted"> ({c.unit})</span> : null}</h3></summary>
+      {c && <NationalLegend choro={c} source={national.source} />}
+      {control}
+      <div className="row small change-row">
+        <label>Map <select value={national.change ?? ''} onChange={(e) => national.onChange((e.target.value || null) as 'diff' | 'pct' | null)}>
+          <option value="">the year's values</option>
+          <option value="diff">change (difference)</option>
+          <option value="pct">change (%)</option>
+        </select></label>
+        {national.change && <label> from <select value={national.from ?? ''} onChange={(e) => national.onChange(national.change, Number(e.target.value))}>
+          {years.map((y) => <option key={y} value={y}>{y}</option>)}
+        </select></label>}
+      </div>
+    </details>
+  );
+}

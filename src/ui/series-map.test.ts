@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { parseNationalSeries, parseVi } from '../core/bundle';
+import { changeValues, divergingBreaks, niceCeil, seriesChangeChoro, seriesYearChoro, yearValues } from './series-map';
+
+const table = parseNationalSeries(readFileSync('public/data/series/national.csv', 'utf8'));
+const pop = parseVi(readFileSync('public/data/series/vi.csv', 'utf8')).find((r) => r.varCode === 'PWT_POP')!;
+
+describe('national series on the country outlines', () => {
+  it('a year: Nigeria 2017 in the record class 50 - 250 million, no fill where PWT 9.1 has no value', () => {
+    const c = seriesYearChoro(pop, yearValues(table, 'PWT_POP', 2017), 2017);
+    expect(c.level).toBe(0);
+    expect(c.values.get('NGA')).toBeCloseTo(190.886307, 5); // pwt9.1 pop, NGA 2017 (millions)
+    const colors = new Map(c.pairs);
+    expect(colors.get('NGA')).toBe('#08306b'); // classColors' last: (50, 250]
+    expect(colors.get('CPV')).toBe('#f7fbff'); // Cabo Verde, 0.55 million: (0, 1]
+    for (const iso of ['ERI', 'SOM', 'SSD']) expect(colors.has(iso)).toBe(false);
+    expect(c.legend.map((e) => e.label)).toEqual(['0 - 1', '1 - 5', '5 - 20', '20 - 50', '50 - 250']);
+    expect(yearValues(table, 'PWT_POP', 1900).size).toBe(0);
+  });
+
+  it('the change 2000-2017 of the countries PWT 9.1 covers: diff and pct as the API, diverging classes centred on 0', () => {
+    const a = yearValues(table, 'PWT_POP', 2000), b = yearValues(table, 'PWT_POP', 2017);
+    const diff = changeValues(a, b, 'diff');
+    expect(diff.size).toBe(46); // the 48 SSA countries but ERI, SOM and SSD, plus SDN (PWT 9.1 has it)
+    expect(diff.get('NGA')).toBeCloseTo(190.886306762695 - 122.352012634277, 9); // pwt9.1 pop NGA 2017 - 2000
+    const pct = changeValues(a, b, 'pct');
+    expect(pct.get('ETH')).toBeCloseTo((100 * (104.95743560791 - 66.5373306274414)) / 66.5373306274414, 9);
+    const c = seriesChangeChoro(pop, pct, 2000, 2017, 'pct');
+    expect(c.unit).toBe('%');
+    expect(c.pairs).toHaveLength(46);
+    expect(c.legend).toHaveLength(6);
+    expect(c.legend[3].label.startsWith('(0,')).toBe(true); // the blue half starts at 0
+    expect(c.code).toBe('PWT_POP change pct 2000-2017');
+  });
+
+  it('change: no value where a year lacks the country or pct divides by 0; symmetric nice breaks', () => {
+    const ch = changeValues(new Map([['A', 0], ['B', 2], ['C', 4]]), new Map([['A', 1], ['B', 3], ['D', 1]]), 'pct');
+    expect([...ch]).toEqual([['B', 50]]);
+    expect(niceCeil(0.7)).toBe(1);
+    expect(niceCeil(68.5)).toBe(100);
+    expect(niceCeil(2.1)).toBe(2.5);
+    expect(divergingBreaks([-3, 12])).toEqual([-20, -40 / 3, -20 / 3, 0, 20 / 3, 40 / 3, 20]);
+    expect(divergingBreaks([])).toEqual([-1, -2 / 3, -1 / 3, 0, 1 / 3, 2 / 3, 1]);
+  });
+});

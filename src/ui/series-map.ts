@@ -1,0 +1,116 @@
+/**
+ * Maps of a national series (values per country and year, src/core/bundle/series.ts): one
+ * year's values, or the change between two years, as a choropleth on the country outlines
+ * (admin-0, basemap/countries.geojson joined on ISO3). A country without a value in a year has
+ * no fill (the basemap shows through), never an interpolated one. Pure: no DOM.
+ *
+ * - A year: the record's own classes (`classBreaks`, `classColors`, `classLabels`, right-closed
+ *   intervals as R `cut()`), the same for every year so that playing the years compares them.
+ * - A change: `diff` = to - from (the record's unit) or `pct` = 100 * (to - from) / from (%; NA
+ *   where `from` is 0), the API's `change` formulas (src/core/engine/years.ts); six classes of
+ *   ColorBrewer RdBu (via d3-scale-chromatic) on breaks symmetric about 0 (-m, -2m/3, -m/3, 0,
+ *   m/3, 2m/3, m; m the largest absolute change rounded up to 1, 2, 2.5 or 5 x 10^k), so 0 is
+ *   the boundary between the red (decrease) and blue (increase) halves.
+ */
+import { schemeRdBu } from 'd3-scale-chromatic';
+import { fmtBreak, intervalIndex, paletteFor, type LegendEntry } from '../core/map/palette';
+import type { NationalSeries } from '../core/bundle';
+import type { VarRecord } from '../core/types';
+
+/** A choropleth on the country outlines (the shape of the app's `Choro`, level 0). */
+export interface SeriesChoro {
+  /** ISO3 and colour of each country with a value. */
+  pairs: Array<[string, string]>;
+  /** Legend entries, low to high. */
+  legend: LegendEntry[];
+  /** Legend title. */
+  title: string;
+  /** What is drawn, as the API asks it (e.g. "PWT_POP year 2017", "PWT_POP change pct 2000-2017"). */
+  code: string;
+  /** Value per ISO3 (the read-out). */
+  values: Map<string, number>;
+  /** Decimals of the values. */
+  dec: number;
+  /** Unit of the values ("%" for a pct change). */
+  unit: string;
+  /** Outlines: 0, the countries. */
+  level: 0;
+}
+
+/** Change modes: the API's `change`. */
+export type SeriesChange = 'diff' | 'pct';
+
+/** A country's values in `year` of series `code` (ISO3 -> value); empty when the series does not hold the year. */
+export function yearValues(table: NationalSeries, code: string, year: number): Map<string, number> {
+  return table.values.get(code)?.get(year) ?? new Map();
+}
+
+/**
+ * The change per country between two years: countries with a value in both years (and, for
+ * `pct`, a non-zero first value) only.
+ * @param from values of the first year by ISO3
+ * @param to values of the second year by ISO3
+ * @param mode `diff` (to - from) or `pct` (100 * (to - from) / from)
+ */
+export function changeValues(from: Map<string, number>, to: Map<string, number>, mode: SeriesChange): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [iso, b] of to) {
+    const a = from.get(iso);
+    if (a === undefined || !Number.isFinite(a) || !Number.isFinite(b) || (mode === 'pct' && a === 0)) continue;
+    out.set(iso, mode === 'diff' ? b - a : (100 * (b - a)) / a);
+  }
+  return out;
+}
+
+/** The smallest of 1, 2, 2.5, 5 x 10^k at or above `x` (> 0); 1 for 0 or no value. */
+export function niceCeil(x: number): number {
+  if (!(x > 0) || !Number.isFinite(x)) return 1;
+  const p = 10 ** Math.floor(Math.log10(x));
+  for (const m of [1, 2, 2.5, 5, 10]) if (m * p >= x * (1 - 1e-12)) return m * p;
+  return 10 * p;
+}
+
+/** Breaks symmetric about 0 for changes: -m, -2m/3, -m/3, 0, m/3, 2m/3, m (m = {@link niceCeil} of the largest |value|). */
+export function divergingBreaks(values: Iterable<number>): number[] {
+  let m = 0;
+  for (const v of values) if (Number.isFinite(v)) m = Math.max(m, Math.abs(v));
+  const n = niceCeil(m);
+  return [-n, (-2 * n) / 3, -n / 3, 0, n / 3, (2 * n) / 3, n];
+}
+
+/** Choropleth pairs and legend of values on intervals. */
+function colour(values: Map<string, number>, breaks: number[], colors: string[]): Array<[string, string]> {
+  return [...values].map(([iso, v]): [string, string] => [iso, colors[intervalIndex(breaks, v)]]);
+}
+
+/**
+ * One year of a national series on the countries, in the record's classes.
+ * @param rec the series' catalog record (its classes, label, unit, decimals)
+ * @param values the year's values by ISO3 ({@link yearValues})
+ * @param year the year drawn
+ */
+export function seriesYearChoro(rec: VarRecord, values: Map<string, number>, year: number): SeriesChoro {
+  const pal = paletteFor(rec);
+  const breaks = pal.kind === 'intervals' ? pal.breaks : [];
+  const legend = pal.colors.map((color, i) => ({ color, label: pal.labels[i] ?? '' }));
+  return { pairs: breaks.length > 1 ? colour(values, breaks, pal.colors) : [], legend, title: `${rec.varLabel}, ${year}`, code: `${rec.varCode} year ${year}`, values, dec: Number(rec.dec) || 0, unit: rec.unit, level: 0 };
+}
+
+/**
+ * The change between two years of a national series on the countries, diverging classes centred on 0.
+ * @param rec the series' catalog record
+ * @param change values by ISO3 ({@link changeValues})
+ * @param from first year
+ * @param to second year
+ * @param mode `diff` or `pct`
+ */
+export function seriesChangeChoro(rec: VarRecord, change: Map<string, number>, from: number, to: number, mode: SeriesChange): SeriesChoro {
+  const breaks = divergingBreaks(change.values());
+  const colors = [...schemeRdBu[6]];
+  const unit = mode === 'pct' ? '%' : rec.unit;
+  const dec = mode === 'pct' ? 1 : Number(rec.dec) || 0;
+  const f = (x: number) => `${x > 0 ? '+' : ''}${fmtBreak(x, Math.max(dec, 2))}`;
+  const legend = colors.map((color, i) => ({ color, label: `${i === 0 ? '[' : '('}${f(breaks[i])}, ${f(breaks[i + 1])}]` }));
+  const what = mode === 'pct' ? 'Change (%)' : 'Change';
+  return { pairs: colour(change, breaks, colors), legend, title: `${what} of ${rec.varLabel}, ${from}–${to}`, code: `${rec.varCode} change ${mode} ${from}-${to}`, values: change, dec, unit, level: 0 };
+}
