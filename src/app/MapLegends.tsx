@@ -66,8 +66,8 @@ export function MapLegends({ rec, layer, series, results, sidePrefix, phone, opa
         {results.bandSwitch && <BandViewSwitch view={results.bandView} onView={results.setBandView} name="catch-view-map" label="Map legend: figures shown" testId="legend-band-view" />}
         {results.bandSwitch && results.bandView === 'within' && <p className="muted small">Within a time: its shade and the darker ones.</p>}
         {cells && <button type="button" className="ghost small" onClick={layer.restyle}>Back to {rec.varCode}</button>}
-        {!cells && series.info?.kind === 'gridded' && years}
       </Legend>}
+      {!cells && series.info?.kind === 'gridded' && years && <div className="legend year-box">{years}</div>}
       {choro && (
         <details className="legend" open={!phone} aria-label="Choropleth legend">
           <summary><h3 title={choro.code}>{choro.title}</h3><code className="legend-code">{choro.code}</code></summary>

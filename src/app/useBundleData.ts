@@ -2,11 +2,11 @@
  * The bundle's small files the app shell reads: catalog, countries and regions, and the
  * grid's window (an ingested bundle's comes from its table), through TanStack Query.
  */
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { IsoEntry, VarRecord } from '../core/types';
 import { SSA_GRID, type GridDef } from '../core/grid';
-import { catalogSeries, type SeriesInfo } from '../ui/series-info';
+import type { SeriesInfo } from '../ui/series-info';
 import { DATA_BASE, catalogQuery, loadGrid, loadIso } from './bundle';
 import { getRaster } from './services';
 import type { UrlState } from './url-state';
@@ -16,7 +16,7 @@ import type { UrlUpdate } from './useUrlState';
 export interface BundleData {
   /** Catalog records in catalog order. */
   catalog: VarRecord[];
-  /** Series of the catalog by every code belonging to one (src/ui/series-info.ts). */
+  /** Series of the catalog by every code belonging to one (src/ui/series-catalog.ts; empty until its code has loaded, after the catalog). */
   series: Map<string, SeriesInfo>;
   /** Catalog records by code. */
   byCode: Map<string, VarRecord>;
@@ -42,7 +42,7 @@ export function useBundleData(): BundleData {
   const catalog = useMemo(() => catalogQ.data ?? [], [catalogQ.data]);
   const iso = useMemo(() => isoQ.data ?? [], [isoQ.data]);
   const byCode = useMemo(() => new Map(catalog.map((r) => [r.varCode, r])), [catalog]);
-  const series = useMemo(() => catalogSeries(catalog), [catalog]);
+  const series = useCatalogSeries(catalog);
   return { catalog, byCode, series, iso, grid, gridBounds, loading: catalogQ.isLoading, error: catalogQ.error };
 }
 
@@ -56,4 +56,18 @@ export function useFirstLayer(state: UrlState, update: UrlUpdate, data: BundleDa
   useEffect(() => {
     if (!state.v && catalog.length && !location.hash) update({ v: byCode.has('ELEVATION') ? 'ELEVATION' : catalog[0].varCode }, { replace: true });
   }, [catalog]);
+}
+
+const NO_SERIES = new Map<string, SeriesInfo>();
+
+/** The catalog's series, worked out by code loaded once the catalog is there (not in the first load); empty meanwhile or if that code fails to load. */
+function useCatalogSeries(catalog: VarRecord[]): Map<string, SeriesInfo> {
+  const [series, setSeries] = useState(NO_SERIES);
+  useEffect(() => {
+    if (!catalog.length) return;
+    let live = true;
+    import('../ui/series-catalog').then((m) => { if (live) setSeries(m.catalogSeries(catalog)); }, () => undefined);
+    return () => { live = false; };
+  }, [catalog]);
+  return series;
 }

@@ -65,7 +65,7 @@ function NationalLegend({ choro, source }: { choro: SeriesChoro; source: string 
   );
 }
 
-/** The control (inside a legend box of its own for a national series, else under the layer's legend). */
+/** The control: in a legend box of its own with the classes for a national series, else the control alone (the caller boxes it). */
 export function YearControl({ years, year, onYear, national, collapsed = false }: YearControlProps) {
   const [playing, setPlaying] = useState(false);
   const uid = useId();
@@ -86,10 +86,13 @@ export function YearControl({ years, year, onYear, national, collapsed = false }
   );
   if (!national) return control;
   const c = national.choro;
+  // the classes fold away (a phone starts with them closed); the year control always shows
   return (
-    <details className="legend series-legend" open={!collapsed} aria-label="Series legend">
-      <summary><h3>{c ? c.title : 'Loading the series…'}{c?.unit ? <span className="muted"> ({c.unit})</span> : null}</h3></summary>
-      {c && <NationalLegend choro={c} source={national.source} />}
+    <div className="legend series-legend" role="group" aria-label="Series legend">
+      <details open={!collapsed}>
+        <summary><h3>{c ? c.title : 'Loading the series…'}{c?.unit ? <span className="muted"> ({c.unit})</span> : null}</h3></summary>
+        {c && <NationalLegend choro={c} source={national.source} />}
+      </details>
       {control}
       <div className="row small change-row">
         <label>Map <select value={national.change ?? ''} onChange={(e) => national.onChange((e.target.value || null) as 'diff' | 'pct' | null)}>
@@ -101,6 +104,6 @@ export function YearControl({ years, year, onYear, national, collapsed = false }
           {years.map((y) => <option key={y} value={y}>{y}</option>)}
         </select></label>}
       </div>
-    </details>
+    </div>
   );
 }

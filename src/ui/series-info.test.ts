@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { parseVi } from '../core/bundle';
 import type { VarRecord } from '../core/types';
 import { seriesLine } from './IndicatorCard';
-import { catalogSeries, yearRangeText } from './series-info';
+import { catalogSeries } from './series-catalog';
+import { yearRangeText } from './series-info';
 
 const rec = (varCode: string, extra: Partial<VarRecord> = {}): VarRecord => ({ varCode, type: 'continuous', year: '', yearEnd: '', ...extra } as VarRecord);
 
