@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { parseVi } from '../core/bundle';
-import type { VarRecord } from '../core/types';
-import { seriesLine } from './IndicatorCard';
-import { catalogSeries } from './series-catalog';
-import { yearRangeText } from './series-info';
+import { parseVi } from '../../src/core/bundle';
+import type { VarRecord } from '../../src/core/types';
+import { seriesLine } from '../../src/ui/IndicatorCard';
+import { catalogSeries } from '../../src/ui/series-catalog';
+import { yearRangeText } from '../../src/ui/series-info';
 
 const rec = (varCode: string, extra: Partial<VarRecord> = {}): VarRecord => ({ varCode, type: 'continuous', year: '', yearEnd: '', ...extra } as VarRecord);
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { parseNationalSeries, parseVi } from '../core/bundle';
-import { changeValues, divergingBreaks, niceCeil, seriesChangeChoro, seriesYearChoro, yearValues } from './series-map';
+import { parseNationalSeries, parseVi } from '../../src/core/bundle';
+import { changeValues, divergingBreaks, niceCeil, seriesChangeChoro, seriesYearChoro, yearValues } from '../../src/ui/series-map';
 
 const table = parseNationalSeries(readFileSync('public/data/series/national.csv', 'utf8'));
 const pop = parseVi(readFileSync('public/data/series/vi.csv', 'utf8')).find((r) => r.varCode === 'PWT_POP')!;
