@@ -15,6 +15,17 @@ import { startServer, type Started, injectAxe } from './helpers';
 import { storageStatus, summarise, waitSynced } from './offline-helpers';
 import { launch, shot } from './app-helpers';
 
+/**
+ * A desktop context in the per-layer (on-demand) mode: the embedded bundle is otherwise kept whole
+ * after the first map (keep-everything by default), which races the per-layer assertions below.
+ * The 'Free all' preference (`indapi3.keepAll = '0'`) is what a user who chose on-demand has.
+ */
+async function onDemandContext(browser: Browser) {
+  const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  await ctx.addInitScript(() => { try { localStorage.setItem('indapi3.keepAll', '0'); } catch { /* storage off */ } });
+  return ctx;
+}
+
 interface Manifest { files: Array<{ path: string; bytes: number; sha256: string }> }
 
 function suite(name: string, env: () => Record<string, string>, dataDir: string, first: string, pinCategory: string, pinCode: string, notViewed: string) {
@@ -30,7 +41,7 @@ function suite(name: string, env: () => Record<string, string>, dataDir: string,
     afterAll(async () => { await browser?.close(); await srv?.stop(); });
 
     test('first load caches no COG; used data works offline; unviewed data fails clearly; a kept category works offline; freeing', async () => {
-      const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+      const ctx = await onDemandContext(browser);
       const page = await ctx.newPage();
       await page.goto(`${srv.url}#v=${first}`);
       await waitSynced(page);
@@ -100,7 +111,7 @@ function suite(name: string, env: () => Record<string, string>, dataDir: string,
     });
 
     test('an indicator kept offline on a first visit is summarised by province offline (its weights and key layers are kept with it)', async () => {
-      const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+      const ctx = await onDemandContext(browser);
       const page = await ctx.newPage();
       await page.goto(`${srv.url}#v=${first}`);
       await waitSynced(page);
