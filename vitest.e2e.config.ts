@@ -7,7 +7,10 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 120_000,
     hookTimeout: 180_000,
-    fileParallelism: false,
+    // Two files at once: each starts its own server on a free port and its own Chromium, and
+    // writes only into its own temp dirs; most of an e2e file's time is waiting on the page.
+    fileParallelism: true,
+    maxWorkers: 2,
     // expect.poll waits on state; its 1-s default is too short on a loaded CI machine
     // (a lazily started worker's first answer can take longer). A passing poll returns at once.
     expect: { poll: { timeout: 30_000, interval: 100 } },
