@@ -4,6 +4,7 @@
  */
 import type { Geometry } from 'geojson';
 import type { MethodName } from '../../src/contract/methods';
+import type { EngineMethod } from './engine';
 import type { Outcome } from './outcome';
 
 /** What to build. */
@@ -50,15 +51,24 @@ export interface BuildResult {
 /** Outcome: value or typed error (its `code` survives the worker boundary). */
 export type BuildOutcome = Outcome<BuildResult>;
 
+/**
+ * The page's engine (the engine worker's client) as the files worker queries it: one call of an
+ * engine method with its protocol arguments (protocol/engine.ts), progress done of total; the
+ * outcome carries a typed error. With it the files worker runs no engine of its own: a tab has
+ * one engine (and its one block cache), the engine worker's.
+ */
+export type EngineQuery = (method: EngineMethod, args: unknown, onProgress?: (done: number, total: number) => void) => Promise<Outcome<unknown>>;
+
 /** The files worker's Comlink API. */
 export interface FilesWorkerApi {
   /** Sets the bundle root URL (ending in "/"). */
   init(base: string): void;
   /**
    * Builds the files and the ZIP of a request, reporting progress in percent; `rasterize`
-   * turns an SVG into PNG bytes (done by the page, which has the fonts).
+   * turns an SVG into PNG bytes (done by the page, which has the fonts); `query`: the page's
+   * engine, which runs what the package still needs (without it, the worker's own engine does).
    */
-  build(id: number, req: BuildRequest, rasterize: (svg: string) => Promise<Uint8Array>, onProgress?: (done: number, total: number) => void): Promise<BuildOutcome>;
+  build(id: number, req: BuildRequest, rasterize: (svg: string) => Promise<Uint8Array>, onProgress?: (done: number, total: number) => void, query?: EngineQuery): Promise<BuildOutcome>;
   /** Aborts build `id`. */
   cancel(id: number): void;
   /** Bundle root in use. */

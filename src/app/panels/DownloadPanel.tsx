@@ -1,7 +1,10 @@
 /** Downloads: every file format of the API for the current query, built in a worker, saved as the spec's ZIP. */
 import { useEffect, useRef, useState } from 'react';
 import { proxy, wrap, type Remote } from 'comlink';
-import type { FilesWorkerApi, BuildResult } from '../../../workers/protocol/files';
+import type { FilesWorkerApi, BuildResult, EngineQuery } from '../../../workers/protocol/files';
+import { ENGINE_CALLS, type EngineMethod } from '../../../workers/protocol/engine';
+import { toWireError } from '../../../workers/protocol/outcome';
+import { getEngine } from '../services';
 import { DATA_BASE } from '../bundle';
 import { svgToPng } from '../svg-to-png';
 import { Progress } from '../../ui/Progress';
@@ -21,6 +24,20 @@ export function filesWorker() {
 }
 let nextId = 1;
 
+/**
+ * The page's engine as the files worker queries it ({@link EngineQuery}): calls of the engine
+ * worker's client under `signal` (Cancel aborts it), so a tab runs one engine.
+ */
+export function engineQuery(signal: AbortSignal): EngineQuery {
+  return proxy(async (method: EngineMethod, args: unknown, onProgress?: (done: number, total: number) => void) => {
+    try {
+      return { ok: true as const, value: await ENGINE_CALLS[method](getEngine(), args as never, { signal, onProgress }) };
+    } catch (e) {
+      return { ok: false as const, error: toWireError(e, signal.aborted) };
+    }
+  });
+}
+
 /** Saves bytes as a file download. */
 export function saveBytes(bytes: Uint8Array, name: string, type: string) {
   const url = URL.createObjectURL(new Blob([bytes as BlobPart], { type }));
@@ -38,6 +55,8 @@ export function DownloadPanel({ query }: { query: QuerySpec | null }) {
   const [done, setDone] = useState<(Omit<BuildResult, 'zip'> & { format: string; size: number; url: string }) | null>(null);
   const imgs = useRef<string[]>([]);
   const active = useRef(0);
+  // each build's page-side engine calls, aborted by Cancel
+  const stops = useRef(new Map<number, AbortController>());
   const q = query;
   // the method's formats, from its spec in the method registry (its package kind); with no query yet the main query's
   const offered = downloadFormats(q?.method ?? 'indapi');
@@ -53,9 +72,11 @@ export function DownloadPanel({ query }: { query: QuerySpec | null }) {
     setErr(null);
     const id = nextId++;
     active.current = id;
+    const ac = new AbortController();
+    stops.current.set(id, ac);
     setBusy({ id, pct: 0 });
     try {
-      const out = await filesWorker().build(id, { method: q.method, args: q.args, result: q.result, format, requestUrl: endpoint(API_BASE, q.method, false) }, proxy(svgToPng), proxy((d: number) => { if (active.current === id) setBusy({ id, pct: d }); }));
+      const out = await filesWorker().build(id, { method: q.method, args: q.args, result: q.result, format, requestUrl: endpoint(API_BASE, q.method, false) }, proxy(svgToPng), proxy((d: number) => { if (active.current === id) setBusy({ id, pct: d }); }), engineQuery(ac.signal));
       if (!out.ok) { if (out.error.code !== 'ABORTED') setErr(out.error.message); else setErr('Cancelled.'); return; }
       const v = out.value;
       saveBytes(v.zip, v.zipName, 'application/zip');
@@ -68,6 +89,7 @@ export function DownloadPanel({ query }: { query: QuerySpec | null }) {
       setErr(errText(e));
     } finally {
       active.current = 0;
+      stops.current.delete(id);
       setBusy(null);
     }
   };
@@ -83,7 +105,7 @@ export function DownloadPanel({ query }: { query: QuerySpec | null }) {
       </fieldset>
       <div className="row">
         <button type="button" className="primary" onClick={build} disabled={!!busy || !q}>Build and save ZIP</button>
-        {busy && <Progress label="Building files" done={busy.pct} total={100} onCancel={() => void filesWorker().cancel(busy.id)} />}
+        {busy && <Progress label="Building files" done={busy.pct} total={100} onCancel={() => { stops.current.get(busy.id)?.abort(); void filesWorker().cancel(busy.id); }} />}
       </div>
       {err && <p className="msg error" role="alert">{err}</p>}
       {done && (
