@@ -44,13 +44,15 @@ interface PanelCase {
   /** Columns to compare (continuous indicators and counts; class columns are coded differently per format). */
   cols: string[];
 }
+/** The Catchment case's marketshed: two named sources, one name with accents (a user's name, kept as typed; fixture). */
+const MARKETS: Array<[number, number, string]> = [[36.82, -1.29, 'Nairobi'], [39.67, -4.05, 'Mombasa (côte, Likoni–Nyali)']];
 const ALL = ['csv', 'dta', 'rds', 'rda', 'json', 'tif', 'asc', 'grd', 'plot', 'hist', 'gpkg'];
 const PANELS: PanelCase[] = [
   { name: 'Summaries', hash: '#v=ELEVATION&vars=ELEVATION,ELEV_ZONE&iso=KEN&by=ADM1_NAME_ALT&run=summary', result: 'summary-result', formats: ALL, zonal: true, cols: ['ELEVATION'] },
   { name: 'Areas', hash: `#v=ELEVATION&vars=ELEVATION,AREA_TOTAL&panel=areas&wkt=${WKT}&run=areas`, result: 'areas-result', formats: ALL, zonal: false, cols: ['ELEVATION', 'AREA_TOTAL'] },
   { name: 'Table', hash: '#v=ELEVATION&iso=KEN&panel=table&run=table&tv=ELEVATION&tr=ADM1_NAME_ALT&tc=ELEV_ZONE', result: 'table-result', formats: ALL, zonal: true, cols: ['ELEVATION'] },
   { name: 'Compare', hash: '#v=ELEVATION&vars=ELEVATION,DIST_COAST&iso=KEN&panel=compare&run=compare&pick=36.82,-1.29', result: 'compare-result', formats: ['csv', 'dta', 'rds', 'rda', 'gpkg'], zonal: false, cols: ['ELEVATION', 'DIST_COAST'] },
-  { name: 'Catchment', hash: '#v=ELEVATION&panel=catchment&pick=36.81667%2C-1.28333&cm=0%2C120%2C240%2C480&vars=PN14_POP', result: 'catchment-result', formats: ['csv', 'dta', 'rds', 'rda', 'tif', 'asc', 'grd', 'json'], zonal: true, cols: ['cells_within', 'area_km2_within', 'PN14_POP_within'] },
+  { name: 'Catchment', hash: `#v=ELEVATION&panel=catchment&src=${encodeURIComponent(JSON.stringify(MARKETS))}&cm=0%2C120%2C240%2C480&vars=PN14_POP`, result: 'catchment-result', formats: ['csv', 'dta', 'rds', 'rda', 'tif', 'asc', 'grd', 'json'], zonal: true, cols: ['cells_within', 'area_km2_within', 'PN14_POP_within'] },
 ];
 
 let ctx: BrowserContext;
@@ -135,7 +137,7 @@ function readWithR(files: Record<string, Buffer>): Record<string, Array<Record<s
       'a <- commandArgs(TRUE)',
       'for (i in seq(1, length(a), 3)) {',
       '  d <- switch(a[i], dta = as.data.frame(haven::zap_labels(haven::read_dta(a[i + 1]))), rds = readRDS(a[i + 1]), rda = { e <- new.env(); get(load(a[i + 1], envir = e), e) })',
-      '  write.csv(d, a[i + 2], row.names = FALSE)',
+      '  write.csv(d, a[i + 2], row.names = FALSE, fileEncoding = "UTF-8")',
       '}',
     ].join('\n');
     writeFileSync(join(dir, 'read.R'), script);
@@ -187,8 +189,34 @@ function rChecks(p: PanelCase, shown: Map<string, string[]>): void {
   const read = readWithR(forR);
   for (const [format, rows] of Object.entries(read)) {
     for (const c of p.cols) if (shown.has(c)) expectHolds(shown.get(c)!, rows.map((r) => Number(r[c])), `${p.name} ${format} (read by R) ${c}`);
+    if (p.name === 'Catchment') expect(sourceIds(rows), `${p.name} ${format} (read by R): source_id -> source`).toEqual(MARKET_IDS);
   }
   forR = {};
+}
+
+/** The marketshed's NEAREST_SOURCE ids as every format must hold them: 1-based, in the order of the sources, with their names. */
+const MARKET_IDS = Object.fromEntries(MARKETS.map(([, , name], i) => [String(i + 1), name]));
+
+/** source_id -> source name of a catchment table's rows (the all-sources rows have neither). */
+function sourceIds(rows: Array<Record<string, unknown>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const r of rows) if (r.source_id !== undefined && r.source_id !== null && r.source_id !== '' && r.source_id !== 'NA') out[String(Number(r.source_id))] = String(r.source);
+  return out;
+}
+
+/** Distinct values of the NEAREST_SOURCE GeoTIFF read by GDAL (Debian gdal-bin: gdal_translate to XYZ, gdalinfo's no-data), no-data left out. */
+function gdalIds(tif: Buffer): number[] {
+  const dir = mkdtempSync(join(tmpdir(), 'indapi-dlm-'));
+  try {
+    const f = join(dir, 'x.tif');
+    writeFileSync(f, tif);
+    const nd = JSON.parse(execFileSync('gdalinfo', ['-json', f], { encoding: 'utf8', timeout: 60_000 })).bands[0].noDataValue;
+    const xyz = execFileSync('gdal_translate', ['-q', '-of', 'XYZ', f, '/vsistdout/'], { encoding: 'utf8', timeout: 60_000, maxBuffer: 256 * 1024 * 1024 });
+    const vals = new Set(xyz.trim().split('\n').map((l) => Number(l.trim().split(/\s+/)[2])).filter((v) => Number.isFinite(v) && v !== nd));
+    return [...vals].sort((x, y) => x - y);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** Checks the ZIP of one format against what the panel showed. */
@@ -199,6 +227,7 @@ async function checkZip(p: PanelCase, format: string, z: JSZip, shown: Map<strin
     const rows = Papa.parse<Record<string, string>>((await z.file(one(z, /^(?!meta\.csv$).*\.csv$/))!.async('string')).trim(), { header: true }).data;
     for (const c of p.cols) if (shown.has(c)) expectHolds(shown.get(c)!, rows.map((r) => Number(r[c])), `${p.name} csv ${c}`);
     expect(files).toEqual(expect.arrayContaining(['datapackage.json', 'meta.csv', 'README.md', 'DESCRIPTION']));
+    if (p.name === 'Catchment') expect(sourceIds(rows), 'Catchment csv: source_id -> source').toEqual(MARKET_IDS);
   } else if (format === 'dta' || format === 'rds' || format === 'rda') {
     const raw = await bytesOf(z, one(z, new RegExp(`\\.${format}$`)));
     if (format !== 'dta') expect([raw[0], raw[1]]).toEqual([0x1f, 0x8b]);
@@ -224,7 +253,10 @@ async function checkZip(p: PanelCase, format: string, z: JSZip, shown: Map<strin
     expect(gj.type).toBe('FeatureCollection');
     expect(gj.features.length).toBeGreaterThan(0);
     const props = gj.features.map((f: any) => f.properties);
-    if (p.zonal) for (const c of p.cols) if (shown.has(c)) expectHolds(shown.get(c)!, props.map((r: any) => Number(r[c])), `${p.name} json ${c}`);
+    if (p.name === 'Catchment') expect(sourceIds(props), 'Catchment json: source_id -> source').toEqual(MARKET_IDS);
+    // a marketshed's GeoJSON has a feature per source x band (the all-sources rows have no polygon of their own): each is a row the panel showed
+    if (p.name === 'Catchment') for (const c of p.cols) for (const r of props) expect(shown.get(c)!.some((t) => roundTo(Number(r[c]), decimalsOf(t)) === num(t)), `Catchment json ${c} ${r[c]} is on screen`).toBe(true);
+    else if (p.zonal) for (const c of p.cols) if (shown.has(c)) expectHolds(shown.get(c)!, props.map((r: any) => Number(r[c])), `${p.name} json ${c}`);
     else for (const f of gj.features) expect(f.geometry.type).toBe('Point');
   } else if (format === 'tif' || format === 'asc' || format === 'grd') {
     const code = p.name === 'Catchment' ? 'TRAVEL_TIME' : 'ELEVATION';
@@ -236,6 +268,9 @@ async function checkZip(p: PanelCase, format: string, z: JSZip, shown: Map<strin
     if (p.name === 'Catchment') {
       expect(Math.min(...r.values)).toBeGreaterThanOrEqual(0);
       expect(Math.max(...r.values)).toBeLessThanOrEqual(480);
+      // the nearest-source raster holds the tables' 1-based source_id (both sources' cells), read by GDAL for the GeoTIFF
+      const ids = format === 'tif' ? gdalIds(await bytesOf(z, one(z, /NEAREST_SOURCE.*\.tif$/))) : [...new Set((await rasterValues(z, format, 'NEAREST_SOURCE')).values)].sort((a, b) => a - b);
+      expect(ids, `Catchment ${format}: NEAREST_SOURCE ids`).toEqual(Object.keys(MARKET_IDS).map(Number));
     } else if (p.zonal) {
       const distinct = [...new Set(r.values)];
       expectHolds([...new Set(shown.get('ELEVATION')!)], distinct, `${p.name} ${format} ELEVATION (zonal)`);
