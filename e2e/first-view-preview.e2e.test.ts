@@ -53,6 +53,13 @@ describe('first view preview', () => {
         const cam = (await preview.locator('canvas').getAttribute('data-camera'))!.split(',').map(Number);
         await page.addStyleTag({ content: HIDE_OVERLAYS });
         const before = decodePng(await page.screenshot({ clip: box }));
+        // a drag on the preview is answered at once: the note says the map moves once it has loaded
+        await page.mouse.move(box.x + box.width / 3, box.y + box.height / 3);
+        await page.mouse.down();
+        await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 4 });
+        await page.mouse.up();
+        await expect.poll(() => page.locator('[data-testid="map-preview"] [role="status"]').textContent()).toContain('it moves as soon as it has loaded');
+        expect(await page.locator('[data-testid="map-preview"].asked').evaluate((e) => getComputedStyle(e).cursor)).toBe('progress');
         letGo();
         await waitMap(page, 120_000);
         await page.locator('[data-testid="map-preview"]').waitFor({ state: 'detached' });

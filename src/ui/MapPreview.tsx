@@ -7,7 +7,9 @@
  * src/core/map/first-view.ts on the same container), over the basemap's ocean and country
  * fill and under its country borders (from the early fetch of the outlines when it has
  * arrived; drawn again when it does), with a "Loading the interactive map" note. It is removed
- * once the live map has drawn the raster.
+ * once the live map has drawn the raster. The image cannot be moved: a drag, a tap or a wheel on
+ * it is answered at once (a busy cursor, and the note says the map moves as soon as it has
+ * loaded) rather than ignored.
  */
 import { useEffect, useRef, useState } from 'react';
 import type { FeatureCollection, Position } from 'geojson';
@@ -89,6 +91,9 @@ export function MapPreview(p: MapPreviewProps) {
   const cb = useRef(p);
   cb.current = p;
   const [drawn, setDrawn] = useState(false);
+  // the user tried to move the map before it could move (pointer down or wheel on the image)
+  const [asked, setAsked] = useState(false);
+  const ask = () => setAsked(true);
   useEffect(() => {
     const canvas = ref.current;
     const key = p.rasterKey;
@@ -117,9 +122,9 @@ export function MapPreview(p: MapPreviewProps) {
     return () => { gone = true; close(); };
   }, [p.rasterKey, p.view?.join(','), p.bounds.join(',')]);
   return (
-    <div className="map-preview" data-testid="map-preview" data-drawn={drawn ? '1' : '0'}>
+    <div className={asked ? 'map-preview asked' : 'map-preview'} data-testid="map-preview" data-drawn={drawn ? '1' : '0'} onPointerDown={ask} onWheel={ask}>
       <canvas ref={ref} role="img" aria-label="Preview of the map (the interactive map is loading)" />
-      {drawn && <p className="overlay map-preview-note small" role="status">Loading the interactive map…</p>}
+      {(drawn || asked) && <p className="overlay map-preview-note small" role="status">{asked ? 'Loading the interactive map: it moves as soon as it has loaded…' : 'Loading the interactive map…'}</p>}
     </div>
   );
 }
