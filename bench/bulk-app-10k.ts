@@ -1,9 +1,9 @@
 /**
  * The app's "Many polygons" run at full size, in Chromium (not a CI test: it takes minutes on
  * the 2-core machine). Fixture: a regular tessellation of a real country, the Democratic
- * Republic of the Congo: squares of 0.13 degrees over its bounding box, clipped by GDAL
+ * Republic of the Congo: squares of 0.095 degrees (about 10.5 km) over its bounding box, clipped by GDAL
  * `ogr2ogr -clipsrc` to its outline in the bundle (`basemap/countries.geojson`, ISO3 COD), the
- * first 10,000 kept, written as a GeoPackage (`fixture-cod-squares.gpkg`). The script serves
+ * first 10,000 from the north kept, written as a GeoPackage (`fixture-cod-squares.gpkg`). The script serves
  * the built app (`npm run build` first), uploads the file in the Areas panel with exact
  * coverage and the statistic `mean`, waits on the job's progress, saves the table as CSV
  * through the app, and compares 20 rows (every 500th shape) with R `terra::extract(exact =
@@ -14,14 +14,15 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import JSZip from 'jszip';
 import { chromium } from 'playwright-core';
 import { startServer } from '../e2e/helpers';
 
-const DATA = join(__dirname, '../public/data');
+const DATA = join(dirname(fileURLToPath(import.meta.url)), '../public/data');
 const N = 10_000;
-const STEP_DEG = 0.13;
+const STEP_DEG = 0.095;
 
 /** The fixture GeoPackage (see the file's comment): path of `fixture-cod-squares.gpkg` in `dir`. */
 function fixture(dir: string): string {

@@ -133,6 +133,8 @@ export interface UrlState {
   chg: ChangeMode | null;
   /** First year of the change map (hash `yfrom=`); null = the series' first year. */
   yfrom: number | null;
+  /** Table builder: statistic in the cells, one value per cell (hash `ts=stdev`); null = the indicator's own formula. */
+  ts: string | null;
 }
 
 /** Change between two years of a series, as the API's `change`: `diff` = to - from, `pct` = 100 * (to - from) / from. */
@@ -149,7 +151,7 @@ const CMP_MODES: CompareMode[] = ['swipe', 'split'];
 export const HISTORY_KEYS: ReadonlyArray<keyof UrlState> = ['v', 'vars', 'noVars', 'iso', 'by', 'panel', 'pick', 'run', 'exact', 'v2', 'cmp', 'cm', 'src', 'st', 'wt', 'chg'];
 
 /** The state of a fresh visit. */
-export const DEFAULT_STATE: UrlState = { v: null, vars: [], noVars: false, iso: [], by: [], breaks: {}, wkt: '', exact: false, panel: 'summary', op: 0.85, map: null, pick: null, run: null, v2: null, cmp: null, sw: 0.5, cm: null, tv: null, tr: null, tc: null, y: null, names: [], src: [], st: [], q: null, bins: null, wt: null, year: null, chg: null, yfrom: null };
+export const DEFAULT_STATE: UrlState = { v: null, vars: [], noVars: false, iso: [], by: [], breaks: {}, wkt: '', exact: false, panel: 'summary', op: 0.85, map: null, pick: null, run: null, v2: null, cmp: null, sw: 0.5, cm: null, tv: null, tr: null, tc: null, y: null, names: [], src: [], st: [], q: null, bins: null, wt: null, year: null, chg: null, yfrom: null, ts: null };
 
 const list = (s: string | null) => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : []);
 /** n finite numbers from "a,b,c" (null otherwise). */
@@ -172,7 +174,7 @@ function strings(s: string | null): string[] {
  * them against its registry), probabilities 0..1 (at most 100), a whole bin count 1..1000, a
  * code; anything else is dropped (never throws).
  */
-function zonalFromParams(p: URLSearchParams): Pick<UrlState, 'st' | 'q' | 'bins' | 'wt'> {
+function zonalFromParams(p: URLSearchParams): Pick<UrlState, 'st' | 'q' | 'bins' | 'wt' | 'ts'> {
   const q = list(p.get('q')).map(Number);
   const bins = Number(p.get('bins'));
   const wt = p.get('wt');
@@ -181,6 +183,7 @@ function zonalFromParams(p: URLSearchParams): Pick<UrlState, 'st' | 'q' | 'bins'
     q: q.length && q.length <= 100 && q.every((x) => Number.isFinite(x) && x >= 0 && x <= 1) ? q : null,
     bins: p.has('bins') && Number.isInteger(bins) && bins >= 1 && bins <= 1000 ? bins : null,
     wt: wt && /^[A-Za-z0-9_]{1,64}$/.test(wt) ? wt : null,
+    ts: /^[a-z][a-z0-9_]{0,30}$/.test(p.get('ts') ?? '') ? p.get('ts') : null,
   };
 }
 
@@ -268,6 +271,7 @@ export function toHash(s: UrlState): string {
     p.set('chg', s.chg);
     if (s.yfrom !== null) p.set('yfrom', String(s.yfrom));
   }
+  if (s.ts) p.set('ts', s.ts);
   if (s.map) p.set('map', [+s.map[0].toFixed(4), +s.map[1].toFixed(4), +s.map[2].toFixed(2)].join(','));
   const str = p.toString();
   return str ? `#${str}` : '';

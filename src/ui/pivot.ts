@@ -239,6 +239,18 @@ export interface TableArgs {
   row: string;
   /** Column domain code. */
   col: string;
+  /**
+   * A statistic of one value per zone in the cells and totals (a `stats` name: mean, stdev, cv,
+   * variance, weighted_mean...; column `<value>_<stat>`); absent: the indicator's own formula.
+   */
+  stat?: string;
+  /** Weight layer code of a weighted `stat` (the API's `weights`). */
+  weights?: string;
+}
+
+/** The column a table's cells read: the indicator's, or its statistic's `<value>_<stat>`. */
+export function tableValueColumn(a: TableArgs): string {
+  return a.stat ? `${a.value}_${a.stat}` : a.value;
 }
 
 /** Summaries of a table (TableResults as the engine gives them). */
@@ -287,7 +299,7 @@ export async function fetchTableData(
   });
   const finish = (i: number) => { done[i] = total[i]; o.onProgress?.(done.reduce((s, x) => s + x, 0), total.reduce((s, x) => s + x, 0)); };
   const three = async (sel: Partial<GetLayerArgs>, first: number): Promise<TableParts> => {
-    const q = (by: string[], i: number) => engine.getLayerTable({ var: [a.value], ...sel, by } as GetLayerArgs, part(first + i)).then((t) => { finish(first + i); return t; });
+    const q = (by: string[], i: number) => engine.getLayerTable({ var: [a.value], ...sel, by, ...(a.stat ? { stats: [a.stat], ...(a.weights ? { weights: a.weights } : {}) } : {}) } as GetLayerArgs, part(first + i)).then((t) => { finish(first + i); return t; });
     const [cells, rows, cols] = await Promise.all([q([a.row, a.col], 0), q([a.row], 1), q([a.col], 2)]);
     return { cells, rows, cols };
   };
@@ -326,7 +338,7 @@ export function tablePivot(a: TableArgs, d: TableData, single?: string): Pivot {
   const byCountryCol = COUNTRY_CODES.includes(a.col), byCountryRow = COUNTRY_CODES.includes(a.row);
   return pivotRows({
     cells: d.cells.rows, rowTotals: d.rows.rows, colTotals: d.cols.rows,
-    rowKey, colKey, value: a.value,
+    rowKey, colKey, value: tableValueColumn(a),
     rowOrder: d.rowOrder, colOrder: d.colOrder,
     ...(d.union ? { single: ALL_SELECTED } : single !== undefined ? { single } : {}),
     ...(d.all ? { all: { cells: d.all.cells.rows, rowTotals: d.all.rows.rows, colTotals: d.all.cols.rows } } : {}),

@@ -21,6 +21,7 @@ import { ResultFrame } from '../../ui/ResultFrame';
 import { HistogramSection } from './HistogramSection';
 import { ALL_SELECTED, COUNTRY_CODES, fetchTableData, pivotCsv, pivotGrid, pivotPercent, tablePivot, type PivotPercent, type TableArgs, type TableData } from '../../ui/pivot';
 import { intervalText, requestBreaks } from './intervals';
+import { needsWeights, statLabel, tableStatOptions, weightLayers } from './zonal-choice';
 import { codesKnown, colLabel, errText, fmtNum, isoOptions, keyOrder, prettyUnit, varSearch, type PanelCtx } from './common';
 
 /** Runs the table's summaries on the app's engine; key orders from the class tables (classes) or interval order. */
@@ -64,7 +65,7 @@ async function tableXlsx(args: TableArgs, grid: Array<Array<string | number | nu
     ['Rows', `${args.row}: ${domLabel(args.row)}`],
     ['Columns', `${args.col}: ${domLabel(args.col)}`],
     ['Countries or regions', args.iso3.join(', ')],
-    ['Totals', `computed with the indicator's aggregation formula (${rec?.aggFunR ?? ''}) over the cells of the row, column or selection; "${ALL_SELECTED}": over the cells of every selected country or region together; empty: no value`],
+    ['Totals', `computed with ${args.stat ? `the statistic ${args.stat}${args.weights ? ` (weights ${args.weights})` : ''}` : `the indicator's aggregation formula (${rec?.aggFunR ?? ''})`} over the cells of the row, column or selection; "${ALL_SELECTED}": over the cells of every selected country or region together; empty: no value`],
     ['Source', rec?.sources ?? ''],
   ]);
   return (await wb.xlsx.writeBuffer()) as ArrayBuffer;
@@ -104,6 +105,10 @@ export function TablePanel({ ctx }: { ctx: PanelCtx }) {
   const setValue = (v: string) => update({ tv: v });
   const setRow = (v: string) => update({ tr: v });
   const setCol = (v: string) => update({ tc: v });
+  // the statistic in the cells (one value per cell) and its weights, in the link (ts, wt)
+  const statOpts = useMemo(() => tableStatOptions(byCode.get(value)?.type), [byCode, value]);
+  const stat = state.ts && statOpts.some((o) => o.value === state.ts) ? state.ts : null;
+  const weightOpts = useMemo(() => weightLayers(byCode), [byCode]);
   const [msg, setMsg] = useState<string | null>(null);
   // "Find" narrows the cells' list with the catalog's search (synonyms, ranking), best first; the chosen one stays listed
   const [find, setFind] = useState('');
@@ -125,8 +130,9 @@ export function TablePanel({ ctx }: { ctx: PanelCtx }) {
     if (!byCode.has(value)) return setMsg('Choose an indicator for the cells.');
     if (!row || !col) return setMsg('Choose a domain for the rows and one for the columns.');
     if (row === col) return setMsg('Rows and columns need two different domains.');
-    const a: TableArgs = { value, iso3: state.iso.length ? [...state.iso] : ['SSA'], row, col };
-    r.run(a, { method: 'indapi', args: { var: [value], iso3: a.iso3, by: [row, col] }, label: `Table of ${value} by ${row} x ${col}, ${a.iso3.join(', ')}` });
+    const weights = stat && needsWeights(stat) && state.wt ? { weights: state.wt } : {};
+    const a: TableArgs = { value, iso3: state.iso.length ? [...state.iso] : ['SSA'], row, col, ...(stat ? { stat, ...weights } : {}) };
+    r.run(a, { method: 'indapi', args: { var: [value], iso3: a.iso3, by: [row, col], ...(stat ? { stats: [stat], ...weights } : {}) }, label: `Table of ${value}${stat ? ` (${stat})` : ''} by ${row} x ${col}, ${a.iso3.join(', ')}` });
     // the link says what was built: cells, rows, columns (countries are in `iso` already) and run=table
     if (!auto) update({ run: 'table', tv: value, tr: row, tc: col });
   };
@@ -139,7 +145,8 @@ export function TablePanel({ ctx }: { ctx: PanelCtx }) {
 
   const last = r.last;
   const rec = last ? byCode.get(last.args.value) : undefined;
-  const dec = rec?.dec ?? 2;
+  const statCol = last?.args.stat ? `${last.args.value}_${last.args.stat}` : null;
+  const dec = (statCol ? last?.data.cells.columns.find((c) => c.name === statCol)?.dec : undefined) ?? rec?.dec ?? 2;
   // one block: a domain is the country (one code), or one region's pool
   const single = useMemo(() => {
     if (!last) return undefined;
@@ -150,7 +157,7 @@ export function TablePanel({ ctx }: { ctx: PanelCtx }) {
   const pivot = useMemo(() => (last ? tablePivot(last.args, last.data, single) : null), [last, single]);
   // percentage views (row, column, total) of an additive indicator; the downloads keep the values
   const [view, setView] = useState<'values' | PivotPercent>('values');
-  const additive = /^sum\(/.test(rec?.aggFunR ?? '');
+  const additive = !statCol && /^sum\(/.test(rec?.aggFunR ?? '');
   const pct = additive && view !== 'values' ? view : null;
   const shownPivot = useMemo(() => (pivot && pct ? pivotPercent(pivot, pct) : pivot), [pivot, pct]);
   // intervals as people read them ("1,500-6,000 m"); R's cut() label in the header's tooltip, the CSV and XLSX
@@ -160,7 +167,7 @@ export function TablePanel({ ctx }: { ctx: PanelCtx }) {
     return d?.type === 'continuous' ? intervalText(k, prettyUnit(d.unit), requestBreaks(undefined, code, d)) : k;
   }, [last, byCode]);
   const domLabel = (c: string) => { const d = byCode.get(c); return d?.type === 'continuous' ? `${d.varLabel} interval${d.unit ? ` (${prettyUnit(d.unit)})` : ''}` : colLabel(byCode, c); };
-  const valueLabel = last ? `${colLabel(byCode, last.args.value)}` : '';
+  const valueLabel = last ? (statCol && statLabel(last.data.cells.columns, statCol)) || colLabel(byCode, last.args.value) : '';
   const { downloadCsv, downloadXlsx, xlsxBusy } = useTableDownloads(last, pivot, { rec, dec, valueLabel, domLabel }, setMsg);
 
   const option = (c: (typeof catalog)[number], dom = true) => <option key={c.varCode} value={c.varCode}>{c.varLabel} ({c.varCode}){dom && c.type === 'continuous' ? ' · intervals' : ''}</option>;
@@ -177,6 +184,20 @@ export function TablePanel({ ctx }: { ctx: PanelCtx }) {
       <label className="field"><span>Indicator in the cells{find.trim() ? ` (${valueOpts.length} found)` : ''}</span>
         <select value={value} onChange={(e) => setValue(e.target.value)} data-testid="table-value">{valueOpts.map((c) => option(c, false))}</select>
       </label>
+      <label className="field"><span>Statistic in the cells and totals</span>
+        <select value={stat ?? ''} onChange={(e) => update({ ts: e.target.value || null })} data-testid="table-stat">
+          <option value="">The indicator's own formula ({byCode.get(value)?.aggFunR.split('(')[0] ?? 'catalog'})</option>
+          {statOpts.map((o) => <option key={o.value} value={o.value}>{o.label} ({o.value})</option>)}
+        </select>
+      </label>
+      {stat && needsWeights(stat) && (
+        <label className="field"><span>weights: the layer each cell is weighted by</span>
+          <select value={state.wt ?? ''} onChange={(e) => update({ wt: e.target.value || null })} data-testid="table-weights" aria-invalid={!state.wt}>
+            <option value="">none (choose one for {stat})</option>
+            {weightOpts.map((w) => <option key={w.varCode} value={w.varCode}>{w.varLabel} ({w.unit.trim()}, {w.varCode})</option>)}
+          </select>
+        </label>
+      )}
       <div className="row table-domains">
         <label className="field"><span>Rows</span>
           <select value={row} onChange={(e) => setRow(e.target.value)} data-testid="table-row">{domains.map((c) => domOption(c))}</select>
@@ -203,7 +224,7 @@ export function TablePanel({ ctx }: { ctx: PanelCtx }) {
                 <label key={k}><input type="radio" name="table-view" value={k} checked={view === k} onChange={() => setView(k)} /> {t}</label>
               ))}
             </fieldset>
-          ) : <p className="muted small">Percentages are offered for indicators that add up (aggregation sum); {last.args.value} is a {rec?.aggFunR.split('(')[0] ?? 'summary'}.</p>}
+          ) : <p className="muted small">Percentages are offered for indicators that add up (aggregation sum); {statCol ? `the cells hold ${last.args.stat}` : `${last.args.value} is a ${rec?.aggFunR.split('(')[0] ?? 'summary'}`}.</p>}
           <PivotTable pivot={shownPivot ?? pivot} rowLabel={domLabel(last.args.row)} colLabel={domLabel(last.args.col)} keyLabel={keyLabel}
             caption={`${valueLabel} by ${last.args.row} × ${last.args.col}, ${last.args.iso3.join(', ')}${pct ? `: ${pct === 'row' ? "% of the row's total" : pct === 'col' ? "% of the column's total" : '% of the total'}` : ''}`}
             fmt={pct ? (v) => `${fmtNum(v, 1)} %` : (v) => fmtNum(v, dec)} />

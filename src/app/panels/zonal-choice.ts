@@ -54,6 +54,18 @@ export function statOptions(): StatOption[] {
 }
 
 /**
+ * The Table builder's statistics (one value per zone: the registry's operations that are not
+ * `multi`, plus `mean`) that apply to a layer of `type` ("class" or "continuous").
+ */
+export function tableStatOptions(type: string | undefined): StatOption[] {
+  const of = type === 'class' ? 'class' : 'numeric';
+  return statOptions().filter((o) => {
+    const op = ZONAL_OPS.find((z) => z.name === o.value);
+    return op ? !op.multi && (op.of === 'any' || op.of === of) : of === 'numeric';
+  });
+}
+
+/**
  * The layers a weighted statistic can be weighted by: continuous catalog records counted in
  * people or km2 and summed (their catalog unit and formula; e.g. POP_MODEL, CENSUS_POP, AREA_TOTAL),
  * people first, in catalog order.
