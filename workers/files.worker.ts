@@ -28,7 +28,7 @@ const api: FilesWorkerApi = {
     dataBase = base;
     // one runtime (src/core/runtime): the bundle reader, writers (outlines read when a plot or GeoPackage needs them) and version;
     // its engine answers only a build sent without the page's engine (`query`): the Download panel always sends it
-    rt = createWorkerRuntime(base);
+    rt = createWorkerRuntime(base, undefined, undefined, 16 * 1024 * 1024);
   },
 
   /** Builds the files and the ZIP of a request (the ZIP's buffer is transferred, not copied). */
