@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type BundleManifest, classTablePath, markSeries, openBundle, cogPath, manifestGrid, parseManifest, parseViRecords, serialiseManifest } from '../../core/bundle';
+import { type BundleManifest, type FormedSeries, classTablePath, markSeries, openBundle, cogPath, manifestGrid, parseManifest, parseViRecords, serialiseManifest } from '../../core/bundle';
 import { serialiseClassTable, serialiseVi } from '../../core/bundle/tables-write';
 import { SSA_GRID, type GridDef } from '../../core/grid';
 import type { ClassEntry } from '../../core/types';
@@ -39,9 +39,10 @@ async function sha256(path: string): Promise<string> {
  * @param layers the layers (their COGs written)
  * @param written further files already written into the bundle (paths relative to `dir`, e.g.
  *   `basemap/admin2.geojson`), listed in manifest.json with their size and sha256 too
+ * @returns the series vi.csv's records form after the addition (src/core/bundle/series-form.ts)
  * @throws IndapiError IO when vi.csv cannot be parsed
  */
-export async function addLayersToBundle(dir: string, layers: AddedLayer[], written: string[] = []): Promise<void> {
+export async function addLayersToBundle(dir: string, layers: AddedLayer[], written: string[] = []): Promise<FormedSeries[]> {
   const changed: string[] = [...written];
   await mkdir(join(dir, 'classes'), { recursive: true });
   for (const l of layers) {
@@ -68,7 +69,7 @@ export async function addLayersToBundle(dir: string, layers: AddedLayer[], writt
     if (i >= 0) rows[i] = { ...rows[i], ...l.record };
     else rows.push(l.record);
   }
-  markSeries(rows, fields); // yearly layers <CODE>_<YYYY> (one --raster each) form the series <CODE>
+  const formed = markSeries(rows, fields); // yearly layers <CODE>_<YYYY> (one --raster each) form the series <CODE>
   await writeFile(viPath, serialiseVi(fields, rows));
   changed.push('vi.csv');
   // manifest.json: size and sha256 of every changed file
@@ -86,6 +87,7 @@ export async function addLayersToBundle(dir: string, layers: AddedLayer[], writt
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   manifest.files = files;
   await writeFile(mPath, serialiseManifest(manifest));
+  return formed;
 }
 
 /** Qualitative colours (ColorBrewer Set3) cycled over classes without colours. */

@@ -25,6 +25,7 @@ import { CogStore } from '../../core/cog/store';
 import { IndapiError } from '../../core/errors';
 import type { GridDef } from '../../core/grid';
 import type { ClassEntry } from '../../core/types';
+import type { FormedSeries } from '../../core/bundle';
 import { fileSourceFactory } from '../file-source';
 import { addLayersToBundle, bundleGrid, CLASS_COLORS } from './gdal-bundle';
 import { requireGdal, runGdal, writeGridCog, type GdalType } from './gdal-tools';
@@ -40,6 +41,12 @@ export interface IngestRasterOptions {
   record: string;
   /** Bundle folder to add the layer to (created when missing; its grid from manifest.json). */
   out: string;
+  /**
+   * The year of a yearly raster (whole number): the layer becomes the year's member of the series
+   * named by the record's varCode (`<varCode>_<year>`, `cog/<varCode>_<year>.tif`, `series` =
+   * varCode, `year` = `yearEnd` = year; the varCode in `aggFunR` renamed to the member's code).
+   */
+  year?: number;
   /** Aborts the run (the GDAL process is killed). */
   signal?: AbortSignal;
 }
@@ -58,6 +65,19 @@ export interface IngestRasterResult {
   sum: number;
   /** Warnings (class values without labels, values dropped by the land mask). */
   warnings: string[];
+  /** The series of the bundle's vi.csv after this layer (src/core/bundle/series-form.ts). */
+  series: FormedSeries[];
+}
+
+/**
+ * A record as the year's member of the series its varCode names (see {@link IngestRasterOptions.year}).
+ * @throws IndapiError BAD_ARGUMENT when `year` is not a whole number 1900-2099
+ */
+export function yearMember(rec: Record<string, string>, year: number): Record<string, string> {
+  if (!Number.isInteger(year) || year < 1900 || year > 2099) throw new IndapiError('BAD_ARGUMENT', `A raster's year must be a whole number 1900-2099, got ${year}.`);
+  const stem = rec.varCode, code = `${stem}_${year}`;
+  const aggFunR = (rec.aggFunR ?? '').replace(new RegExp(`\\b${stem.replace(/\./g, '\\.')}\\b`, 'g'), code);
+  return { ...rec, varCode: code, series: stem, year: String(year), yearEnd: String(year), ...(rec.aggFunR ? { aggFunR } : {}) };
 }
 
 /**
@@ -141,7 +161,7 @@ export async function landMask(dir: string, grid: GridDef): Promise<Uint8Array |
 export async function ingestRaster(opts: IngestRasterOptions): Promise<IngestRasterResult> {
   requireGdal(['gdalwarp', 'gdal_translate'], '--raster');
   if (!existsSync(opts.raster)) throw new IndapiError('IO', `The raster ${opts.raster} does not exist.`);
-  const rec = await readRecord(opts.record);
+  const rec = opts.year === undefined ? await readRecord(opts.record) : yearMember(await readRecord(opts.record), opts.year);
   const method = resampleMethod(rec);
   const grid = await bundleGrid(opts.out);
   const tmp = await mkdtemp(join(tmpdir(), 'indapi3-raster-'));
@@ -196,8 +216,8 @@ export async function ingestRaster(opts: IngestRasterOptions): Promise<IngestRas
       record.noData = '-9999';
       await writeGridCog(grid, values, type, noData, join(tmp, 'layer'), join(opts.out, 'cog', `${code}.tif`), opts.signal);
     }
-    await addLayersToBundle(opts.out, [{ record, classes }]);
-    return { code, method, cells, gridSum, sum, warnings };
+    const series = await addLayersToBundle(opts.out, [{ record, classes }]);
+    return { code, method, cells, gridSum, sum, warnings, series };
   } finally {
     await rm(tmp, { recursive: true, force: true });
   }
