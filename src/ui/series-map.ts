@@ -114,3 +114,33 @@ export function seriesChangeChoro(rec: VarRecord, change: Map<string, number>, f
   const what = mode === 'pct' ? 'Change (%)' : 'Change';
   return { pairs: colour(change, breaks, colors), legend, title: `${what} of ${rec.varLabel}, ${from}–${to}`, code: `${rec.varCode} change ${mode} ${from}-${to}`, values: change, dec, unit, level: 0 };
 }
+
+/** One country's line of a national series: runs of consecutive years held (a gap breaks the line; nothing is interpolated). */
+export interface SeriesLine {
+  /** ISO 3166-1 alpha-3 code. */
+  iso3: string;
+  /** [year, value] points, increasing years, split where a year the series holds has no value for the country. */
+  runs: Array<Array<[number, number]>>;
+}
+
+/**
+ * The lines of a national series for countries (the series chart per unit).
+ * @param table the bundle's national series
+ * @param code series code
+ * @param iso3s countries, in the chart's order (codes without any value give an empty line)
+ */
+export function seriesLines(table: NationalSeries, code: string, iso3s: readonly string[]): SeriesLine[] {
+  const years = table.years.get(code) ?? [];
+  const byYear = table.values.get(code);
+  return iso3s.map((iso3) => {
+    const runs: Array<Array<[number, number]>> = [];
+    let cur: Array<[number, number]> = [];
+    for (const y of years) {
+      const v = byYear?.get(y)?.get(iso3);
+      if (v === undefined) { if (cur.length) runs.push(cur); cur = []; continue; }
+      cur.push([y, v]);
+    }
+    if (cur.length) runs.push(cur);
+    return { iso3, runs };
+  });
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { parseNationalSeries, parseVi } from '../../src/core/bundle';
-import { changeValues, divergingBreaks, niceCeil, seriesChangeChoro, seriesYearChoro, yearValues } from '../../src/ui/series-map';
+import { changeValues, divergingBreaks, niceCeil, seriesChangeChoro, seriesLines, seriesYearChoro, yearValues } from '../../src/ui/series-map';
 
 const table = parseNationalSeries(readFileSync('public/data/series/national.csv', 'utf8'));
 const pop = parseVi(readFileSync('public/data/series/vi.csv', 'utf8')).find((r) => r.varCode === 'PWT_POP')!;
@@ -42,5 +42,24 @@ describe('national series on the country outlines', () => {
     expect(niceCeil(2.1)).toBe(2.5);
     expect(divergingBreaks([-3, 12])).toEqual([-20, -40 / 3, -20 / 3, 0, 20 / 3, 40 / 3, 20]);
     expect(divergingBreaks([])).toEqual([-1, -2 / 3, -1 / 3, 0, 1 / 3, 2 / 3, 1]);
+  });
+});
+
+describe('the series chart per unit', () => {
+  it("Nigeria's PWT_POP line 1950-2017 is the file's 68 values in year order; ERI has no line, nothing interpolated", () => {
+    const [nga, eri] = seriesLines(table, 'PWT_POP', ['NGA', 'ERI']);
+    expect(nga.runs).toHaveLength(1);
+    const pts = nga.runs[0];
+    expect(pts.map((p) => p[0])).toEqual(Array.from({ length: 68 }, (_, i) => 1950 + i));
+    // pwt9.1 pop (millions): NGA 1961 43.076, 2000 122.352, 2017 190.886 (R: subset(pwt9.1, isocode == "NGA")$pop)
+    expect(pts.find((p) => p[0] === 1961)![1]).toBeCloseTo(43.0760726928711, 9);
+    expect(pts.find((p) => p[0] === 2000)![1]).toBeCloseTo(122.352012634277, 9);
+    expect(pts.at(-1)).toEqual([2017, 190.886306762695]);
+    expect(eri.runs).toEqual([]); // PWT 9.1 has no Eritrea
+  });
+
+  it('a year without a value breaks the line', () => {
+    const t = parseNationalSeries('series,ISO3,year,value,source\nS,KEN,2000,1,X\nS,KEN,2001,2,X\nS,UGA,2002,5,X\nS,KEN,2003,4,X\n');
+    expect(seriesLines(t, 'S', ['KEN'])[0].runs).toEqual([[[2000, 1], [2001, 2]], [[2003, 4]]]);
   });
 });

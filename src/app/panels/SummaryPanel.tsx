@@ -11,6 +11,15 @@ import { codesKnown, emptyResult, errText, isoOptions, peopleCodes, readBreaks, 
 import { byCodesOf, useSummaryView, type SummaryRows } from './summary-view';
 import { SummaryResult } from './SummaryResult';
 import { StatsPicker } from './StatsPicker';
+import { isNationalRecord } from '../../ui/series-info';
+import { lazyRetry } from '../../ui/lazy-retry';
+import { Loadable } from '../../ui/Loadable';
+import { bundleAt } from '../../ui/bundle-files';
+import { DATA_BASE } from '../bundle';
+
+const SeriesChart = lazyRetry(() => import('../../ui/SeriesChart').then((m) => m.SeriesChart));
+/** The bundle's national series table (read once by the page's bundle reader). */
+const loadNational = (signal: AbortSignal) => bundleAt(DATA_BASE).series(signal).then((s) => s?.table ?? null);
 import { zonalRequest, zonalText } from './zonal-choice';
 
 /** Builds getLayer arguments from the URL state (the chosen statistics as `stats`, `q`, `bins`, `weights`). */
@@ -120,6 +129,9 @@ export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: Summa
     resultH.current?.focus();
   }, [shown]);
   const view = useSummaryView(ctx, r, state.y, onRows);
+  // a national series among the indicators: its line chart per selected country (read from the bundle's series table, not a run)
+  const national = vars.map((c) => byCode.get(c)).find((x) => x && isNationalRecord(x));
+  const isoNames = useMemo(() => new Map(iso.map((e) => [e.code, e.name])), [iso]);
   const stale = !!shown && JSON.stringify(summaryArgs(state)) !== JSON.stringify(shown.args);
 
   return (
@@ -136,6 +148,7 @@ export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: Summa
       <RunControls run={r} label="Summarise" progressLabel="Summarising" onRun={() => submit()} message={msg} error={r.error && errText(r.error)}
         buttonData={{ 'data-runs': r.runs, 'data-running': r.running ? '1' : '0', 'data-vars': vars.join(',') }} />
       {emptyMsg && !r.running && <p className="msg warn" role="status" data-testid="summary-empty">{emptyMsg}{shown ? ' The previous result is kept below.' : ''}</p>}
+      {national && <Loadable what="the series chart" compact loading={null}><SeriesChart rec={national} iso3s={state.iso.filter((c) => iso.some((e) => e.code === c && e.type !== 'region'))} load={loadNational} names={isoNames} /></Loadable>}
       {shown && <SummaryResult r={{ ...r, last: shown }} v={view} stale={stale} headingRef={resultH} setYCol={setYCol} update={update} peopleVars={peopleCodes(ctx.byCode)} />}
     </section>
   );
