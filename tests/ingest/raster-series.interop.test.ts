@@ -49,7 +49,7 @@ describe('yearly rasters as one series', () => {
 
   it('a folder of three yearly rasters and one record: three layers, one series, each year read back', async () => {
     const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-    let said = '';
+    let said: string;
     try {
       expect(await ingestCli(['--raster', join(dir, 'years'), '--record', join(dir, 'pop.yaml'), '--out', bundle])).toBe(0);
       said = err.mock.calls.map((c) => String(c[0])).join('');

@@ -81,7 +81,7 @@ export async function runGdalOptions(argv: string[], signal?: AbortSignal): Prom
     return 2;
   }
   const rasters = (values.raster as string[] | undefined) ?? [], records = (values.record as string[] | undefined) ?? [];
-  let runs: RasterRun[] = [];
+  let runs: RasterRun[];
   try {
     runs = rasters.length ? planRasterRuns(rasters.map((r) => resolve(r)), records.map((r) => resolve(r))) : [];
   } catch (e) {
