@@ -68,7 +68,7 @@ export interface FirstLoad {
   bytes: number;
   /** Number of requests. */
   requests: number;
-  /** Bytes of the catalog files (vi.csv, manifest.json) among them. */
+  /** Bytes of the catalog files (the bundle root's vi.csv and manifest.json) among them. */
   catalogBytes: number;
   /** Bytes of basemap files (outlines, lakes, places): they differ between bundles whatever their indicator count. */
   basemapBytes: number;
@@ -98,10 +98,11 @@ export async function firstLoad(browser: Browser, url: string): Promise<FirstLoa
       bytes += n; requests++;
       const u = req.url();
       const data = /\/data\//.test(u) && !/\.tiff?(\?|$)/.test(u);
-      const catalog = /\/(vi\.csv|manifest\.json)(\?|$)/.test(u);
+      // the bundle root's catalog only: series/vi.csv (the national series' records, read by the engine after the first map) is not it
+      const catalog = /\/data\/(vi\.csv|manifest\.json)(\?|$)/.test(u);
       if (beforeMap && data) beforeMapDataRequests++;
       if (beforeMap && !/\.tiff?(\?|$)/.test(u) && (!data || catalog)) beforeMapBytes += n;
-      if (/\/(vi\.csv|manifest\.json)(\?|$)/.test(req.url())) catalogBytes += n;
+      if (catalog) catalogBytes += n;
       if (/\/basemap\//.test(req.url())) basemapBytes += n;
     }).catch(() => undefined));
   };
