@@ -10,7 +10,7 @@ import { seriesLines } from './series-map';
 
 /** Colours of the lines (ColorBrewer Dark2, 8 classes), cycled. */
 const LINE_COLORS = ['#1b9e77', '#d95f02', '#7570b3', '#e7298a', '#66a61e', '#e6ab02', '#a6761d', '#666666'];
-const W = 520, H = 220, L = 52, R = 10, T = 10, B = 28;
+const W = 380, H = 200, L = 46, R = 12, T = 10, B = 26;
 
 /** Props of {@link SeriesChart}. */
 export interface SeriesChartProps {

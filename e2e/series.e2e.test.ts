@@ -1,0 +1,41 @@
+/**
+ * A national series in the app, on one page: the year control plays (Space) and steps (arrows),
+ * the link keeps the year, the map's legend says it is a national value on the country
+ * outlines, and the Summaries draw Nigeria's PWT_POP line (68 years, 1950-2017, as pwt9.1).
+ */
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { launch } from './app-helpers';
+import { startServer, type Started } from './helpers';
+
+let srv: Started;
+let browser: Browser;
+beforeAll(async () => {
+  srv = await startServer();
+  browser = await launch();
+});
+afterAll(async () => { await browser?.close(); await srv?.stop(); });
+
+test('a national series: year control, change map link, line chart per country', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(`${srv.url}#v=PWT_POP&vars=PWT_POP&iso=NGA,ERI&year=2016`);
+  const value = page.locator('[data-testid=year-value]');
+  await value.waitFor({ timeout: 60_000 });
+  await expect.poll(() => value.textContent(), { timeout: 30_000 }).toBe('2016');
+  await expect.poll(() => page.locator('.series-legend').textContent(), { timeout: 30_000 }).toContain('National value, no variation within the country');
+  const slider = page.locator('[data-testid=year-control] input');
+  await slider.focus();
+  await page.keyboard.press('ArrowRight');
+  await expect.poll(() => value.textContent()).toBe('2017');
+  await expect.poll(() => page.evaluate(() => location.hash)).toContain('year=2017');
+  await page.keyboard.press('Space'); // at the last year: plays from the first
+  await expect.poll(() => value.textContent(), { timeout: 20_000 }).toBe('1951');
+  await page.keyboard.press('Space');
+  await page.selectOption('.change-row select', 'pct');
+  await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/chg=pct&yfrom=1950/);
+  const chart = page.locator('[data-testid=series-chart]');
+  await chart.waitFor({ timeout: 60_000 });
+  expect(await chart.locator('g[data-iso3=NGA] circle').count()).toBe(68); // pwt9.1: NGA 1950-2017
+  expect(await chart.locator('g[data-iso3=ERI] circle').count()).toBe(0); // no Eritrea in PWT 9.1
+  expect(await chart.locator('g[data-iso3=NGA] circle title').last().textContent()).toBe('Nigeria 2017: 190.886 million people');
+}, 180_000);
