@@ -43,14 +43,15 @@ export const SLOW_MOBILE: NetworkProfile = { name: '1.6 Mbps / 750 kbps / 150 ms
 /**
  * Budgets of the first visit on {@link SLOW_MOBILE} (issue 26 target 4, after issue 17's 6 s):
  * the first map (the preview image of the first view, or the live map) in at most 4 s; the
- * live, interactive map in at most 6 s (issue 17's budget for the first map); the catalog
+ * live, interactive map in at most 4.5 s (issue 17's budget was 6 s; the 2026-11-29 review asks
+ * 4.5 s, or a preview that pans and zooms; a drag on the preview is answered, not moved); the catalog
  * usable and the Summarise button shown before the live map (the catalog also at most 4 s);
  * the first summary clicked at once in at most 4 s; the bytes before the first map within the
  * web performance community's first-load budget for a median phone (about 150 KB of markup
  * and 350 KB of JavaScript, compressed: 0.5 MB), and before the live map 0.7 MB (MapLibre
  * and its worker alone are 0.36 MB).
  */
-export const FIRST_VISIT_BUDGET = { firstMapMs: 4000, liveMapMs: 6000, catalogMs: 4000, firstSummaryMs: 4000, bytesBeforeMap: 0.5 * 1024 * 1024, bytesBeforeLive: 0.7 * 1024 * 1024 };
+export const FIRST_VISIT_BUDGET = { firstMapMs: 4000, liveMapMs: 4500, catalogMs: 4000, firstSummaryMs: 4000, bytesBeforeMap: 0.5 * 1024 * 1024, bytesBeforeLive: 0.7 * 1024 * 1024 };
 
 /** What one first visit measured. */
 export interface FirstVisit {
