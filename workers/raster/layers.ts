@@ -7,7 +7,7 @@
  * and class breaks). Class tables come from the bundle reader (src/core/bundle/open.ts). No DOM
  * use: fetch only.
  */
-import { addDecoder, BaseDecoder, fromCustomClient, type GeoTIFF } from 'geotiff';
+import { addDecoder, BaseDecoder, fromCustomClient, type BaseClient, type GeoTIFF } from 'geotiff';
 import { inflateZlib } from '../../src/core/cog/inflate';
 import { bundleUrl, layerPath } from '../../src/core/bundle';
 import { isScaled, sampleDecoder } from '../../src/core/cog/decode';
@@ -70,9 +70,19 @@ export interface CogLayer {
  * @throws IndapiError IO when the file cannot be read
  */
 export async function openCog(dataBase: string, code: string, signal?: AbortSignal): Promise<CogLayer> {
+  return openCogFrom(code, new RangeClient(bundleUrl(dataBase, layerPath(code))), signal);
+}
+
+/**
+ * Opens a COG for mapping through any geotiff.js client (the worker's HTTP {@link RangeClient};
+ * bench/map-reader.ts passes one over a local file to time the worker's own reads in Node).
+ * @param code catalog code (named in errors)
+ * @throws IndapiError IO when the file cannot be read
+ */
+export async function openCogFrom(code: string, client: BaseClient, signal?: AbortSignal): Promise<CogLayer> {
   let tiff: GeoTIFF;
   try {
-    tiff = await fromCustomClient(new RangeClient(bundleUrl(dataBase, layerPath(code))), { blockSize: GEOTIFF_BLOCK_BYTES, cacheSize: GEOTIFF_CACHE_BLOCKS } as Parameters<typeof fromCustomClient>[1], signal); // the block options are read by makeCustomSource (geotiff.js 3), not typed on RemoteSourceOptions
+    tiff = await fromCustomClient(client, { blockSize: GEOTIFF_BLOCK_BYTES, cacheSize: GEOTIFF_CACHE_BLOCKS } as Parameters<typeof fromCustomClient>[1], signal); // the block options are read by makeCustomSource (geotiff.js 3), not typed on RemoteSourceOptions
   } catch (e) {
     throw new IndapiError('IO', `Cannot open the map layer of ${code}: ${(e as Error).message}`);
   }

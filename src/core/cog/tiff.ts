@@ -1,7 +1,8 @@
 /**
  * A small reader of single-band tiled (or stripped) GeoTIFFs / Cloud-Optimized GeoTIFFs,
- * enough for the bundle's COGs: classic TIFF and BigTIFF headers, the first image file
- * directory (full resolution; overviews are never used for statistics), DEFLATE or no
+ * enough for the bundle's COGs: classic TIFF and BigTIFF headers, one image file directory
+ * (by default the first: full resolution; overviews are never used for statistics, but any
+ * IFD of the chain can be read, e.g. a GDAL internal overview for drawing), DEFLATE or no
  * compression, predictors 1 (none), 2 (horizontal) and 3 (floating point), and GDAL's
  * no-data tag.
  *
@@ -41,7 +42,7 @@ const TAG = {
 /** Byte size of each TIFF field type (index = type id). */
 const TYPE_SIZE: Record<number, number> = { 1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 6: 1, 7: 1, 8: 2, 9: 4, 10: 8, 11: 4, 12: 8, 16: 8, 17: 8, 18: 8 };
 
-/** What the reader knows about a file after parsing its first IFD (with its band's GDAL scale and offset, ./decode.ts). */
+/** What the reader knows about a file after parsing one IFD (the first by default) (with its band's GDAL scale and offset, ./decode.ts). */
 export interface TiffInfo extends BandScale, BlockLayout {
   /** Image width and height in pixels. */
   width: number;
@@ -110,12 +111,16 @@ function readValue(dv: DataView, pos: number, type: number, le: boolean): number
 }
 
 /**
- * Parses the header and the first IFD of a TIFF.
+ * Parses the header and one IFD of a TIFF (the first by default).
  * @param read byte-range reader of the file
+ * @param ifdIndex which IFD of the file's chain, 0-based: in a GDAL COG 0 is the full-resolution
+ *   image and 1, 2, ... its internal overviews, each coarser (halved) than the one before. An
+ *   overview IFD has no GeoTIFF tags (`geo` null) nor GDAL_METADATA (scale 1, offset 0 here): its
+ *   georeferencing and band scale are those of IFD 0 (GDAL's rule); its GDAL_NODATA is its own.
  * @throws IndapiError IO when the file is not a TIFF this reader supports (several bands,
- *   planar separate, unsupported compression or sample type)
+ *   planar separate, unsupported compression or sample type), or has no IFD `ifdIndex`
  */
-export async function readTiffInfo(read: ByteReader, signal?: AbortSignal): Promise<TiffInfo> {
+export async function readTiffInfo(read: ByteReader, signal?: AbortSignal, ifdIndex = 0): Promise<TiffInfo> {
   const hb = new HeaderBytes(read, signal);
   const head = await hb.ensure(0, 16);
   const bo = head.getUint16(0, false);
@@ -131,6 +136,12 @@ export async function readTiffInfo(read: ByteReader, signal?: AbortSignal): Prom
   const countSize = big ? 8 : 2;
   const entrySize = big ? 20 : 12;
   const offSize = big ? 8 : 4;
+  for (let k = 0; k < ifdIndex; k++) {
+    // the next IFD's offset follows the entries (TIFF 6.0 section 2); 0 ends the chain
+    const count = readUint(await hb.ensure(ifdOffset, countSize), 0, countSize, le);
+    ifdOffset = readUint(await hb.ensure(ifdOffset + countSize + count * entrySize, offSize), 0, offSize, le);
+    if (ifdOffset === 0) throw new IndapiError('IO', `TIFF: no IFD ${ifdIndex} (the file has ${k + 1}).`);
+  }
   const cdv = await hb.ensure(ifdOffset, countSize);
   const n = readUint(cdv, 0, countSize, le);
   const edv = await hb.ensure(ifdOffset + countSize, n * entrySize);
