@@ -55,7 +55,7 @@ async function buildZip(req: BuildRequest, rasterize: (svg: string) => Promise<U
   // the method's package kind and typed value (its spec), and the result on screen when sent;
   // what the package still needs (cells of a map format) is asked of the page's engine
   const out = await buildPackage(query ? pageEngine(query) : rt.engine, {
-    ...methodPackage(req.method, req.args), result: req.result, format: req.format, requestUrl: req.requestUrl,
+    ...methodPackage(req.method, req.args), result: req.result, format: req.format, requestUrl: req.requestUrl, layout: req.layout,
     extra: { rasterize: (svg) => rasterize(svg), shapes: req.shapes }, write: rt.genFile,
   }, { signal, onProgress: (d, t) => step(t ? (d / t) * 75 : 0) });
   step(75);

@@ -54,8 +54,8 @@ export interface ToolPanelsProps {
 }
 
 /** Without a run query, downloads and the API panel use the current map/summary selection. */
-function selectionQuery(state: UrlState): QuerySpec | null {
-  const a = summaryArgs(state);
+function selectionQuery(state: UrlState, series: ToolPanelsProps['data']['series']): QuerySpec | null {
+  const a = summaryArgs(state, series);
   const by = state.by.length ? ` by ${state.by.join(', ')}` : '';
   return a.var.length ? { method: 'indapi', args: { ...a }, label: `Current selection: ${a.var.join(', ')} for ${(a.iso3 ?? ['SSA']).join(', ')}${by}` } : null;
 }
@@ -84,9 +84,9 @@ function TabsBar({ panel, update, wide, setWide }: { panel: PanelId; update: Url
 export function ToolPanels(p: ToolPanelsProps) {
   const { state, update, data, view } = p;
   const [query, setQuery] = useState<QuerySpec | null>(null);
-  const stateQuery = useMemo(() => selectionQuery(state), [state]);
+  const stateQuery = useMemo(() => selectionQuery(state, data.series), [state, data.series]);
   const current = query ?? stateQuery;
-  const ctx: PanelCtx = { catalog: data.catalog, byCode: data.byCode, iso: data.iso, state, update, setQuery, fitTo: view.fitTo };
+  const ctx: PanelCtx = { catalog: data.catalog, byCode: data.byCode, iso: data.iso, state, update, setQuery, fitTo: view.fitTo, series: data.series };
   const mounted = (panel: PanelId) => p.afterMap || state.panel === panel;
   /** A panel whose code is loaded on demand: its own loading line and failure message; opening it tries a failed load again. */
   const lazyPanel = (id: PanelId, what: string, el: ReactNode) => (

@@ -70,3 +70,14 @@ test('a series year and change map round-trip; bad years and modes are dropped',
   const bad = parseHash('#v=PWT_POP&year=20x7&chg=ratio&yfrom=1e3');
   expect([bad.year, bad.chg, bad.yfrom]).toEqual([null, null, null]);
 });
+
+test('the Summaries years (yrs=) round-trip: one year, a range, all; bad values are the latest year', () => {
+  for (const [yrs, hash] of [[{ kind: 'one', year: 2005 }, 'yrs=2005'], [{ kind: 'range', from: 2000, to: 2017 }, 'yrs=2000%3A2017'], [{ kind: 'all' }, 'yrs=all']] as const) {
+    const s = { ...DEFAULT_STATE, vars: ['PWT_POP'], yrs };
+    expect(toHash(s)).toBe(`#vars=PWT_POP&${hash}`);
+    expect(parseHash(toHash(s))).toEqual(s);
+  }
+  for (const bad of ['2017:2000', '20x0', '2000:', 'latest', '99999']) expect(parseHash(`#yrs=${bad}`).yrs).toBeNull();
+  expect(parseHash('#yrs=2000:2000').yrs).toEqual({ kind: 'one', year: 2000 });
+  expect(toHash({ ...DEFAULT_STATE, yrs: null })).toBe('');
+});

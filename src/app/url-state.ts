@@ -9,6 +9,7 @@
 import { MAX_NAME_CHARS } from '../core/catchment/options';
 import { MAX_SOURCES } from '../core/catchment/sources';
 import { breaksProblem, minutesRule } from '../core/r/breaks';
+import { parseYears, yearsParam, type YearsChoice } from './years-choice';
 
 // The API's own limits (`xy`: most sources; `names`: longest name, characters), so a link and the API agree.
 export { MAX_NAME_CHARS, MAX_SOURCES };
@@ -133,6 +134,8 @@ export interface UrlState {
   chg: ChangeMode | null;
   /** First year of the change map (hash `yfrom=`); null = the series' first year. */
   yfrom: number | null;
+  /** Years of a Summaries run over series (hash `yrs=2005`, `yrs=2000:2017`, `yrs=all`; ./years-choice.ts); null = the latest year. */
+  yrs: YearsChoice | null;
   /** Table builder: statistic in the cells, one value per cell (hash `ts=stdev`); null = the indicator's own formula. */
   ts: string | null;
 }
@@ -151,7 +154,7 @@ const CMP_MODES: CompareMode[] = ['swipe', 'split'];
 export const HISTORY_KEYS: ReadonlyArray<keyof UrlState> = ['v', 'vars', 'noVars', 'iso', 'by', 'panel', 'pick', 'run', 'exact', 'v2', 'cmp', 'cm', 'src', 'st', 'wt', 'chg'];
 
 /** The state of a fresh visit. */
-export const DEFAULT_STATE: UrlState = { v: null, vars: [], noVars: false, iso: [], by: [], breaks: {}, wkt: '', exact: false, panel: 'summary', op: 0.85, map: null, pick: null, run: null, v2: null, cmp: null, sw: 0.5, cm: null, tv: null, tr: null, tc: null, y: null, names: [], src: [], st: [], q: null, bins: null, wt: null, year: null, chg: null, yfrom: null, ts: null };
+export const DEFAULT_STATE: UrlState = { v: null, vars: [], noVars: false, iso: [], by: [], breaks: {}, wkt: '', exact: false, panel: 'summary', op: 0.85, map: null, pick: null, run: null, v2: null, cmp: null, sw: 0.5, cm: null, tv: null, tr: null, tc: null, y: null, names: [], src: [], st: [], q: null, bins: null, wt: null, year: null, chg: null, yfrom: null, yrs: null, ts: null };
 
 const list = (s: string | null) => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : []);
 /** n finite numbers from "a,b,c" (null otherwise). */
@@ -232,6 +235,7 @@ export function parseHash(hash: string): UrlState {
     year: yearOf(p.get('year')),
     chg: CHANGE_MODES.includes(p.get('chg') as ChangeMode) ? (p.get('chg') as ChangeMode) : null,
     yfrom: yearOf(p.get('yfrom')),
+    yrs: parseYears(p.get('yrs')),
   };
 }
 
@@ -271,6 +275,7 @@ export function toHash(s: UrlState): string {
     p.set('chg', s.chg);
     if (s.yfrom !== null) p.set('yfrom', String(s.yfrom));
   }
+  if (s.yrs) p.set('yrs', yearsParam(s.yrs));
   if (s.ts) p.set('ts', s.ts);
   if (s.map) p.set('map', [+s.map[0].toFixed(4), +s.map[1].toFixed(4), +s.map[2].toFixed(2)].join(','));
   const str = p.toString();

@@ -27,6 +27,8 @@ export interface BuildRequest {
    * still read them). Of the type the method's package kind takes (src/core/package/kinds.ts).
    */
   result?: unknown;
+  /** A table long by year (a `year` column) written long (default, as the API) or wide: one column per value and year (src/core/package/wide.ts). */
+  layout?: 'long' | 'wide';
   /** The shapes of the table's `feature` numbers (an uploaded file's polygons, EPSG:4326): the GeoPackage's geometries. */
   shapes?: Geometry[];
 }

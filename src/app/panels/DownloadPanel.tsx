@@ -12,6 +12,16 @@ import { endpoint } from './api-snippets';
 import { API_BASE } from './ApiPanel';
 import { errText, type QuerySpec } from './common';
 import { downloadFormats } from '../../contract/methods';
+import { hasYearColumn, type TableLayout } from '../../core/package/wide';
+import type { TableResult } from '../../core/types';
+
+/** True when the query's table is long by year: its result has a `year` column, or it asks for years without `change`. */
+export function longByYear(q: Pick<QuerySpec, 'args' | 'result'> | null): boolean {
+  if (!q) return false;
+  const res = q.result as Partial<TableResult> | undefined;
+  if (res && Array.isArray(res.columns)) return hasYearColumn(res as TableResult);
+  return Array.isArray(q.args.year) && q.args.year.length > 0 && q.args.change === undefined;
+}
 
 let files: Remote<FilesWorkerApi> | null = null;
 /** The files worker (started once): builds download packages off the main thread. */
@@ -50,6 +60,7 @@ export function saveBytes(bytes: Uint8Array, name: string, type: string) {
 /** The panel. */
 export function DownloadPanel({ query }: { query: QuerySpec | null }) {
   const [format, setFormat] = useState('csv');
+  const [layout, setLayout] = useState<TableLayout>('long');
   const [busy, setBusy] = useState<{ id: number; pct: number } | null>(null);
   const [err, setErr] = useState<string | null>(null);
   const [done, setDone] = useState<(Omit<BuildResult, 'zip'> & { format: string; size: number; url: string }) | null>(null);
@@ -60,6 +71,7 @@ export function DownloadPanel({ query }: { query: QuerySpec | null }) {
   const q = query;
   // the method's formats, from its spec in the method registry (its package kind); with no query yet the main query's
   const offered = downloadFormats(q?.method ?? 'indapi');
+  const byYear = longByYear(q);
   // a format this query does not offer (e.g. tif after switching to a comparison) falls back to the first one offered
   useEffect(() => { if (!offered.some((f) => f.name === format)) setFormat(offered[0].name); }, [offered, format]);
   useEffect(() => () => imgs.current.forEach((u) => URL.revokeObjectURL(u)), []);
@@ -76,7 +88,7 @@ export function DownloadPanel({ query }: { query: QuerySpec | null }) {
     stops.current.set(id, ac);
     setBusy({ id, pct: 0 });
     try {
-      const out = await filesWorker().build(id, { method: q.method, args: q.args, result: q.result, format, requestUrl: endpoint(API_BASE, q.method, false) }, proxy(svgToPng), proxy((d: number) => { if (active.current === id) setBusy({ id, pct: d }); }), engineQuery(ac.signal));
+      const out = await filesWorker().build(id, { method: q.method, args: q.args, result: q.result, format, requestUrl: endpoint(API_BASE, q.method, false), layout: byYear ? layout : 'long' }, proxy(svgToPng), proxy((d: number) => { if (active.current === id) setBusy({ id, pct: d }); }), engineQuery(ac.signal));
       if (!out.ok) { if (out.error.code !== 'ABORTED') setErr(out.error.message); else setErr('Cancelled.'); return; }
       const v = out.value;
       saveBytes(v.zip, v.zipName, 'application/zip');
@@ -103,6 +115,13 @@ export function DownloadPanel({ query }: { query: QuerySpec | null }) {
           <label key={name}><input type="radio" name="dl-format" value={name} checked={format === name} onChange={() => setFormat(name)} /> <code>{name}</code> {label}</label>
         ))}
       </fieldset>
+      {byYear && (
+        <fieldset className="radios" data-testid="dl-layout">
+          <legend>Years</legend>
+          <label><input type="radio" name="dl-layout" value="long" checked={layout === 'long'} onChange={() => setLayout('long')} /> long: one row per unit and year (as the API)</label>
+          <label><input type="radio" name="dl-layout" value="wide" checked={layout === 'wide'} onChange={() => setLayout('wide')} /> wide: one column per year (Stata's <code>reshape wide</code>)</label>
+        </fieldset>
+      )}
       <div className="row">
         <button type="button" className="primary" onClick={build} disabled={!!busy || !q}>Build and save ZIP</button>
         {busy && <Progress label="Building files" done={busy.pct} total={100} onCancel={() => { stops.current.get(busy.id)?.abort(); void filesWorker().cancel(busy.id); }} />}

@@ -21,10 +21,20 @@ const SeriesChart = lazyRetry(() => import('../../ui/SeriesChart').then((m) => m
 /** The bundle's national series table (read once by the page's bundle reader). */
 const loadNational = (signal: AbortSignal) => bundleAt(DATA_BASE).series(signal).then((s) => s?.table ?? null);
 import { zonalRequest, zonalText } from './zonal-choice';
+import { seriesOfVars, yearArg, yearsR, type SeriesYears } from '../years-choice';
 
-/** Builds getLayer arguments from the URL state (the chosen statistics as `stats`, `q`, `bins`, `weights`). */
-export function summaryArgs(s: PanelCtx['state']): GetLayerArgs {
-  const vars = summaryVars(s);
+const YearsPicker = lazyRetry(() => import('./YearsPicker').then((m) => m.YearsPicker));
+
+/**
+ * Builds getLayer arguments from the URL state (the chosen statistics as `stats`, `q`, `bins`,
+ * `weights`; with a Years choice over series, `year` and the series' stems as `var`).
+ * @param series the catalog's series by code (absent or empty: no `year` is sent)
+ */
+export function summaryArgs(s: PanelCtx['state'], series?: ReadonlyMap<string, SeriesYears>): GetLayerArgs {
+  const sv = summaryVars(s);
+  const ser = s.yrs && series ? seriesOfVars(sv, series) : null;
+  const year = ser ? yearArg(s.yrs, ser.held) : undefined;
+  const vars = year && ser ? ser.stems : sv;
   let by: ByArg | undefined;
   if (s.by.length) {
     const custom = s.by.filter((b) => s.breaks[b]);
@@ -35,13 +45,13 @@ export function summaryArgs(s: PanelCtx['state']): GetLayerArgs {
       by = o as ByArg;
     } else by = [...s.by];
   }
-  return { var: vars, iso3: s.iso.length ? [...s.iso] : ['SSA'], ...(by ? { by } : {}), ...zonalRequest(s) };
+  return { var: vars, iso3: s.iso.length ? [...s.iso] : ['SSA'], ...(by ? { by } : {}), ...(year ? { year } : {}), ...zonalRequest(s) };
 }
 
 /** What a summary request was for, e.g. "Summary of AREA_TOTAL for ETH by ADM1_NAME_ALT, ELEVATION" (Download's "For:", the old-result line). */
 export function summaryLabel(a: GetLayerArgs): string {
   const by = byCodesOf(a);
-  return `Summary of ${a.var.join(', ')} for ${(a.iso3 ?? ['SSA']).join(', ')}${by.length ? ` by ${by.join(', ')}` : ''}${zonalText(a)}`;
+  return `Summary of ${a.var.join(', ')}${a.year?.length ? `, years ${yearsR(a.year)}` : ''} for ${(a.iso3 ?? ['SSA']).join(', ')}${by.length ? ` by ${by.join(', ')}` : ''}${zonalText(a)}`;
 }
 
 export { naNote, sortByKeys, type SummaryRows } from './summary-view';
@@ -106,7 +116,7 @@ export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: Summa
       const read = t !== undefined && t.trim() ? readBreaks(t, intervalRule(b)) : null;
       if (typeof read === 'string') return setMsg(read);
     }
-    const a = summaryArgs(state);
+    const a = summaryArgs(state, ctx.series);
     r.run(a, { method: 'indapi', args: { ...a }, label: summaryLabel(a) });
     wantFocus.current = !auto;
     if (!auto && state.run !== 'summary') update({ run: 'summary' });
@@ -114,9 +124,11 @@ export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: Summa
   // A shared link with run=summary shows its result: run once when the catalog is there.
   useEffect(() => {
     if (autoRun.current || state.run !== 'summary' || !catalog.length || !vars.length || !codesKnown(ctx, [...vars, ...state.by], state.iso)) return;
+    // a link's years wait for the catalog's series (worked out after the catalog)
+    if (state.yrs && !ctx.series?.size) return;
     autoRun.current = true;
     submit(true);
-  }, [catalog, iso, state.run, JSON.stringify([vars, state.by, state.iso])]);
+  }, [catalog, iso, ctx.series, state.run, JSON.stringify([vars, state.by, state.iso])]);
 
   // The result on screen (a result with no value at all does not replace it: r.empty).
   const shown = r.last;
@@ -132,7 +144,8 @@ export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: Summa
   // a national series among the indicators: its line chart per selected country (read from the bundle's series table, not a run)
   const national = vars.map((c) => byCode.get(c)).find((x) => x && isNationalRecord(x));
   const isoNames = useMemo(() => new Map(iso.map((e) => [e.code, e.name])), [iso]);
-  const stale = !!shown && JSON.stringify(summaryArgs(state)) !== JSON.stringify(shown.args);
+  const stale = !!shown && JSON.stringify(summaryArgs(state, ctx.series)) !== JSON.stringify(shown.args);
+  const ser = ctx.series ? seriesOfVars(vars, ctx.series) : null;
 
   return (
     <section aria-labelledby="sum-h">
@@ -144,6 +157,7 @@ export function SummaryPanel({ ctx, onRows }: { ctx: PanelCtx; onRows: (r: Summa
         <p className="small"><button type="button" className="ghost small" onClick={() => { update({ by: [...state.by, 'ADM1_NAME_ALT'] }); setTimeout(() => document.getElementById('sum-by-input')?.focus(), 0); }}>+ by province (ADM1)</button></p>
       )}
       <BreakFields ctx={ctx} breakText={breakText} setBreakText={setBreakText} />
+      {ser && <Loadable what="the years choice" compact loading={null}><YearsPicker choice={state.yrs} held={ser.held} onChange={(c) => update({ yrs: c })} /></Loadable>}
       <StatsPicker ctx={ctx} idPrefix="sum" />
       <RunControls run={r} label="Summarise" progressLabel="Summarising" onRun={() => submit()} message={msg} error={r.error && errText(r.error)}
         buttonData={{ 'data-runs': r.runs, 'data-running': r.running ? '1' : '0', 'data-vars': vars.join(',') }} />

@@ -3,6 +3,7 @@ import type { Dispatch, SetStateAction } from 'react';
 import type { MethodName } from '../../contract/methods';
 import type { IsoEntry, Row, VarRecord } from '../../core/types';
 import type { UrlState } from '../url-state';
+import type { SeriesInfo } from '../../ui/series-info';
 import type { ChipOption, OptionSearch } from '../../ui/ChipSelect';
 import { buildCatalogIndex } from '../../core/catalog/search';
 import { parseBreaks, type BreakRule } from '../../core/r/breaks';
@@ -37,6 +38,8 @@ export interface PanelCtx {
   setQuery: Dispatch<SetStateAction<QuerySpec | null>>;
   /** Zooms the map to bounds [w, s, e, n] in degrees. */
   fitTo: (b: [number, number, number, number]) => void;
+  /** The catalog's series by every code belonging to one (src/ui/series-catalog.ts; empty until worked out after the catalog). */
+  series?: ReadonlyMap<string, SeriesInfo>;
 }
 
 /** Options for indicator pickers (grouped by category; chips show the label with the code apart). */

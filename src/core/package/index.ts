@@ -13,8 +13,10 @@ import { throwIfAborted } from '../errors';
 import { genFile as coreGenFile, type GenFileInput, type GenFileResult } from '../formats';
 import type { PackageKind } from './kinds';
 import { layerArgs } from './layer-args';
+import { wideByYear, type TableLayout } from './wide';
 
 export { layerArgs };
+export { hasYearColumn, wideByYear, type TableLayout } from './wide';
 export { CATCHMENT_PACKAGE, LAYER_PACKAGE, SIMILAR_PACKAGE, tablePackage, type KindCall, type PackageInputs, type PackageKind } from './kinds';
 
 /** The writers of a realm: the core's `genFile`, or a wrapper adding the bundle version (src/node, workers/sw.ts). */
@@ -48,6 +50,8 @@ export interface PackageCall<Q = unknown, R = unknown> {
   extra?: Partial<GenFileInput>;
   /** The realm's writers (default the core's `genFile`). */
   write?: PackageWriter;
+  /** A table long by year written long (default, as the API) or wide, one column per year (./wide.ts `wideByYear`). */
+  layout?: TableLayout;
 }
 
 /** A built package. */
@@ -87,7 +91,8 @@ export async function buildPackage<Q, R>(engine: Engine, call: PackageCall<Q, R>
   const inputs = await call.kind.inputs(engine, call.query, { spec: fmt, request: call.request, result: call.result }, qOpts);
   throwIfAborted(signal);
   step(66);
-  const { spec, table, cells } = inputs;
+  const { spec, cells } = inputs;
+  const table = call.layout === 'wide' && inputs.table ? wideByYear(inputs.table) : inputs.table;
   const write = call.write ?? coreGenFile;
   const out = await write(
     {
