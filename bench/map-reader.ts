@@ -27,7 +27,7 @@
  * figure the median of 5 further runs. The files themselves are in the OS page cache: the
  * figures are CPU time plus local reads, not network time (bytes and requests are shown for that).
  *
- * Run: `npx tsx bench/map-reader.ts` (about 10 s).
+ * Run: `npx tsx bench/map-reader.ts` (15-25 s on 2 busy cores).
  */
 import path from 'node:path';
 import { addDecoder, BaseClient, BaseDecoder, BaseResponse } from 'geotiff';
