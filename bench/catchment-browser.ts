@@ -60,6 +60,11 @@ async function timeInPage(browser: Browser, url: string, args: unknown, warm: nu
 
 /** The 100 marketshed sources of the bundle in `dir` (read with the Node engine, untimed). */
 export async function sourcesOf(dir: string): Promise<Array<[number, number]>> {
+  return (await namedSourcesOf(dir, 100)).places;
+}
+
+/** The `n` marketshed sources of the bundle in `dir` with their place names (bench/catchment.ts hundredSources; untimed). */
+export async function namedSourcesOf(dir: string, n: number): Promise<{ places: Array<[number, number]>; names: string[] }> {
   const e = createNodeEngine(dir);
   try {
     const cat = await e.loadCatalog();
@@ -67,7 +72,8 @@ export async function sourcesOf(dir: string): Promise<Array<[number, number]>> {
     if (!fr) throw new Error('the bundle has no friction layer');
     const grid = await e.grid();
     const friction = await e.store.readFloat(`cog/${fr.varCode}.tif`, [0, 0, grid.width, grid.height]);
-    return hundredSources(dir, grid, friction).places;
+    const { places, names } = hundredSources(dir, grid, friction, n);
+    return { places, names };
   } finally {
     await e.store.close();
   }

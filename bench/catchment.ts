@@ -96,23 +96,24 @@ export async function catchmentBench(dir: string): Promise<Record<string, { ours
 }
 
 /** The `n` most populous places of basemap/places.csv (one per name), [lon, lat]. */
-function biggestPlaces(dir: string, n: number): Array<[number, number]> {
+function biggestPlaces(dir: string, n: number): { xy: Array<[number, number]>; names: string[] } {
   const rows = readFileSync(join(dir, 'basemap', 'places.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
   const seen = new Set<string>();
-  return rows.sort((a, b) => Number(b[2]) - Number(a[2])).filter((r) => !seen.has(r[0]) && seen.add(r[0])).slice(0, n).map((r) => [Number(r[3]), Number(r[4])] as [number, number]);
+  const top = rows.sort((a, b) => Number(b[2]) - Number(a[2])).filter((r) => !seen.has(r[0]) && seen.add(r[0])).slice(0, n);
+  return { xy: top.map((r) => [Number(r[3]), Number(r[4])] as [number, number]), names: top.map((r) => r[0]) };
 }
 
 /**
- * The marketshed benchmarks' sources: the 100 biggest places of basemap/places.csv in 100
+ * The marketshed benchmarks' sources: the `n` (100) biggest places of basemap/places.csv in `n`
  * different cells (as the engine locates them, moved within 10 km off no-data cells).
- * @returns the places as given ([lon, lat]) and each source's cell centre (where the engine starts it)
+ * @returns the places as given ([lon, lat]), their names, and each source's cell centre (where the engine starts it)
  */
-export function hundredSources(dir: string, grid: GridDef, friction: Float32Array | Float64Array): { places: Array<[number, number]>; starts: Array<[number, number]> } {
-  const cand = biggestPlaces(dir, 200);
-  const located = locateSources(grid, cand, friction, { snapKm: 10 });
+export function hundredSources(dir: string, grid: GridDef, friction: Float32Array | Float64Array, n = 100): { places: Array<[number, number]>; names: string[]; starts: Array<[number, number]> } {
+  const cand = biggestPlaces(dir, 2 * n);
+  const located = locateSources(grid, cand.xy, friction, { snapKm: 10 });
   const taken = new Set<number>();
-  const pick = located.map((s, k) => [s.cell, k] as const).filter(([c]) => !taken.has(c) && taken.add(c)).slice(0, 100);
-  return { places: pick.map(([, k]) => cand[k]), starts: pick.map(([c]) => cellCentre(grid, c % grid.width, Math.floor(c / grid.width)) as [number, number]) };
+  const pick = located.map((s, k) => [s.cell, k] as const).filter(([c]) => !taken.has(c) && taken.add(c)).slice(0, n);
+  return { places: pick.map(([, k]) => cand.xy[k]), names: pick.map(([, k]) => cand.names[k]), starts: pick.map(([c]) => cellCentre(grid, c % grid.width, Math.floor(c / grid.width)) as [number, number]) };
 }
 
 /** Seconds of one `r.cost -k` run over the whole friction raster (import untimed), in a temporary GRASS location. */

@@ -91,6 +91,7 @@ export function useResultLayers(state: UrlState, data: BundleData, layer: MapLay
   const onCatchment = useCallback((r: CatchmentResult | null) => {
     if (!r) { setCatchLabels(null); setCatchDrawn(null); dropCells('catchment'); return; }
     const { values, palette } = catchmentLayer(r, grid, bandViewRef.current);
+    performance.mark('catchment:layer');
     const key = `cells:catchment:${Date.now()}`;
     setCellsInfo({ key, info: catchmentExportInfo(r) });
     setCatchLabels(r.sources.slice(0, 200).map((s, i) => ({ lon: s.lon, lat: s.lat, text: s.name, color: r.sources.length > 1 ? SOURCE_HUES[i % SOURCE_HUES.length] : undefined })));
@@ -99,7 +100,7 @@ export function useResultLayers(state: UrlState, data: BundleData, layer: MapLay
       fittedCatch.current = fitKey;
       fitTo([r.grid.xmin, r.grid.ymin, r.grid.xmax, r.grid.ymax]);
     }
-    void getRaster().styleCells(key, grid, values, palette).then(() => { setChoro(null); showCells(key, palette); setCatchDrawn({ r, key }); });
+    void getRaster().styleCells(key, grid, values, palette).then(() => { performance.mark('catchment:styled'); setChoro(null); showCells(key, palette); setCatchDrawn({ r, key }); });
   }, [grid, showCells, dropCells, fitTo]);
   // a map of one interval: its cells over the units, in one colour, every other cell transparent
   const sliceKey = choro?.sliceCells ? `cells:slice:${choro.sliceCells.code}:${choro.sliceCells.lo}:${choro.sliceCells.hi}` : null;

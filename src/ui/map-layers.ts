@@ -112,6 +112,7 @@ export function useRasterLayer(mapRef: MapRef, ready: boolean, cb: PropsRef, p: 
     if (map.getSource('raster')) map.removeSource('raster');
     if (!p.rasterKey) return;
     map.addSource('raster', { type: 'raster', tiles: [`indapi://${encodeURIComponent(p.rasterKey)}/{z}/{x}/{y}`], tileSize: 256, bounds: cb.current.gridBounds ?? SSA_BOUNDS, minzoom: 0, maxzoom: 16 });
+    performance.mark('raster:source'); // the bench (bench/catchment-panel.ts) reads it: a new style key handed to MapLibre
     map.addLayer({ id: 'raster', type: 'raster', source: 'raster', paint: { 'raster-opacity': cb.current.opacity, 'raster-resampling': 'nearest', 'raster-fade-duration': 0 } }, p.rasterOverChoropleth ? 'lakes-fill' : 'choropleth');
     const onIdle = () => { if (map.getSource('raster') && map.isSourceLoaded('raster')) { cb.current.onRendered?.(); map.off('idle', onIdle); } };
     map.on('idle', onIdle);
@@ -257,6 +258,20 @@ export function useMarker(mapRef: MapRef, ready: boolean, marker: MapViewProps['
   }, [marker, ready]);
 }
 
+/**
+ * True when the map shows `fit` ([w, s, e, n] degrees) whole inside the padded box (px) already, at
+ * most half a zoom level further out than fitting would go: fitting again would barely move it,
+ * and its 600 ms animation would delay the map's next idle moment (e.g. a catchment run again
+ * with other bands over the same window).
+ */
+function alreadyFits(map: MlMap, fit: [number, number, number, number], pad: { top: number; bottom: number; left: number; right: number }): boolean {
+  const cam = map.cameraForBounds(fit, { padding: pad, maxZoom: 8 });
+  if (cam?.zoom === undefined || map.getZoom() < cam.zoom - 0.5 || map.getZoom() > cam.zoom + 0.01 || map.getBearing() !== 0 || map.getPitch() !== 0) return false;
+  const { clientWidth: W, clientHeight: H } = map.getContainer();
+  const nw = map.project([fit[0], fit[3]]), se = map.project([fit[2], fit[1]]);
+  return nw.x >= pad.left - 1 && nw.y >= pad.top - 1 && se.x <= W - pad.right + 1 && se.y <= H - pad.bottom + 1;
+}
+
 /** Fits bounds when they change, with padding that keeps them clear of the overlays over the map. */
 export function useFit(mapRef: MapRef, ready: boolean, fit: MapViewProps['fit']): void {
   useEffect(() => {
@@ -268,7 +283,9 @@ export function useFit(mapRef: MapRef, ready: boolean, fit: MapViewProps['fit'])
       // the hover read-out grows to ~5 lines when the pointer is on the map
       return c.classList.contains('tl-info') ? new DOMRect(r.x, r.y, r.width, Math.max(r.height, 110)) : r;
     }));
-    map.fitBounds(fit, { padding: overlayPadding(box, overlays), duration: 600, maxZoom: 8 });
+    const padding = overlayPadding(box, overlays);
+    if (alreadyFits(map, fit, padding)) return;
+    map.fitBounds(fit, { padding, duration: 600, maxZoom: 8 });
   }, [fit, ready]);
 }
 

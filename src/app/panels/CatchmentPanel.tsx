@@ -8,7 +8,7 @@
  * and "within N" running totals beside the additive figures; the map colours each marketshed
  * (App, result-layers.ts) and a chart per source follows. Works offline on kept layers.
  */
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import type { CatchmentArgs, CatchmentResult } from '../../core/api';
 import { DEFAULT_BREAKS_MIN } from '../../core/catchment/bands';
 import { getEngine } from '../services';
@@ -77,7 +77,7 @@ export function CatchmentPanel({ ctx, sources, onSources, onResult, bandView, se
   const r = useRun<CatchmentRunArgs, CatchmentResult>('catchment', (a, o) => {
     const engine = getEngine();
     if (!engine.catchment) throw new Error('Catchments are not available.');
-    return engine.catchment(a, o);
+    return engine.catchment(a, o).then((d) => { performance.mark('catchment:engine'); return d; });
   }, { setQuery: ctx.setQuery, result: (d) => d }); // a download of the catchment on screen writes this result: no Dijkstra again in the files worker
   const vars = state.vars.length ? state.vars : state.noVars ? [] : DEFAULT_VARS.filter((c) => byCode.has(c)).concat(byCode.has('POP_MODEL') ? [] : ['PN14_POP'].filter((c) => byCode.has(c)));
   const varOpts = useMemo(() => varOptions(catalog, (x) => x.type === 'continuous' || x.type === 'class'), [catalog]);
@@ -120,6 +120,7 @@ export function CatchmentPanel({ ctx, sources, onSources, onResult, bandView, se
       ...(fr && fr !== frictions[0]?.varCode ? { friction: fr } : {}),
     };
     const { xy, ...rest } = a;
+    performance.mark('catchment:request');
     r.run(a, { method: 'catchment', args: { xy: xy.length === 1 ? xy[0] : xy, ...rest }, label: `Catchment from ${sources.map((s) => s.name).slice(0, 3).join(', ')}${sources.length > 3 ? ` and ${sources.length - 3} more` : ''}` });
   };
   // Runs when the sources, bands, indicators or friction layer change (a link opens with them).
@@ -270,7 +271,7 @@ function answerVar(vars: string[], byCode: PanelCtx['byCode']): string | undefin
 }
 
 /** The result: the answer in a sentence, notes, coverage, a within / per-band switch, the tables (people first) and a chart per source. */
-function CatchmentResults({ res, vars, byCode, view, setView }: { res: CatchmentResult; vars: string[]; byCode: PanelCtx['byCode']; view: BandView; setView: (v: BandView) => void }) {
+const CatchmentResults = memo(function CatchmentResults({ res, vars, byCode, view, setView }: { res: CatchmentResult; vars: string[]; byCode: PanelCtx['byCode']; view: BandView; setView: (v: BandView) => void }) {
   const many = !!res.marketshed;
   const allRows = res.table.rows;
   const rows = many ? allRows.filter((x) => x.source !== null && x.source !== undefined && x.source !== '') : allRows;
@@ -287,6 +288,8 @@ function CatchmentResults({ res, vars, byCode, view, setView }: { res: Catchment
     return c === 'band' ? (view === 'within' ? 'Within (minutes)' : 'Band (minutes)') : c === 'source' ? 'Source' : c === 'cells' ? 'Cells' : c === 'area_km2' ? 'Area (km²)' : colLabel(byCode, c);
   };
   // in the "within" view the band column says up to which time the figures run
+  // the bench (bench/catchment-panel.ts) reads this mark: the tables and charts of this result are in the DOM
+  useEffect(() => { performance.mark('catchment:table'); }, [res]);
   const display = (rs: Row[]): Row[] => (view === 'within' && !res.cumulative ? rs.map((x): Row => ({ ...x, band: `≤ ${x.minutes_to}` })) : rs);
   const chartVar = shownCol(people.find((v) => rows.some((x) => typeof x[v] === 'number')) ?? 'area_km2');
   const bySource = new Map<string, Row[]>();
@@ -309,4 +312,4 @@ function CatchmentResults({ res, vars, byCode, view, setView }: { res: Catchment
       {bySource.size > MAX_CHARTS && <p className="muted small">Charts for the first {MAX_CHARTS} of {bySource.size} sources; the table has all.</p>}
     </>
   );
-}
+});
