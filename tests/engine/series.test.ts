@@ -8,7 +8,9 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Row } from '../../src/core/api';
 import { parseNationalSeries } from '../../src/core/bundle';
-import { createNodeEngine } from '../../src/node/engine';
+import { createNodeEngine, nodeInflate } from '../../src/node/engine';
+import { createRuntime } from '../../src/core/runtime';
+import { fileSourceFactory, fileTextLoader } from '../../src/node/file-source';
 
 const e = createNodeEngine('public/data');
 const table = parseNationalSeries(readFileSync('public/data/series/national.csv', 'utf8'));
@@ -33,5 +35,19 @@ describe('national series on the grid', () => {
     expect(new Set(values).size).toBe(1);
     expect(values[0]).toBeCloseTo(v, 9);
     await expect(e.getLayerCells({ var: ['WDI_TFR'], iso3: ['KEN'], year: [1990, 1991] })).rejects.toThrow(/'year': this output takes one year/);
+  });
+
+  it('the national values (series/national.csv) are read by the first query over a national series, not before', async () => {
+    const files = fileTextLoader('public/data');
+    const read: string[] = [];
+    const eng = createRuntime({ source: fileSourceFactory('public/data'), text: (p, s) => { read.push(p); return files(p, s); }, inflate: nodeInflate }).engine;
+    const rows = await eng.getLayer({ var: ['ELEVATION'], iso3: ['KEN'], by: ['ADM1_NAME_ALT'] }) as Row[];
+    expect(rows.filter((r) => r.ADM1_NAME_ALT).length).toBeGreaterThanOrEqual(8);
+    expect(read).toContain('series/vi.csv'); // the series' records are known from the start
+    expect(read).not.toContain('series/national.csv');
+    const ken = table.values.get('GM_LIFE_EXP')!.get(2000)!.get('KEN')!;
+    const nat = await eng.getLayer({ var: ['GM_LIFE_EXP'], iso3: ['KEN'], year: [2000] }) as Row[];
+    expect(read.filter((p) => p === 'series/national.csv')).toHaveLength(1);
+    expect(nat.find((r) => r.ISO3 === 'KEN')?.GM_LIFE_EXP).toBeCloseTo(ken, 9);
   });
 });

@@ -58,8 +58,11 @@ export class Catalog {
   readonly records: VarRecord[];
   /** Country and region codes. */
   readonly iso: IsoRow[];
-  /** The national series' values (series/national.csv), null when the bundle has none. */
-  readonly national: NationalSeries | null;
+  /**
+   * The national series' values (series/national.csv), null when the bundle has none or, for a
+   * catalog opened with {@link Catalog.open}, until {@link loadNational} has read them.
+   */
+  national: NationalSeries | null;
   /** The national series' records (series/vi.csv): known to queries, not listed in `records`. */
   readonly seriesRecords: VarRecord[];
   private readonly byCode = new Map<string, VarRecord>();
@@ -67,14 +70,17 @@ export class Catalog {
   private readonly members = new Map<string, Map<number, VarRecord>>();
   private readonly isoByCode = new Map<string, IsoRow>();
   private readonly tables = new Map<string, Promise<ClassEntry[]>>();
+  private nationalP: Promise<void> | null = null;
 
   /**
    * @param records vi.csv's records
    * @param iso iso.csv's rows
    * @param classTable reads the class tables records name (read once each, on demand)
    * @param series the bundle's national series (values and records), if any
+   * @param loadSeries reads the national series' values when {@link loadNational} first asks
+   *   (absent: `series` holds them already)
    */
-  constructor(records: VarRecord[], iso: IsoRow[], private readonly classTable: ClassTableLoader, series: BundleSeries | null = null) {
+  constructor(records: VarRecord[], iso: IsoRow[], private readonly classTable: ClassTableLoader, series: { table: NationalSeries | null; records: VarRecord[] } | null = null, private readonly loadSeries?: (signal?: AbortSignal) => Promise<BundleSeries | null>) {
     this.records = records;
     this.iso = iso;
     this.national = series?.table ?? null;
@@ -92,8 +98,25 @@ export class Catalog {
    * @throws IndapiError IO when they cannot be read or parsed
    */
   static async open(bundle: Bundle, signal?: AbortSignal): Promise<Catalog> {
-    const [records, iso, series] = await Promise.all([bundle.catalog(signal), bundle.iso(signal), bundle.series(signal)]);
-    return new Catalog(records, iso, bundle.classTableAt, series);
+    // The national series' values (series/national.csv, about 85 KB gzipped) are read only by a
+    // query over a national series ({@link loadNational}): a first summary on a slow link does
+    // not wait for them. Their records (series/vi.csv, small) are known from the start.
+    const [records, iso, seriesRecords] = await Promise.all([bundle.catalog(signal), bundle.iso(signal), bundle.seriesCatalog(signal)]);
+    return new Catalog(records, iso, bundle.classTableAt, { table: null, records: seriesRecords }, (s) => bundle.series(s));
+  }
+
+  /**
+   * Reads the national series' values into {@link national} (once; at once when the catalog
+   * was built with them). A query over national series awaits it before planning its years.
+   * @throws IndapiError IO when series/national.csv cannot be read or parsed, ABORTED on abort
+   */
+  async loadNational(signal?: AbortSignal): Promise<void> {
+    if (this.national || !this.loadSeries) return;
+    const p = (this.nationalP ??= this.loadSeries().then((s) => { this.national = s?.table ?? null; }));
+    p.catch(() => { if (this.nationalP === p) this.nationalP = null; });
+    throwIfAborted(signal);
+    await p;
+    throwIfAborted(signal);
   }
 
   /**

@@ -31,6 +31,8 @@ export interface Ctx {
  * @throws IndapiError IO when vi.csv or iso.csv cannot be read, manifest.json is not JSON or the catalog has no ISO3 layer
  */
 export async function loadContext(bundle: Bundle): Promise<Ctx> {
+  // the country classes are read beside the catalog, not after it (one round trip less on a slow link)
+  bundle.classTable('ISO3').catch(() => undefined);
   const [viText, cat, manifest] = await Promise.all([bundle.catalogText(), Catalog.open(bundle), bundle.optionalManifest()]);
   const grid = manifestGrid(manifest);
   if (!cat.get('ISO3')) throw new IndapiError('IO', 'The catalog has no ISO3 layer (the country mask).');

@@ -108,7 +108,11 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
 
   /** The year plan of `args` (null: no series, no year: the query as before). @throws IndapiError BAD_ARGUMENT naming year or change */
   async function yearsOf(args: Pick<GetLayerArgs, 'var' | 'year' | 'change'>, signal?: AbortSignal): Promise<YearPlan | null> {
-    return planYears((await ctx(signal)).cat, { var: asList(args.var, 'var'), year: args.year, change: args.change });
+    const cat = (await ctx(signal)).cat;
+    const vars = asList(args.var, 'var');
+    // the national series' values are read by the first query over one (src/core/catalog loadNational)
+    if (vars.some((v) => cat.isNational(String(v)))) await cat.loadNational(signal);
+    return planYears(cat, { var: vars, year: args.year, change: args.change });
   }
   /**
    * The scope and arguments of a query that reads one year only (per-cell output, similar).

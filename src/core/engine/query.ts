@@ -7,6 +7,7 @@ import type { CallOptions, ColumnInfo, TableResult } from '../api';
 import { asList, byCodesOf, iso3Codes } from '../args';
 import type { CogStore } from '../cog/store';
 import { IndapiError } from '../errors';
+import { layerPath } from '../bundle';
 import type { GetLayerArgs, Row } from '../types';
 import { geometryCells } from '../wkt/raster';
 import { parseWkt } from '../wkt/parse';
@@ -42,6 +43,7 @@ export async function prepare(q: QueryScope, args: GetLayerArgs, signal?: AbortS
   const vars = asList(args.var, 'var');
   const stats = checkStats(args.stats);
   const byCodes = byCodesOf(args.by as never);
+  startReads(q.store, c, ['ISO3', ...vars.map(String), ...byCodes]);
   const varSpecs = await planVars(c.cat, vars, byCodes, stats, signal);
   const zonal = zonalPlanOf(stats, args, (code) => c.cat.get(code));
   checkZonalApplies(zonal.ops, varSpecs);
@@ -49,6 +51,22 @@ export async function prepare(q: QueryScope, args: GetLayerArgs, signal?: AbortS
   const bys = await planBy(c.cat, args.by as never, signal, digLabOf(args.digLab));
   for (const b of bys) if (varSpecs.some((v) => v.code === b.code)) b.key = `${b.code}_by`;
   return { c, varSpecs, bys };
+}
+
+/**
+ * Starts reading, side by side, what planning and computing a query over `codes` will wait for:
+ * the class tables of its class layers and the COG headers of its layers (not of national
+ * series, which have no COG). Without it each class table is read after the one before and the
+ * headers after all of them: on a 150 ms link, a round trip each. Codes the catalog does not
+ * know are left to the plan to report; read failures are left to the reads that need them.
+ */
+function startReads(store: CogStore, c: Ctx, codes: string[]): void {
+  for (const code of new Set(codes)) {
+    const rec = c.cat.get(code);
+    if (!rec || rec.dataType === 'national') continue;
+    if (rec.type === 'class') c.cat.classes(code).catch(() => undefined);
+    store.info(layerPath(rec.varCode)).catch(() => undefined);
+  }
 }
 
 /** Several codes with a region among them: one block of rows per code, in code order; a region's rows pool its members and carry its code and name. */
