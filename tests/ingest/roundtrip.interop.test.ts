@@ -111,9 +111,20 @@ describe('export -> ingest round trip of the embedded bundle', () => {
     expect(x.rows.length).toBeGreaterThan(0);
   }, 120_000);
 
-  it('category and describe are the same (describe adds the original catalog fields the export wrote)', async () => {
-    expect(await b.category({})).toEqual(await a.category({}));
-    const [da, db] = await Promise.all([a.describe({}), b.describe({})]);
+  it('category and describe are the same but for the national series (describe adds the original catalog fields the export wrote)', async () => {
+    // The export writes the original's CELL5M table (one row per cell), which has no place for
+    // national series (one value per country and year, series/national.csv): the ingested bundle
+    // has none, and the embedded bundle's listing differs by exactly those records.
+    const national = new Set((await a.loadCatalog()).seriesRecords.map((r) => r.varCode));
+    expect(national.size).toBeGreaterThan(0);
+    expect((await b.loadCatalog()).seriesRecords).toEqual([]);
+    const ca = (await a.category({})) as Array<Record<string, unknown>>;
+    const cb = (await b.category({})) as Array<Record<string, unknown>>;
+    const codeOf = (r: Record<string, unknown>) => String(r.code);
+    expect(ca.filter((r) => national.has(codeOf(r))).length).toBe(national.size);
+    expect(cb).toEqual(ca.filter((r) => !national.has(codeOf(r))));
+    const [daAll, db] = await Promise.all([a.describe({}), b.describe({})]);
+    const da = daAll.filter((r) => !national.has(String(r.Code)));
     expect(db.map((r) => r.Code)).toEqual(da.map((r) => r.Code));
     da.forEach((ra, i) => {
       const rb = db[i];
