@@ -118,8 +118,8 @@ describe('export -> ingest round trip of the embedded bundle', () => {
     const national = new Set((await a.loadCatalog()).seriesRecords.map((r) => r.varCode));
     expect(national.size).toBeGreaterThan(0);
     expect((await b.loadCatalog()).seriesRecords).toEqual([]);
-    const ca = (await a.category({})) as Array<Record<string, unknown>>;
-    const cb = (await b.category({})) as Array<Record<string, unknown>>;
+    const ca = (await a.category({})) as unknown as Array<Record<string, unknown>>;
+    const cb = (await b.category({})) as unknown as Array<Record<string, unknown>>;
     const codeOf = (r: Record<string, unknown>) => String(r.code);
     expect(ca.filter((r) => national.has(codeOf(r))).length).toBe(national.size);
     expect(cb).toEqual(ca.filter((r) => !national.has(codeOf(r))));
