@@ -87,6 +87,20 @@ export function wrapTitle(text: string, maxChars: number): string | string[] {
 /** Characters per line of a vertical value-axis title (about 170 px of plot at 11 px bold). */
 const VERTICAL_TITLE_CHARS = 28;
 
+/**
+ * Resolves at the page's next idle moment (requestIdleCallback, at most 1 s later; a macrotask
+ * where the browser has none). A chart is compiled and drawn there, one chart per moment: a
+ * result with many charts (12 per-source charts of a marketshed, each ~50-100 ms of Vega on a busy
+ * machine) no longer blocks, in one long task, the table's paint and the map layer of the same
+ * result (bench/catchment-panel.ts).
+ */
+function idleMoment(): Promise<void> {
+  return new Promise((resolve) => {
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(() => resolve(), { timeout: 1000 });
+    else setTimeout(resolve, 0);
+  });
+}
+
 /** The bar chart (Vega-Lite, SVG renderer, CSP-safe expression interpreter) with its caption. */
 export function BarChart({ rows, x, y, color, colorLabel, colorOrder, colorTitle, barColours, title, xTitle, yTitle, label, order, max = 25, fullList = 'in the table below' }: BarChartProps) {
   const el = useRef<HTMLDivElement>(null);
@@ -99,6 +113,7 @@ export function BarChart({ rows, x, y, color, colorLabel, colorOrder, colorTitle
     (async () => {
       // vega-interpreter evaluates Vega expressions without `new Function`: the app's CSP allows no eval
       const [vega, vl, { expressionInterpreter }] = await Promise.all([import('vega'), import('vega-lite'), import('vega-interpreter')]);
+      await idleMoment();
       if (cancelled || !el.current) return; // a newer chart replaced this one while the libraries loaded
       const grouped = !!color && cats.length < bars.length; // some category has several bars: side by side
       const horizontal = bars.length > 12;
