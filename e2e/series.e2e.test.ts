@@ -1,7 +1,8 @@
 /**
  * A national series in the app, on one page: the year control plays (Space) and steps (arrows),
  * the link keeps the year, the map's legend says it is a national value on the country
- * outlines, and the Summaries draw Nigeria's PWT_POP line (68 years, 1950-2017, as pwt9.1).
+ * outlines, and the Summaries draw Nigeria's PWT_POP line (68 years, 1950-2017, as pwt9.1); a
+ * Summaries run over the years 2000:2017 (link key yrs=) gives Nigeria's 18 rows with a year column.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Browser } from 'playwright-core';
@@ -38,4 +39,15 @@ test('a national series: year control, change map link, line chart per country',
   expect(await chart.locator('g[data-iso3=NGA] circle').count()).toBe(68); // pwt9.1: NGA 1950-2017
   expect(await chart.locator('g[data-iso3=ERI] circle').count()).toBe(0); // no Eritrea in PWT 9.1
   expect(await chart.locator('g[data-iso3=NGA] circle title').last().textContent()).toBe('Nigeria 2017: 190.886 million people');
-}, 180_000);
+  // Summaries over a range of years: the long result, one row per country and year
+  await page.selectOption('[data-testid=sum-years-kind]', 'range');
+  await page.selectOption('[data-testid=sum-year-from]', '2000');
+  await expect.poll(() => page.evaluate(() => decodeURIComponent(location.hash))).toContain('yrs=2000:2017');
+  await page.getByRole('button', { name: 'Summarise', exact: true }).click();
+  const res = page.locator('[data-testid="summary-result"]');
+  await expect.poll(() => res.locator('tbody tr', { hasText: 'NGA' }).count(), { timeout: 60_000 }).toBe(18);
+  expect(await res.locator('thead th').evaluateAll((ths) => ths.map((t) => (t as HTMLElement).dataset.col))).toContain('year');
+  // each year once, written plainly (no digit grouping)
+  const years = await res.locator('tbody tr', { hasText: 'NGA' }).locator('td[data-col="year"]').allTextContents();
+  expect([...years].sort()).toEqual(Array.from({ length: 18 }, (_, i) => String(2000 + i)));
+}, 240_000);

@@ -83,7 +83,7 @@ export function fmtCell(v: unknown, plainCol: boolean, dec?: number): string {
 }
 
 /** The table component. */
-export function ResultTable({ rows, columns, caption, onRowClick, max = 2000, plain = ['CELL5M', 'rank', 'feature', 'ID'], pinned, cellText, valueCols = [], colLabel, keyOrders, note, cellTitle, decimals }: ResultTableProps) {
+export function ResultTable({ rows, columns, caption, onRowClick, max = 2000, plain = ['CELL5M', 'rank', 'feature', 'ID', 'year', 'year_from', 'year_to'], pinned, cellText, valueCols = [], colLabel, keyOrders, note, cellTitle, decimals }: ResultTableProps) {
   const cols = useMemo(() => columns ?? columnsOf(rows), [rows, columns]);
   const [sort, setSort] = useState<{ col: string; dir: 1 | -1 } | null>(null);
   const sorted = useMemo(() => orderRows(rows, sort, pinned, sort ? keyOrders?.[sort.col] : undefined), [rows, sort, pinned, keyOrders]);

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { Row } from '../core/types';
 import type { CellResult, Engine, TableResult } from '../core/api';
-import { ALL_SELECTED, fetchTableData, NA_KEY, pivotCsv, pivotGrid, pivotPercent, pivotRows, type Pivot } from './pivot';
+import { ALL_SELECTED, fetchTableData, tablePivot, YEAR_DOMAIN, NA_KEY, pivotCsv, pivotGrid, pivotPercent, pivotRows, type Pivot } from './pivot';
 
 // Fixture rows (made-up values) shaped as getLayer answers them: a mean indicator, so totals
 // are not sums of cells and must come from the totals' own rows.
@@ -187,5 +187,44 @@ describe('pivotPercent: row, column and total percentage views with consistent t
     expect(b.total).toBe(100);
     const z = pivotPercent({ ...base, blocks: [{ ...base.blocks[0], rows: [{ key: 'x', values: [null, 5], total: 0 }] }] }, 'row').blocks[0];
     expect(z.rows[0].values).toEqual([null, null]);
+  });
+});
+
+describe('years of a series as a domain', () => {
+  // a long answer by [R] over two years, as the engine gives it (made-up values): each year's overall row is total: 1
+  const long: Row[] = [
+    { ISO3: 'AAA', total: 1, year: 2000, S: 10 },
+    { ISO3: 'AAA', R: 'North', year: 2000, S: 4 },
+    { ISO3: 'AAA', R: 'South', year: 2000, S: 6 },
+    { ISO3: 'AAA', total: 1, year: 2017, S: 15 },
+    { ISO3: 'AAA', R: 'North', year: 2017, S: 7 },
+  ];
+  const engine = (calls: any[]): Pick<Engine, 'getLayerTable'> => ({
+    getLayerTable: async (a) => { calls.push(a); return { rows: long, columns: [], meta: [] }; },
+  });
+
+  test('one long query by the other domain; years as columns with their totals, none over years', async () => {
+    const calls: any[] = [];
+    const a = { value: 'S', iso3: ['AAA'], row: 'R', col: YEAR_DOMAIN, years: [2000, 2017] };
+    const d = await fetchTableData(engine(calls), a, {}, async () => ['South', 'North']);
+    expect(calls.map((c) => [c.var, c.by, c.year])).toEqual([[['S'], ['R'], [2000, 2017]]]);
+    const p = tablePivot(a, d);
+    expect(p.colKeys).toEqual(['2000', '2017']);
+    expect(p.blocks[0].rows).toEqual([
+      { key: 'South', values: [6, null], total: null },
+      { key: 'North', values: [4, 7], total: null },
+    ]);
+    expect(p.blocks[0].colTotals).toEqual([10, 15]);
+    expect(p.blocks[0].total).toBeNull();
+  });
+
+  test('years as rows, in increasing order', async () => {
+    const a = { value: 'S', iso3: ['AAA'], row: YEAR_DOMAIN, col: 'R', years: [2000, 2017] };
+    const p = tablePivot(a, await fetchTableData(engine([]), a));
+    expect(p.blocks[0].rows).toEqual([
+      { key: '2000', values: [4, 6], total: 10 },
+      { key: '2017', values: [7, null], total: 15 },
+    ]);
+    expect(p.blocks[0].colTotals).toEqual([null, null]);
   });
 });

@@ -23,6 +23,14 @@ export const ALL_SELECTED = 'All selected';
 /** Domain codes that are the country itself: the table is then one block over the union of the selection. */
 export const COUNTRY_CODES: readonly string[] = ['ISO3', 'ADM0_NAME'];
 
+/**
+ * The years of a series as a domain (rows or columns; `TableArgs.years` gives them): the cells
+ * are one long summary (`year` and the other domain), each year's total is that year's overall
+ * row; no total over years is made (a sum of yearly populations means nothing), so those are
+ * empty.
+ */
+export const YEAR_DOMAIN = 'year';
+
 /** The three summaries of one table part: by [row, col], by [row], by [col] (rows as getLayer gives them). */
 export interface PivotPart {
   /** Rows of the summary by [row, col] (with the overall rows, `total: 1`: the block totals). */
@@ -246,6 +254,8 @@ export interface TableArgs {
   stat?: string;
   /** Weight layer code of a weighted `stat` (the API's `weights`). */
   weights?: string;
+  /** Years of the series `value` (its stem) when a domain is {@link YEAR_DOMAIN}: the API's `year`. */
+  years?: number[];
 }
 
 /** The column a table's cells read: the indicator's, or its statistic's `<value>_<stat>`. */
@@ -277,6 +287,21 @@ export function keyField(t: TableResult, b: string): string {
 }
 
 /**
+ * A table part with the years as a domain: one long summary by the other domain over
+ * `a.years`; its overall rows (`total: 1`, one per year) are the years' totals, the other
+ * domain's totals over years and the grand total are left empty.
+ * @throws IndapiError as getLayerTable
+ */
+async function yearParts(engine: Pick<Engine, 'getLayerTable'>, a: TableArgs, sel: Partial<GetLayerArgs>, o: CallOptions): Promise<TableParts> {
+  const other = a.row === YEAR_DOMAIN ? a.col : a.row;
+  const t = await engine.getLayerTable({ var: [a.value], ...sel, by: [other], year: a.years, ...(a.stat ? { stats: [a.stat], ...(a.weights ? { weights: a.weights } : {}) } : {}) } as GetLayerArgs, o);
+  const cells = { ...t, rows: t.rows.filter((r) => r.total !== 1) };
+  const years = { ...t, rows: t.rows.filter((r) => r.total === 1).map(({ total: _t, ...r }) => r) };
+  const none = { ...t, rows: [] };
+  return a.row === YEAR_DOMAIN ? { cells, rows: years, cols: none } : { cells, rows: none, cols: years };
+}
+
+/**
  * Runs the summaries of a table with one progress: per selected code (cells, row totals,
  * column totals: three calls), and with several codes the same three over the union of
  * their cells (`pooled: true`). When a domain is the country and
@@ -299,6 +324,11 @@ export async function fetchTableData(
   });
   const finish = (i: number) => { done[i] = total[i]; o.onProgress?.(done.reduce((s, x) => s + x, 0), total.reduce((s, x) => s + x, 0)); };
   const three = async (sel: Partial<GetLayerArgs>, first: number): Promise<TableParts> => {
+    if ((a.row === YEAR_DOMAIN || a.col === YEAR_DOMAIN) && a.years?.length) {
+      const t = await yearParts(engine, a, sel, part(first));
+      [0, 1, 2].forEach((i) => finish(first + i));
+      return t;
+    }
     const q = (by: string[], i: number) => engine.getLayerTable({ var: [a.value], ...sel, by, ...(a.stat ? { stats: [a.stat], ...(a.weights ? { weights: a.weights } : {}) } : {}) } as GetLayerArgs, part(first + i)).then((t) => { finish(first + i); return t; });
     const [cells, rows, cols] = await Promise.all([q([a.row, a.col], 0), q([a.row], 1), q([a.col], 2)]);
     return { cells, rows, cols };
@@ -321,8 +351,9 @@ export async function fetchTableData(
     const f = keyField(main.cells, code);
     return main.cells.rows.map((x) => x[f]).filter((v) => v !== null && v !== undefined && v !== '').map(String);
   };
-  const rowOrder = order ? await order(a.row, keysOf(a.row)) : null;
-  const colOrder = order ? await order(a.col, keysOf(a.col)) : null;
+  // years sort as numbers without an order
+  const rowOrder = order && a.row !== YEAR_DOMAIN ? await order(a.row, keysOf(a.row)) : null;
+  const colOrder = order && a.col !== YEAR_DOMAIN ? await order(a.col, keysOf(a.col)) : null;
   return { ...main, union, ...(all ? { all } : {}), rowOrder, colOrder };
 }
 

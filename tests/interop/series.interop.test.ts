@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Row } from '../../src/core/api';
 import { genFile } from '../../src/core/formats/index';
 import { createNodeEngine } from '../../src/node/engine';
+import { buildPackage, LAYER_PACKAGE } from '../../src/core/package';
 
 const YEARS = Array.from({ length: 57 }, (_, i) => 1961 + i);
 const engine = createNodeEngine('public/data');
@@ -106,5 +107,25 @@ cat(toJSON(list(csv = chk(read.csv(file.path(d, "t.csv"), na.strings = "")), dta
       expect(back[format].ok, format).toBe(true);
       expect(back[format].iso.filter((x) => x === 'ERI')).toHaveLength(57);
     }
+  });
+
+  it('the wide dta (one column per year), read by haven, equals pwt9.1 reshaped wide (ERI NA)', async () => {
+    const ys = Array.from({ length: 18 }, (_, i) => 2000 + i);
+    const args = { var: ['PWT_POP'], iso3: ['NGA', 'ETH', 'ERI'], year: ys };
+    const out = await buildPackage(engine, { kind: LAYER_PACKAGE, query: args, request: args, format: 'dta', layout: 'wide', now: new Date('2026-11-29T00:00:00Z') });
+    writeFileSync(join(dir, 'wide.dta'), out.files.find((x) => x.name.endsWith('.dta') && !x.name.startsWith('meta'))!.bytes);
+    const back = r<{ rows: number; names: string[]; ok: boolean; eri: boolean }>(String.raw`suppressMessages({ library(pwt9); library(jsonlite); library(haven) })
+t <- as.data.frame(read_dta(file.path(commandArgs(TRUE)[1], "wide.dta")))
+t$ISO3 <- as.character(if (inherits(t$ISO3, "haven_labelled")) as_factor(t$ISO3) else t$ISO3)
+p <- pwt9.1[pwt9.1$isocode %in% c("NGA", "ETH") & pwt9.1$year %in% 2000:2017, c("isocode", "year", "pop")]
+p$isocode <- as.character(p$isocode)
+w <- reshape(p, idvar = "isocode", timevar = "year", direction = "wide")
+ok <- all(sapply(c("NGA", "ETH"), function(i) isTRUE(all.equal(unname(unlist(t[t$ISO3 == i, paste0("PWT_POP_", 2000:2017)])), unname(round(unlist(w[w$isocode == i, paste0("pop.", 2000:2017)]), 3)), tolerance = 1e-12))))
+cat(toJSON(list(rows = nrow(t), names = names(t), ok = ok, eri = all(is.na(unlist(t[t$ISO3 == "ERI", paste0("PWT_POP_", 2000:2017)])))), auto_unbox = TRUE))`, dir);
+    expect(back.rows).toBe(3);
+    expect(back.names.filter((n) => n.startsWith('PWT_POP_'))).toEqual(ys.map((y) => `PWT_POP_${y}`));
+    expect(back.names).not.toContain('year');
+    expect(back.ok).toBe(true);
+    expect(back.eri).toBe(true);
   });
 });

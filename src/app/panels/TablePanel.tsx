@@ -19,7 +19,8 @@ import { PivotTable } from '../../ui/PivotTable';
 import { RunControls } from '../../ui/RunControls';
 import { ResultFrame } from '../../ui/ResultFrame';
 import { HistogramSection } from './HistogramSection';
-import { ALL_SELECTED, COUNTRY_CODES, fetchTableData, pivotCsv, pivotGrid, pivotPercent, tablePivot, type PivotPercent, type TableArgs, type TableData } from '../../ui/pivot';
+import { yearRangeText } from '../../ui/series-info';
+import { ALL_SELECTED, COUNTRY_CODES, YEAR_DOMAIN, fetchTableData, pivotCsv, pivotGrid, pivotPercent, tablePivot, type PivotPercent, type TableArgs, type TableData } from '../../ui/pivot';
 import { intervalText, requestBreaks } from './intervals';
 import { needsWeights, statLabel, tableStatOptions, weightLayers } from './zonal-choice';
 import { codesKnown, colLabel, errText, fmtNum, isoOptions, keyOrder, prettyUnit, varSearch, type PanelCtx } from './common';
@@ -120,6 +121,8 @@ export function TablePanel({ ctx }: { ctx: PanelCtx }) {
   }, [find, search, catalog, byCode, value]);
   const r = useRun<TableArgs, TableData>('table', fetchTable, { setQuery: ctx.setQuery });
   const isoOpts = useMemo(() => isoOptions(iso), [iso]);
+  // a series in the cells: its years are a domain too
+  const ser = ctx.series?.get(value);
   const domains = useMemo(() => catalog.filter((c) => !COUNTRY_CODES.includes(c.varCode) || c.varCode === 'ISO3'), [catalog]);
 
   const autoRun = useRef(false);
@@ -130,18 +133,24 @@ export function TablePanel({ ctx }: { ctx: PanelCtx }) {
     if (!byCode.has(value)) return setMsg('Choose an indicator for the cells.');
     if (!row || !col) return setMsg('Choose a domain for the rows and one for the columns.');
     if (row === col) return setMsg('Rows and columns need two different domains.');
+    const yearDom = row === YEAR_DOMAIN || col === YEAR_DOMAIN;
+    if (yearDom && !ser) return setMsg('Years as a domain need a series in the cells (e.g. PWT_POP).');
     const weights = stat && needsWeights(stat) && state.wt ? { weights: state.wt } : {};
-    const a: TableArgs = { value, iso3: state.iso.length ? [...state.iso] : ['SSA'], row, col, ...(stat ? { stat, ...weights } : {}) };
-    r.run(a, { method: 'indapi', args: { var: [value], iso3: a.iso3, by: [row, col], ...(stat ? { stats: [stat], ...weights } : {}) }, label: `Table of ${value}${stat ? ` (${stat})` : ''} by ${row} x ${col}, ${a.iso3.join(', ')}` });
+    // years as a domain: the series' stem over every year it holds (one long summary by the other domain)
+    const years = yearDom && ser ? { value: ser.stem, years: [...ser.years] } : {};
+    const a: TableArgs = { value, iso3: state.iso.length ? [...state.iso] : ['SSA'], row, col, ...(stat ? { stat, ...weights } : {}), ...years };
+    const by = yearDom ? [row === YEAR_DOMAIN ? col : row] : [row, col];
+    r.run(a, { method: 'indapi', args: { var: [a.value], iso3: a.iso3, by, ...(a.years ? { year: a.years } : {}), ...(stat ? { stats: [stat], ...weights } : {}) }, label: `Table of ${a.value}${stat ? ` (${stat})` : ''} by ${row} x ${col}, ${a.iso3.join(', ')}` });
     // the link says what was built: cells, rows, columns (countries are in `iso` already) and run=table
     if (!auto) update({ run: 'table', tv: value, tr: row, tc: col });
   };
   // A shared link with run=table builds its table once the catalog is there.
   useEffect(() => {
-    if (autoRun.current || state.run !== 'table' || !catalog.length || !codesKnown(ctx, [value, row, col], state.iso)) return;
+    if (autoRun.current || state.run !== 'table' || !catalog.length || !codesKnown(ctx, [value, row, col].filter((c) => c !== YEAR_DOMAIN), state.iso)) return;
+    if ((row === YEAR_DOMAIN || col === YEAR_DOMAIN) && !ctx.series?.size) return; // the link's years wait for the catalog's series
     autoRun.current = true;
     submit(true);
-  }, [catalog, iso, state.run, JSON.stringify([value, row, col, state.iso])]);
+  }, [catalog, iso, ctx.series, state.run, JSON.stringify([value, row, col, state.iso])]);
 
   const last = r.last;
   const rec = last ? byCode.get(last.args.value) : undefined;
@@ -166,13 +175,15 @@ export function TablePanel({ ctx }: { ctx: PanelCtx }) {
     const d = byCode.get(code);
     return d?.type === 'continuous' ? intervalText(k, prettyUnit(d.unit), requestBreaks(undefined, code, d)) : k;
   }, [last, byCode]);
-  const domLabel = (c: string) => { const d = byCode.get(c); return d?.type === 'continuous' ? `${d.varLabel} interval${d.unit ? ` (${prettyUnit(d.unit)})` : ''}` : colLabel(byCode, c); };
+  const domLabel = (c: string) => { if (c === YEAR_DOMAIN) return 'Year'; const d = byCode.get(c); return d?.type === 'continuous' ? `${d.varLabel} interval${d.unit ? ` (${prettyUnit(d.unit)})` : ''}` : colLabel(byCode, c); };
   const valueLabel = last ? (statCol && statLabel(last.data.cells.columns, statCol)) || colLabel(byCode, last.args.value) : '';
   const { downloadCsv, downloadXlsx, xlsxBusy } = useTableDownloads(last, pivot, { rec, dec, valueLabel, domLabel }, setMsg);
 
   const option = (c: (typeof catalog)[number], dom = true) => <option key={c.varCode} value={c.varCode}>{c.varLabel} ({c.varCode}){dom && c.type === 'continuous' ? ' · intervals' : ''}</option>;
   // a domain's choice shows its name (the code is written under the select), so it fits the panel
   const domOption = (c: (typeof catalog)[number]) => <option key={c.varCode} value={c.varCode} title={c.varCode}>{c.varLabel}{c.type === 'continuous' ? ' · intervals' : ''}</option>;
+  // the series' years (kept listed when the link asks for them before the series are known)
+  const yearOption = ser || row === YEAR_DOMAIN || col === YEAR_DOMAIN ? <option value={YEAR_DOMAIN}>Year{ser ? ` (${yearRangeText(ser.years)}, series)` : ''}</option> : null;
   return (
     <section aria-labelledby="table-h">
       <h2 id="table-h">Table builder</h2>
@@ -200,12 +211,12 @@ export function TablePanel({ ctx }: { ctx: PanelCtx }) {
       )}
       <div className="row table-domains">
         <label className="field"><span>Rows</span>
-          <select value={row} onChange={(e) => setRow(e.target.value)} data-testid="table-row">{domains.map((c) => domOption(c))}</select>
+          <select value={row} onChange={(e) => setRow(e.target.value)} data-testid="table-row">{yearOption}{domains.map((c) => domOption(c))}</select>
         </label>
         <code className="muted small dom-code">{row}</code>
         <button type="button" className="ghost small" onClick={() => update({ tr: col, tc: row })} aria-label="Swap rows and columns" title="Swap rows and columns">⇄</button>
         <label className="field"><span>Columns</span>
-          <select value={col} onChange={(e) => setCol(e.target.value)} data-testid="table-col">{domains.map((c) => domOption(c))}</select>
+          <select value={col} onChange={(e) => setCol(e.target.value)} data-testid="table-col">{yearOption}{domains.map((c) => domOption(c))}</select>
         </label>
         <code className="muted small dom-code">{col}</code>
       </div>
