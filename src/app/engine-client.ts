@@ -82,9 +82,31 @@ export interface StartEngineOptions {
   onRetiredReads?: (ranges: ReadRange[]) => void;
 }
 
+/**
+ * Preloads the chunks the engine worker's script imports statically (the build lists them in
+ * index.html as `<script type="application/json" id="engine-preload">`, vite.config.ts) beside
+ * the script itself, rather than after it has arrived: a first summary clicked at once on a slow
+ * link waits one round trip less. `rel=preload as=fetch` (anonymous CORS, as a module worker
+ * asks) fills the HTTP cache the worker's own requests read. No effect without the list.
+ */
+function preloadWorkerChunks(): void {
+  const list = typeof document === 'undefined' ? null : document.getElementById('engine-preload')?.textContent;
+  try {
+    for (const href of (list ? JSON.parse(list) : []) as string[]) {
+      const l = document.createElement('link');
+      l.rel = 'preload';
+      l.as = 'fetch';
+      l.crossOrigin = '';
+      l.href = href;
+      document.head.appendChild(l);
+    }
+  } catch { /* a malformed list: the worker still fetches its chunks */ }
+}
+
 /** Starts the engine worker for the bundle under `dataBase` and returns its client. */
 export function startEngine(dataBase: string, o: StartEngineOptions = {}): StartedEngine {
   const w = new Worker(new URL('../../workers/engine.worker.ts', import.meta.url), { type: 'module', name: 'engine' });
+  preloadWorkerChunks();
   const remote = wrap<EngineWorkerApi>(w);
   void remote.init(dataBase, !!o.onRetiredReads);
   let successor: (() => Engine) | null = null;

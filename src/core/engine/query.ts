@@ -45,6 +45,7 @@ export async function prepare(q: QueryScope, args: GetLayerArgs, signal?: AbortS
   const byCodes = byCodesOf(args.by as never);
   startReads(q.store, c, ['ISO3', ...vars.map(String), ...byCodes]);
   const varSpecs = await planVars(c.cat, vars, byCodes, stats, signal);
+  startReads(q.store, c, varSpecs.flatMap((v) => v.columnRecs.map((r) => r.varCode))); // weights, areas the formulas name
   const zonal = zonalPlanOf(stats, args, (code) => c.cat.get(code));
   checkZonalApplies(zonal.ops, varSpecs);
   if (zonal.ops.length) for (const v of varSpecs) v.zonal = zonal;
