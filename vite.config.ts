@@ -70,7 +70,7 @@ export function preloadMapChunks(): Plugin {
  * them (`rel=preload as=fetch`) when it starts the engine worker (src/app/engine-client.ts), so
  * the worker's own requests are read from the HTTP cache (assets are immutable).
  */
-function workerImports(bundle: Record<string, { type: string; fileName: string; source?: string | Uint8Array; code?: string }>, name: RegExp): string[] {
+export function workerImports(bundle: Record<string, { type: string; fileName: string; source?: string | Uint8Array; code?: string }>, name: RegExp): string[] {
   const byName = new Map(Object.values(bundle).map((o) => [o.fileName, o]));
   const text = (o: { source?: string | Uint8Array; code?: string } | undefined) => (o ? o.code ?? (typeof o.source === 'string' ? o.source : o.source ? new TextDecoder().decode(o.source) : '') : '');
   const root = Object.values(bundle).find((o) => name.test(o.fileName));
