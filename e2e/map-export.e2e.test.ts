@@ -252,7 +252,8 @@ describe('map export: SVG and PDF', () => {
     const three = encodeURIComponent('[[36.82,-1.29,"Nairobi"],[34.76,-0.1,"Kisumu"],[39.67,-4.05,"Mombasa"]]');
     const { ctx, page, errors } = await open(`#v=ELEVATION&op=1&panel=catchment&cm=0%2C120%2C240%2C480&src=${three}`, { width: 1440, height: 900 });
     await expect.poll(() => page.locator('.source-label').allTextContents(), { timeout: 90_000 }).toEqual(['Nairobi', 'Kisumu', 'Mombasa']);
-    await expect.poll(() => page.locator('.legend li').allTextContents()).toEqual(expect.arrayContaining(['Nairobi: [0,120] min']));
+    // the legend follows the one within / per-band switch, "within" by default: labelled by upper limit
+    await expect.poll(() => page.locator('.legend li').allTextContents()).toEqual(expect.arrayContaining(['Nairobi: ≤ 120 min']));
     await page.waitForFunction(() => { const m = (window as any).__indapiMap; return !m.isMoving() && m.getZoom() > 4 && m.loaded(); }, undefined, { timeout: 30_000 });
     const { bytes, name } = await save(page, 'PNG', 'map-catchment.png', 'A4, 150 dpi');
     expect(name).toBe('map-catchment.png'); // titled and named as the marketsheds, not the indicator under them
