@@ -11,7 +11,7 @@ export function storageStatus(page: Page): Promise<any> {
   }));
 }
 
-/** Waits until the service worker controls the page and has precached the small files of the manifest. */
+/** Waits until the service worker controls the page, has precached the small files of the manifest, and holds the whole app shell. */
 export async function waitSynced(page: Page): Promise<void> {
   await page.waitForFunction(() => !!navigator.serviceWorker?.controller, undefined, { timeout: 60_000 });
   await page.waitForFunction(async () => {
@@ -20,6 +20,13 @@ export async function waitSynced(page: Page): Promise<void> {
     const keys = new Set((await (await caches.open('indapi3-files')).keys()).map((r) => r.url.split('/').pop()));
     return want.every((s) => keys.has(s));
   }, undefined, { timeout: 120_000, polling: 1000 });
+  // ...and the rest of the app shell (lazy chunks such as the chart's vega), which the worker stores
+  // after the bundle's small files: its OFFLINE_READY answer says when every one of them is in.
+  await expect.poll(() => page.evaluate(() => new Promise<boolean>((resolve) => {
+    const ch = new MessageChannel();
+    ch.port1.onmessage = (e) => resolve(e.data?.type === 'offline-ready' && e.data.complete === true);
+    navigator.serviceWorker.controller!.postMessage({ type: 'OFFLINE_READY' }, [ch.port2]);
+  })), { timeout: 120_000, interval: 1000 }).toBe(true);
 }
 
 /** Runs a summary from a link's inputs; returns the result table's text, or "ERROR <message>". */
