@@ -248,6 +248,109 @@ const CATCHMENT_CASES: ContractCase[] = [
   catchmentBad('a layer that is not a friction layer', "xy=c(36.82,-1.29)&friction='ELEVATION'", 'friction'),
 ];
 
+/**
+ * `year` and `change` (series). They run on the bundle's committed national series (PWT 9.1
+ * population, `PWT_POP`, million people, public/data/series/national.csv, built from r-cran-pwt9):
+ * the values below are `round(pwt9.1$pop, 3)` for KEN and NGA as R gives them (2000: 31.45 and
+ * 122.352; 2005: 36.048 and 138.939), their differences (4.598, 16.587) and percentages
+ * (14.62, 13.56), read in R, not computed here.
+ */
+const PWT = { 'KEN 2000': 31.45, 'NGA 2000': 122.352, 'KEN 2005': 36.048, 'NGA 2005': 138.939 } as const;
+/** Long rows of PWT_POP for KEN and NGA: keys, then `year`, then the value, blocks by year. */
+const pwtLong = (years: number[]) => (v: any) => {
+  expect(v.map((r: any) => Object.keys(r))).toEqual(v.map(() => ['ISO3', 'ADM0_NAME', 'year', 'PWT_POP']));
+  expect(v.map((r: any) => `${r.ISO3} ${r.year}`)).toEqual(years.flatMap((y) => [`KEN ${y}`, `NGA ${y}`]));
+  for (const r of v) {
+    const want = (PWT as Record<string, number>)[`${r.ISO3} ${r.year}`];
+    if (want !== undefined) expect(r.PWT_POP).toBe(want);
+    else expect(typeof r.PWT_POP).toBe('number');
+  }
+};
+/** The change 2000-2005 of KEN and NGA: one row per unit with year_from, year_to and the change. */
+const pwtChange = (ken: number, nga: number) => (v: any) => {
+  expect(v).toEqual([
+    { ISO3: 'KEN', ADM0_NAME: 'Kenya', year_from: 2000, year_to: 2005, PWT_POP: ken },
+    { ISO3: 'NGA', ADM0_NAME: 'Nigeria', year_from: 2000, year_to: 2005, PWT_POP: nga },
+  ]);
+};
+const yearBad = (name: string, method: string, body: string, text: string[]): ContractCase => ({
+  name, request: { method: 'POST', path: `${R}/${method}/json`, headers: FORM, body }, status: 400, headers: { 'content-type': TEXT_PLAIN }, text: [...text, 'In call:', `${method}(`],
+});
+const PWT_KN = "var='PWT_POP'&iso3=c('KEN','NGA')";
+const YEAR_CASES: ContractCase[] = [
+  { name: 'year: one year (R literal) gives the long table with a year column', request: { method: 'POST', path: `${R}/getLayer/json`, headers: FORM, body: `${PWT_KN}&year=2000` }, status: 201, headers: CREATED, json: pwtLong([2000]) },
+  { name: 'year: two years as R c(2000, 2005)', request: { method: 'POST', path: `${R}/getLayer/json`, headers: FORM, body: `${PWT_KN}&year=c(2000,2005)` }, status: 201, json: pwtLong([2000, 2005]) },
+  { name: 'year: two years as a JSON array', request: { method: 'POST', path: `${R}/indapi/json`, headers: JSONH, body: JSON.stringify({ var: 'PWT_POP', iso3: ['KEN', 'NGA'], year: [2005, 2000] }) }, status: 201, json: pwtLong([2000, 2005]) },
+  { name: 'year: a JSON array inside a form field', request: { method: 'POST', path: `${R}/getLayer/json`, headers: FORM, body: `${PWT_KN}&year=[2000,2005]` }, status: 201, json: pwtLong([2000, 2005]) },
+  { name: 'year: an R range 2000:2002', request: { method: 'POST', path: `${R}/getLayer/json`, headers: FORM, body: `${PWT_KN}&year=2000:2002` }, status: 201, json: pwtLong([2000, 2001, 2002]) },
+  // serialize(list(var = "PWT_POP", iso3 = "KEN", year = 2000:2002), NULL) in R 4 (a compact integer sequence)
+  {
+    name: 'year: an application/rds body with year = 2000:2002',
+    request: { method: 'POST', path: `${R}/getLayer/json`, headers: RDSH, body: { base64: 'WAoAAAADAAQCAgADBQAAAAAFVVRGLTgAAAITAAAAAwAAABAAAAABAAQACQAAAAdQV1RfUE9QAAAAEAAAAAEABAAJAAAAA0tFTgAAAO4AAAACAAAAAQAEAAkAAAAOY29tcGFjdF9pbnRzZXEAAAACAAAAAQAEAAkAAAAEYmFzZQAAAAIAAAANAAAAAQAAAA0AAAD+AAAADgAAAANACAAAAAAAAECfQAAAAAAAP/AAAAAAAAAAAAD+AAAEAgAAAAEABAAJAAAABW5hbWVzAAAAEAAAAAMABAAJAAAAA3ZhcgAEAAkAAAAEaXNvMwAEAAkAAAAEeWVhcgAAAP4=' } },
+    status: 201,
+    json: (v) => expect(v.map((r: any) => [r.ISO3, r.year, r.PWT_POP])).toEqual([['KEN', 2000, PWT['KEN 2000']], ['KEN', 2001, expect.any(Number)], ['KEN', 2002, expect.any(Number)]]),
+  },
+  { name: 'year = NULL is the latest year the series holds (2017)', request: { method: 'POST', path: `${R}/getLayer/json`, headers: FORM, body: `${PWT_KN}&year=NULL` }, status: 201, json: pwtLong([2017]) },
+  { name: 'a series without year is its latest year too', request: { method: 'POST', path: `${R}/getLayer/json`, headers: JSONH, body: JSON.stringify({ var: 'PWT_POP', iso3: ['KEN', 'NGA'] }) }, status: 201, json: pwtLong([2017]) },
+  { name: 'getLayerWKT with two years: one row per shape and year', request: { method: 'POST', path: `${R}/getLayerWKT/json`, headers: FORM, body: "var='PWT_POP'&wkt='POINT(34.95 0.5)'&year=c(2000,2005)" }, status: 201, json: (v) => expect(v.map((r: any) => [r.feature, r.ISO3, r.year, r.PWT_POP])).toEqual([[1, 'KEN', 2000, PWT['KEN 2000']], [1, 'KEN', 2005, PWT['KEN 2005']]]) },
+  { name: 'change = "diff" with two years (JSON): to - from in the unit of the series', request: { method: 'POST', path: `${R}/getLayer/json`, headers: JSONH, body: JSON.stringify({ var: 'PWT_POP', iso3: ['KEN', 'NGA'], year: [2000, 2005], change: 'diff' }) }, status: 201, json: pwtChange(4.598, 16.587) },
+  { name: 'change = "pct" with two years (R literals): 100 * (to - from) / from', request: { method: 'POST', path: `${R}/getLayer/json`, headers: FORM, body: `${PWT_KN}&year=c(2000,2005)&change='pct'` }, status: 201, json: pwtChange(14.62, 13.56) },
+  // serialize(list(var = "PWT_POP", iso3 = c("NGA", "KEN"), year = c(2000, 2005), change = "diff"), NULL) in R 4
+  {
+    name: 'change = "diff" in an application/rds body',
+    request: { method: 'POST', path: `${R}/getLayer/json`, headers: RDSH, body: { base64: 'WAoAAAADAAQCAgADBQAAAAAFVVRGLTgAAAITAAAABAAAABAAAAABAAQACQAAAAdQV1RfUE9QAAAAEAAAAAIABAAJAAAAA05HQQAEAAkAAAADS0VOAAAADgAAAAJAn0AAAAAAAECfVAAAAAAAAAAAEAAAAAEABAAJAAAABGRpZmYAAAQCAAAAAQAEAAkAAAAFbmFtZXMAAAAQAAAABAAEAAkAAAADdmFyAAQACQAAAARpc28zAAQACQAAAAR5ZWFyAAQACQAAAAZjaGFuZ2UAAAD+' } },
+    status: 201,
+    json: pwtChange(4.598, 16.587),
+  },
+  {
+    name: 'year: a csv package of two years holds the year column (long)',
+    session: { method: 'POST', path: `${R}/indapi`, headers: FORM, body: `${PWT_KN}&year=c(2000,2005)&format='csv'` },
+    request: { path: `${P}/tmp/{key}/files/{file:.csv}` },
+    status: 200,
+    exact: `ISO3,ADM0_NAME,year,PWT_POP\r\nKEN,Kenya,2000,${PWT['KEN 2000']}\r\nNGA,Nigeria,2000,${PWT['NGA 2000']}\r\nKEN,Kenya,2005,${PWT['KEN 2005']}\r\nNGA,Nigeria,2005,${PWT['NGA 2005']}\r\n`,
+  },
+  {
+    name: 'change: the csv package holds year_from, year_to and the change; datapackage.json gives its unit (%)',
+    session: { method: 'POST', path: `${R}/indapi`, headers: FORM, body: `${PWT_KN}&year=c(2000,2005)&change='pct'&format='csv'` },
+    request: { path: `${P}/tmp/{key}/files/datapackage.json` },
+    status: 200,
+    json: (v) => {
+      const fields = v.resources[0].schema.fields;
+      expect(fields.map((f: any) => f.name)).toEqual(['ISO3', 'ADM0_NAME', 'year_from', 'year_to', 'PWT_POP']);
+      expect(fields[4]).toMatchObject({ unit: '%', description: expect.stringContaining('change 2000-2005') });
+    },
+  },
+  yearBad('year: a year the series does not hold is 400 naming year and listing the years it holds', 'getLayer', `${PWT_KN}&year=c(2000,2018)`, ["'year': PWT_POP does not hold 2018; it holds 1950-2017."]),
+  yearBad('change with one year is 400 naming change', 'getLayer', `${PWT_KN}&year=2000&change='diff'`, ["'change' needs exactly two years in 'year' (from, to), not 1."]),
+  yearBad('change with three years is 400 naming change', 'indapi', `${PWT_KN}&year=c(2000,2005,2010)&change='pct'`, ["'change' needs exactly two years in 'year' (from, to), not 3."]),
+  yearBad('change other than diff or pct is 400 naming change', 'getLayer', `${PWT_KN}&year=c(2000,2005)&change='ratio'`, ["'change' must be \"diff\" or \"pct\", not \"ratio\"."]),
+  yearBad('year on a layer that is not a series is 400 naming year', 'getLayer', "var='ELEVATION'&iso3='KEN'&year=2000", ["'year': no code of 'var' is a series (ELEVATION); query it without 'year' and 'change'."]),
+  yearBad('year over a series and a plain layer together is 400 naming year', 'getLayer', `var=c('PWT_POP','ELEVATION')&iso3='KEN'&year=2000`, ["'year': ELEVATION is not a series"]),
+  yearBad('year that is not a whole number is 400 naming year', 'getLayer', `${PWT_KN}&year=2000.5`, ["'year' must be whole years"]),
+  yearBad('year that is text is 400 naming year', 'getLayer', `${PWT_KN}&year='2000'`, ["invalid 'year' argument"]),
+  yearBad('year given twice in a form body is 400 as in R', 'getLayer', `${PWT_KN}&year=2000&year=2005`, ['formal argument "year" matched by multiple actual arguments']),
+  yearBad('similar takes one year: two are 400 naming year', 'similar', "x='KEN'&var='PWT_POP'&by=0&year=c(2000,2005)", ["'year': this output takes one year (and no 'change')"]),
+  {
+    name: 'a raster of two years is 400 naming year (one year per raster)',
+    request: { method: 'POST', path: `${R}/genFile`, headers: FORM, body: "var='PWT_POP'&iso3='KEN'&year=c(2000,2005)&format='tif'" },
+    status: 400,
+    text: ["'year': this output takes one year (and no 'change')", 'In call:'],
+  },
+  {
+    name: 'a raster of one year of a national series: the national value in every cell',
+    session: { method: 'POST', path: `${R}/genFile`, headers: FORM, body: "var='PWT_POP'&iso3='KEN'&year=2000&format='tif'" },
+    request: { path: `${P}/tmp/{key}/files/` },
+    status: 200,
+    text: [/^getLayer-PWT_POP-KEN\.tif$/m],
+  },
+  ...(['indapi', 'getLayer', 'getLayerWKT', 'genFile', 'classify', 'similar'] as const).map((m): ContractCase => ({
+    name: `man/${m}/text documents year${m === 'similar' ? '' : ' and change'}`,
+    request: { path: `${LIB}/man/${m}/text` },
+    status: 200,
+    text: [`year = NULL`, /^\s*year: /m, ...(m === 'similar' ? [] : [`change = NULL`, /^\s*change: /m])],
+  })),
+];
+
 /** The cases. */
 /**
  * Issue 25 item 3: a `format` with white space or in capitals is the same format (one
@@ -289,6 +392,7 @@ const FORMAT_SPELLING_CASES: ContractCase[] = [
 
 export const CASES: ContractCase[] = [
   ...CATCHMENT_CASES,
+  ...YEAR_CASES,
   ...FORMAT_SPELLING_CASES,
   // ---- listings and docs ---------------------------------------------------------------
   { name: 'R without slash redirects to R/', request: { path: R }, status: 302, redirect: `${R}/` },

@@ -2,8 +2,9 @@
  * Interop: the national series against their sources read in R. PWT_POP of Nigeria and
  * Ethiopia 1961-2017 equals `pwt9.1$pop` (r-cran-pwt9) and Kenya's GM_LIFE_EXP equals dslabs'
  * `gapminder$life_expectancy` for every year, through the engine and through the CSV, Stata and
- * RDS files R reads back; several years equal single-year calls; `change` equals the
- * difference; Eritrea (not in PWT 9.1) is NA, not a number.
+ * RDS files R reads back (long, wide, and `change` packages with the change's unit in their
+ * labels); several years equal single-year calls; `change` equals the difference; Eritrea (not
+ * in PWT 9.1) is NA, not a number.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -90,6 +91,7 @@ describe('national series against R', () => {
       const res = await genFile({ format, method: 'getLayer', args, table, meta: table.meta, now: new Date('2026-11-29T00:00:00Z'), requestUrl: 'http://localhost/ocpu/library/indapi3/R/indapi' });
       const f = res.files.find((x) => x.name.endsWith(`.${format}`) && !x.name.startsWith('meta'))!;
       writeFileSync(join(dir, `t.${format}`), f.bytes);
+      expect(new TextDecoder().decode(res.files.find((x) => x.name === 'README.md')!.bytes)).toContain('## Years\n\nLong form: one row per unit and year (column `year`');
     }
     const back = r<Record<string, { iso: string[]; year: number[]; pop: Array<number | null>; ok: boolean }>>(String.raw`suppressMessages({ library(pwt9); library(jsonlite); library(haven) })
 d <- commandArgs(TRUE)[1]
@@ -109,11 +111,59 @@ cat(toJSON(list(csv = chk(read.csv(file.path(d, "t.csv"), na.strings = "")), dta
     }
   });
 
+  it('change packages (diff and pct) in CSV, dta and rds, read by R, hold year_from, year_to and the change of pwt9.1 with its unit in the labels', async () => {
+    const files: Record<string, string> = {};
+    for (const change of ['diff', 'pct'] as const) {
+      const args = { var: ['PWT_POP'], iso3: ['NGA', 'ETH', 'ERI'], year: [2000, 2017], change };
+      const table = await engine.getLayerTable(args);
+      for (const format of ['csv', 'dta', 'rds']) {
+        const res = await genFile({ format, method: 'getLayer', args, table, meta: table.meta, now: new Date('2026-11-29T00:00:00Z'), requestUrl: 'http://localhost/ocpu/library/indapi3/R/indapi' });
+        writeFileSync(join(dir, `${change}.${format}`), res.files.find((x) => x.name.endsWith(`.${format}`) && !x.name.startsWith('meta'))!.bytes);
+        if (format === 'csv') {
+          files[change] = new TextDecoder().decode(res.files.find((x) => x.name === 'README.md')!.bytes);
+          const dp = JSON.parse(new TextDecoder().decode(res.files.find((x) => x.name === 'datapackage.json')!.bytes));
+          expect(dp.resources[0].schema.fields.find((f: { name: string }) => f.name === 'PWT_POP').unit).toBe(change === 'pct' ? '%' : 'million people');
+        }
+      }
+    }
+    expect(files.diff).toMatch(/## Years\n\nOne row per unit: the change from `year_from` to `year_to` \(to - from, in the unit of the indicator;.*`PWT_POP` \(million people\)/);
+    expect(files.pct).toMatch(/100 \* \(to - from\) \/ from, in percent;.*`PWT_POP` \(%\)/);
+    const back = r<Record<string, { names: string[]; ok: boolean; eri: boolean; label: string }>>(String.raw`suppressMessages({ library(pwt9); library(jsonlite); library(haven) })
+d <- commandArgs(TRUE)[1]
+p <- pwt9.1[pwt9.1$isocode %in% c("NGA", "ETH") & pwt9.1$year %in% c(2000, 2017), c("isocode", "year", "pop")]
+p$pop <- round(p$pop, 3)
+want <- function(i, change) { a <- p$pop[p$isocode == i & p$year == 2000]; b <- p$pop[p$isocode == i & p$year == 2017]; if (change == "diff") round(b - a, 3) else round(100 * (b - a) / a, 2) }
+chk <- function(t, change, label) {
+  t <- as.data.frame(t)
+  iso <- if (inherits(t$ISO3, "haven_labelled")) as.character(as_factor(t$ISO3)) else as.character(t$ISO3)
+  ok <- all(t$year_from == 2000 & t$year_to == 2017) && all(sapply(c("NGA", "ETH"), function(i) isTRUE(all.equal(as.vector(t$PWT_POP[iso == i]), want(i, change), tolerance = 1e-12))))
+  list(names = names(t), ok = ok, eri = is.na(t$PWT_POP[iso == "ERI"]), label = if (is.null(label)) "" else label)
+}
+out <- list()
+for (ch in c("diff", "pct")) {
+  dta <- read_dta(file.path(d, paste0(ch, ".dta"))); rds <- readRDS(file.path(d, paste0(ch, ".rds")))
+  out[[paste0(ch, ".csv")]] <- chk(read.csv(file.path(d, paste0(ch, ".csv")), na.strings = ""), ch, NULL)
+  out[[paste0(ch, ".dta")]] <- chk(dta, ch, attr(dta$PWT_POP, "label"))
+  out[[paste0(ch, ".rds")]] <- chk(rds, ch, attr(rds$PWT_POP, "label"))
+}
+cat(toJSON(out, auto_unbox = TRUE))`, dir);
+    for (const change of ['diff', 'pct']) {
+      for (const format of ['csv', 'dta', 'rds']) {
+        const b = back[`${change}.${format}`];
+        expect(b.names, `${change}.${format}`).toEqual(['ISO3', 'ADM0_NAME', 'year_from', 'year_to', 'PWT_POP']);
+        expect(b.ok, `${change}.${format}`).toBe(true);
+        expect(b.eri, `${change}.${format}`).toBe(true);
+        if (format !== 'csv') expect(b.label).toBe(`Population (PWT 9.1): change 2000-2017 (${change === 'pct' ? '%' : 'million people'})`);
+      }
+    }
+  });
+
   it('the wide dta (one column per year), read by haven, equals pwt9.1 reshaped wide (ERI NA)', async () => {
     const ys = Array.from({ length: 18 }, (_, i) => 2000 + i);
     const args = { var: ['PWT_POP'], iso3: ['NGA', 'ETH', 'ERI'], year: ys };
     const out = await buildPackage(engine, { kind: LAYER_PACKAGE, query: args, request: args, format: 'dta', layout: 'wide', now: new Date('2026-11-29T00:00:00Z') });
     writeFileSync(join(dir, 'wide.dta'), out.files.find((x) => x.name.endsWith('.dta') && !x.name.startsWith('meta'))!.bytes);
+    expect(new TextDecoder().decode(out.files.find((x) => x.name === 'README.md')!.bytes)).toContain('Wide form: one row per unit and one column per indicator and year (`PWT_POP_2000` ...');
     const back = r<{ rows: number; names: string[]; ok: boolean; eri: boolean }>(String.raw`suppressMessages({ library(pwt9); library(jsonlite); library(haven) })
 t <- as.data.frame(read_dta(file.path(commandArgs(TRUE)[1], "wide.dta")))
 t$ISO3 <- as.character(if (inherits(t$ISO3, "haven_labelled")) as_factor(t$ISO3) else t$ISO3)

@@ -39,7 +39,7 @@ export function yearsText(ys: number[]): string {
  * `change` is given (the query runs as before).
  * @throws IndapiError BAD_ARGUMENT naming `year` (a year a series does not hold, listing the
  *   years it holds; a code that is not a series; no year common to all series) or `change`
- *   (not "diff"/"pct", or not exactly two years)
+ *   (not "diff"/"pct", or not exactly two years: the message names both)
  */
 export function planYears(cat: Catalog, args: Pick<GetLayerArgs, 'var' | 'year' | 'change'>): YearPlan | null {
   const vars = Array.isArray(args.var) ? args.var : [args.var];
@@ -69,7 +69,7 @@ export function planYears(cat: Catalog, args: Pick<GetLayerArgs, 'var' | 'year' 
   }
   if (args.change !== undefined) {
     if (args.change !== 'diff' && args.change !== 'pct') throw new IndapiError('BAD_ARGUMENT', `'change' must be "diff" or "pct", not "${String(args.change)}".`, { arg: 'change' });
-    if (years.length !== 2) throw new IndapiError('BAD_ARGUMENT', `'change' needs exactly two years in 'year' (from, to), not ${years.length}.`, { arg: 'year' });
+    if (years.length !== 2) throw new IndapiError('BAD_ARGUMENT', `'change' needs exactly two years in 'year' (from, to), not ${years.length}.`, { arg: 'change' });
     return { years, change: args.change, series: [...held.keys()] };
   }
   return { years: years.sort((a, b) => a - b), series: [...held.keys()] };
@@ -157,8 +157,9 @@ export async function perYear(cat: Catalog, plan: YearPlan, q: QueryScope, args:
   const keyCols = first.columns.filter((c) => c.role === 'key');
   const valueCols = first.columns.filter((c) => c.role === 'value');
   if (plan.change) {
+    // the unit says '%' (writers add it to labels: "...: change 2000-2017 (%)")
     const unit = plan.change === 'diff' ? '' : '%';
-    const changeCols = valueCols.map((c) => ({ ...c, label: `${c.label}: change ${plan.years[0]}-${plan.years[1]}${plan.change === 'pct' ? ' (%)' : ''}`, unit: unit || c.unit, dec: plan.change === 'pct' ? 2 : c.dec }));
+    const changeCols = valueCols.map((c) => ({ ...c, label: `${c.label}: change ${plan.years[0]}-${plan.years[1]}`, unit: unit || c.unit, dec: plan.change === 'pct' ? 2 : c.dec }));
     const yearCols: ColumnInfo[] = [{ ...YEAR_COL, name: 'year_from', label: 'From year' }, { ...YEAR_COL, name: 'year_to', label: 'To year' }];
     return { ...first, rows: changeRows(first, tables[1], { ...plan, change: plan.change }), columns: [...keyCols, ...yearCols, ...changeCols] };
   }

@@ -313,6 +313,7 @@ export function readmeText(info: PackageInfo, fileNames: string[]): string {
     '',
     ...dataFileNotes(info),
     ...domainsNotes(info),
+    ...yearsNotes(info),
     '## Files',
     '',
     ...fileNames.map((f) => `- \`${f}\``),
@@ -422,6 +423,28 @@ function domainsNotes(info: PackageInfo): string[] {
     ...(uploaded ? ['', `The shapes came from a file uploaded in the app (\`domains\` above describes it: ${markdownText(d as string)}); the GeoPackage download carries each shape's geometry beside its row. To repeat the request with the API, send the file's features as a GeoJSON FeatureCollection in \`domains\` (e.g. \`ogr2ogr -f GeoJSON -t_srs EPSG:4326 shapes.geojson <file>\`), in the same order, so their numbers match.`] : []),
     '',
   ];
+}
+
+/**
+ * README lines on the years of a table over series (src/core/engine/years.ts): long form (a
+ * `year` column), one column per year (wide, `<CODE>_<YYYY>`), or the change between two years
+ * (`year_from`, `year_to`, each value column the change in the unit the file gives it, not the
+ * indicator's unit of the Variables table). [] for a table without years.
+ */
+function yearsNotes(info: PackageInfo): string[] {
+  const cols = info.dataFiles[0]?.columns ?? [];
+  const names = new Set(cols.map((c) => c.name));
+  const values = cols.filter((c) => c.role === 'value');
+  if (names.has('year_from') && names.has('year_to')) {
+    const pct = info.shownRequest.change === 'pct';
+    const how = pct ? '100 * (to - from) / from, in percent' : 'to - from, in the unit of the indicator';
+    const list = values.map((c) => `\`${c.name}\` (${c.unit || 'no unit'})`).join(', ');
+    return ['## Years', '', `One row per unit: the change from \`year_from\` to \`year_to\` (${how}; empty where either year has no value${pct ? ' or the first is 0' : ''}). Columns and their units here: ${list}; the Variables table below gives each indicator's own unit.`, ''];
+  }
+  if (names.has('year')) return ['## Years', '', 'Long form: one row per unit and year (column `year`, blocks by year); a unit without a value in a year has an empty value there, never an interpolated one.', ''];
+  const wide = values.filter((c) => /_\d{4}$/.test(c.name));
+  if (Array.isArray(info.shownRequest.year) && wide.length) return ['## Years', '', `Wide form: one row per unit and one column per indicator and year (\`${wide[0].name}\` ...; Stata's \`reshape wide\`).`, ''];
+  return [];
 }
 
 /** README lines on how to open the data file (rda, rds, GeoJSON). */
