@@ -9,6 +9,7 @@ import type { ClassEntry, VarRecord } from '../src/core/types';
 import { levelForZoom, renderTile, type RasterLevel } from '../src/core/map/mercator';
 import { levelForView, renderView, type MercatorView } from '../src/core/map/render-view';
 import { makeColorizer, paletteFor, quantileBreaks, type Palette } from '../src/core/map/palette';
+import { keyLevelFor, maskToDomain, type CellDomain } from '../src/core/map/domain-mask';
 import { openCog, previewLevel, type CogLayer } from './raster/layers';
 import { openBundle, type Bundle } from '../src/core/bundle';
 import { fetchTextLoader } from '../src/core/io/fetch-source';
@@ -18,8 +19,8 @@ let dataBase = '';
 /** The bundle's reader (src/core/bundle/open.ts) over fetch: manifest, catalog and class tables. */
 let bundle: Bundle = openBundle({ text: fetchTextLoader('') });
 const cogs = new Map<string, Promise<CogLayer>>();
-/** Styles by key: palette + source (a COG code or a custom per-cell layer). */
-const styles = new Map<string, { source: string; colorOf: (v: number) => number; palette: Palette }>();
+/** Styles by key: palette + source (a COG code or a custom per-cell layer), and the domain a COG is drawn in (none: everywhere). */
+const styles = new Map<string, { source: string; colorOf: (v: number) => number; palette: Palette; domain?: CellDomain }>();
 /** Custom per-cell layers (query results), by key. */
 const custom = new Map<string, RasterLevel>();
 /** Codes of class layers (their hover shows the class label): the catalog's `type`, read at init. */
@@ -108,6 +109,36 @@ function noteRefine(key: string, layer: CogLayer, level: number): void {
   levels.add(level);
 }
 
+/** Levels drawn only inside a style's domain, by level read and style key (computed once per level; the last {@link DOMAIN_STYLES_KEPT} styles of a level kept). */
+const DOMAIN_STYLES_KEPT = 4;
+const inDomain = new WeakMap<RasterLevel, Map<string, Promise<RasterLevel>>>();
+
+/**
+ * `level` as style `key` draws it: unchanged without a domain, else with the cells outside the
+ * domain as no data (src/core/map/domain-mask.ts), each key layer read at the level of the same
+ * cell size.
+ * @throws IndapiError IO when a key layer cannot be read
+ */
+function drawnLevel(key: string, level: RasterLevel): Promise<RasterLevel> {
+  const domain = styles.get(key)?.domain;
+  if (!domain?.length) return Promise.resolve(level);
+  const byKey = inDomain.get(level) ?? new Map<string, Promise<RasterLevel>>();
+  inDomain.set(level, byKey);
+  let p = byKey.get(key);
+  if (!p) {
+    const cellDeg = (level.bbox[2] - level.bbox[0]) / level.width;
+    p = Promise.all(domain.map(async (d) => {
+      const layer = await cog(d.code);
+      return { level: await layer.level(keyLevelFor(layer.levelCellDeg, cellDeg)), values: new Set(d.values) };
+    })).then((keys) => maskToDomain(level, keys));
+    const q = p;
+    q.catch(() => { if (byKey.get(key) === q) byKey.delete(key); });
+    byKey.set(key, p);
+    if (byKey.size > DOMAIN_STYLES_KEPT) byKey.delete(byKey.keys().next().value!);
+  }
+  return p;
+}
+
 async function valueAt(code: string, col: number, row: number): Promise<number> {
   const layer = await cog(code);
   const full = await layer.level(0);
@@ -128,8 +159,9 @@ const api: RasterWorkerApi = {
   /**
    * Registers a style for a bundle layer and returns its palette (for the legend).
    * @param key style key used in tile URLs
+   * @param domain the cells drawn (a summary's units; every other cell transparent); none: all cells
    */
-  async styleCog(key: string, rec: VarRecord, breaks?: number[], colors?: string[]): Promise<Palette> {
+  async styleCog(key: string, rec: VarRecord, breaks?: number[], colors?: string[], domain?: CellDomain): Promise<Palette> {
     if (rec.type === 'class') classCodes.add(rec.varCode);
     const cl = rec.type === 'class' && rec.classTable ? await classes(rec.varCode).catch(() => undefined) : undefined;
     let palette = paletteFor(rec, cl, breaks);
@@ -140,8 +172,8 @@ const api: RasterWorkerApi = {
       palette = paletteFor(rec, cl, quantileBreaks(coarse.values, 7, rec.dec));
     }
     if (colors?.length && palette.kind === 'intervals') palette.colors = palette.colors.map((_, i) => colors[i % colors.length]);
-    styles.set(key, { source: rec.varCode, colorOf: makeColorizer(palette), palette });
-    await cog(rec.varCode);
+    styles.set(key, { source: rec.varCode, colorOf: makeColorizer(palette), palette, ...(domain?.length ? { domain } : {}) });
+    await Promise.all([rec.varCode, ...(domain ?? []).map((d) => d.code)].map(cog));
     return palette;
   },
 
@@ -207,6 +239,7 @@ const api: RasterWorkerApi = {
         for (let i = want + 1; i < layer.levelCellDeg.length; i++) { const l = layer.peek(i); if (l) return l; }
         throw e;
       });
+      level = await drawnLevel(key, level);
     }
     if (!level) return null;
     const px = renderView(level, view, pxW, pxH, st.colorOf);
@@ -224,7 +257,7 @@ const api: RasterWorkerApi = {
       if (!c) return null;
       level = c;
     } else {
-      level = await levelToDraw(key, await cog(st.source), z);
+      level = await drawnLevel(key, await levelToDraw(key, await cog(st.source), z));
     }
     const px = renderTile(level, z, x, y, st.colorOf);
     if (!px) return null;
@@ -294,6 +327,7 @@ const api: RasterWorkerApi = {
     await readGrid();
     const cr = pointToColRow(grid, lon, lat);
     if (!st || !cr || st.source.startsWith('custom:')) return 0;
+    for (const d of st.domain ?? []) if (!d.values.includes(await valueAt(d.code, cr[0], cr[1]))) return 0;
     return st.colorOf(await valueAt(st.source, cr[0], cr[1]));
   },
 

@@ -6,6 +6,7 @@
  */
 import { cellToColRow, type GridDef } from '../core/grid';
 import { TRANSPARENT, type LegendEntry, type Palette } from '../core/map/palette';
+import type { CellDomain } from '../core/map/domain-mask';
 import type { IsoEntry, Row, VarRecord } from '../core/types';
 import { bundleFiles } from '../ui/bundle-files';
 import { adminLevel, buildChoropleth, countryChoropleth, unitsWithout } from '../ui/choropleth';
@@ -36,8 +37,12 @@ export interface Choro {
   unit: string;
   /** Outlines: 0 countries, 1 first-level, 2 second-level units (default 1). */
   level?: 0 | 1 | 2;
-  /** A map of one interval: the layer and bounds whose cells are painted over the units ({@link SLICE_CELLS_COLOUR}; see SummaryRows.sliceCells). */
-  sliceCells?: { code: string; lo: number; hi: number; label: string };
+  /**
+   * A map of one interval: the layer and bounds whose cells are painted over the units
+   * ({@link SLICE_CELLS_COLOUR}; see SummaryRows.sliceCells), only in `domain`: the outline key
+   * layer's values of the summary's units (the cells of other countries and units are transparent).
+   */
+  sliceCells?: { code: string; lo: number; hi: number; label: string; domain: CellDomain };
 }
 
 /**
@@ -76,7 +81,9 @@ export async function summaryChoropleth(r: SummaryRows | null, iso: IsoEntry[], 
   const without = r.slice && r.units ? unitsWithout(r.units, b, t, match, c.values) : [];
   const pairs: Choro['pairs'] = [...c.pairs, ...without.map((u): [number, string] => [u, NO_SLICE_GREY])];
   const legend = [...c.legend, ...(without.length ? [{ color: NO_SLICE_GREY, label: `no cells ${r.slice}` }] : []), ...(r.sliceCells ? [{ color: SLICE_CELLS_COLOUR, label: `the cells ${r.slice} (only these are in it)` }] : [])];
-  return { pairs, legend, title: `${what} by ${level === 2 ? 'district' : 'province'}${slice}`, code: `${r.value} by ${b}`, values: c.values, dec, unit, level, ...(r.sliceCells ? { sliceCells: { ...r.sliceCells, label: r.slice ?? '' } } : {}) };
+  // the interval's cells are drawn in the summary's units only: those with the interval and those greyed without it
+  const domain: CellDomain = [{ code: key, values: pairs.map(([u]) => u).filter((u): u is number => typeof u === 'number') }];
+  return { pairs, legend, title: `${what} by ${level === 2 ? 'district' : 'province'}${slice}`, code: `${r.value} by ${b}`, values: c.values, dec, unit, level, ...(r.sliceCells ? { sliceCells: { ...r.sliceCells, label: r.slice ?? '', domain } } : {}) };
 }
 
 /**

@@ -9,6 +9,7 @@ import type { CatchmentResult } from '../core/api';
 import type { MapLabel } from '../ui/MapView';
 import { catchmentExportInfo, catchmentLayer, sliceCellsStyle, SOURCE_HUES, similarCellsLayer, similarUnitsChoropleth, summaryChoropleth, type Choro } from './result-layers';
 import { getRaster } from './services';
+import { domainKey } from '../core/map/domain-mask';
 import type { SummaryRows } from './panels/SummaryPanel';
 import type { BundleData } from './useBundleData';
 import type { MapLayer } from './useMapLayer';
@@ -102,15 +103,15 @@ export function useResultLayers(state: UrlState, data: BundleData, layer: MapLay
     }
     void getRaster().styleCells(key, grid, values, palette).then(() => { performance.mark('catchment:styled'); setChoro(null); showCells(key, palette); setCatchDrawn({ r, key }); });
   }, [grid, showCells, dropCells, fitTo]);
-  // a map of one interval: its cells over the units, in one colour, every other cell transparent
-  const sliceKey = choro?.sliceCells ? `cells:slice:${choro.sliceCells.code}:${choro.sliceCells.lo}:${choro.sliceCells.hi}` : null;
+  // a map of one interval: its cells in the summary's units, in one colour, every other cell transparent
+  const sliceKey = choro?.sliceCells ? `cells:slice:${choro.sliceCells.code}:${choro.sliceCells.lo}:${choro.sliceCells.hi}:${domainKey(choro.sliceCells.domain)}` : null;
   useEffect(() => {
     const sc = choro?.sliceCells;
     const rec = sc && byCode.get(sc.code);
     if (!sc || !rec || !sliceKey) { dropCells('slice'); return; }
     let cancel = false;
     const st = sliceCellsStyle(sc, sc.label);
-    getRaster().styleCog(sliceKey, rec, st.breaks, st.colors).then(() => { if (!cancel) showCells(sliceKey, st.palette); }, () => { /* the units stay; no cells drawn */ });
+    getRaster().styleCog(sliceKey, rec, st.breaks, st.colors, sc.domain).then(() => { if (!cancel) showCells(sliceKey, st.palette); }, () => { /* the units stay; no cells drawn */ });
     return () => { cancel = true; };
   }, [sliceKey]);
   // the switch relabels the legend of the catchment on the map (the colours, and so the worker's style, stay)

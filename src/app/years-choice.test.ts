@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseYears, seriesOfVars, yearArg, yearsParam, yearsR } from './years-choice';
+import { parseYears, seriesOfVars, yearArg, yearsParam } from './years-choice';
 
 describe('years choice', () => {
   it('reads and writes the hash value', () => {
@@ -17,13 +17,6 @@ describe('years choice', () => {
     expect(yearArg({ kind: 'all' }, [1990, 2000, 2005])).toEqual([1990, 2000, 2005]);
     expect(yearArg({ kind: 'all' }, [])).toBeUndefined();
     expect(yearArg(null, [2000])).toBeUndefined();
-  });
-
-  it('writes years as R text the API parses', () => {
-    expect(yearsR([2000])).toBe('2000');
-    expect(yearsR([2000, 2001, 2002])).toBe('2000:2002');
-    expect(yearsR([2000, 2017])).toBe('c(2000, 2017)');
-    expect(yearsR([1990, 2000, 2001])).toBe('c(1990, 2000, 2001)');
   });
 
   it('finds the series of the chosen codes: stems of gridded members, years held by all; null with a plain code', () => {

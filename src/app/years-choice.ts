@@ -41,13 +41,6 @@ export function yearArg(c: YearsChoice | null, held: readonly number[]): number[
   return held.length ? [...held] : undefined;
 }
 
-/** R text of whole years as the API parses it: `2000`, `2000:2017` for consecutive years, else `c(1990, 2000)`. */
-export function yearsR(ys: readonly number[]): string {
-  if (ys.length === 1) return String(ys[0]);
-  const run = ys.every((y, i) => i === 0 || y === ys[i - 1] + 1);
-  return run && ys.length > 2 ? `${ys[0]}:${ys[ys.length - 1]}` : `c(${ys.join(', ')})`;
-}
-
 /** What the Years choice needs of a series (src/ui/series-info.ts `SeriesInfo`). */
 export interface SeriesYears {
   /** Series stem: the `var` of a call with `year`. */

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { isIndapiError } from '../core/errors';
 import { parseRLiteral } from './rliteral';
-import { deparse, deparseCall, deparseString, FULL, SHORT } from './deparse';
+import { deparse, deparseCall, deparseString, FULL, R_TEXT, SHORT } from './deparse';
 
 describe('parseRLiteral', () => {
   test.each([
@@ -167,6 +167,17 @@ describe('integer sequences from:to', () => {
     expect(parseRLiteral('2002:2000')).toEqual([2002, 2001, 2000]);
     expect(parseRLiteral('c(1990, 2000:2001)')).toEqual([1990, 2000, 2001]);
     expect(parseRLiteral('-1:1')).toEqual([-1, 0, 1]);
+  });
+  test('R text of runs (R_TEXT): three or more consecutive whole numbers as from:to, read back the same', () => {
+    const years = Array.from({ length: 18 }, (_, i) => 2000 + i);
+    expect(deparse(years, FULL, R_TEXT)).toBe('2000:2017');
+    expect(parseRLiteral(deparse(years, FULL, R_TEXT))).toEqual(years);
+    expect(deparse({ year: [2000, 2001, 2002], by: { ELEVATION: [0, 1, 2, 3.5] } }, FULL, R_TEXT)).toBe('list(year = 2000:2002, by = list(ELEVATION = c(0, 1, 2, 3.5)))');
+    expect(deparse([2000, 2017], FULL, R_TEXT)).toBe('c(2000, 2017)');
+    expect(deparse([1990, 2000, 2001], FULL, R_TEXT)).toBe('c(1990, 2000, 2001)');
+    expect(deparse([2005], FULL, R_TEXT)).toBe('2005');
+    expect(deparse([-1, 0, 1], FULL, R_TEXT)).toBe('-1:1');
+    expect(deparse([2000, 2001, 2002])).toBe('c(2000, 2001, 2002)'); // R's deparse() of doubles by default
   });
   test('refuses fractional ends and sequences over the bound', () => {
     expect(() => parseRLiteral('1.5:3')).toThrow(/Unparsable/);

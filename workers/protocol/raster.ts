@@ -5,6 +5,7 @@
 import type { GridDef } from '../../src/core/grid';
 import type { Palette } from '../../src/core/map/palette';
 import type { MercatorView } from '../../src/core/map/render-view';
+import type { CellDomain } from '../../src/core/map/domain-mask';
 import type { ClassEntry, VarRecord } from '../../src/core/types';
 
 /** Result of a look-up at a point. */
@@ -42,8 +43,11 @@ export interface RasterWorkerApi {
   /**
    * Registers a style for a bundle layer and returns its palette (for the legend).
    * @param key style key used in tile URLs
+   * @param breaks class breaks in the layer's unit (default: the catalog's)
+   * @param colors colours of the classes (default: the palette's)
+   * @param domain the cells drawn (src/core/map/domain-mask.ts): every other cell is transparent; none: all cells
    */
-  styleCog(key: string, rec: VarRecord, breaks?: number[], colors?: string[]): Promise<Palette>;
+  styleCog(key: string, rec: VarRecord, breaks?: number[], colors?: string[], domain?: CellDomain): Promise<Palette>;
   /** Registers a per-cell result (values row-major on `grid`, NaN = none) drawn with `palette`. */
   styleCells(key: string, grid: GridDef, values: Float64Array | Float32Array, palette: Palette): void;
   /** Opens a layer's COG and reads the level a zoom needs (its preview first), ahead of styling (first paint). */

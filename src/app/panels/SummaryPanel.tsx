@@ -21,7 +21,8 @@ const SeriesChart = lazyRetry(() => import('../../ui/SeriesChart').then((m) => m
 /** The bundle's national series table (read once by the page's bundle reader). */
 const loadNational = (signal: AbortSignal) => bundleAt(DATA_BASE).series(signal).then((s) => s?.table ?? null);
 import { zonalRequest, zonalText } from './zonal-choice';
-import { seriesOfVars, yearArg, yearsR, type SeriesYears } from '../years-choice';
+import { seriesOfVars, yearArg, type SeriesYears } from '../years-choice';
+import { deparse, FULL, R_TEXT } from '../../core/r/deparse';
 
 const YearsPicker = lazyRetry(() => import('./YearsPicker').then((m) => m.YearsPicker));
 
@@ -51,7 +52,7 @@ export function summaryArgs(s: PanelCtx['state'], series?: ReadonlyMap<string, S
 /** What a summary request was for, e.g. "Summary of AREA_TOTAL for ETH by ADM1_NAME_ALT, ELEVATION" (Download's "For:", the old-result line). */
 export function summaryLabel(a: GetLayerArgs): string {
   const by = byCodesOf(a);
-  return `Summary of ${a.var.join(', ')}${a.year?.length ? `, years ${yearsR(a.year)}` : ''} for ${(a.iso3 ?? ['SSA']).join(', ')}${by.length ? ` by ${by.join(', ')}` : ''}${zonalText(a)}`;
+  return `Summary of ${a.var.join(', ')}${a.year?.length ? `, years ${deparse(a.year, FULL, R_TEXT)}` : ''} for ${(a.iso3 ?? ['SSA']).join(', ')}${by.length ? ` by ${by.join(', ')}` : ''}${zonalText(a)}`;
 }
 
 export { naNote, sortByKeys, type SummaryRows } from './summary-view';

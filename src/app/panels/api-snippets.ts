@@ -2,7 +2,7 @@
  * Equivalent HTTP calls for a query: curl, R (httr) and JavaScript fetch, against the
  * OpenCPU-style contract (`<base>/ocpu/library/indapi3/R/<method>[/json]`, JSON body).
  */
-import { yearsR } from '../years-choice';
+import { deparse, FULL, R_TEXT } from '../../core/r/deparse';
 
 /** Endpoint of a method; `json` appends /json (value as JSON), else a session listing. */
 export function endpoint(apiBase: string, method: string, json: boolean): string {
@@ -16,26 +16,19 @@ export function curlSnippet(apiBase: string, method: string, args: Record<string
   return `curl -sS -X POST ${shq(endpoint(apiBase, method, json))} \\\n  -H 'Content-Type: application/json' \\\n  -d ${shq(JSON.stringify(args))}`;
 }
 
-/** True for a non-empty list of whole years. */
-const isYears = (x: unknown): x is number[] => Array.isArray(x) && x.length > 0 && x.every((y) => Number.isInteger(y));
-
-/** R value literal of a JSON value (vectors as c(...), objects as list(...); an object's `year` as the API's R text, `2000:2017`). */
-export function rLiteral(v: unknown): string {
-  if (v === null || v === undefined) return 'NULL';
-  if (typeof v === 'boolean') return v ? 'TRUE' : 'FALSE';
-  if (typeof v === 'number') return String(v);
-  if (typeof v === 'string') return JSON.stringify(v);
-  if (Array.isArray(v)) return v.length === 1 ? `list(${rLiteral(v[0])})` : `c(${v.map(rLiteral).join(', ')})`;
-  return `list(${Object.entries(v as Record<string, unknown>).map(([k, x]) => `${/^[A-Za-z.][A-Za-z0-9._]*$/.test(k) ? k : JSON.stringify(k)} = ${k === 'year' && isYears(x) ? yearsR(x) : Array.isArray(x) ? `c(${x.map(rLiteral).join(', ')})` : rLiteral(x)}`).join(', ')})`;
-}
-
-/** R httr snippet (JSON body, value parsed with jsonlite). */
+/**
+ * R httr snippet (JSON body, value parsed with jsonlite). The body is the core deparser's R text
+ * of the arguments curl sends (JSON's values: undefined ones left out), runs of whole numbers as
+ * `from:to` (`year = 2000:2017`); httr writes it back to that JSON (jsonlite, length-one vectors
+ * unboxed: the contract reads "KEN" and ["KEN"] alike).
+ */
 export function httrSnippet(apiBase: string, method: string, args: Record<string, unknown>): string {
+  const body = JSON.parse(JSON.stringify(args)) as unknown;
   return [
     'library(httr)',
     'library(jsonlite)',
     `r <- POST(${JSON.stringify(endpoint(apiBase, method, true))},`,
-    `  body = ${rLiteral(args)},`,
+    `  body = ${deparse(body, FULL, R_TEXT)},`,
     '  encode = "json")',
     'stop_for_status(r)',
     'x <- fromJSON(content(r, as = "text", encoding = "UTF-8"))',

@@ -67,8 +67,26 @@ export const FULL: DeparseLimits = { maxChars: Infinity, maxElements: Infinity, 
  */
 export const SHORT: DeparseLimits = { maxChars: 200, maxElements: 20, maxScalars: 200, maxDepth: 20 };
 
+/**
+ * How a value is written, beyond R's `deparse()` of doubles (the default: every number as
+ * JSON gives it, a double).
+ */
+export interface DeparseStyle {
+  /**
+   * A vector of three or more consecutive increasing whole numbers as `from:to` (`2000:2017`),
+   * as R's `deparse()` writes an integer run: the R text of a run of years (the API's `year`
+   * argument). jsonlite writes `2000:2017` and `c(2000, ..., 2017)` to the same JSON.
+   */
+  runs?: boolean;
+}
+
+/** R text of whole years (or any whole numbers): `2000`, `2000:2017` for a run, else `c(1990, 2000)` ({@link DeparseStyle.runs}). */
+export const R_TEXT: DeparseStyle = { runs: true };
+
 interface State {
   lim: DeparseLimits;
+  /** Runs of whole numbers as `from:to` ({@link DeparseStyle.runs}). */
+  runs?: boolean;
   /** Scalars still allowed. */
   left: number;
   /** Nesting depth of the value being deparsed. */
@@ -114,6 +132,11 @@ function dep(v: unknown, st: State): string {
   }
 }
 
+/** True for three or more consecutive increasing whole numbers (an R integer run `from:to`). */
+function isRun(v: unknown[]): boolean {
+  return v.length > 2 && v.every((x, i) => typeof x === 'number' && Number.isSafeInteger(x) && (i === 0 || x === (v[i - 1] as number) + 1));
+}
+
 function depInner(v: unknown, st: State): string {
   if (Array.isArray(v)) {
     if (v.length === 0) return 'NULL';
@@ -124,6 +147,10 @@ function depInner(v: unknown, st: State): string {
       if (v.length === 1) {
         st.left--;
         return scalar(v[0], st);
+      }
+      if (st.runs && isRun(v)) {
+        st.left -= 2;
+        return `${formatRNumber(v[0] as number)}:${formatRNumber(v[v.length - 1] as number)}`;
       }
       return `c(${elements(v, st, (x) => (st.left--, scalar(x, st))).join(', ')})`;
     }
@@ -142,9 +169,10 @@ function depInner(v: unknown, st: State): string {
  * Deparses a JSON-like value to R source.
  * @param v string, number, boolean, null, arrays (atomic -> `c()`, mixed or nested -> `list()`), objects (`list(name = ...)`).
  * @param limits how much of a long value to show (default {@link FULL}: all of it).
+ * @param style how numbers are written (default: as R's `deparse()` of doubles; {@link R_TEXT}: runs as `from:to`).
  */
-export function deparse(v: unknown, limits: DeparseLimits = FULL): string {
-  return dep(v, { lim: limits, left: limits.maxScalars, depth: 0 });
+export function deparse(v: unknown, limits: DeparseLimits = FULL, style: DeparseStyle = {}): string {
+  return dep(v, { lim: limits, left: limits.maxScalars, depth: 0, runs: style.runs });
 }
 
 /**
