@@ -3,11 +3,14 @@
  * the link keeps the year, the map's legend says it is a national value on the country
  * outlines, and the Summaries draw Nigeria's PWT_POP line (68 years, 1950-2017, as pwt9.1); a
  * Summaries run over the years 2000:2017 (link key yrs=) gives Nigeria's 18 rows with a year column.
+ * Then offline (the service worker synced), the same page: End and the arrows move the change
+ * map's and the year map's legend, the link follows, the chart stays.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launch } from './app-helpers';
 import { startServer, type Started } from './helpers';
+import { waitSynced } from './offline-helpers';
 
 let srv: Started;
 let browser: Browser;
@@ -50,4 +53,30 @@ test('a national series: year control, change map link, line chart per country',
   // each year once, written plainly (no digit grouping)
   const years = await res.locator('tbody tr', { hasText: 'NGA' }).locator('td[data-col="year"]').allTextContents();
   expect([...years].sort()).toEqual(Array.from({ length: 18 }, (_, i) => String(2000 + i)));
-}, 240_000);
+
+  // Offline, the same page: the year control still moves the change map and the year's map by keyboard
+  await waitSynced(page);
+  await page.context().setOffline(true);
+  try {
+    const title = page.locator('.series-legend summary h3');
+    const countries = page.locator('.series-legend details p.muted', { hasText: ' countries · ' });
+    await slider.focus();
+    await page.keyboard.press('End');
+    await expect.poll(() => value.textContent()).toBe('1950–2017');
+    await expect.poll(() => title.textContent()).toBe('Change (%) of Population (PWT 9.1), 1950–2017 (%)');
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => title.textContent()).toBe('Change (%) of Population (PWT 9.1), 1950–2016 (%)');
+    await page.selectOption('.change-row select', '');
+    await expect.poll(() => title.textContent()).toBe('Population (PWT 9.1), 2016 (million people)');
+    await slider.focus();
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => title.textContent()).toBe('Population (PWT 9.1), 2015 (million people)');
+    await expect.poll(() => value.textContent()).toBe('2015');
+    await expect.poll(() => page.evaluate(() => location.hash)).toContain('year=2015');
+    // PWT 9.1 has 46 of the 49 countries of the grid (no ERI, SOM, SSD) in 2015
+    expect(await countries.textContent()).toMatch(/^46 countries · /);
+    expect(await chart.locator('g[data-iso3=NGA] circle').count()).toBe(68);
+  } finally {
+    await page.context().setOffline(false);
+  }
+}, 300_000);
