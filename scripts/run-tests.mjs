@@ -3,31 +3,67 @@
 // then prints one plain closing line "N passed, N failed" (and skipped) over all, for CI logs.
 // Exit code is non-zero when anything failed, when no test ran, or when a tier skipped a test
 // (nothing is skipped silently: a test that cannot run fails).
-import { spawnSync } from 'node:child_process';
-import { readFileSync, mkdirSync } from 'node:fs';
+//
+// Order: the unit tier, the interop tier and the app build run at the same time, then the
+// end-to-end tier. Neither the unit nor the interop tier keeps two cores busy on its own (1.1
+// and 0.9 cores on average, measured with /usr/bin/time on the 2-core machine: servers
+// starting, R and GDAL child processes, Redis and haproxy waits), and the build is one core;
+// the end-to-end tier is CPU-bound (Chromium's software WebGL) and runs alone. Every test
+// writes only into its own temp dirs and ports (no test reads dist/ but the end-to-end tier), so
+// the three share nothing. The output of each is kept in test-results/<tier>.log and printed
+// whole when it ends, so the CI log reads tier by tier.
+import { spawn } from 'node:child_process';
+import { createWriteStream, readFileSync, mkdirSync } from 'node:fs';
 
 mkdirSync('test-results', { recursive: true });
-const suites = [
-  { name: 'unit', args: ['vitest', 'run', '--reporter=default', '--reporter=json', '--outputFile.json=test-results/unit.json'] },
-  { name: 'interop', args: ['vitest', 'run', '--config', 'vitest.interop.config.ts', '--reporter=default', '--reporter=json', '--outputFile.json=test-results/interop.json'] },
-  { name: 'e2e', pre: ['npm', ['run', 'build']], args: ['vitest', 'run', '--config', 'vitest.e2e.config.ts', '--reporter=default', '--reporter=json', '--outputFile.json=test-results/e2e.json'] },
-];
+const vitest = (name, config) => ['vitest', 'run', ...(config ? ['--config', config] : []), '--reporter=default', '--reporter=json', `--outputFile.json=test-results/${name}.json`];
+
+/**
+ * Runs a command; with `log`, its output goes to that file and is printed when it ends.
+ * @returns its exit code (1 when it could not start)
+ */
+function run(cmd, args, log) {
+  return new Promise((resolve) => {
+    const t0 = Date.now();
+    const out = log ? createWriteStream(log) : null;
+    const p = spawn(cmd, args, { stdio: log ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+    if (out) { p.stdout.pipe(out, { end: false }); p.stderr.pipe(out, { end: false }); }
+    p.on('error', (e) => { out?.write(`\n${cmd}: ${e.message}\n`); });
+    p.on('close', (code) => {
+      const done = () => {
+        if (log) process.stdout.write(`\n===== ${log} (${((Date.now() - t0) / 1000).toFixed(0)} s) =====\n${readFileSync(log, 'utf8')}\n`);
+        resolve(code ?? 1);
+      };
+      if (out) out.end(done); else done();
+    });
+  });
+}
+
 let passed = 0, failed = 0, skipped = 0, bad = false;
-for (const s of suites) {
-  if (s.pre) {
-    const r = spawnSync(s.pre[0], s.pre[1], { stdio: 'inherit' });
-    if (r.status !== 0) { bad = true; console.error(`${s.name}: build failed`); continue; }
-  }
-  const r = spawnSync('npx', s.args, { stdio: 'inherit' });
-  if (r.status !== 0) bad = true;
+/** Adds a tier's JSON report to the totals. */
+function count(name, code) {
+  if (code !== 0) bad = true;
   try {
-    const j = JSON.parse(readFileSync(`test-results/${s.name}.json`, 'utf8'));
+    const j = JSON.parse(readFileSync(`test-results/${name}.json`, 'utf8'));
     const sk = j.numPendingTests + (j.numTodoTests ?? 0);
     passed += j.numPassedTests; failed += j.numFailedTests; skipped += sk;
-    console.log(`${s.name}: ${j.numPassedTests} passed, ${j.numFailedTests} failed, ${sk} skipped`);
+    console.log(`${name}: ${j.numPassedTests} passed, ${j.numFailedTests} failed, ${sk} skipped`);
     if (j.numFailedTestSuites) bad = true;
-    if (sk > 0) { bad = true; console.error(`${s.name}: ${sk} test(s) skipped; a tier skips nothing`); }
-  } catch { bad = true; console.error(`${s.name}: no report`); }
+    if (sk > 0) { bad = true; console.error(`${name}: ${sk} test(s) skipped; a tier skips nothing`); }
+  } catch { bad = true; console.error(`${name}: no report`); }
 }
+
+const t0 = Date.now();
+const [unit, interop, build] = await Promise.all([
+  run('npx', vitest('unit'), 'test-results/unit.log'),
+  run('npx', vitest('interop', 'vitest.interop.config.ts'), 'test-results/interop.log'),
+  run('npm', ['run', 'build'], 'test-results/build.log'),
+]);
+count('unit', unit);
+count('interop', interop);
+console.log(`unit, interop and build: ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+if (build !== 0) { bad = true; console.error('e2e: build failed'); }
+else count('e2e', await run('npx', vitest('e2e', 'vitest.e2e.config.ts')));
+
 console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
 if (bad || failed > 0 || passed === 0) process.exit(1);
