@@ -4,8 +4,8 @@
 // Exit code is non-zero when anything failed, when no test ran, or when a tier skipped a test
 // (nothing is skipped silently: a test that cannot run fails).
 //
-// Order: the unit tier, the interop tier and the app build run at the same time, then the
-// end-to-end tier. Neither the unit nor the interop tier keeps two cores busy on its own (1.1
+// Order: the type check, the linters, the unit tier, the interop tier and the app build run at
+// the same time, then the end-to-end tier. Neither the unit nor the interop tier keeps two cores busy on its own (1.1
 // and 0.9 cores on average, measured with /usr/bin/time on the 2-core machine: servers
 // starting, R and GDAL child processes, Redis and haproxy waits), and the build is one core;
 // the end-to-end tier is CPU-bound (Chromium's software WebGL) and runs alone. Every test
@@ -54,14 +54,18 @@ function count(name, code) {
 }
 
 const t0 = Date.now();
-const [unit, interop, build] = await Promise.all([
+const [typecheck, lint, unit, interop, build] = await Promise.all([
+  run('npm', ['run', 'typecheck'], 'test-results/typecheck.log'),
+  run('npm', ['run', 'lint'], 'test-results/lint.log'),
   run('npx', vitest('unit'), 'test-results/unit.log'),
   run('npx', vitest('interop', 'vitest.interop.config.ts'), 'test-results/interop.log'),
   run('npm', ['run', 'build'], 'test-results/build.log'),
 ]);
+if (typecheck !== 0) { bad = true; console.error('typecheck failed'); }
+if (lint !== 0) { bad = true; console.error('lint failed'); }
 count('unit', unit);
 count('interop', interop);
-console.log(`unit, interop and build: ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+console.log(`typecheck, lint, unit, interop and build: ${((Date.now() - t0) / 1000).toFixed(0)} s`);
 if (build !== 0) { bad = true; console.error('e2e: build failed'); }
 else count('e2e', await run('npx', vitest('e2e', 'vitest.e2e.config.ts')));
 
