@@ -385,6 +385,13 @@ const FORMAT_SPELLING_CASES: ContractCase[] = [
     status: 200,
     text: [/^getLayer-ELEVATION-ADM1_NAME_ALT-KEN\.gpkg$/m, /^datapackage\.json$/m],
   },
+  {
+    name: 'indapi gpkg with by = "ISO3" (ISO3 both a country key and the by key) writes the GeoPackage, not a 500',
+    session: { method: 'POST', path: `${R}/indapi`, headers: FORM, body: "var='ELEVATION'&iso3='KEN'&by='ISO3'&format='gpkg'" },
+    request: { path: `${P}/tmp/{key}/files/` },
+    status: 200,
+    text: [/^getLayer-ELEVATION-ISO3-KEN\.gpkg$/m],
+  },
   { name: 'catchment with format "tif " writes the travel-time raster', session: catchmentSession({ format: 'tif ' }), request: { path: `${P}/tmp/{key}/files/` }, status: 200, text: [/^catchment-TRAVEL_TIME-.*\.tif$/m] },
   { name: 'indapi/json with format " data.table" answers the table', request: { method: 'POST', path: `${R}/indapi/json`, headers: JSONH, body: JSON.stringify({ var: 'ELEVATION', iso3: 'KEN', format: ' data.table' }) }, status: 201, json: (v) => expect(v).toEqual([expect.objectContaining({ ISO3: 'KEN' })]) },
   { name: 'catchment with an unknown format is 400 listing the catchment formats', request: { method: 'POST', path: `${R}/catchment`, headers: JSONH, body: JSON.stringify({ xy: NAIROBI, format: 'plot' }) }, status: 400, text: ["'format': catchment writes csv"] },

@@ -3,6 +3,7 @@ import initSqlJs from 'sql.js';
 import { FIXED_NOW, FIXTURE_META, TABLE_KEN_ADM1 } from '../../../../tests/formats/formats.fixture';
 import { genFile } from '../index';
 import { normalizeFormat } from '../registry';
+import type { Row } from '../../types';
 
 /** Two made-up square "units" of the fixture's provinces (tests only). */
 const square = (x: number, y: number) => ({ type: 'Polygon' as const, coordinates: [[[x, y], [x + 1, y], [x + 1, y + 1], [x, y + 1], [x, y]]] });
@@ -45,6 +46,26 @@ describe('gpkg (GeoPackage) through the registry', () => {
       // the unit's own square, or the country's for the total row
       expect(minx).toBe(row.ADM1_NAME_ALT ? 34 + TABLE_UNITS.indexOf(String(row.ADM1_NAME_ALT)) : 33);
     }
+    db.close();
+  });
+
+  it('a column repeated by name (by = "ISO3") is written once, a name equal but for case gets _2 (SQLite refused the table: a 500)', async () => {
+    const cols = [
+      { name: 'ISO3', role: 'key' as const, label: 'Country code', unit: '', type: 'string' as const },
+      { name: 'total', role: 'key' as const, label: 'Overall row', unit: '', type: 'integer' as const },
+      { name: 'ISO3', role: 'key' as const, label: 'Country code', unit: '', type: 'string' as const },
+      { name: 'elevation', role: 'value' as const, label: 'Elevation (lower case)', unit: 'm', type: 'number' as const },
+      { name: 'ELEVATION', role: 'value' as const, label: 'Elevation', unit: 'm', type: 'number' as const },
+    ];
+    const table = { columns: cols, rows: [{ ISO3: 'KEN', total: 1, elevation: 5, ELEVATION: 779 }, { ISO3: 'KEN', ELEVATION: 779 }] as Row[], meta: FIXTURE_META };
+    const r = await genFile({ format: 'gpkg', method: 'getLayer', args: { var: ['ELEVATION'], iso3: ['KEN'], by: ['ISO3'] }, table, meta: FIXTURE_META, now: FIXED_NOW, basemap: basemap as never });
+    const db = new (await initSqlJs()).Database(r.files[0].bytes);
+    const layer = db.exec('SELECT table_name FROM gpkg_contents')[0].values[0][0] as string;
+    const rows = db.exec(`SELECT ISO3, total, elevation, ELEVATION_2 FROM "${layer}" ORDER BY fid`)[0];
+    expect(db.exec(`SELECT * FROM "${layer}"`)[0].columns).toEqual(['fid', 'geom', 'ISO3', 'total', 'elevation', 'ELEVATION_2']);
+    expect(rows.values).toEqual([['KEN', 1, 5, 779], ['KEN', null, null, 779]]);
+    const dp = JSON.parse(new TextDecoder().decode(r.files.find((f) => f.name === 'datapackage.json')!.bytes));
+    expect(dp.resources[0].schema.fields.map((f: { name: string }) => f.name)).toEqual(['ISO3', 'total', 'elevation', 'ELEVATION_2']);
     db.close();
   });
 

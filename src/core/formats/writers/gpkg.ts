@@ -170,6 +170,29 @@ function sqlType(rows: Row[], name: string): 'INTEGER' | 'REAL' | 'TEXT' {
 const q = (s: string) => `"${s.replace(/"/g, '""')}"`;
 
 /**
+ * The table's columns as SQLite takes them, with their SQL names. A column repeated by name
+ * (`by = "ISO3"` lists ISO3 among the country keys and as the `by` key; rows hold one value per
+ * name) is written once, as SQLite refuses two columns of one name; a different name equal to an
+ * earlier one but for case (SQLite compares names without case; `fid` and `geom` are taken) gets
+ * `_2`, `_3`, ...
+ * @returns the columns written, in order, each with its SQL name
+ */
+function gpkgColumns(table: TableResult): Array<{ col: TableResult['columns'][number]; sql: string }> {
+  const names = new Set<string>();
+  const taken = new Set(['fid', 'geom']);
+  const out: Array<{ col: TableResult['columns'][number]; sql: string }> = [];
+  for (const col of table.columns) {
+    if (names.has(col.name)) continue;
+    names.add(col.name);
+    let sql = col.name;
+    for (let k = 2; taken.has(sql.toLowerCase()); k++) sql = `${col.name}_${k}`;
+    taken.add(sql.toLowerCase());
+    out.push({ col, sql });
+  }
+  return out;
+}
+
+/**
  * The GeoPackage bytes of a table: one feature table `layer` with a geometry column `geom`.
  * @param layer table name (also the layer name QGIS and GDAL show)
  * @param description the layer's description (gpkg_contents)
@@ -186,11 +209,12 @@ export async function writeGpkg(layer: string, table: TableResult, geoms: Array<
     db.run('INSERT INTO gpkg_spatial_ref_sys VALUES (?, ?, ?, ?, ?, ?)', ['Undefined cartesian SRS', -1, 'NONE', -1, 'undefined', 'undefined cartesian coordinate reference system']);
     db.run('INSERT INTO gpkg_spatial_ref_sys VALUES (?, ?, ?, ?, ?, ?)', ['Undefined geographic SRS', 0, 'NONE', 0, 'undefined', 'undefined geographic coordinate reference system']);
     db.run('INSERT INTO gpkg_spatial_ref_sys VALUES (?, ?, ?, ?, ?, ?)', ['WGS 84 geodetic', 4326, 'EPSG', 4326, WGS84_WKT, 'longitude/latitude coordinates in decimal degrees on the WGS 84 spheroid']);
-    const names = table.columns.map((c) => c.name);
+    const cols = gpkgColumns(table);
+    const names = cols.map((c) => c.col.name);
     const types = names.map((n) => sqlType(table.rows, n));
-    db.run(`CREATE TABLE ${q(layer)} (fid INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, geom ${geometryType}${names.map((n, i) => `, ${q(n)} ${types[i]}`).join('')})`);
+    db.run(`CREATE TABLE ${q(layer)} (fid INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, geom ${geometryType}${cols.map((c, i) => `, ${q(c.sql)} ${types[i]}`).join('')})`);
     const env = [Infinity, -Infinity, Infinity, -Infinity];
-    const ins = db.prepare(`INSERT INTO ${q(layer)} (geom${names.map((n) => `, ${q(n)}`).join('')}) VALUES (?${names.map(() => ', ?').join('')})`);
+    const ins = db.prepare(`INSERT INTO ${q(layer)} (geom${cols.map((c) => `, ${q(c.sql)}`).join('')}) VALUES (?${names.map(() => ', ?').join('')})`);
     db.run('BEGIN');
     for (const [k, r] of table.rows.entries()) {
       const g = geoms[k];
@@ -219,7 +243,7 @@ export function write(): FormatWriter {
     const description = `${p.base}: one feature per row of the summary table, EPSG:4326; ${type === 'POINT' ? 'cell centres as points' : geoms.some((g) => g) ? 'unit outlines (cells traced) or the request\'s shapes' : 'no geometry (the rows are not units with outlines)'}.`;
     const data = fileOf(`${p.base}.gpkg`, await writeGpkg(p.base.replace(/[^A-Za-z0-9_]/g, '_'), table, geoms, type, description, p.now));
     onProgress?.(1, 6);
-    p.info.dataFiles.push({ name: data.name, mediaType: data.mediaType, format: 'gpkg', columns: table.columns, description: `OGC GeoPackage 1.3 (SQLite) with one feature table: ${description}` });
+    p.info.dataFiles.push({ name: data.name, mediaType: data.mediaType, format: 'gpkg', columns: gpkgColumns(table).map((c) => ({ ...c.col, name: c.sql })), description: `OGC GeoPackage 1.3 (SQLite) with one feature table: ${description}` });
     const files = [data, ...sideFiles(p, [data], true)];
     onProgress?.(6, 6);
     return { files };
