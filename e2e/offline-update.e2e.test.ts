@@ -29,6 +29,11 @@ afterAll(async () => { await browser?.close(); await srv?.stop(); rmSync(tmp, { 
 
 test('a new manifest drops only the cached blocks of the changed COG and tells the page', async () => {
   const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  // The per-layer (on-demand) mode, whose block cache this test is about: with the embedded
+  // bundle's keep-everything default, keeping ADM1_NAME_ALT whole after the first map takes its
+  // blocks out of the recent list at a moment of its own, which raced the assertions below on a
+  // loaded machine (the 'Free all' preference, as in offline-ondemand and offline-tiles).
+  await ctx.addInitScript(() => { try { localStorage.setItem('indapi3.keepAll', '0'); } catch { /* storage off */ } });
   const page = await ctx.newPage();
   await page.goto(`${srv.url}#v=ELEVATION`);
   await page.waitForFunction(() => !!navigator.serviceWorker?.controller, undefined, { timeout: 60_000 });
