@@ -242,7 +242,8 @@ describe('the map app on the bundle', () => {
     await expect.poll(() => page.locator('details[aria-label="Choropleth legend"] h3').textContent(), { timeout: 20_000 }).toContain('Distance to a place of 50k+ people');
     await expect.poll(pairs).not.toBe(before);
     expect(await page.locator('details[aria-label="Choropleth legend"] h3').textContent()).toContain('(km)');
-    expect(await res.locator('.chart svg').first().textContent()).toContain('(km)');
+    // the chart is drawn again at the page's next idle moment (src/ui/BarChart.tsx idleMoment): wait for it
+    await expect.poll(() => res.locator('.chart svg').first().textContent(), { timeout: 20_000 }).toContain('(km)');
     await settle(page);
     await shot(page, '03d-summary-cod-chart-dist');
     expect(errors).toEqual([]);
