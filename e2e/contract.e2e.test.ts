@@ -13,6 +13,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startServer, type Started } from './helpers';
+import { perLayerMode } from './offline-helpers';
 import { CASES, type CaseResponse } from '../tests/contract/cases';
 import { runCase, type SendRequest, type Transport } from '../tests/contract/run-case';
 import { bundleDir } from '../tests/contract/backend';
@@ -63,7 +64,7 @@ beforeAll(async () => {
   context = await browser.newContext();
   // the offline case checks the per-layer path of large bundles (unused COGs fail clearly): the
   // embedded bundle is not kept whole by default here (the "Free all" preference, src/app/keep-all.ts)
-  await context.addInitScript(() => { try { localStorage.setItem('indapi3.keepAll', '0'); } catch { /* storage off */ } });
+  await perLayerMode(context);
   page = await context.newPage();
   await page.goto(srv.url);
   await swReady(page);

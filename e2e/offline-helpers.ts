@@ -1,6 +1,6 @@
 /** Helpers of the offline end-to-end tests: the service worker's storage status, precache sync, summaries, keep offline. */
 import { expect } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 
 /** What the service worker stores (its `storage-status` answer to STORAGE_STATUS). */
 export function storageStatus(page: Page): Promise<any> {
@@ -44,4 +44,14 @@ export async function summarise(page: Page, hash: string): Promise<string> {
   const err = page.locator('#panel-summary .msg.error');
   await expect.poll(async () => (await body.locator('tr').count()) > 2 || (await err.count()) > 0, { timeout: 30_000 }).toBe(true);
   return (await err.count()) ? `ERROR ${await err.first().textContent()}` : ((await body.textContent()) ?? '');
+}
+
+/**
+ * Puts a context in the per-layer (on-demand) offline mode before any page loads: the 'Free all'
+ * preference (`indapi3.keepAll = '0'`, src/app/keep-all.ts KEEP_ALL_PREF) a user who chose it
+ * has. Tests of the block cache need it: with the embedded bundle's keep-everything default,
+ * pinning a file after the first map drops its blocks from the recent list at a moment of its own.
+ */
+export async function perLayerMode(ctx: BrowserContext): Promise<void> {
+  await ctx.addInitScript(() => { try { localStorage.setItem('indapi3.keepAll', '0'); } catch { /* storage off */ } });
 }

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser } from 'playwright-core';
 import Papa from 'papaparse';
 import { startServer, type Started, injectAxe } from './helpers';
-import { storageStatus, summarise, waitSynced } from './offline-helpers';
+import { perLayerMode, storageStatus, summarise, waitSynced } from './offline-helpers';
 import { launch, shot } from './app-helpers';
 
 /**
@@ -22,7 +22,7 @@ import { launch, shot } from './app-helpers';
  */
 async function onDemandContext(browser: Browser) {
   const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  await ctx.addInitScript(() => { try { localStorage.setItem('indapi3.keepAll', '0'); } catch { /* storage off */ } });
+  await perLayerMode(ctx);
   return ctx;
 }
 

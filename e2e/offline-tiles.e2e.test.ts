@@ -14,7 +14,7 @@
 import { describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { type Started } from './helpers';
-import { storageStatus, summarise, waitSynced } from './offline-helpers';
+import { perLayerMode, storageStatus, summarise, waitSynced } from './offline-helpers';
 import { settle, shot, waitMap, serverAndBrowser } from './app-helpers';
 import { decodePng } from './png';
 
@@ -24,7 +24,7 @@ import { decodePng } from './png';
  * map, is told not to (the preference a person sets with "Free all", src/app/keep-all.ts).
  */
 async function perLayer(ctx: import('playwright-core').BrowserContext): Promise<void> {
-  await ctx.addInitScript(() => { try { localStorage.setItem('indapi3.keepAll', '0'); } catch { /* storage off */ } });
+  await perLayerMode(ctx);
 }
 
 /** Paths of the COGs the storage status lists as recently used (cached because they were read). */

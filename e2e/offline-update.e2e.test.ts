@@ -12,7 +12,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { startServer, type Started } from './helpers';
-import { storageStatus } from './offline-helpers';
+import { perLayerMode, storageStatus } from './offline-helpers';
 import { launch } from './app-helpers';
 
 let tmp: string;
@@ -33,7 +33,7 @@ test('a new manifest drops only the cached blocks of the changed COG and tells t
   // bundle's keep-everything default, keeping ADM1_NAME_ALT whole after the first map takes its
   // blocks out of the recent list at a moment of its own, which raced the assertions below on a
   // loaded machine (the 'Free all' preference, as in offline-ondemand and offline-tiles).
-  await ctx.addInitScript(() => { try { localStorage.setItem('indapi3.keepAll', '0'); } catch { /* storage off */ } });
+  await perLayerMode(ctx);
   const page = await ctx.newPage();
   await page.goto(`${srv.url}#v=ELEVATION`);
   await page.waitForFunction(() => !!navigator.serviceWorker?.controller, undefined, { timeout: 60_000 });

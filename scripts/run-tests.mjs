@@ -10,7 +10,7 @@
 // starting, R and GDAL child processes, Redis and haproxy waits), and the build is one core;
 // the end-to-end tier is CPU-bound (Chromium's software WebGL) and runs alone. Every test
 // writes only into its own temp dirs and ports (no test reads dist/ but the end-to-end tier), so
-// the three share nothing. The output of each is kept in test-results/<tier>.log and printed
+// the five share nothing. The output of each is kept in test-results/<tier>.log and printed
 // whole when it ends, so the CI log reads tier by tier.
 import { spawn } from 'node:child_process';
 import { createWriteStream, readFileSync, mkdirSync } from 'node:fs';
