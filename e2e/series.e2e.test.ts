@@ -5,20 +5,65 @@
  * Summaries run over the years 2000:2017 (link key yrs=) gives Nigeria's 18 rows with a year column.
  * Then offline (the service worker synced), the same page: End and the arrows move the change
  * map's and the year map's legend, the link follows, the chart stays.
+ *
+ * A gridded series made by the ingest CLI from three FIXTURE rasters (a second server on that
+ * bundle): the catalog shows it, the year control steps and plays its three years (the value
+ * under a point changes), and the change map (diff and %) reads the change at a known cell.
  */
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, test, vi } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launch } from './app-helpers';
+import { launch, mapPoint, settle, waitMap } from './app-helpers';
 import { startServer, type Started } from './helpers';
 import { waitSynced } from './offline-helpers';
+import { main as ingestCli } from '../src/node/ingest/cli';
+
+/** The fixture rasters' years (k = 0, 1, 2) and grid: 24 x 24 CELL5M cells (1/12 degree), 36E..38E, 2S..0 (Kenya). */
+const FX_YEARS = [2000, 2005, 2010];
+const FX_N = 24;
+/** The fixture's value at column c, row r (from its north-west corner) of year k: a formula, no random values. */
+const fxValue = (k: number, c: number, r: number) => (c + 1) * (k + 1) + r;
+/** A fixture cell's centre, degrees. */
+const fxCentre = (c: number, r: number): [number, number] => [36 + (c + 0.5) / 12, -(r + 0.5) / 12];
 
 let srv: Started;
+let fx: Started;
+let fxDir: string;
 let browser: Browser;
+
+/** A copy of the embedded bundle plus the series FIXTURE_NDVI, ingested from three rasters written by gdal_translate. */
+async function fixtureBundle(): Promise<string> {
+  fxDir = mkdtempSync(join(tmpdir(), 'series-e2e-'));
+  const bundle = join(fxDir, 'bundle');
+  cpSync(existsSync('dist/data/manifest.json') ? 'dist/data' : 'public/data', bundle, { recursive: true });
+  mkdirSync(join(fxDir, 'years'));
+  for (const [k, y] of FX_YEARS.entries()) {
+    const lines = [`ncols ${FX_N}`, `nrows ${FX_N}`, 'xllcorner 36', 'yllcorner -2', `cellsize ${1 / 12}`, 'NODATA_value -1'];
+    for (let r = 0; r < FX_N; r++) lines.push(Array.from({ length: FX_N }, (_, c) => fxValue(k, c, r)).join(' '));
+    writeFileSync(join(fxDir, `fx_${y}.asc`), lines.join('\n') + '\n');
+    execFileSync('gdal_translate', ['-q', '-a_srs', 'EPSG:4326', join(fxDir, `fx_${y}.asc`), join(fxDir, 'years', `FIXTURE_NDVI_${y}.tif`)]);
+  }
+  writeFileSync(join(fxDir, 'ndvi.yaml'), 'varCode: FIXTURE_NDVI\nvarLabel: Fixture NDVI (formula)\ntype: continuous\nunit: index\naggFunR: mean(FIXTURE_NDVI, na.rm=TRUE)\ndec: 1\n');
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+  try {
+    const rc = await ingestCli(['--raster', join(fxDir, 'years'), '--record', join(fxDir, 'ndvi.yaml'), '--out', bundle]);
+    if (rc !== 0) throw new Error(`ingest failed: ${err.mock.calls.map((c) => String(c[0])).join('')}`);
+  } finally { err.mockRestore(); }
+  return bundle;
+}
+
 beforeAll(async () => {
-  srv = await startServer();
+  const bundle = await fixtureBundle();
+  [srv, fx] = await Promise.all([startServer(), startServer({ DATA_DIR: bundle })]);
   browser = await launch();
+}, 180_000);
+afterAll(async () => {
+  await browser?.close(); await srv?.stop(); await fx?.stop();
+  if (fxDir) rmSync(fxDir, { recursive: true, force: true });
 });
-afterAll(async () => { await browser?.close(); await srv?.stop(); });
 
 test('a national series: year control, change map link, line chart per country', async () => {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
@@ -79,4 +124,54 @@ test('a national series: year control, change map link, line chart per country',
   } finally {
     await page.context().setOffline(false);
   }
+}, 300_000);
+
+test('a gridded series ingested from three rasters: the catalog lists it, the slider plays it, the change map reads the change', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(`${fx.url}#v=FIXTURE_NDVI_2000`);
+  await waitMap(page, 120_000);
+  const row = page.locator('.catalog-list [data-code="FIXTURE_NDVI_2000"]');
+  await expect.poll(() => row.locator('.badge.series').textContent(), { timeout: 30_000 }).toContain('Series 2000–2010');
+  const value = page.locator('[data-testid=year-value]');
+  await expect.poll(() => value.textContent(), { timeout: 30_000 }).toBe('2000');
+  // the value under a known cell (column 5, row 7 of the fixture), read by hover, year by year
+  const [c, r] = [5, 7];
+  const hoverValue = page.locator('[data-testid="hover-value"]');
+  const hover = async () => {
+    await settle(page);
+    const { x, y } = await mapPoint(page, ...fxCentre(c, r));
+    await page.mouse.move(x - 3, y); await page.mouse.move(x, y);
+  };
+  await page.evaluate(() => new Promise<void>((res) => { const m = (window as any).__indapiMap; m.once('idle', () => res()); m.jumpTo({ center: [37, -1], zoom: 7 }); }));
+  await hover();
+  await expect.poll(() => hoverValue.textContent(), { timeout: 30_000 }).toBe(`${fxValue(0, c, r).toFixed(1)} index`);
+  const slider = page.locator('[data-testid=year-control] input');
+  await slider.focus();
+  await page.keyboard.press('ArrowRight');
+  await expect.poll(() => value.textContent()).toBe('2005');
+  await expect.poll(() => page.evaluate(() => location.hash)).toContain('v=FIXTURE_NDVI_2005');
+  await hover();
+  await expect.poll(() => hoverValue.textContent(), { timeout: 30_000 }).toBe(`${fxValue(1, c, r).toFixed(1)} index`);
+  await slider.focus();
+  await page.keyboard.press('Space'); // plays: 2005 -> 2010, then stops at the last year
+  await expect.poll(() => value.textContent(), { timeout: 20_000 }).toBe('2010');
+  await expect.poll(() => page.locator('[data-testid=year-control] button.play').getAttribute('aria-pressed'), { timeout: 20_000 }).toBe('false');
+  await hover();
+  await expect.poll(() => hoverValue.textContent(), { timeout: 30_000 }).toBe(`${fxValue(2, c, r).toFixed(1)} index`);
+  // the change map, 2000-2010: diff in the layer's unit, then % change
+  const legend = page.locator('.legend', { has: page.locator('h3', { hasText: 'Change' }) }).first();
+  await page.selectOption('.change-row select', 'diff');
+  await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/chg=diff&yfrom=2000/);
+  await expect.poll(() => value.textContent()).toBe('2000–2010');
+  await expect.poll(() => legend.locator('h3').textContent(), { timeout: 30_000 }).toContain('Change of Fixture NDVI (formula), 2000–2010');
+  await hover();
+  const diff = fxValue(2, c, r) - fxValue(0, c, r);
+  await expect.poll(() => hoverValue.textContent(), { timeout: 30_000 }).toBe(`${diff.toFixed(1)} index`);
+  await page.selectOption('.change-row select', 'pct');
+  await expect.poll(() => legend.locator('h3').textContent(), { timeout: 30_000 }).toContain('Change (%) of Fixture NDVI (formula), 2000–2010');
+  expect(await legend.textContent()).toContain('% change');
+  await hover();
+  const pct = (100 * diff) / fxValue(0, c, r);
+  await expect.poll(() => hoverValue.textContent(), { timeout: 30_000 }).toBe(`${pct.toFixed(1)} % change`);
+  await page.close();
 }, 300_000);

@@ -11,6 +11,8 @@ import { levelForView, renderView, type MercatorView } from '../src/core/map/ren
 import { makeColorizer, paletteFor, quantileBreaks, type Palette } from '../src/core/map/palette';
 import { keyLevelFor, maskToDomain, type CellDomain } from '../src/core/map/domain-mask';
 import { openCog, previewLevel, type CogLayer } from './raster/layers';
+import { changeLayer } from './raster/change-layer';
+import { changeDec, changeLayerCode, changePalette, parseChangeLayerCode, type ChangeMode } from '../src/core/map/change';
 import { openBundle, type Bundle } from '../src/core/bundle';
 import { fetchTextLoader } from '../src/core/io/fetch-source';
 import type { CellInfo, RasterWorkerApi } from './protocol/raster';
@@ -58,7 +60,9 @@ function cog(code: string): Promise<CogLayer> {
   let p = cogs.get(code);
   if (p) { cogs.delete(code); cogs.set(code, p); } // most recently used last
   else {
-    p = openCog(dataBase, code);
+    // a change layer of a gridded series (src/core/map/change.ts): both years' COGs, opened as layers of their own
+    const chg = parseChangeLayerCode(code);
+    p = chg ? Promise.all([cog(chg.codeFrom), cog(chg.codeTo)]).then(([a, b]) => changeLayer(code, a, b, chg.mode)) : openCog(dataBase, code);
     const q = p;
     q.then((l) => { if (cogs.get(code) === q) opened.set(code, l); }, () => { if (cogs.get(code) === q) cogs.delete(code); });
     cogs.set(code, p);
@@ -174,6 +178,22 @@ const api: RasterWorkerApi = {
     if (colors?.length && palette.kind === 'intervals') palette.colors = palette.colors.map((_, i) => colors[i % colors.length]);
     styles.set(key, { source: rec.varCode, colorOf: makeColorizer(palette), palette, ...(domain?.length ? { domain } : {}) });
     await Promise.all([rec.varCode, ...(domain ?? []).map((d) => d.code)].map(cog));
+    return palette;
+  },
+
+  /**
+   * Registers a style for the change between two years of a gridded series and returns its
+   * palette: the per-cell change of both years' COGs at each level (workers/raster/change-layer.ts),
+   * RdBu classes on breaks symmetric about 0 taken from the coarsest level's changes.
+   * @param rec the series' record (decimals of a `diff`)
+   * @throws IndapiError IO when a COG cannot be read; BAD_ARGUMENT when they are not on one grid
+   */
+  async styleCogChange(key: string, rec: VarRecord, codeFrom: string, codeTo: string, mode: ChangeMode): Promise<Palette> {
+    const code = changeLayerCode(mode, codeFrom, codeTo);
+    const layer = await cog(code);
+    const coarse = await layer.level(layer.levelCellDeg.length - 1);
+    const palette = changePalette(coarse.values, changeDec(mode, rec.dec));
+    styles.set(key, { source: code, colorOf: makeColorizer(palette), palette });
     return palette;
   },
 

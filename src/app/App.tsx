@@ -29,10 +29,10 @@ export function App() {
   useFirstLayer(state, update, data);
   const rec = state.v ? data.byCode.get(state.v) : undefined;
   const view = useMapView(state, update, data.iso);
-  const layer = useMapLayer(rec, update);
   const series = useSeriesMap(rec, data.series, state, update);
+  const layer = useMapLayer(rec, update, series.gridChange);
   const results = useResultLayers(state, data, layer, view.fitTo);
-  const pointer = useMapPointer(state, update);
+  const pointer = useMapPointer(state, update, layer.change?.code);
   const afterMap = useAfterFirstMap();
   const phone = useMediaQuery(PHONE_QUERY);
   const [drawer, setDrawer] = useState(false);

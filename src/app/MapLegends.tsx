@@ -51,8 +51,8 @@ export function MapLegends({ rec, layer, series, results, sidePrefix, phone, opa
   const cells = !!rasterKey?.startsWith('cells:');
   const years = series.info && series.year !== null && series.years.length ? (
     <Loadable what="the year control" compact loading={null}>
-      <YearControl years={series.years} year={series.year} onYear={series.setYear} collapsed={phone}
-        national={series.info.kind === 'national' && rec ? { choro: series.choro, change: series.change, from: series.from, onChange: series.setChange, source: [rec.sourceMini || rec.sources, rec.license].filter(Boolean).join(', ') } : undefined} />
+      <YearControl years={series.years} year={series.year} onYear={series.setYear} collapsed={phone} change={{ change: series.change, from: series.from, onChange: series.setChange }}
+        national={series.info.kind === 'national' && rec ? { choro: series.choro, source: [rec.sourceMini || rec.sources, rec.license].filter(Boolean).join(', ') } : undefined} />
     </Loadable>
   ) : null;
   return (
@@ -62,7 +62,7 @@ export function MapLegends({ rec, layer, series, results, sidePrefix, phone, opa
       {series.info?.kind === 'national' && years}
       <UploadLegend phone={phone} />
       {cellsPending && <div data-testid="cells-progress"><Progress label="Drawing the similar cells" /></div>}
-      {rec && drawnRec && <Legend key={phone ? 'phone' : 'wide'} collapsed={!!choro || phone} title={`${sidePrefix}${layerTitle(rasterKey, drawnRec)}`} unit={cells ? '' : drawnRec.unit} noDataLabel={rasterKey?.startsWith('cells:catchment') ? 'Beyond the last band, or unreachable' : undefined} palette={palette} opacity={opacity} onOpacity={onOpacity}>
+      {rec && drawnRec && <Legend key={phone ? 'phone' : 'wide'} collapsed={!!choro || phone} title={`${sidePrefix}${!cells && layer.change ? layer.change.title : layerTitle(rasterKey, drawnRec)}`} unit={cells ? '' : layer.change?.unit ?? drawnRec.unit} noDataLabel={rasterKey?.startsWith('cells:catchment') ? 'Beyond the last band, or unreachable' : undefined} palette={palette} opacity={opacity} onOpacity={onOpacity}>
         {results.bandSwitch && <BandViewSwitch view={results.bandView} onView={results.setBandView} name="catch-view-map" label="Map legend: figures shown" testId="legend-band-view" />}
         {results.bandSwitch && results.bandView === 'within' && <p className="muted small">Within a time: its shade and the darker ones.</p>}
         {cells && <button type="button" className="ghost small" onClick={layer.restyle}>Back to {rec.varCode}</button>}

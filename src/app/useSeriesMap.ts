@@ -3,7 +3,8 @@
  * (`year`, `chg`, `yfrom`). A national series is drawn as a choropleth on the country outlines
  * (its values read from `series/national.csv` by the page's bundle reader, the drawing code
  * src/ui/series-map.ts loaded on first use); a gridded series draws the COG of the year, its
- * member record (`v` follows the year).
+ * member record (`v` follows the year), or the per-cell change between two years' COGs
+ * ({@link GridChange}, drawn by ./useMapLayer.ts).
  */
 import { useEffect, useMemo, useState } from 'react';
 import type { NationalSeries } from '../core/bundle';
@@ -29,12 +30,26 @@ export interface SeriesMap {
   from: number | null;
   /** The national series' choropleth (null: not a national series, or still loading). */
   choro: SeriesChoro | null;
+  /** A gridded series' change map (the two years' member codes, earlier first), or null. */
+  gridChange: GridChange | null;
   /** Why the series cannot be drawn, or null. */
   error: string | null;
   /** Draws another year. */
   setYear: (y: number) => void;
   /** Draws a change from `from` to the current year, or (null) the year's values. */
   setChange: (c: ChangeMode | null, from?: number) => void;
+}
+
+/** The change between two years of a gridded series, as the raster worker draws it (`styleCogChange`). */
+export interface GridChange {
+  /** `diff` (to - from) or `pct` (100 * (to - from) / from). */
+  mode: ChangeMode;
+  /** First (earlier) year and its member code. */
+  from: number;
+  codeFrom: string;
+  /** Second (later) year and its member code. */
+  to: number;
+  codeTo: string;
 }
 
 /** The nearest of `years` to `y` (the last year when `y` is null). */
@@ -78,10 +93,16 @@ export function useSeriesMap(rec: VarRecord | undefined, series: Map<string, Ser
     }
     return draw.seriesYearChoro(rec, draw.yearValues(table, national, year), year);
   }, [national, table, draw, rec, year, change, from]);
+  const gridChange = useMemo((): GridChange | null => {
+    if (info?.kind !== 'gridded' || !change || from === null || year === null) return null;
+    const [a, b] = from < year ? [from, year] : [year, from];
+    const codeFrom = info.members.get(a), codeTo = info.members.get(b);
+    return codeFrom && codeTo ? { mode: change, from: a, codeFrom, to: b, codeTo } : null;
+  }, [info, change, from, year]);
   const setYear = (y: number) => {
     const code = info?.kind === 'gridded' ? info.members.get(y) : undefined;
     update(code ? { v: code, year: y } : { year: y }, { replace: true });
   };
   const setChange = (c: ChangeMode | null, f?: number) => update({ chg: c, yfrom: c ? f ?? from ?? years[0] ?? null : null });
-  return { info, years, year, change, from, choro, error: national ? error : null, setYear, setChange };
+  return { info, years, year, change, from, choro, gridChange, error: national ? error : null, setYear, setChange };
 }

@@ -1,9 +1,9 @@
 /**
  * The year control of a series on the map (loaded on first use): a slider over the years the
  * series holds with a play/pause button (arrow keys step a year, Home/End go to the ends, Space
- * plays or pauses), the year shown; for a national series also the change map's choice (the
- * year's values, the difference or the % change from a first year) and its legend (what is
- * drawn, on which outlines, units, the source).
+ * plays or pauses), the year shown; the change map's choice (the year's values, the difference
+ * or the % change from a first year: national and gridded series alike); for a national series
+ * also its legend (what is drawn, on which outlines, units, the source).
  */
 import { useEffect, useId, useState, type KeyboardEvent } from 'react';
 import type { SeriesChoro } from './series-map';
@@ -19,18 +19,40 @@ export interface YearControlProps {
   /** Year drawn (the change's second year). */
   year: number;
   onYear: (y: number) => void;
-  /** National series: the change choice and the choropleth legend. */
+  /** The change map's choice (none: no choice offered). */
+  change?: ChangeChoice;
+  /** National series: the choropleth legend. */
   national?: {
     /** The choropleth drawn (null: loading). */
     choro: SeriesChoro | null;
-    change: 'diff' | 'pct' | null;
-    from: number | null;
-    onChange: (c: 'diff' | 'pct' | null, from?: number) => void;
     /** The source's short name (the record's `sourceMini`/`sources`) and licence, shown under the legend. */
     source: string;
   };
   /** Starts closed (phone). */
   collapsed?: boolean;
+}
+
+/** The change map's choice: the year's values (null), the difference or the % change from year `from`. */
+export interface ChangeChoice {
+  change: 'diff' | 'pct' | null;
+  from: number | null;
+  onChange: (c: 'diff' | 'pct' | null, from?: number) => void;
+}
+
+/** The choice of what the map shows: the year's values or a change, and from which year. */
+function ChangeRow({ years, c }: { years: number[]; c: ChangeChoice }) {
+  return (
+    <div className="row small change-row">
+      <label>Map <select value={c.change ?? ''} onChange={(e) => c.onChange((e.target.value || null) as 'diff' | 'pct' | null)}>
+        <option value="">the year's values</option>
+        <option value="diff">change (difference)</option>
+        <option value="pct">change (%)</option>
+      </select></label>
+      {c.change && <label> from <select value={c.from ?? ''} onChange={(e) => c.onChange(c.change, Number(e.target.value))}>
+        {years.map((y) => <option key={y} value={y}>{y}</option>)}
+      </select></label>}
+    </div>
+  );
 }
 
 /** The next year when playing: the one after `year`, or null at the end. */
@@ -65,8 +87,8 @@ function NationalLegend({ choro, source }: { choro: SeriesChoro; source: string 
   );
 }
 
-/** The control: in a legend box of its own with the classes for a national series, else the control alone (the caller boxes it). */
-export function YearControl({ years, year, onYear, national, collapsed = false }: YearControlProps) {
+/** The control: in a legend box of its own with the classes for a national series, else the control and the change choice alone (the caller boxes them). */
+export function YearControl({ years, year, onYear, change, national, collapsed = false }: YearControlProps) {
   const [playing, setPlaying] = useState(false);
   const uid = useId();
   const i = Math.max(0, years.indexOf(year));
@@ -81,10 +103,11 @@ export function YearControl({ years, year, onYear, national, collapsed = false }
       <button type="button" className="ghost small play" onClick={toggle} aria-pressed={playing} aria-label={playing ? 'Pause the years' : 'Play the years'} disabled={years.length < 2}>{playing ? '❚❚' : '▶'}</button>
       <input id={`${uid}-y`} type="range" min={0} max={Math.max(0, years.length - 1)} step={1} value={i} aria-label="Year" aria-valuetext={String(year)}
         aria-keyshortcuts="Space" onChange={(e) => onYear(years[Number(e.target.value)])} onKeyDown={onKey} />
-      <output htmlFor={`${uid}-y`} className="year-value" data-testid="year-value">{national?.change && national.from !== null ? `${Math.min(national.from, year)}–${Math.max(national.from, year)}` : year}</output>
+      <output htmlFor={`${uid}-y`} className="year-value" data-testid="year-value">{change?.change && change.from !== null ? `${Math.min(change.from, year)}–${Math.max(change.from, year)}` : year}</output>
     </div>
   );
-  if (!national) return control;
+  const row = change && years.length > 1 ? <ChangeRow years={years} c={change} /> : null;
+  if (!national) return <>{control}{row}</>;
   const c = national.choro;
   // the classes fold away (a phone starts with them closed); the year control always shows
   return (
@@ -94,16 +117,7 @@ export function YearControl({ years, year, onYear, national, collapsed = false }
         {c && <NationalLegend choro={c} source={national.source} />}
       </details>
       {control}
-      <div className="row small change-row">
-        <label>Map <select value={national.change ?? ''} onChange={(e) => national.onChange((e.target.value || null) as 'diff' | 'pct' | null)}>
-          <option value="">the year's values</option>
-          <option value="diff">change (difference)</option>
-          <option value="pct">change (%)</option>
-        </select></label>
-        {national.change && <label> from <select value={national.from ?? ''} onChange={(e) => national.onChange(national.change, Number(e.target.value))}>
-          {years.map((y) => <option key={y} value={y}>{y}</option>)}
-        </select></label>}
-      </div>
+      {row}
     </div>
   );
 }

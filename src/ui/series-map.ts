@@ -7,15 +7,16 @@
  * - A year: the record's own classes (`classBreaks`, `classColors`, `classLabels`, right-closed
  *   intervals as R `cut()`), the same for every year so that playing the years compares them.
  * - A change: `diff` = to - from (the record's unit) or `pct` = 100 * (to - from) / from (%; NA
- *   where `from` is 0), the API's `change` formulas (src/core/engine/years.ts); six classes of
- *   ColorBrewer RdBu (via d3-scale-chromatic) on breaks symmetric about 0 (-m, -2m/3, -m/3, 0,
- *   m/3, 2m/3, m; m the largest absolute change rounded up to 1, 2, 2.5 or 5 x 10^k), so 0 is
- *   the boundary between the red (decrease) and blue (increase) halves.
+ *   where `from` is 0), the change formulas and diverging classes of src/core/map/change.ts
+ *   (the gridded series' change map uses the same).
  */
-import { schemeRdBu } from 'd3-scale-chromatic';
-import { fmtBreak, intervalIndex, paletteFor, type LegendEntry } from '../core/map/palette';
+import { intervalIndex, paletteFor, type LegendEntry } from '../core/map/palette';
+import { changeDec, changeOf, changePalette, type ChangeMode } from '../core/map/change';
 import type { NationalSeries } from '../core/bundle';
 import type { VarRecord } from '../core/types';
+
+/** Change modes: the API's `change` (src/core/map/change.ts). */
+export type SeriesChange = ChangeMode;
 
 /** A choropleth on the country outlines (the shape of the app's `Choro`, level 0). */
 export interface SeriesChoro {
@@ -37,9 +38,6 @@ export interface SeriesChoro {
   level: 0;
 }
 
-/** Change modes: the API's `change`. */
-export type SeriesChange = 'diff' | 'pct';
-
 /** A country's values in `year` of series `code` (ISO3 -> value); empty when the series does not hold the year. */
 export function yearValues(table: NationalSeries, code: string, year: number): Map<string, number> {
   return table.values.get(code)?.get(year) ?? new Map();
@@ -55,27 +53,10 @@ export function yearValues(table: NationalSeries, code: string, year: number): M
 export function changeValues(from: Map<string, number>, to: Map<string, number>, mode: SeriesChange): Map<string, number> {
   const out = new Map<string, number>();
   for (const [iso, b] of to) {
-    const a = from.get(iso);
-    if (a === undefined || !Number.isFinite(a) || !Number.isFinite(b) || (mode === 'pct' && a === 0)) continue;
-    out.set(iso, mode === 'diff' ? b - a : (100 * (b - a)) / a);
+    const d = changeOf(from.get(iso) ?? NaN, b, mode);
+    if (!Number.isNaN(d)) out.set(iso, d);
   }
   return out;
-}
-
-/** The smallest of 1, 2, 2.5, 5 x 10^k at or above `x` (> 0); 1 for 0 or no value. */
-export function niceCeil(x: number): number {
-  if (!(x > 0) || !Number.isFinite(x)) return 1;
-  const p = 10 ** Math.floor(Math.log10(x));
-  for (const m of [1, 2, 2.5, 5, 10]) if (m * p >= x * (1 - 1e-12)) return m * p;
-  return 10 * p;
-}
-
-/** Breaks symmetric about 0 for changes: -m, -2m/3, -m/3, 0, m/3, 2m/3, m (m = {@link niceCeil} of the largest |value|). */
-export function divergingBreaks(values: Iterable<number>): number[] {
-  let m = 0;
-  for (const v of values) if (Number.isFinite(v)) m = Math.max(m, Math.abs(v));
-  const n = niceCeil(m);
-  return [-n, (-2 * n) / 3, -n / 3, 0, n / 3, (2 * n) / 3, n];
 }
 
 /** Choropleth pairs and legend of values on intervals. */
@@ -105,12 +86,10 @@ export function seriesYearChoro(rec: VarRecord, values: Map<string, number>, yea
  * @param mode `diff` or `pct`
  */
 export function seriesChangeChoro(rec: VarRecord, change: Map<string, number>, from: number, to: number, mode: SeriesChange): SeriesChoro {
-  const breaks = divergingBreaks(change.values());
-  const colors = [...schemeRdBu[6]];
+  const dec = changeDec(mode, rec.dec);
+  const { breaks, colors, labels } = changePalette(change.values(), dec);
   const unit = mode === 'pct' ? '%' : rec.unit;
-  const dec = mode === 'pct' ? 1 : Number(rec.dec) || 0;
-  const f = (x: number) => `${x > 0 ? '+' : ''}${fmtBreak(x, Math.max(dec, 2))}`;
-  const legend = colors.map((color, i) => ({ color, label: `${i === 0 ? '[' : '('}${f(breaks[i])}, ${f(breaks[i + 1])}]` }));
+  const legend = colors.map((color, i) => ({ color, label: labels[i] }));
   const what = mode === 'pct' ? 'Change (%)' : 'Change';
   return { pairs: colour(change, breaks, colors), legend, title: `${what} of ${rec.varLabel}, ${from}–${to}`, code: `${rec.varCode} change ${mode} ${from}-${to}`, values: change, dec, unit, level: 0 };
 }

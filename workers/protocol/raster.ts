@@ -6,6 +6,7 @@ import type { GridDef } from '../../src/core/grid';
 import type { Palette } from '../../src/core/map/palette';
 import type { MercatorView } from '../../src/core/map/render-view';
 import type { CellDomain } from '../../src/core/map/domain-mask';
+import type { ChangeMode } from '../../src/core/map/change';
 import type { ClassEntry, VarRecord } from '../../src/core/types';
 
 /** Result of a look-up at a point. */
@@ -48,6 +49,15 @@ export interface RasterWorkerApi {
    * @param domain the cells drawn (src/core/map/domain-mask.ts): every other cell is transparent; none: all cells
    */
   styleCog(key: string, rec: VarRecord, breaks?: number[], colors?: string[], domain?: CellDomain): Promise<Palette>;
+  /**
+   * Registers a style for the change between two years of a gridded series (`cog/<code>.tif` of
+   * each year, on one grid) and returns its palette: `diff` = to - from (the layer's unit), `pct` =
+   * 100 * (to - from) / from (%; no value where `from` is 0 or a year has none), six RdBu classes
+   * on breaks symmetric about 0 (src/core/map/change.ts). The change is a layer of the worker
+   * under `changeLayerCode(mode, codeFrom, codeTo)`: `cellInfo` with that code reads the change.
+   * @param rec the series' record (decimals of a `diff`)
+   */
+  styleCogChange(key: string, rec: VarRecord, codeFrom: string, codeTo: string, mode: ChangeMode): Promise<Palette>;
   /** Registers a per-cell result (values row-major on `grid`, NaN = none) drawn with `palette`. */
   styleCells(key: string, grid: GridDef, values: Float64Array | Float32Array, palette: Palette): void;
   /** Opens a layer's COG and reads the level a zoom needs (its preview first), ahead of styling (first paint). */

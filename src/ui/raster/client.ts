@@ -65,7 +65,7 @@ export interface RasterClientOptions {
  * their first argument); the others are forwarded.
  */
 const METHODS: Record<RasterMethod, 'style' | 'call'> = {
-  init: 'call', styleCog: 'style', styleCells: 'style', prefetch: 'call', refined: 'call', tile: 'call', renderView: 'call', cellInfo: 'call',
+  init: 'call', styleCog: 'style', styleCogChange: 'style', styleCells: 'style', prefetch: 'call', refined: 'call', tile: 'call', renderView: 'call', cellInfo: 'call',
   colorAt: 'call', classTable: 'call', loadedLevels: 'call', warm: 'call', refiningLevels: 'call', noteRefining: 'call',
 };
 const METHOD_NAMES = Object.keys(METHODS).filter((m): m is RasterMethod => m in METHODS);
