@@ -12,7 +12,8 @@ import { makeColorizer, paletteFor, quantileBreaks, type Palette } from '../src/
 import { keyLevelFor, maskToDomain, type CellDomain } from '../src/core/map/domain-mask';
 import { openCog, previewLevel, type CogLayer } from './raster/layers';
 import { changeLayer } from './raster/change-layer';
-import { changeDec, changeLayerCode, changePalette, parseChangeLayerCode, type ChangeMode } from '../src/core/map/change';
+import { changeDec, changeLayerCode, parseChangeLayerCode, type ChangeMode } from '../src/core/map/change';
+import { changePalette } from '../src/core/map/diverging';
 import { openBundle, type Bundle } from '../src/core/bundle';
 import { fetchTextLoader } from '../src/core/io/fetch-source';
 import type { CellInfo, RasterWorkerApi } from './protocol/raster';

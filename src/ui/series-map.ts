@@ -11,7 +11,8 @@
  *   (the gridded series' change map uses the same).
  */
 import { intervalIndex, paletteFor, type LegendEntry } from '../core/map/palette';
-import { changeDec, changeOf, changePalette, type ChangeMode } from '../core/map/change';
+import { changeDec, changeOf, type ChangeMode } from '../core/map/change';
+import { changePalette } from '../core/map/diverging';
 import type { NationalSeries } from '../core/bundle';
 import type { VarRecord } from '../core/types';
 

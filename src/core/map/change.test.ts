@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { changeCells, changeLayerCode, changeLevel, changeOf, changePalette, divergingBreaks, DIVERGING_COLORS, niceCeil, parseChangeLayerCode } from './change';
+import { changeCells, changeLayerCode, changeLevel, changeOf, parseChangeLayerCode } from './change';
+import { changePalette, divergingBreaks, DIVERGING_COLORS, niceCeil } from './diverging';
 import { makeColorizer } from './palette';
 
 describe('per-cell change of two years', () => {
