@@ -102,7 +102,7 @@ describe('COG reader', () => {
         return new FileSource(join(FIX, 'bundle/cog/ELEVATION.tif')).getBytes(o, l);
       },
     };
-    const s = new CogStore({ source: () => slow });
+    const s = new CogStore({ source: () => slow, headerBytes: 256 }); // tiles past the header: read on their own
     await s.info('x');
     const ac = new AbortController();
     const p = s.readFloat('x', [0, 0, W, H], ac.signal);
@@ -124,7 +124,7 @@ describe('COG reader', () => {
         return real.getBytes(o, l);
       },
     };
-    const s = new CogStore({ source: () => flaky });
+    const s = new CogStore({ source: () => flaky, headerBytes: 256 }); // tiles past the header: read on their own
     const e = await s.readFloat('x', [0, 0, W, H]).catch((x) => x);
     expect(isIndapiError(e) && e.code).toBe('IO');
     expect(s.cachedBytes).toBe(0);
@@ -135,5 +135,44 @@ describe('COG reader', () => {
   it('rejects files that are not TIFF', async () => {
     const s = storeOver(join(FIX, 'bundle'));
     await expect(s.info('vi.csv')).rejects.toMatchObject({ code: 'IO' });
+  });
+});
+
+describe('overview IFDs and kept header bytes (the embedded bundle COGs: IFD 0 1080 x 756, overviews 540, 270, 135 wide)', () => {
+  const DATA = join(__dirname, '../../../public/data');
+
+  it('levels(): every IFD, the overviews with IFD 0\'s georeferencing, band scale and no-data; no IFD past the last', async () => {
+    const s = storeOver(DATA);
+    const lv = await s.levels('cog/ELEV_ZONE.tif');
+    expect(lv.map((i) => [i.width, i.height])).toEqual([[1080, 756], [540, 378], [270, 189], [135, 94]]);
+    expect(lv.map((i) => i.hasNextIfd)).toEqual([true, true, true, false]);
+    expect(lv[0].geo).not.toBeNull();
+    for (const i of lv) expect([i.geo, i.noData, i.scale, i.offset]).toEqual([lv[0].geo, lv[0].noData, lv[0].scale, lv[0].offset]);
+    await expect(s.info('cog/ELEV_ZONE.tif', undefined, 4)).rejects.toMatchObject({ code: 'IO' });
+    await s.close();
+  });
+
+  it('the IFDs come from one header read, and blocks inside it or just after it read no byte twice', async () => {
+    // ELEV_ZONE's coarsest overview tile (bytes 1332-2779) lies inside a 4 KiB header read;
+    // ELEVATION's (1356-19985) starts inside it: only the rest is read
+    for (const code of ['ELEV_ZONE', 'ELEVATION']) {
+      const s = storeOver(DATA, { headerBytes: 4096 });
+      const lv = await s.levels(`cog/${code}.tif`);
+      expect(s.stats.requests, code).toBe(1);
+      const last = lv[lv.length - 1];
+      const { values } = await s.readLevel(`cog/${code}.tif`, lv.length - 1);
+      const end = last.offsets[0] + last.byteCounts[0];
+      expect(s.stats.bytesRead, code).toBe(Math.max(4096, end));
+      expect(s.stats.requests, code).toBe(end > 4096 ? 2 : 1);
+      // the same cells as a store that reads the tile on its own
+      const other = storeOver(DATA, { headerBytes: 256 });
+      const ref = await other.readFloat(`cog/${code}.tif`, [0, 0, last.width, last.height], undefined, lv.length - 1);
+      await Promise.all([s.close(), other.close()]);
+      let diff = 0, cells = 0;
+      for (let k = 0; k < ref.length; k++) { if (!Object.is(ref[k], values[k])) diff++; if (ref[k] === ref[k]) cells++; }
+      expect(diff, code).toBe(0);
+      expect(cells, code).toBeGreaterThan(1000);
+      expect(values).toBeInstanceOf(Float32Array); // a Float32 or Byte band without scale
+    }
   });
 });

@@ -1,7 +1,12 @@
 /**
  * Window reads over COGs with a bounded block cache.
  *
- * - Headers (first IFD) are parsed once per file and kept; a failed parse is forgotten.
+ * - Headers are parsed once per file and IFD and kept; a failed parse is forgotten. IFD 0 is the
+ *   full-resolution image (all the engine reads); IFDs 1..n, a GDAL COG's internal overviews,
+ *   are read for drawing (the map's raster worker). An overview takes IFD 0's georeferencing,
+ *   band scale and no-data value (GDAL's rule: an overview IFD carries none of its own
+ *   metadata). The header bytes of a file are read once for all its IFDs and kept; a block
+ *   lying inside them (a small overview's tiles follow the IFDs) is taken from them.
  * - Decoded blocks (tiles) live in an LRU cache bounded in bytes (`lru-cache` `maxSize`), as
  *   stored (an Int16 tile of a scaled layer takes 2 bytes a cell); windows are decoded to values
  *   (./decode.ts) when assembled, in a second cache bounded in bytes too.
@@ -16,7 +21,7 @@
 import { LRUCache } from 'lru-cache';
 import { IndapiError, throwIfAborted } from '../errors';
 import type { RangeSource, SourceFactory } from '../io/source';
-import { decodeBlock, emptyBlock, readTiffInfo, type BlockArray, type Inflate, type TiffInfo } from './tiff';
+import { decodeBlock, emptyBlock, readTiffInfo, TiffBytes, type BlockArray, type Inflate, type TiffInfo } from './tiff';
 import { inflateZlib } from './inflate';
 import { decodeRun, isScaled, sampleDecoder } from './decode';
 
@@ -37,7 +42,14 @@ export interface CogStoreOptions {
   inflate?: Inflate;
   /** Block cache bound in bytes of decoded samples; default 256 MB. */
   cacheBytes?: number;
+  /** Bytes of a file read at least for its headers (./tiff.ts `TiffBytes`); default 16 KiB. */
+  headerBytes?: number;
 }
+
+/** Most IFDs {@link CogStore.levels} follows in one file (a GDAL COG of the SSA window has 4). */
+const MAX_IFDS = 32;
+/** Files whose header bytes are kept (the oldest forgotten first: at most 1 MiB with 16 KiB headers; a forgotten file's next overview header or first tiles are read again). */
+const MAX_HEADS = 64;
 
 /** Blocks closer than this many bytes are fetched in one request. */
 const MERGE_GAP = 32768;
@@ -57,7 +69,10 @@ export class CogStore {
   private readonly source: SourceFactory;
   private readonly inflate: Inflate;
   private readonly sources = new Map<string, RangeSource>();
-  private readonly infos = new Map<string, Promise<TiffInfo>>();
+  private readonly headerBytes?: number;
+  private readonly infos = new Map<string, Map<number, Promise<TiffInfo>>>(); // parsed IFDs by path, then IFD index
+  /** Header bytes kept by path (the last {@link MAX_HEADS} files opened). */
+  private readonly heads = new Map<string, TiffBytes>();
   private readonly cache: LRUCache<string, BlockArray>;
   private readonly pending = new Map<string, Pending>();
   /** Assembled windows (derived from blocks), a quarter of the block cache's bound. */
@@ -68,6 +83,7 @@ export class CogStore {
   constructor(opts: CogStoreOptions) {
     this.source = opts.source;
     this.inflate = opts.inflate ?? inflateZlib;
+    this.headerBytes = opts.headerBytes;
     this.cache = new LRUCache<string, BlockArray>({
       maxSize: Math.max(1, opts.cacheBytes ?? 256 * 1024 * 1024),
       sizeCalculation: (v) => Math.max(1, v.byteLength),
@@ -88,6 +104,7 @@ export class CogStore {
     this.cache.clear();
     this.windows.clear();
     this.infos.clear();
+    this.heads.clear();
   }
 
   /** Clears the caches and closes the sources that can be closed (file handles). */
@@ -108,25 +125,48 @@ export class CogStore {
   }
 
   /**
-   * Header of a file (cached).
-   * @throws IndapiError IO when the file cannot be read or parsed, ABORTED on abort
+   * Header of one IFD of a file (cached): IFD 0, the full-resolution image, by default; an
+   * overview IFD with IFD 0's georeferencing, band scale and no-data value (see the module comment).
+   * @param ifd 0-based index in the file's IFD chain
+   * @throws IndapiError IO when the file cannot be read or parsed or has no IFD `ifd`, ABORTED on abort
    */
-  async info(path: string, signal?: AbortSignal): Promise<TiffInfo> {
+  async info(path: string, signal?: AbortSignal, ifd = 0): Promise<TiffInfo> {
     throwIfAborted(signal);
-    let p = this.infos.get(path);
+    let byIfd = this.infos.get(path);
+    if (!byIfd) this.infos.set(path, (byIfd = new Map()));
+    let p = byIfd.get(ifd);
     if (!p) {
-      const src = this.src(path);
+      let head = this.heads.get(path);
+      if (!head) {
+        const src = this.src(path);
+        this.heads.set(path, (head = new TiffBytes((o, l, s) => this.fetch(src, o, l, s), this.headerBytes)));
+        for (const k of this.heads.keys()) if (this.heads.size > MAX_HEADS) this.heads.delete(k);
+      }
       // The header read is not tied to one caller's signal, so an abort cannot poison it.
-      p = readTiffInfo((o, l, s) => this.fetch(src, o, l, s));
-      this.infos.set(path, p);
-      p.catch(() => { if (this.infos.get(path) === p) this.infos.delete(path); });
+      const own = readTiffInfo(head, undefined, ifd);
+      p = ifd === 0 ? own : Promise.all([own, this.info(path, undefined, 0)])
+        .then(([o, full]) => ({ ...o, geo: full.geo, scale: full.scale, offset: full.offset, noData: full.noData }));
+      const q = p, m = byIfd.set(ifd, q);
+      q.catch(() => { if (m.get(ifd) === q) m.delete(ifd); });
     }
     return withAbort(p, signal);
   }
 
-  /** Forgets everything cached of `path` (header, blocks, windows, shared reads) and resets its source. */
+  /**
+   * Headers of every IFD of a file, IFD 0 (full resolution) first, then its overviews, each
+   * coarser than the one before (see {@link info}).
+   * @throws IndapiError IO when the file cannot be read or parsed, ABORTED on abort
+   */
+  async levels(path: string, signal?: AbortSignal): Promise<TiffInfo[]> {
+    const out = [await this.info(path, signal)];
+    while (out[out.length - 1].hasNextIfd && out.length < MAX_IFDS) out.push(await this.info(path, signal, out.length));
+    return out;
+  }
+
+  /** Forgets everything cached of `path` (headers, blocks, windows, shared reads) and resets its source. */
   forget(path: string): void {
     this.infos.delete(path);
+    this.heads.delete(path);
     for (const k of [...this.cache.keys()]) if (k.startsWith(`${path}#`)) this.cache.delete(k);
     for (const k of [...this.windows.keys()]) if (k.startsWith(`${path}|`)) this.windows.delete(k);
     for (const k of [...this.pending.keys()]) if (k.startsWith(`${path}#`)) this.pending.delete(k);
@@ -151,11 +191,12 @@ export class CogStore {
   }
 
   /**
-   * The blocks of `path` that a window touches, fetched and decoded as needed.
+   * The blocks of IFD `ifd` of `path` that a window touches, fetched and decoded as needed.
    * @returns map from block index (row-major) to samples
    */
-  async blocks(path: string, win: PixelWindow, signal?: AbortSignal): Promise<{ info: TiffInfo; blocks: Map<number, BlockArray> }> {
-    const info = await this.info(path, signal);
+  async blocks(path: string, win: PixelWindow, signal?: AbortSignal, ifd = 0): Promise<{ info: TiffInfo; blocks: Map<number, BlockArray> }> {
+    const info = await this.info(path, signal, ifd);
+    const file = `${path}#${ifd}/`;
     const [x0, y0, x1, y1] = win;
     const bx0 = Math.floor(x0 / info.blockWidth), bx1 = Math.ceil(x1 / info.blockWidth);
     const by0 = Math.floor(y0 / info.blockHeight), by1 = Math.ceil(y1 / info.blockHeight);
@@ -164,7 +205,7 @@ export class CogStore {
     for (let by = by0; by < by1; by++) {
       for (let bx = bx0; bx < bx1; bx++) {
         const idx = by * info.blocksAcross + bx;
-        const key = `${path}#${idx}`;
+        const key = `${file}${idx}`;
         const hit = this.cache.get(key);
         if (hit) { out.set(idx, hit); this.stats.cacheHits++; }
         else missing.push(idx);
@@ -177,7 +218,7 @@ export class CogStore {
     const toFetch: number[] = [];
     const joined: Array<[number, Pending]> = [];
     for (const idx of missing) {
-      const p = this.pending.get(`${path}#${idx}`);
+      const p = this.pending.get(`${file}${idx}`);
       if (p) joined.push([idx, p]);
       else toFetch.push(idx);
     }
@@ -192,8 +233,8 @@ export class CogStore {
         j++;
       }
       const group = toFetch.slice(i, j);
-      this.startRun(path, src, info, group, end);
-      for (const idx of group) joined.push([idx, this.pending.get(`${path}#${idx}`)!]);
+      this.startRun(path, file, src, info, group, end);
+      for (const idx of group) joined.push([idx, this.pending.get(`${file}${idx}`)!]);
       i = j;
     }
     for (const [idx, p] of joined) {
@@ -208,7 +249,7 @@ export class CogStore {
         if (p.waiters === 0 && signal?.aborted) {
           // Last waiter of this block gone: forget the shared read so later callers start
           // afresh, and cancel the run when none of its blocks is wanted any more.
-          const key = `${path}#${idx}`;
+          const key = `${file}${idx}`;
           if (this.pending.get(key) === p) this.pending.delete(key);
           p.run.live--;
           if (p.run.live === 0) p.run.controller.abort();
@@ -220,15 +261,18 @@ export class CogStore {
     return { info, blocks: out };
   }
 
-  private startRun(path: string, src: RangeSource, info: TiffInfo, group: number[], end: number): void {
+  /** Starts one read of the blocks `group` of one IFD (bytes from the first one's offset to `end`; `file`: their cache keys' prefix). */
+  private startRun(path: string, file: string, src: RangeSource, info: TiffInfo, group: number[], end: number): void {
     const run: Run = { controller: new AbortController(), live: group.length };
     const start = info.offsets[group[0]];
     const sparse = group.length === 1 && info.byteCounts[group[0]] === 0;
-    const bytes: Promise<Uint8Array> = sparse
-      ? Promise.resolve(new Uint8Array(0))
-      : this.fetch(src, start, end - start, run.controller.signal).then((b) => new Uint8Array(b));
+    // the part of the run the header read holds already is not read again
+    const kept = sparse ? new Uint8Array(0) : this.heads.get(path)?.prefix(start, end - start) ?? new Uint8Array(0);
+    const bytes: Promise<Uint8Array> = sparse || kept.length === end - start
+      ? Promise.resolve(kept)
+      : this.fetch(src, start + kept.length, end - start - kept.length, run.controller.signal).then((b) => joinBytes(kept, new Uint8Array(b)));
     for (const idx of group) {
-      const key = `${path}#${idx}`;
+      const key = `${file}${idx}`;
       const promise = bytes.then(async (buf) => {
         if (run.controller.signal.aborted) throw new IndapiError('ABORTED', 'The request was aborted.');
         const len = info.byteCounts[idx];
@@ -256,23 +300,15 @@ export class CogStore {
    * decoded by the bundle's one rule (./decode.ts: a decimal scale 10^-k as `stored / 10^k`,
    * the double nearest the ingested text). Float32 files give their Float32 values exactly.
    * The array may be shared with later calls (window cache): do not modify it.
+   * @param ifd the IFD read (0, full resolution, by default; see {@link info})
    * @throws IndapiError IO, ABORTED
    */
-  async readFloat(path: string, win: PixelWindow, signal?: AbortSignal): Promise<Float64Array> {
-    const wkey = `${path}|f|${win.join(',')}`;
+  async readFloat(path: string, win: PixelWindow, signal?: AbortSignal, ifd = 0): Promise<Float64Array> {
+    const wkey = `${path}|${ifd}|f|${win.join(',')}`;
     const hit = this.windows.get(wkey);
     if (hit) return hit as Float64Array;
-    const { info, blocks } = await this.blocks(path, win, signal);
-    const w = win[2] - win[0], h = win[3] - win[1];
-    const out = new Float64Array(w * h);
-    const dec = sampleDecoder({ noData: info.noData, float32: info.kind === 'float32', scale: info.scale, offset: info.offset });
-    const plain = (info.kind === 'float32' || info.kind === 'float64') && !isScaled(info);
-    assemble(info, win, blocks, (dstOff, blk, srcOff, n) => {
-      // float blocks already hold NaN for no data (decodeBlock)
-      if (plain && blk instanceof Float32Array) widen32(blk, srcOff, out, dstOff, n);
-      else if (plain) out.set(blk.subarray(srcOff, srcOff + n), dstOff);
-      else decodeRun(blk, srcOff, out, dstOff, n, dec);
-    });
+    const { info, blocks } = await this.blocks(path, win, signal, ifd);
+    const out = floatValues(info, win, blocks);
     this.windows.set(wkey, out);
     return out;
   }
@@ -280,54 +316,100 @@ export class CogStore {
   /**
    * Reads a window as values, row-major: a Float32 file without scale or offset as Float32
    * (its values exactly, NaN for no data: half the memory of {@link readFloat}'s Float64 and no
-   * conversion; the engine's cold whole-grid reads, issue 26.5), any other as {@link readFloat}.
+   * conversion; the engine's cold whole-grid reads), any other as {@link readFloat}.
    * The array may be shared with later calls (window cache): do not modify it.
+   * @param ifd the IFD read (0, full resolution, by default; see {@link info})
    * @throws IndapiError IO, ABORTED
    */
-  async readValues(path: string, win: PixelWindow, signal?: AbortSignal): Promise<Float32Array | Float64Array> {
-    const info = await this.info(path, signal);
-    if (info.kind !== 'float32' || isScaled(info)) return this.readFloat(path, win, signal);
-    const wkey = `${path}|s|${win.join(',')}`;
+  async readValues(path: string, win: PixelWindow, signal?: AbortSignal, ifd = 0): Promise<Float32Array | Float64Array> {
+    const info = await this.info(path, signal, ifd);
+    if (info.kind !== 'float32' || isScaled(info)) return this.readFloat(path, win, signal, ifd);
+    const wkey = `${path}|${ifd}|s|${win.join(',')}`;
     const hit = this.windows.get(wkey);
     if (hit) return hit as Float32Array;
-    const { blocks } = await this.blocks(path, win, signal);
-    const out = new Float32Array((win[2] - win[0]) * (win[3] - win[1]));
-    // float blocks already hold NaN for no data (decodeBlock)
-    assemble(info, win, blocks, (dstOff, blk, srcOff, n) => { out.set((blk as Float32Array).subarray(srcOff, srcOff + n), dstOff); });
+    const { blocks } = await this.blocks(path, win, signal, ifd);
+    const out = float32Values(info, win, blocks);
     this.windows.set(wkey, out);
     return out;
   }
 
   /**
-   * Reads a window as Int32 class values (no-data as -1), row-major.
-   * The array may be shared with later calls (window cache): do not modify it.
+   * Reads a whole IFD (the full-resolution image or one of its overviews) as the map draws it,
+   * row-major, NaN for no data: Float64 values ({@link readFloat}'s) for a scaled or 64-bit
+   * band, else Float32 (a Float32 band's values exactly; integers as Float32 holds them). A new
+   * array, not kept in the window cache (the caller keeps it); its blocks go to the block cache.
+   * @param ifd 0-based index in the file's IFD chain (see {@link levels})
    * @throws IndapiError IO, ABORTED
    */
-  async readInt(path: string, win: PixelWindow, signal?: AbortSignal): Promise<Int32Array> {
-    const wkey = `${path}|i|${win.join(',')}`;
+  async readLevel(path: string, ifd: number, signal?: AbortSignal): Promise<{ info: TiffInfo; values: Float32Array | Float64Array }> {
+    const info = await this.info(path, signal, ifd);
+    const win: PixelWindow = [0, 0, info.width, info.height];
+    const { blocks } = await this.blocks(path, win, signal, ifd);
+    const wide = isScaled(info) || info.kind === 'float64';
+    return { info, values: wide ? floatValues(info, win, blocks) : float32Values(info, win, blocks) };
+  }
+
+  /**
+   * Reads a window as Int32 class values (no-data as -1), row-major.
+   * The array may be shared with later calls (window cache): do not modify it.
+   * @param ifd the IFD read (0, full resolution, by default; see {@link info})
+   * @throws IndapiError IO, ABORTED
+   */
+  async readInt(path: string, win: PixelWindow, signal?: AbortSignal, ifd = 0): Promise<Int32Array> {
+    const wkey = `${path}|${ifd}|i|${win.join(',')}`;
     const hit = this.windows.get(wkey);
     if (hit) return hit as Int32Array;
-    const { info, blocks } = await this.blocks(path, win, signal);
-    const w = win[2] - win[0], h = win[3] - win[1];
-    const out = new Int32Array(w * h);
-    const nd = info.noData;
-    const isFloat = info.kind === 'float32' || info.kind === 'float64';
-    assemble(info, win, blocks, (dstOff, blk, srcOff, n) => {
-      if (!isFloat) {
-        if (nd === null) out.set(blk.subarray(srcOff, srcOff + n), dstOff);
-        else if (blk instanceof Uint8Array) classRun8(blk, srcOff, out, dstOff, n, nd);
-        else if (blk instanceof Uint16Array) classRun16(blk, srcOff, out, dstOff, n, nd);
-        else for (let k = 0; k < n; k++) { const v = blk[srcOff + k]; out[dstOff + k] = v === nd ? -1 : v; }
-      } else {
-        for (let k = 0; k < n; k++) {
-          const v = blk[srcOff + k];
-          out[dstOff + k] = v === nd || v !== v ? -1 : Math.round(v);
-        }
-      }
-    });
+    const { info, blocks } = await this.blocks(path, win, signal, ifd);
+    const out = intValues(info, win, blocks);
     this.windows.set(wkey, out);
     return out;
   }
+}
+
+/** A window's values as Float64 ({@link CogStore.readFloat}'s rule) from its blocks. */
+function floatValues(info: TiffInfo, win: PixelWindow, blocks: Map<number, BlockArray>): Float64Array {
+  const out = new Float64Array((win[2] - win[0]) * (win[3] - win[1]));
+  const dec = sampleDecoder({ noData: info.noData, float32: info.kind === 'float32', scale: info.scale, offset: info.offset });
+  const plain = (info.kind === 'float32' || info.kind === 'float64') && !isScaled(info);
+  assemble(info, win, blocks, (dstOff, blk, srcOff, n) => {
+    // float blocks already hold NaN for no data (decodeBlock)
+    if (plain && blk instanceof Float32Array) widen32(blk, srcOff, out, dstOff, n);
+    else if (plain) out.set(blk.subarray(srcOff, srcOff + n), dstOff);
+    else decodeRun(blk, srcOff, out, dstOff, n, dec);
+  });
+  return out;
+}
+
+/** A window's values as Float32 from the blocks of an unscaled band (Float32 blocks copied: they hold NaN for no data already; others decoded, ./decode.ts). */
+function float32Values(info: TiffInfo, win: PixelWindow, blocks: Map<number, BlockArray>): Float32Array {
+  const out = new Float32Array((win[2] - win[0]) * (win[3] - win[1]));
+  const dec = sampleDecoder({ noData: info.noData, float32: info.kind === 'float32', scale: info.scale, offset: info.offset });
+  assemble(info, win, blocks, (dstOff, blk, srcOff, n) => {
+    if (blk instanceof Float32Array) out.set(blk.subarray(srcOff, srcOff + n), dstOff);
+    else decodeRun(blk, srcOff, out, dstOff, n, dec);
+  });
+  return out;
+}
+
+/** A window's class values as Int32 (no-data -1) from its blocks. */
+function intValues(info: TiffInfo, win: PixelWindow, blocks: Map<number, BlockArray>): Int32Array {
+  const out = new Int32Array((win[2] - win[0]) * (win[3] - win[1]));
+  const nd = info.noData;
+  const isFloat = info.kind === 'float32' || info.kind === 'float64';
+  assemble(info, win, blocks, (dstOff, blk, srcOff, n) => {
+    if (!isFloat) {
+      if (nd === null) out.set(blk.subarray(srcOff, srcOff + n), dstOff);
+      else if (blk instanceof Uint8Array) classRun8(blk, srcOff, out, dstOff, n, nd);
+      else if (blk instanceof Uint16Array) classRun16(blk, srcOff, out, dstOff, n, nd);
+      else for (let k = 0; k < n; k++) { const v = blk[srcOff + k]; out[dstOff + k] = v === nd ? -1 : v; }
+    } else {
+      for (let k = 0; k < n; k++) {
+        const v = blk[srcOff + k];
+        out[dstOff + k] = v === nd || v !== v ? -1 : Math.round(v);
+      }
+    }
+  });
+  return out;
 }
 
 /** `n` Float32 samples of `src` from `srcOff` as doubles into `dst` from `dstOff` (a loop of one array type each: faster than `set` across types). */
@@ -365,6 +447,15 @@ function assemble(
       copy((y - y0) * w + (cx0 - x0), blk, (y - by * bh) * bw + (cx0 - bx * bw), n);
     }
   }
+}
+
+/** `a` then `b` (`b` itself when `a` is empty). */
+function joinBytes(a: Uint8Array, b: Uint8Array): Uint8Array {
+  if (a.length === 0) return b;
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
 }
 
 /** Resolves like `p`, or rejects with ABORTED as soon as `signal` aborts. */

@@ -55,6 +55,8 @@ export interface TiffInfo extends BandScale, BlockLayout {
   byteCounts: Float64Array;
   /** Georeferencing, degrees: west edge, north edge, pixel width and height (positive). Null without GeoTIFF tags. */
   geo: { xmin: number; ymax: number; resX: number; resY: number } | null;
+  /** True when another IFD follows this one in the file's chain (in a GDAL COG: a coarser overview). */
+  hasNextIfd: boolean;
 }
 
 /** Reads `length` bytes at `offset` of the file. */
@@ -69,22 +71,63 @@ export type ByteReader = (offset: number, length: number, signal?: AbortSignal) 
  */
 const HEADER_FETCH = 16384;
 
-/** A window onto bytes already fetched, with lazy extra reads. */
-class HeaderBytes {
+/**
+ * The bytes of one file fetched for its headers, kept so that the IFDs of one file (a COG's
+ * full-resolution image and its overviews) are parsed from one read, and so that blocks lying
+ * inside them (a small overview's tiles follow the IFDs in a GDAL COG) need no read of their
+ * own. A miss reads at least `fetchBytes` from the missing offset; concurrent misses covered
+ * by a read under way share it. A failed read is not kept.
+ */
+export class TiffBytes {
   private chunks: Array<{ start: number; bytes: Uint8Array }> = [];
-  constructor(private read: ByteReader, private signal?: AbortSignal) {}
+  private inflight: Array<{ start: number; end: number; done: Promise<unknown> }> = [];
 
-  async ensure(offset: number, length: number): Promise<DataView> {
+  /**
+   * @param read byte-range reader of the file
+   * @param fetchBytes bytes read at least per miss (default {@link HEADER_FETCH}, 16 KiB)
+   */
+  constructor(private readonly read: ByteReader, private readonly fetchBytes = HEADER_FETCH) {}
+
+  /** Bytes `offset .. offset + length - 1` when one kept read holds them all, else undefined (never reads). */
+  covering(offset: number, length: number): Uint8Array | undefined {
+    const p = this.prefix(offset, length);
+    return p.length === length ? p : undefined;
+  }
+
+  /** The longest run of kept bytes from `offset` on, at most `length` (empty when none is kept there; never reads). */
+  prefix(offset: number, length: number): Uint8Array {
+    let best: Uint8Array = new Uint8Array(0);
     for (const c of this.chunks) {
-      if (offset >= c.start && offset + length <= c.start + c.bytes.length) {
-        return new DataView(c.bytes.buffer, c.bytes.byteOffset + (offset - c.start), length);
-      }
+      const end = Math.min(c.start + c.bytes.length, offset + length);
+      if (offset >= c.start && end - offset > best.length) best = c.bytes.subarray(offset - c.start, end - c.start);
     }
-    const want = Math.max(length, HEADER_FETCH);
-    const buf = new Uint8Array(await this.read(offset, want, this.signal));
-    if (buf.length < length) throw new IndapiError('IO', `TIFF: unexpected end of file at byte ${offset + buf.length}.`);
-    this.chunks.push({ start: offset, bytes: buf });
-    return new DataView(buf.buffer, buf.byteOffset, length);
+    return best;
+  }
+
+  /**
+   * A view of bytes `offset .. offset + length - 1`, read when no kept read holds them.
+   * @throws IndapiError IO when the file ends before them; the reader's errors
+   */
+  async ensure(offset: number, length: number, signal?: AbortSignal): Promise<DataView> {
+    let got = this.covering(offset, length);
+    const run = got ? undefined : this.inflight.find((r) => offset >= r.start && offset + length <= r.end);
+    if (run) {
+      await run.done.catch(() => undefined);
+      got = this.covering(offset, length);
+    }
+    if (got) return new DataView(got.buffer, got.byteOffset, length);
+    const want = Math.max(length, this.fetchBytes);
+    const p = this.read(offset, want, signal).then((b) => new Uint8Array(b));
+    const entry = { start: offset, end: offset + want, done: p };
+    this.inflight.push(entry);
+    try {
+      const buf = await p;
+      if (buf.length < length) throw new IndapiError('IO', `TIFF: unexpected end of file at byte ${offset + buf.length}.`);
+      this.chunks.push({ start: offset, bytes: buf });
+      return new DataView(buf.buffer, buf.byteOffset, length);
+    } finally {
+      this.inflight.splice(this.inflight.indexOf(entry), 1);
+    }
   }
 }
 
@@ -118,7 +161,8 @@ function readValue(dv: DataView, pos: number, type: number, le: boolean): number
 
 /**
  * Parses the header and one IFD of a TIFF (the first by default).
- * @param read byte-range reader of the file
+ * @param read byte-range reader of the file, or the file's kept header bytes ({@link TiffBytes},
+ *   shared by the reads of several IFDs)
  * @param ifdIndex which IFD of the file's chain, 0-based: in a GDAL COG 0 is the full-resolution
  *   image and 1, 2, ... its internal overviews, each coarser (halved) than the one before. An
  *   overview IFD has no GeoTIFF tags (`geo` null) nor GDAL_METADATA (scale 1, offset 0 here): its
@@ -126,8 +170,9 @@ function readValue(dv: DataView, pos: number, type: number, le: boolean): number
  * @throws IndapiError IO when the file is not a TIFF this reader supports (several bands,
  *   planar separate, unsupported compression or sample type), or has no IFD `ifdIndex`
  */
-export async function readTiffInfo(read: ByteReader, signal?: AbortSignal, ifdIndex = 0): Promise<TiffInfo> {
-  const hb = new HeaderBytes(read, signal);
+export async function readTiffInfo(read: ByteReader | TiffBytes, signal?: AbortSignal, ifdIndex = 0): Promise<TiffInfo> {
+  const bytes = read instanceof TiffBytes ? read : new TiffBytes(read);
+  const hb = { ensure: (offset: number, length: number) => bytes.ensure(offset, length, signal) };
   const head = await hb.ensure(0, 16);
   const bo = head.getUint16(0, false);
   if (bo !== 0x4949 && bo !== 0x4d4d) throw new IndapiError('IO', 'Not a TIFF file (bad byte-order mark).');
@@ -150,7 +195,8 @@ export async function readTiffInfo(read: ByteReader, signal?: AbortSignal, ifdIn
   }
   const cdv = await hb.ensure(ifdOffset, countSize);
   const n = readUint(cdv, 0, countSize, le);
-  const edv = await hb.ensure(ifdOffset + countSize, n * entrySize);
+  const edv = await hb.ensure(ifdOffset + countSize, n * entrySize + offSize);
+  const hasNextIfd = readUint(edv, n * entrySize, offSize, le) !== 0;
   const tags = new Map<number, { type: number; count: number; inline: boolean; pos: number; dv: DataView }>();
   for (let i = 0; i < n; i++) {
     const p = i * entrySize;
@@ -235,7 +281,7 @@ export async function readTiffInfo(read: ByteReader, signal?: AbortSignal, ifdIn
   return {
     width, height, blockWidth, blockHeight, blocksAcross, blocksDown,
     offsets: Float64Array.from(offsets), byteCounts: Float64Array.from(byteCounts),
-    kind, compression, predictor, littleEndian: le, noData, geo, scale: bandScale, offset: bandOffset,
+    kind, compression, predictor, littleEndian: le, noData, geo, scale: bandScale, offset: bandOffset, hasNextIfd,
   };
 }
 
