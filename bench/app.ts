@@ -78,8 +78,12 @@ export function spreadCodes(csv: string, n = 20): string[] {
   return pool.filter((_, i) => i % step === 0).slice(0, n).map((r) => r.varCode);
 }
 
-/** Measures a running server's app: first load, search keystrokes, heap after 20 views. */
-export async function scaleMetrics(browser: Browser, url: string): Promise<ScaleMetrics> {
+/**
+ * Measures a running server's app: first load, search keystrokes, heap after 20 views.
+ * @param opts.search false: no keystroke timing (the `search*` fields are NaN); the e2e test
+ *   asserts no timing, so it skips the typing (about 10 s of a busy run)
+ */
+export async function scaleMetrics(browser: Browser, url: string, opts: { search?: boolean } = {}): Promise<ScaleMetrics> {
   const csv = await (await fetch(new URL('data/vi.csv', url))).text();
   const fl = await firstLoad(browser, url);
   const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, serviceWorkers: 'block' });
@@ -88,7 +92,7 @@ export async function scaleMetrics(browser: Browser, url: string): Promise<Scale
     await page.goto(url);
     await page.waitForFunction(() => document.body.dataset.mapRendered === '1', undefined, { timeout: 120_000 });
     await settle(page); // tiles drawn: keystrokes are not timed against the first map's work
-    const ks = await searchKeystrokeMs(page, TYPED_QUERIES);
+    const ks = opts.search === false ? { p50: NaN, p95: NaN, taskP95: NaN } : await searchKeystrokeMs(page, TYPED_QUERIES);
     const heap = await heapAfterViews(page, spreadCodes(csv));
     return { records: parseVi(csv).length, firstLoadBytes: fl.bytes, catalogBytes: fl.catalogBytes, basemapBytes: fl.basemapBytes, beforeMapBytes: fl.beforeMapBytes, beforeMapDataRequests: fl.beforeMapDataRequests, requests: fl.requests, firstMapMs: fl.firstMapMs, searchP50: +ks.p50.toFixed(2), searchP95: +ks.p95.toFixed(2), searchTaskP95: +ks.taskP95.toFixed(1), heapUsedMB: +heap.usedMB.toFixed(1), pageMB: +heap.pageMB.toFixed(1), rendererMB: +heap.rendererMB.toFixed(0), viewed: heap.viewed };
   } finally {
