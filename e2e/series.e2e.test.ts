@@ -2,7 +2,8 @@
  * A national series in the app, on one page: the year control plays (Space) and steps (arrows),
  * the link keeps the year, the map's legend says it is a national value on the country
  * outlines, and the Summaries draw Nigeria's PWT_POP line (68 years, 1950-2017, as pwt9.1); a
- * Summaries run over the years 2000:2017 (link key yrs=) gives Nigeria's 18 rows with a year column.
+ * Summaries run over the years 2000:2017 (link key yrs=) gives Nigeria's 18 rows with a year column,
+ * its bar chart one year (the latest, then the year control's) and says which.
  * Then offline (the service worker synced), the same page: End and the arrows move the change
  * map's and the year map's legend, the link follows, the chart stays.
  *
@@ -98,6 +99,10 @@ test('a national series: year control, change map link, line chart per country',
   // each year once, written plainly (no digit grouping)
   const years = await res.locator('tbody tr', { hasText: 'NGA' }).locator('td[data-col="year"]').allTextContents();
   expect([...years].sort()).toEqual(Array.from({ length: 18 }, (_, i) => String(2000 + i)));
+  // the bar chart (and the map) of a result over several years show one year and say which: the latest here
+  // (the year control shows 1951, which the result does not hold); the table keeps every year
+  const barTitle = res.locator('figcaption', { hasText: ' by ' });
+  await expect.poll(() => barTitle.textContent(), { timeout: 30_000 }).toMatch(/, 2017$/);
 
   // Offline, the same page: the year control still moves the change map and the year's map by keyboard
   await waitSynced(page);
@@ -111,6 +116,7 @@ test('a national series: year control, change map link, line chart per country',
     await expect.poll(() => title.textContent()).toBe('Change (%) of Population (PWT 9.1), 1950–2017 (%)');
     await page.keyboard.press('ArrowLeft');
     await expect.poll(() => title.textContent()).toBe('Change (%) of Population (PWT 9.1), 1950–2016 (%)');
+    await expect.poll(() => barTitle.textContent()).toMatch(/, 2016$/); // the chart follows the year control's year
     await page.selectOption('.change-row select', '');
     await expect.poll(() => title.textContent()).toBe('Population (PWT 9.1), 2016 (million people)');
     await slider.focus();
@@ -121,6 +127,8 @@ test('a national series: year control, change map link, line chart per country',
     // PWT 9.1 has 46 of the 49 countries of the grid (no ERI, SOM, SSD) in 2015
     expect(await countries.textContent()).toMatch(/^46 countries · /);
     expect(await chart.locator('g[data-iso3=NGA] circle').count()).toBe(68);
+    await expect.poll(() => barTitle.textContent()).toMatch(/, 2015$/);
+    expect(await res.locator('tbody tr', { hasText: 'NGA' }).count()).toBe(18);
   } finally {
     await page.context().setOffline(false);
   }

@@ -59,7 +59,7 @@ export async function summaryChoropleth(r: SummaryRows | null, iso: IsoEntry[], 
   const dec = r.share ? 1 : byCode.get(v)?.dec ?? 2;
   const unit = r.share ? '%' : prettyUnit(byCode.get(v)?.unit ?? '');
   const what = `${r.share ? `Share (%) of the unit's ${colLabel(byCode, r.value)}` : colLabel(byCode, v)}`;
-  const slice = r.slice ? `, ${r.slice}` : '';
+  const slice = `${r.slice ? `, ${r.slice}` : ''}${r.year !== undefined ? `, ${r.year}` : ''}`; // a result over several years: the map's one year
   const byCountry = !r.by.some((x) => adminLevel(x)) && (r.by.some((x) => x === 'ISO3' || x === 'ADM0_NAME') || (!r.by.length && new Set(r.rows.map((x) => x.ISO3)).size > 1));
   if (byCountry) {
     const names = new Map(iso.map((e) => [e.name, e.code]));

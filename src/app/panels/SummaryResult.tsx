@@ -38,17 +38,18 @@ export interface SummaryResultProps {
 
 /** The chart: units x intervals or classes with two domains, else one bar per key. */
 function SummaryChart({ v }: { v: SummaryView }) {
-  const { rows, y, two, shownRows, showShare, keyText, groupKeys, label, barLabel, table, shownBy, xKey, multiCountry, unitBars, barOrder } = v;
+  const { rows, y, two, shownRows, showShare, keyText, groupKeys, label, barLabel, table, shownBy, xKey, multiCountry, unitBars, barOrder, year } = v;
   if (!rows.length || !y) return null;
+  const inYear = year === null ? '' : `, ${year}`; // a result over several years: the chart's one year
   if (two) {
     const chartRows = shownRows.filter((x) => hasValue(x[two.unit]) && hasValue(x[two.group]));
     const col = showShare ? shareColumn(y) : y;
     return <BarChart rows={chartRows} x={two.unit} y={col} color={two.group} colorLabel={(x) => keyText(two.group, x[two.group])} colorOrder={groupKeys.map((k) => keyText(two.group, k))} colorTitle={label(two.group)}
       label={barLabel} order={unitOrder(chartRows, y, barLabel)} max={25 * Math.max(1, groupKeys.length)}
-      title={`${label(col)} by ${label(two.unit)} and ${label(two.group)}${table.country ? `, ${table.country}` : ''}`} xTitle={label(two.unit)} yTitle={label(col)} />;
+      title={`${label(col)} by ${label(two.unit)} and ${label(two.group)}${table.country ? `, ${table.country}` : ''}${inYear}`} xTitle={label(two.unit)} yTitle={label(col)} />;
   }
   return <BarChart rows={shownBy.includes(xKey) ? rows.filter((x: Row) => hasValue(x[xKey]) && !isTotalRow(x, shownBy)) : rows} x={xKey} y={y} color={multiCountry && !unitBars && xKey !== 'ISO3' && xKey !== 'ADM0_NAME' ? 'ISO3' : undefined} label={barLabel}
-    title={`${label(y)} by ${label(xKey)}${table.country ? `, ${table.country}` : ''}`} xTitle={label(xKey)} yTitle={label(y)} order={barOrder?.map((k) => keyText(xKey, k))} />;
+    title={`${label(y)} by ${label(xKey)}${table.country ? `, ${table.country}` : ''}${inYear}`} xTitle={label(xKey)} yTitle={label(y)} order={barOrder?.map((k) => keyText(xKey, k))} />;
 }
 
 /** The charted indicator and, with two domains, the share and the interval or class on the map. */
@@ -86,7 +87,7 @@ function BelowSeaNote({ codes, update }: { codes: string[]; update: PanelCtx['up
 /** The result block. */
 export function SummaryResult({ r, v, stale, headingRef, setYCol, update, peopleVars = [] }: SummaryResultProps) {
   const shown = r.last;
-  const { rows, shownBy, units, naRows, naKind, y, showShare, shownRows, table, pinned, cellText, cellTitle, label, orders, decimals } = v;
+  const { allRows: rows, shownBy, units, naRows, naKind, y, showShare, tableRows, table, pinned, cellText, cellTitle, label, orders, decimals } = v;
   const place = table.country ?? (shown.args.iso3 ?? ['SSA']).join(', ');
   const belowSea = shown.args.var.filter((c) => TERRAIN.includes(c) && rows.some((x) => typeof x[c] === 'number' && (x[c] as number) < 0));
   return (
@@ -98,7 +99,7 @@ export function SummaryResult({ r, v, stale, headingRef, setYCol, update, people
       {naRows.length > 0 && <p className="msg warn small" role="status" data-testid="summary-na">{naNote(naRows, shownBy.filter((c) => naRows.some((x) => x[c] === null)).map(naKind).includes('outside the breaks'), shown.args.var.filter((c) => peopleVars.includes(c)))}</p>}
       <SummaryChoices v={v} vars={shown.args.var} setYCol={setYCol} />
       <SummaryChart v={v} />
-      <ResultTable rows={shownRows} columns={table.cols} caption="Summary table" note={place} pinned={pinned} cellText={cellText} cellTitle={cellTitle} valueCols={[...shown.args.var, ...statColumns(shown.data.columns), ...(showShare && y ? [shareColumn(y)] : [])]} colLabel={label} keyOrders={orders} decimals={decimals} />
+      <ResultTable rows={tableRows} columns={table.cols} caption="Summary table" note={place} pinned={pinned} cellText={cellText} cellTitle={cellTitle} valueCols={[...shown.args.var, ...statColumns(shown.data.columns), ...(showShare && y ? [shareColumn(y)] : [])]} colLabel={label} keyOrders={orders} decimals={decimals} />
       {belowSea.length > 0 && <BelowSeaNote codes={belowSea} update={update} />}
     </ResultFrame>
   );

@@ -278,3 +278,16 @@ export function naNote(rows: Row[], breaks = true, people: string[] = []): strin
   if (Number.isFinite(n)) return `${n.toLocaleString('en')} cell${n === 1 ? '' : 's'}${ppl} ${breaks ? what : what.replace('have', n === 1 ? 'has' : 'have')} (row NA)${fix}.`;
   return `Some cells${ppl} ${what}: ${rows.length === 1 ? 'the NA row holds them' : `${rows.length} NA rows hold them`}${fix}.`;
 }
+
+/**
+ * The year a result over several years is charted and mapped in: `wanted` (the year the map's
+ * year control shows) when the result holds it, else the latest; null when the rows hold one
+ * year or none (no `year` column, or a change between two years).
+ * @param rows result rows (their numeric `year` column, if any)
+ */
+export function chartYear(rows: Row[], wanted: number | null): number | null {
+  const years = new Set<number>();
+  for (const r of rows) if (typeof r.year === 'number') years.add(r.year);
+  if (years.size < 2) return null;
+  return wanted !== null && years.has(wanted) ? wanted : Math.max(...years);
+}

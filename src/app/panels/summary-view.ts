@@ -13,7 +13,7 @@ import type { RunState } from '../useRun';
 import { intervalText, requestBreaks, sliceBounds } from './intervals';
 import { shareColumn, sliceRows, splitDomains, withShares, type TwoDomains } from './two-domain';
 import { statDecimals, statLabel } from './zonal-choice';
-import { byCellText, byColumn, chartKey, colLabel, hasValue, isNaRow, isTotalRow, keyOrder, prettyUnit, tableColumns, type PanelCtx } from './common';
+import { byCellText, byColumn, chartKey, chartYear, colLabel, hasValue, isNaRow, isTotalRow, keyOrder, prettyUnit, tableColumns, type PanelCtx } from './common';
 
 /** The `by` codes of summary arguments (a list, or the keys of an object of breaks). */
 export const byCodesOf = (a: GetLayerArgs): string[] => (Array.isArray(a.by) ? a.by : Object.keys(a.by ?? {}));
@@ -34,7 +34,10 @@ export interface SummaryRows {
    * the cells inside it over the units.
    */
   sliceCells?: { code: string; lo: number; hi: number };
+  /** A result over several years: the one year these rows are (the map says which). */
+  year?: number;
 }
+
 
 
 /**
@@ -145,7 +148,7 @@ function useBars(ctx: Pick<PanelCtx, 'iso'>, rows: Row[], shownBy: string[], xKe
  * the units, or with two domains the units of one interval or class (and their shares when chosen).
  * @param yCol the charted indicator of the link (y=), when the result has it
  */
-export function useSummaryView(ctx: Pick<PanelCtx, 'byCode' | 'iso'>, r: RunState<GetLayerArgs, TableResult>, yCol: string | null, onRows: (r: SummaryRows | null) => void) {
+export function useSummaryView(ctx: Pick<PanelCtx, 'byCode' | 'iso' | 'state'>, r: RunState<GetLayerArgs, TableResult>, yCol: string | null, onRows: (r: SummaryRows | null) => void) {
   const { byCode } = ctx;
   const shown = r.last;
   const y = yCol && shown?.args.var.includes(yCol) ? yCol : shown?.args.var[0];
@@ -153,7 +156,10 @@ export function useSummaryView(ctx: Pick<PanelCtx, 'byCode' | 'iso'>, r: RunStat
   const shownCodes = useMemo(() => (shown ? byCodesOf(shown.args) : []), [shown]);
   const shownBy = useMemo(() => shownCodes.map((b) => byColumn(shown?.data.columns ?? [], b)), [shown, shownCodes]);
   const orders = useKeyOrders(shown, byCode);
-  const rows = useMemo(() => sortByKeys(shown?.data.rows ?? [], shownBy, orders), [shown, shownBy, orders]);
+  const allRows = useMemo(() => sortByKeys(shown?.data.rows ?? [], shownBy, orders), [shown, shownBy, orders]);
+  // a result over several years: the chart and the map show one year (the table every year)
+  const year = useMemo(() => chartYear(allRows, ctx.state.year), [allRows, ctx.state.year]);
+  const rows = useMemo(() => (year === null ? allRows : allRows.filter((x) => x.year === year)), [allRows, year]);
   // two domains (e.g. provinces x ELEVATION intervals): units along the bars, intervals or classes in colours, one on the map
   const two = useMemo(() => splitDomains(rows, shownBy, orders), [rows, shownBy, orders]);
   const additive = !!y && /^sum\(/.test(byCode.get(y)?.aggFunR ?? '');
@@ -180,14 +186,17 @@ export function useSummaryView(ctx: Pick<PanelCtx, 'byCode' | 'iso'>, r: RunStat
     if (!shown) { if (r.error) onRows(null); return; } // a failed run's map goes with its table
     if (!y) return;
     const by = byCodesOf(shown.args);
-    if (!two || !slice) { onRows({ rows: shown.data.rows, by, vars: shown.args.var, value: y }); return; }
+    const inYear = year === null ? {} : { year };
+    if (!two || !slice) { onRows({ rows: year === null ? shown.data.rows : rows, by, vars: shown.args.var, value: y, ...inYear }); return; }
     const units = shownRows.filter((x) => x[two.unit] !== undefined && x[two.unit] !== null && x[two.unit] !== '');
     const cells = sliceBounds(slice, shownCodes[shownBy.indexOf(two.group)], shown.args, byCode);
-    onRows({ rows: sliceRows(shownRows, two, slice), units, by: [by[shownBy.indexOf(two.unit)]], vars: shown.args.var, value: y, slice: keyText(two.group, slice), ...(showShare ? { share: true } : {}), ...(cells ? { sliceCells: cells } : {}) });
-  }, [shown, onRows, y, r.error, two, slice, shownRows, showShare, keyText, shownBy, shownCodes, byCode]);
-  const naRows = rows.filter((x) => isNaRow(x, shownBy));
-  const units = rows.filter((x) => !isTotalRow(x, shownBy)).length;
-  return { y, shownBy, orders, rows, two, additive, share, setShare, showShare, shownRows, groupKeys, slice, setMapKey, xKey, pinned, ...text, ...bars, decimals, table, naRows, units };
+    onRows({ rows: sliceRows(shownRows, two, slice), units, by: [by[shownBy.indexOf(two.unit)]], vars: shown.args.var, value: y, slice: keyText(two.group, slice), ...(showShare ? { share: true } : {}), ...(cells ? { sliceCells: cells } : {}), ...inYear });
+  }, [shown, onRows, y, r.error, two, slice, shownRows, showShare, keyText, shownBy, shownCodes, byCode, year, rows]);
+  const naRows = allRows.filter((x) => isNaRow(x, shownBy));
+  const units = allRows.filter((x) => !isTotalRow(x, shownBy)).length;
+  // the table keeps every year
+  const tableRows = year === null ? shownRows : allRows;
+  return { y, shownBy, orders, rows, allRows, tableRows, year, two, additive, share, setShare, showShare, shownRows, groupKeys, slice, setMapKey, xKey, pinned, ...text, ...bars, decimals, table, naRows, units };
 }
 
 /** The view of a shown summary ({@link useSummaryView}'s value). */
