@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { fitCamera, screenPoint, viewTiles } from './first-view';
+import { fitCamera, movedCamera, NO_MOVE, panMove, screenPoint, viewTiles, zoomMove } from './first-view';
 import { mercY } from './mercator';
 import { tileBounds } from './mercator';
 
@@ -55,5 +55,59 @@ describe('first view (MapLibre camera and tile cover without the map)', () => {
     // every tile of the bounds is in view here: at z4 a column is 22.5 degrees (18W in column 7, 52E in 10)
     expect([...new Set(t.map((p) => p.x))]).toEqual([7, 8, 9, 10]);
     expect([...new Set(t.map((p) => p.y))]).toEqual([6, 7, 8, 9]);
+  });
+
+  describe('the camera after the preview is moved by hand (pan, zoom about a point)', () => {
+    const W = 1440, H = 900;
+    test('a pan of N px at zoom z moves the centre by N * 360 / (512 * 2^z) degrees of longitude at the equator, the other way', () => {
+      for (const z of [1, 3.3, 7]) {
+        const c = movedCamera({ lng: 10, lat: 0, zoom: z }, W, H, panMove(NO_MOVE, 200, 0));
+        expect(c.lng).toBeCloseTo(10 - (200 * 360) / (512 * 2 ** z), 9);
+        expect(c.lat).toBeCloseTo(0, 9);
+        expect(c.zoom).toBe(z);
+      }
+      // dragging down shows what was north: the centre moves north
+      expect(movedCamera({ lng: 10, lat: 0, zoom: 3 }, W, H, panMove(NO_MOVE, 0, 100)).lat).toBeGreaterThan(0);
+    });
+
+    test('a scale of 2 about the centre is zoom + 1 at the same centre; about another point that point stays put', () => {
+      const cam = { lng: 17, lat: -4, zoom: 2.6 };
+      const c = movedCamera(cam, W, H, zoomMove(NO_MOVE, 2, W / 2, H / 2, cam.zoom, 1, 13));
+      expect(c.zoom).toBeCloseTo(3.6, 12);
+      expect(c.lng).toBeCloseTo(17, 9);
+      expect(c.lat).toBeCloseTo(-4, 9);
+      // Nairobi under the pointer stays under it after a zoom about the pointer
+      const [px, py] = screenPoint(cam, W, H, 36.82, -1.29);
+      const c2 = movedCamera(cam, W, H, zoomMove(NO_MOVE, 1.7, px, py, cam.zoom, 1, 13));
+      const [qx, qy] = screenPoint(c2, W, H, 36.82, -1.29);
+      expect(qx).toBeCloseTo(px, 6);
+      expect(qy).toBeCloseTo(py, 6);
+    });
+
+    test('round trip: every point shown at p before the move is shown at scale * p + t on the moved camera', () => {
+      const cam = { lng: 17, lat: -4, zoom: 2.6 };
+      let m = panMove(NO_MOVE, 200, 100);
+      m = zoomMove(m, 1.3, 900, 300, cam.zoom, 1, 13);
+      m = panMove(m, -35, 12);
+      m = zoomMove(m, 0.6, 100, 700, cam.zoom, 1, 13);
+      const c = movedCamera(cam, W, H, m);
+      expect(c.zoom).toBeCloseTo(cam.zoom + Math.log2(1.3 * 0.6), 12);
+      for (const [lng, lat] of [[-17.4, 14.7], [36.82, -1.29], [18.4, -33.9], [31.2, 30.0]]) {
+        const [x, y] = screenPoint(cam, W, H, lng, lat);
+        const [x2, y2] = screenPoint(c, W, H, lng, lat);
+        expect(x2).toBeCloseTo(m.scale * x + m.txPx, 6);
+        expect(y2).toBeCloseTo(m.scale * y + m.tyPx, 6);
+      }
+    });
+
+    test('the zoom stays within the map [minZoom, maxZoom]: a scale past the limit is cut to it, still about the pointer', () => {
+      const cam = { lng: 17, lat: -4, zoom: 2.6 };
+      const out = zoomMove(NO_MOVE, 1 / 64, 300, 200, cam.zoom, 1, 13);
+      expect(out.scale).toBeCloseTo(2 ** (1 - 2.6), 12);
+      expect(movedCamera(cam, W, H, out).zoom).toBeCloseTo(1, 12);
+      expect(300 * out.scale + out.txPx).toBeCloseTo(300, 9); // the pointer's point did not move
+      const inn = zoomMove(zoomMove(NO_MOVE, 1000, 0, 0, cam.zoom, 1, 13), 1000, 0, 0, cam.zoom, 1, 13);
+      expect(movedCamera(cam, W, H, inn).zoom).toBeCloseTo(13, 12);
+    });
   });
 });
