@@ -5,7 +5,8 @@
  * Summaries run over the years 2000:2017 (link key yrs=) gives Nigeria's 18 rows with a year column,
  * its bar chart one year (the latest, then the year control's) and says which.
  * Then offline (the service worker synced), the same page: End and the arrows move the change
- * map's and the year map's legend, the link follows, the chart stays.
+ * map's and the year map's legend, the link follows, the chart stays. Online again, the Download
+ * panel's long CSV of the result over the years equals the API's.
  *
  * A gridded series made by the ingest CLI from three FIXTURE rasters (a second server on that
  * bundle): the catalog shows it, the year control steps and plays its three years (the value
@@ -17,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test, vi } from 'vitest';
 import type { Browser } from 'playwright-core';
+import JSZip from 'jszip';
 import { launch, mapPoint, settle, waitMap } from './app-helpers';
 import { startServer, type Started } from './helpers';
 import { waitSynced } from './offline-helpers';
@@ -132,6 +134,33 @@ test('a national series: year control, change map link, line chart per country',
   } finally {
     await page.context().setOffline(false);
   }
+
+  // the Download panel's long CSV of the result over the years equals the API's for the request its README reproduces
+  await page.getByRole('tab', { name: 'Download' }).click();
+  const panel = page.locator('#panel-download');
+  await panel.locator('input[name="dl-format"][value="csv"]').check({ timeout: 60_000 });
+  expect(await panel.locator('input[name="dl-layout"][value="long"]').isChecked()).toBe(true);
+  await panel.getByRole('button', { name: 'Build and save ZIP' }).click();
+  const link = panel.locator('[data-testid="download-result"] a[download]');
+  await link.waitFor({ timeout: 120_000 });
+  const zip = await JSZip.loadAsync(Buffer.from(await link.evaluate(async (a) => {
+    const b = new Uint8Array(await (await fetch((a as HTMLAnchorElement).href)).arrayBuffer());
+    let t = '';
+    for (let i = 0; i < b.length; i += 0x8000) t += String.fromCharCode(...b.subarray(i, i + 0x8000));
+    return btoa(t);
+  }), 'base64'));
+  const dataName = Object.keys(zip.files).find((n) => n.endsWith('.csv') && n !== 'meta.csv')!;
+  const csv = await zip.file(dataName)!.async('string');
+  const body = /R\/indapi" -H 'Content-Type: application\/json' -d '(\{[^']*\})'/.exec(await zip.file('README.md')!.async('string'))![1];
+  expect(JSON.parse(body)).toMatchObject({ var: ['PWT_POP'], year: Array.from({ length: 18 }, (_, i) => 2000 + i), format: 'csv' });
+  const api = await fetch(`${srv.url}ocpu/library/indapi3/R/indapi`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+  expect(api.status).toBe(201);
+  const file = (await api.text()).split('\n').find((l) => l.endsWith(`/files/${dataName}`));
+  expect(file, `the API's session lists ${dataName}`).toBeDefined();
+  const apiCsv = await (await fetch(new URL(file!, srv.url))).text();
+  expect(csv).toBe(apiCsv);
+  expect(csv.split('\n')[0]).toMatch(/"?year"?/);
+  expect(csv.trim().split('\n').filter((l) => l.includes('NGA'))).toHaveLength(18); // long: one row per country and year
 }, 300_000);
 
 test('a gridded series ingested from three rasters: the catalog lists it, the slider plays it, the change map reads the change', async () => {
