@@ -153,7 +153,9 @@ function MapTools({ state, update, data, rec, layer, series, results, pointer, p
     const { saveMapView } = await import('./map-export');
     const choro = series.choro ?? results.choro;
     const cells = results.cellsInfo && results.cellsInfo.key === layer.rasterKey ? results.cellsInfo.info : null;
-    await saveMapView(m, format, { rec, palette: layer.palette, choro: choro && { ...choro, rec: byCode.get(choro.code.split(' by ')[0]) }, cells }, signal, size, onProgress);
+    // a gridded series' change map: its title, unit and decimals (the record's sources stay)
+    const drawn = layer.change ? { ...layer.change.rec, varLabel: layer.change.title } : rec;
+    await saveMapView(m, format, { rec: drawn, palette: layer.palette, choro: choro && { ...choro, rec: byCode.get(choro.code.split(' by ')[0]) }, cells }, signal, size, onProgress);
   };
   return (
     <div className="overlay-stack">
