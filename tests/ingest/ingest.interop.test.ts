@@ -453,8 +453,8 @@ describe('catalog: extra fields and published', () => {
     const recs = parseVi(text);
     expect((recs[0] as unknown as Record<string, string>).tbName).toBe('t1');
     const cat = new Catalog(recs, [], async () => []);
-    expect((cat.category() as CategoryRow[]).map((r) => r.code)).toEqual(['A', 'D', 'E']);
-    expect(cat.describe(['B'])[0].tbName).toBe('t2');
+    expect(((await cat.category()) as CategoryRow[]).map((r) => r.code)).toEqual(['A', 'D', 'E']);
+    expect((await cat.describe(['B']))[0].tbName).toBe('t2');
   });
 
   it('the embedded bundle (published = dates) keeps every record listed', async () => {
@@ -462,7 +462,7 @@ describe('catalog: extra fields and published', () => {
     const { parseVi } = await import('../../src/core/bundle');
     const recs = parseVi(readFileSync(join(FIX, '../../../public/data/vi.csv'), 'utf8'));
     const cat = new Catalog(recs, [], async () => []);
-    expect((cat.category() as CategoryRow[]).length).toBe(recs.length);
+    expect(((await cat.category()) as CategoryRow[]).length).toBe(recs.length);
     expect(recs.length).toBeGreaterThan(20);
   });
 });

@@ -3,7 +3,6 @@
  * country/region list `iso.csv` of the bundle (read and parsed by src/core/bundle), plus the
  * `category` listing and `describe` records of the service (spec E4, E5, part 2.1/2.2).
  */
-import { RE2JS } from 're2js';
 import type { CategoryRow } from '../api';
 import { formSeries, VI_FIELDS, type Bundle, type BundleSeries, type IsoRow, type NationalSeries } from '../bundle';
 import { IndapiError, throwIfAborted } from '../errors';
@@ -36,13 +35,16 @@ export interface Pattern {
  * Compiles user patterns as case-insensitive regular expressions with RE2 semantics
  * (`re2js`): matching takes time linear in the text, so no pattern (e.g. `(.*){6}QQQ` or
  * `(a+)+$`) can block the server or the service worker. RE2 has no backreferences or
- * lookaround; such patterns are invalid.
+ * lookaround; such patterns are invalid. `re2js` is imported on first use: it is 150 KB of
+ * the 445 KB engine worker script that a summary never needs (a separate chunk in the browser,
+ * fetched when a pattern is first asked for; precached for offline use with the other lazy files).
  * @throws IndapiError BAD_ARGUMENT for a pattern that is not text of at most 200 characters
  *   or not a valid regular expression
  */
-export function compilePatterns(q: string[]): Pattern[] {
+export async function compilePatterns(q: string[]): Promise<Pattern[]> {
+  for (const p of q) if (typeof p !== 'string' || p.length > 200) throw new IndapiError('BAD_ARGUMENT', 'A pattern must be text of at most 200 characters.');
+  const { RE2JS } = await import('re2js');
   return q.map((p) => {
-    if (typeof p !== 'string' || p.length > 200) throw new IndapiError('BAD_ARGUMENT', 'A pattern must be text of at most 200 characters.');
     try {
       const re = RE2JS.compile(p, RE2JS.CASE_INSENSITIVE);
       return { test: (text: string) => re.test(text) };
@@ -219,8 +221,8 @@ export class Catalog {
    * label, category, subcategory and item (any pattern may match).
    * @throws IndapiError NO_MATCH when patterns match nothing, BAD_ARGUMENT for an invalid pattern
    */
-  category(q?: string[], asList = false): CategoryRow[] | Record<string, Record<string, CategoryRow[]>> {
-    const pats = q && q.length ? compilePatterns(q) : null;
+  async category(q?: string[], asList = false): Promise<CategoryRow[] | Record<string, Record<string, CategoryRow[]>>> {
+    const pats = q && q.length ? await compilePatterns(q) : null;
     const rows: CategoryRow[] = [];
     for (const r of this.listed()) {
       if (isUnpublished(r.published)) continue;
@@ -246,10 +248,10 @@ export class Catalog {
    * @param today date written as DownloadedOn (ISO 8601 date)
    * @throws IndapiError UNKNOWN_CODE for unknown codes, NO_MATCH when patterns match nothing
    */
-  describe(vars: string[] = [], q: string[] = [], today = new Date().toISOString().slice(0, 10)): Record<string, string>[] {
+  async describe(vars: string[] = [], q: string[] = [], today = new Date().toISOString().slice(0, 10)): Promise<Record<string, string>[]> {
     this.validate(vars);
     const codes = new Set(vars);
-    if (q.length) for (const r of this.category(q) as CategoryRow[]) codes.add(r.code);
+    if (q.length) for (const r of (await this.category(q)) as CategoryRow[]) codes.add(r.code);
     const recs = vars.length || q.length ? this.listed().filter((r) => codes.has(r.varCode)) : this.listed();
     return recs.map((r) => describeRecord(r, today));
   }

@@ -33,7 +33,6 @@
  */
 import type { CallOptions, GeneratedFile } from '../api';
 import { IndapiError, throwIfAborted } from '../errors';
-import JSZip from 'jszip';
 import { queryValue } from '../args';
 import { zipFileName } from './names';
 import { countSelected } from './raster';
@@ -113,7 +112,8 @@ const STORED = /\.(png|tif|rds|rda|zip|gz)$/i;
 
 /**
  * Builds a ZIP archive of files with jszip (DEFLATE, level 6; already-compressed files
- * stored), reporting progress in percent (0..100).
+ * stored), reporting progress in percent (0..100). jszip is imported on first use: 96 KB of
+ * the engine worker's script that a summary never needs (a chunk shared with the files worker).
  * @param files the session's files, in order
  * @param opts signal aborts generation (the stream is paused); progress in percent
  * @param date modification time of the entries (default now)
@@ -122,6 +122,8 @@ const STORED = /\.(png|tif|rds|rda|zip|gz)$/i;
  */
 export async function zipFiles(files: GeneratedFile[], opts: CallOptions = {}, date: Date = new Date()): Promise<Uint8Array> {
   const { signal, onProgress } = opts;
+  throwIfAborted(signal);
+  const { default: JSZip } = await import('jszip');
   throwIfAborted(signal);
   const zip = new JSZip();
   for (const f of files) zip.file(f.name, f.bytes, { binary: true, date, compression: STORED.test(f.name) ? 'STORE' : 'DEFLATE' });
