@@ -6,6 +6,7 @@
  */
 import { useEffect, useMemo, useState, type DragEvent, type ReactElement } from 'react';
 import type { Map as MlMap } from 'maplibre-gl';
+import type { MapCamera } from '../core/map/first-view';
 import type { VarRecord } from '../core/types';
 import { CompareBar, compareSide } from '../ui/CompareBar';
 import { firstMapDrawn, liveMapReleased, markFirstMap, releaseLiveMap } from '../ui/first-map';
@@ -95,7 +96,10 @@ export function MapPane(p: MapPaneProps) {
   const choro = series.choro ?? results.choro;
   const onOpacity = (op: number) => update({ op });
   const [live, setLive] = useState(firstMapDrawn);
-  const [view0] = useState(state.map); // the view the live map is made with (MapView's createMap)
+  const [view0] = useState(state.map); // the view the preview shows first (the live map's unless moved by hand)
+  // the camera the preview was moved to by hand: the live map starts there (exact; the link keeps it rounded)
+  const [hand, setHand] = useState<[number, number, number] | null>(null);
+  const onHand = (c: MapCamera) => { const v: [number, number, number] = [c.lng, c.lat, c.zoom]; setHand(v); update({ map: v }, { replace: true }); };
   const onRendered = () => {
     (window as any).__indapiFirstRender ??= performance.now(); document.body.dataset.mapRendered = '1'; markFirstMap(); setLive(true); results.onRendered();
     // the style key of the cells drawn (a catchment, similar cells): the bench and tests wait on it
@@ -110,10 +114,10 @@ export function MapPane(p: MapPaneProps) {
       <h2 className="sr-only">Map</h2>
       <Loadable what="the map" loading={<div className="map placeholder">Loading map…</div>}>
         <MapView dataBase={DATA_BASE} rasterKey={layer.rasterKey} rasterOverChoropleth={results.sliceCellsDrawn} opacity={state.op} loadTile={loadTile} refineTiles={refineTiles} choropleth={choro?.pairs ?? null} choroplethLevel={choro?.level ?? 1} areas={view.areas}
-          marker={marker} labels={state.panel === 'catchment' ? results.catchLabels : null} fit={view.fit} gridBounds={data.gridBounds} drawMode={view.drawMode} onDrawn={view.onDrawn} onHover={pointer.onHover} onClick={pointer.onClick} view={state.map} onView={view.onView} onMap={setMlMap} basemap={base.basemap} onBasemapError={base.onError}
+          marker={marker} labels={state.panel === 'catchment' ? results.catchLabels : null} fit={view.fit} gridBounds={data.gridBounds} drawMode={view.drawMode} onDrawn={view.onDrawn} onHover={pointer.onHover} onClick={pointer.onClick} view={!live && hand ? hand : state.map} onView={view.onView} onMap={setMlMap} basemap={base.basemap} onBasemapError={base.onError}
           onRendered={onRendered} />
       </Loadable>
-      {!live && !cmpOn && <MapPreview rasterKey={layer.rasterKey} loadTile={loadTile} view={view0} bounds={data.gridBounds} opacity={state.op} dataBase={DATA_BASE} onDrawn={onPreview} onFirstTile={releaseLiveMap} />}
+      {!live && !cmpOn && <MapPreview rasterKey={layer.rasterKey} loadTile={loadTile} view={view0} bounds={data.gridBounds} opacity={state.op} dataBase={DATA_BASE} onDrawn={onPreview} onFirstTile={releaseLiveMap} onMove={onHand} />}
       {cmpOn && <Loadable what="the second map" compact loading={null}><CompareMaps dataBase={DATA_BASE} gridBounds={data.gridBounds} loadTile={loadTile} refineTiles={refineTiles} rec={rec2!} labelA={rec!.varLabel} sideA={side('a')} sideB={side('b')}
         mode={state.cmp!} sw={state.sw} onSw={(sw) => update({ sw }, { replace: true })} map={mlMap} opacity={state.op} onOpacity={onOpacity} areas={view.areas} marker={marker}
         onHover={pointer.onHover} onClick={pointer.onClick} phone={phone} styleLayer={styleLayer} /></Loadable>}

@@ -7,16 +7,18 @@
  * src/core/map/first-view.ts on the same container), over the basemap's ocean and country
  * fill and under its country borders (from the early fetch of the outlines when it has
  * arrived; drawn again when it does), with a "Loading the interactive map" note. It is removed
- * once the live map has drawn the raster. The image cannot be moved: a drag, a tap or a wheel on
- * it is answered at once (a busy cursor, and the note says the map moves as soon as it has
- * loaded) rather than ignored.
+ * once the live map has drawn the raster. The image follows the hand from its first frame
+ * (./preview-gestures.ts: drag, wheel, pinch, arrows and + / -): a CSS transform moves the
+ * drawn layers together over the ocean colour, and the camera the hand leaves
+ * (`movedCamera`, src/core/map/first-view.ts) is handed to `onMove`, so the live map starts there.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import type { FeatureCollection, Position } from 'geojson';
-import { fitCamera, screenPoint, viewTiles, type MapCamera, type PlacedTile } from '../core/map/first-view';
+import { fitCamera, movedCamera, NO_MOVE, screenPoint, viewTiles, type MapCamera, type PlacedTile, type ScreenMove } from '../core/map/first-view';
 import type { TileLoader } from './map-types';
 import { baseStyle, EMPTY } from './map-style';
 import { prefetchedJson } from './prefetch';
+import { followHand } from './preview-gestures';
 
 /** Props of {@link MapPreview}. */
 export interface MapPreviewProps {
@@ -39,6 +41,11 @@ export interface MapPreviewProps {
    * drawing (CPU); the live map's code may start downloading then.
    */
   onFirstTile?: () => void;
+  /**
+   * Called with the camera the preview has been moved to by hand (MapLibre's centre in
+   * degrees and zoom), when a gesture ends and, if one is under way, when the preview goes.
+   */
+  onMove?: (cam: MapCamera) => void;
 }
 
 /** The basemap colours of the live map's style (src/ui/map-style.ts), so the image matches it. */
@@ -47,10 +54,47 @@ function styleColors(): { ocean: string; land: string; border: string; borderPx:
   return { ocean: String(paint('ocean')['background-color']), land: String(paint('countries-fill')['fill-color']), border: String(paint('countries-line')['line-color']), borderPx: Number(paint('countries-line')['line-width']) };
 }
 
+/** The live map's zoom range (MapView's createMap). */
+const MIN_ZOOM = 1, MAX_ZOOM = 13;
+
 /** The live map's first camera in a `w` x `h` container (MapView's createMap: the link's view, else the bounds fitted with 10 px padding; zoom 1..13). */
 export function firstCamera(view: [number, number, number] | null, bounds: [number, number, number, number], w: number, h: number): MapCamera | null {
-  if (view) return { lng: view[0], lat: view[1], zoom: Math.max(1, Math.min(13, view[2])) };
-  return fitCamera(bounds, w, h, 10, 1, 13);
+  if (view) return { lng: view[0], lat: view[1], zoom: Math.max(MIN_ZOOM, Math.min(MAX_ZOOM, view[2])) };
+  return fitCamera(bounds, w, h, 10, MIN_ZOOM, MAX_ZOOM);
+}
+
+/**
+ * Moves the preview's layers (`layers`) by hand on `box` from the first frame; the camera
+ * `cam()` is moved to is handed to `onMove` when a gesture ends or the preview goes mid-gesture.
+ * @returns whether the preview has been moved
+ */
+function useHand(box: RefObject<HTMLDivElement | null>, layers: RefObject<HTMLDivElement | null>, cam: RefObject<MapCamera | null>, onMove: RefObject<MapPreviewProps['onMove']>): boolean {
+  const [moved, setMoved] = useState(false);
+  useEffect(() => {
+    const el = box.current, inner = layers.current;
+    if (!el || !inner) return;
+    let m: ScreenMove = NO_MOVE, pending = false;
+    const end = () => {
+      if (!pending || !cam.current) return;
+      pending = false;
+      onMove.current?.(movedCamera(cam.current, el.clientWidth, el.clientHeight, m));
+    };
+    const off = followHand(el, {
+      zoom0: () => cam.current?.zoom ?? null,
+      step: (f) => {
+        m = f(m);
+        pending = true;
+        inner.style.transform = `translate(${m.txPx}px, ${m.tyPx}px) scale(${m.scale})`;
+        inner.dataset.move = `${m.scale},${m.txPx},${m.tyPx}`; // for end-to-end tests: the move the live map must start from
+        setMoved(true);
+      },
+      end,
+      minZoom: MIN_ZOOM,
+      maxZoom: MAX_ZOOM,
+    });
+    return () => { off(); end(); };
+  }, []);
+  return moved;
 }
 
 /** Adds the rings of the countries' polygons to the canvas path, projected for `camera`. */
@@ -91,9 +135,11 @@ export function MapPreview(p: MapPreviewProps) {
   const cb = useRef(p);
   cb.current = p;
   const [drawn, setDrawn] = useState(false);
-  // the user tried to move the map before it could move (pointer down or wheel on the image)
-  const [asked, setAsked] = useState(false);
-  const ask = () => setAsked(true);
+  const box = useRef<HTMLDivElement>(null), layers = useRef<HTMLDivElement>(null);
+  const camRef = useRef<MapCamera | null>(null);
+  const onMove = useRef(p.onMove);
+  onMove.current = p.onMove;
+  const moved = useHand(box, layers, camRef, onMove);
   useEffect(() => {
     const canvas = ref.current;
     const key = p.rasterKey;
@@ -101,7 +147,8 @@ export function MapPreview(p: MapPreviewProps) {
     const w = canvas.clientWidth, h = canvas.clientHeight;
     const cam = firstCamera(p.view, p.bounds, w, h);
     if (!cam || w === 0 || h === 0) return;
-    canvas.dataset.camera = `${cam.lng},${cam.lat},${cam.zoom}`; // for end-to-end tests: where the live map must start
+    camRef.current = cam;
+    canvas.dataset.camera = `${cam.lng},${cam.lat},${cam.zoom}`; // for end-to-end tests: where the live map starts unless moved by hand
     let gone = false;
     let tiles: Array<[PlacedTile, ImageBitmap | null]> = [];
     let countries: FeatureCollection | null = null;
@@ -122,9 +169,12 @@ export function MapPreview(p: MapPreviewProps) {
     return () => { gone = true; close(); };
   }, [p.rasterKey, p.view?.join(','), p.bounds.join(',')]);
   return (
-    <div className={asked ? 'map-preview asked' : 'map-preview'} data-testid="map-preview" data-drawn={drawn ? '1' : '0'} onPointerDown={ask} onWheel={ask}>
-      <canvas ref={ref} role="img" aria-label="Preview of the map (the interactive map is loading)" />
-      {(drawn || asked) && <p className="overlay map-preview-note small" role="status">{asked ? 'Loading the interactive map: it moves as soon as it has loaded…' : 'Loading the interactive map…'}</p>}
+    <div ref={box} className="map-preview" data-testid="map-preview" data-drawn={drawn ? '1' : '0'} tabIndex={0} style={{ background: styleColors().ocean }}
+      aria-label="Preview of the map: drag, pinch or wheel to move it, or the arrow keys and + and - (the interactive map is loading)">
+      <div ref={layers} className="map-preview-layers">
+        <canvas ref={ref} role="img" aria-label="Preview of the map (the interactive map is loading)" />
+      </div>
+      {drawn && <p className="overlay map-preview-note small" role="status">{moved ? 'Loading the interactive map (and what the move uncovered)…' : 'Loading the interactive map…'}</p>}
     </div>
   );
 }
