@@ -76,8 +76,8 @@ function startFiles(shell: string[]): Set<string> {
   };
   visit('index.html');
   visit('src/ui/MapView.tsx');
-  // the workers of the first map, and geotiff's deflate decoder they import on first use
-  for (const f of shell) if (/^assets\/(engine\.worker|raster\.worker|maplibre-gl-worker|deflate|pako\.esm|basedecoder)-/.test(f)) out.add(f);
+  // the workers of the first map (their COG reader and its inflater are in the workers' own scripts)
+  for (const f of shell) if (/^assets\/(engine\.worker|raster\.worker|maplibre-gl-worker)-/.test(f)) out.add(f);
   return out;
 }
 

@@ -1,13 +1,16 @@
 /**
- * The map's COG reads (geotiff.js with the core's inflater, workers/raster/layers.ts) give the same cells
- * as the engine's reader (src/core/cog, the one that answers R): embedded bundle COGs, read
- * over a fetch that answers byte ranges from the files, as a static host does.
+ * The map's COG reads (workers/raster/layers.ts: the core reader on every IFD) give the same
+ * cells as the engine's reads of IFD 0 (src/core/cog, the one that answers R) and, level by
+ * level, overviews included, as geotiff.js (the map's former reader, an independent TIFF
+ * parser) reads them: embedded bundle COGs, read over a fetch that answers byte ranges from
+ * the files, as a static host does.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { getDecoder } from 'geotiff';
+import { fromArrayBuffer } from 'geotiff';
+import { sampleDecoder } from '../../src/core/cog/decode';
 import { openCog } from '../../workers/raster/layers';
 import { CogStore } from '../../src/core/cog/store';
 import { FileSource } from '../../src/node/file-source';
@@ -36,14 +39,33 @@ function fileFetch(): typeof fetch {
 beforeAll(() => { vi.stubGlobal('fetch', fileFetch()); });
 afterAll(() => { vi.unstubAllGlobals(); rmSync(MADE, { recursive: true, force: true }); });
 
-describe('map COG reads with the core inflater', () => {
-  it('registers the core inflater for both Deflate tags (8 and 32946)', async () => {
-    const params = { tileWidth: 2, tileHeight: 1, planarConfiguration: 1, bitsPerSample: [8], predictor: 1 };
-    for (const tag of [8, 32946]) {
-      const d = await getDecoder(tag, params as Parameters<typeof getDecoder>[1]);
-      expect(d.constructor.name).toBe('ZlibDecoder');
-    }
-  });
+describe('map COG reads through the core reader', () => {
+  // every level as geotiff.js reads it, decoded by the bundle's rule with IFD 0's no-data (as the map did with geotiff.js)
+  for (const code of ['ELEVATION', 'ELEV_ZONE', 'POP_MODEL']) {
+    it(`${code}: every level, overviews included, equals geotiff.js's read of the same IFD; Float32 arrays`, async () => {
+      const b = readFileSync(join(DATA, `cog/${code}.tif`));
+      const tiff = await fromArrayBuffer(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer);
+      const n = await tiff.getImageCount();
+      const full = await tiff.getImage(0);
+      const dec = sampleDecoder({ noData: full.getGDALNoData(), float32: full.getSampleFormat() === 3, scale: null, offset: null });
+      const layer = await openCog(BASE, code);
+      expect(layer.levelCellDeg).toHaveLength(n);
+      const bbox = full.getBoundingBox();
+      for (let i = 0; i < n; i++) {
+        const im = await tiff.getImage(i);
+        const want = ((await im.readRasters({ interleave: false, samples: [0] })) as unknown as ArrayLike<number>[])[0];
+        const got = await layer.level(i);
+        expect([got.width, got.height, got.bbox]).toEqual([im.getWidth(), im.getHeight(), bbox]);
+        expect(layer.levelCellDeg[i]).toBe((bbox[2] - bbox[0]) / im.getWidth());
+        expect(got.values).toBeInstanceOf(Float32Array);
+        let diff = 0;
+        for (let k = 0; k < want.length; k++) if (!Object.is(Math.fround(dec(want[k])), got.values[k])) diff++;
+        expect(diff, `level ${i}`).toBe(0);
+      }
+      expect(layer.loaded()).toEqual(Array.from({ length: n }, (_, i) => i));
+      expect(layer.bytes()).toBe([...Array(n).keys()].reduce((s, i) => s + layer.peek(i)!.values.byteLength, 0));
+    });
+  }
 
   // a continuous Float32 layer (floating-point predictor 3) and a class layer (Byte, no-data 255)
   for (const [code, read] of [['ELEVATION', 'readFloat'], ['ECONOMY', 'readInt']] as const) {

@@ -1,53 +1,35 @@
 /**
- * Reading bundle COGs for the map (runs in a Web Worker): geotiff.js over HTTP range
- * requests (through the bundle's one range reader, see ./geotiff-client.ts), one full image per pyramid level (the full-resolution image or one of its
- * internal overviews), decoded by the bundle's one rule (src/core/cog/decode.ts: no-data as NaN,
- * a GDAL decimal scale as `stored / 10^k`), as the engine reads the same file. Levels of Float32
- * files are Float32Array; of scaled or Float64 files Float64Array (the exact values, for hover
- * and class breaks). Class tables come from the bundle reader (src/core/bundle/open.ts). No DOM
- * use: fetch only.
+ * Reading bundle COGs for the map (runs in a Web Worker): the core COG reader (src/core/cog, the
+ * engine's: one TIFF parser) over HTTP range requests (the bundle's one range reader,
+ * src/core/io/fetch-source.ts), one full image per pyramid level (the full-resolution image,
+ * IFD 0, or one of its internal overviews, IFDs 1..n), decoded by the bundle's one rule
+ * (src/core/cog/decode.ts: no-data as NaN, a GDAL decimal scale as `stored / 10^k`), as the
+ * engine reads the same file. Levels of Float32 files are Float32Array; of scaled or Float64
+ * files Float64Array (the exact values, for hover and class breaks). Class tables come from
+ * the bundle reader (src/core/bundle/open.ts). No DOM use: fetch only.
  */
-import { addDecoder, BaseDecoder, fromCustomClient, type BaseClient, type GeoTIFF } from 'geotiff';
-import { inflateZlib } from '../../src/core/cog/inflate';
 import { bundleUrl, layerPath } from '../../src/core/bundle';
-import { isScaled, sampleDecoder } from '../../src/core/cog/decode';
+import { CogStore } from '../../src/core/cog/store';
+import { FetchSource } from '../../src/core/io/fetch-source';
 import { IndapiError } from '../../src/core/errors';
 import { gridFromCellExtent, SSA_GRID, type GridDef } from '../../src/core/grid';
+import type { SourceFactory } from '../../src/core/io/source';
 import type { RasterLevel } from '../../src/core/map/mercator';
-import { RangeClient } from './geotiff-client';
 
 /**
- * geotiff.js reads in blocks of 4 KiB (its `BlockedSource`), at most 1,000 kept per COG (4 MiB):
- * a COG's header, IFDs and tile offset arrays (GDAL's layout puts them first, a few hundred
- * bytes for the bundle grid) come in one request instead of one 4-byte request per tile
- * offset (sequential round trips on a mobile network), and a tile read overshoots by less
- * than 8 KiB (16 KiB blocks added 41 KB before the first map at 1.6 Mbps: bench/app.ts).
+ * Header bytes the map reads first from a COG: 4 KiB. A GDAL COG of the bundle grid keeps
+ * all its IFDs and tile tables in its first few hundred bytes to 2 KiB, and the coarsest
+ * overviews' tiles (what the first map draws from, see {@link previewLevel}) right after them:
+ * a larger first read only moves bytes of finer levels forward, before the first map on a slow
+ * network. A header past it costs one more read.
  */
-const GEOTIFF_BLOCK_BYTES = 4 * 1024;
-const GEOTIFF_CACHE_BLOCKS = 1000;
-
-/** TIFF Compression tags of a zlib stream: 8 (Adobe Deflate, what src/core/cog writes) and 32946 (the old Deflate code); TIFF 6.0 / Adobe PageMaker TIFF Technical Notes. */
-const DEFLATE_TAGS = [8, 32946];
+export const MAP_HEADER_BYTES = 4 * 1024;
 
 /**
- * geotiff.js's Deflate decoder, with the core's one inflater (src/core/cog/inflate.ts,
- * fflate) instead of geotiff.js's own (a lazy chunk and pako: 14 KB brotli and two chained
- * module requests before the first tile, on the first map's path). Predictors are applied
- * by geotiff.js's `BaseDecoder.decode`, as for its own decoders.
+ * Block cache of the map's reader: the levels themselves are kept by their {@link CogLayer}
+ * (and closed by the raster worker's own bound), so the store keeps only recent tiles.
  */
-class ZlibDecoder extends BaseDecoder {
-  /** Inflates one tile (a zlib stream) into a fresh ArrayBuffer. @throws Error when the stream is corrupt */
-  override decodeBlock(buffer: ArrayBufferLike): ArrayBufferLike {
-    const out = inflateZlib(new Uint8Array(buffer));
-    return out.byteOffset === 0 && out.byteLength === out.buffer.byteLength ? out.buffer : out.slice().buffer;
-  }
-}
-
-/** Registers {@link ZlibDecoder} for the Deflate tags (idempotent; geotiff.js keeps one registry per module instance). */
-export function useCoreInflate(): void {
-  addDecoder(DEFLATE_TAGS, async () => ZlibDecoder as unknown as typeof BaseDecoder);
-}
-useCoreInflate();
+const MAP_BLOCK_CACHE_BYTES = 16 * 1024 * 1024;
 
 /** One COG opened for mapping: level sizes known, pixels loaded on demand per level. */
 export interface CogLayer {
@@ -65,39 +47,49 @@ export interface CogLayer {
   bytes(): number;
 }
 
+/** The map's COG readers, one per bundle base URL. */
+const stores = new Map<string, CogStore>();
+
+/**
+ * A COG reader for the map over any source of bundle files (the worker's fetch; bench/map-reader.ts
+ * and the tests pass local files): 4 KiB first header reads, a 16 MiB block cache.
+ * @param source opens a file relative to the bundle root
+ */
+export function mapStore(source: SourceFactory): CogStore {
+  return new CogStore({ source, headerBytes: MAP_HEADER_BYTES, cacheBytes: MAP_BLOCK_CACHE_BYTES });
+}
+
 /**
  * Opens `cog/<code>.tif` of the bundle at `dataBase` (URL ending in "/").
  * @throws IndapiError IO when the file cannot be read
  */
 export async function openCog(dataBase: string, code: string, signal?: AbortSignal): Promise<CogLayer> {
-  return openCogFrom(code, new RangeClient(bundleUrl(dataBase, layerPath(code))), signal);
+  let store = stores.get(dataBase);
+  if (!store) stores.set(dataBase, (store = mapStore((p) => new FetchSource(bundleUrl(dataBase, p)))));
+  return openCogFrom(code, store, signal);
 }
 
 /**
- * Opens a COG for mapping through any geotiff.js client (the worker's HTTP {@link RangeClient};
- * bench/map-reader.ts passes one over a local file to time the worker's own reads in Node).
- * @param code catalog code (named in errors)
- * @throws IndapiError IO when the file cannot be read
+ * Opens a bundle COG for mapping through a COG store (the worker's own over HTTP; bench/map-reader.ts
+ * passes one over local files to time the worker's reads in Node): every IFD's header read, no
+ * pixels. The bounding box is IFD 0's georeferencing, which every overview shares.
+ * @param code catalog code (its file is `layerPath(code)`; named in errors)
+ * @throws IndapiError IO when the file cannot be read or has no georeferencing, ABORTED on abort
  */
-export async function openCogFrom(code: string, client: BaseClient, signal?: AbortSignal): Promise<CogLayer> {
-  let tiff: GeoTIFF;
+export async function openCogFrom(code: string, store: CogStore, signal?: AbortSignal): Promise<CogLayer> {
+  const file = layerPath(code);
+  let infos: Awaited<ReturnType<CogStore['levels']>>;
   try {
-    tiff = await fromCustomClient(client, { blockSize: GEOTIFF_BLOCK_BYTES, cacheSize: GEOTIFF_CACHE_BLOCKS } as Parameters<typeof fromCustomClient>[1], signal); // the block options are read by makeCustomSource (geotiff.js 3), not typed on RemoteSourceOptions
+    infos = await store.levels(file, signal);
   } catch (e) {
+    if ((e as { code?: string }).code === 'ABORTED') throw e;
     throw new IndapiError('IO', `Cannot open the map layer of ${code}: ${(e as Error).message}`);
   }
-  const n = await tiff.getImageCount();
-  const images = await Promise.all(Array.from({ length: n }, (_, i) => tiff.getImage(i)));
-  const full = images[0];
-  const bbox = full.getBoundingBox() as [number, number, number, number];
-  // the bundle's one decode (src/core/cog/decode.ts), as the engine reads the same file; an
-  // overview has no metadata of its own: the full-resolution image's scale applies (GDAL's rule)
-  const md = ((await full.getGDALMetadata(0).catch(() => null)) ?? {}) as Record<string, unknown>;
-  const num = (v: unknown) => (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : null);
-  const spec = { noData: full.getGDALNoData(), float32: full.getSampleFormat() === 3 && full.getBitsPerSample() === 32, scale: num(md.SCALE), offset: num(md.OFFSET) };
-  const decode = sampleDecoder(spec);
-  const wide = isScaled(spec) || full.getBitsPerSample() === 64;
-  const levelCellDeg = images.map((im) => (bbox[2] - bbox[0]) / im.getWidth());
+  const { geo, width, height } = infos[0];
+  if (!geo) throw new IndapiError('IO', `Cannot open the map layer of ${code}: the file has no georeferencing.`);
+  // as geotiff.js's getBoundingBox (origin plus resolution x size), which the map read before
+  const bbox: [number, number, number, number] = [geo.xmin, geo.ymax - geo.resY * height, geo.xmin + geo.resX * width, geo.ymax];
+  const levelCellDeg = infos.map((im) => (bbox[2] - bbox[0]) / im.width);
   const cache = new Map<number, Promise<RasterLevel>>();
   const done = new Map<number, RasterLevel>();
   return {
@@ -106,14 +98,7 @@ export async function openCogFrom(code: string, client: BaseClient, signal?: Abo
     level(i) {
       let p = cache.get(i);
       if (!p) {
-        const im = images[i];
-        p = (async () => {
-          const rasters = (await im.readRasters({ interleave: false, samples: [0] })) as unknown as ArrayLike<number>[];
-          const src = rasters[0];
-          const values = wide ? new Float64Array(src.length) : new Float32Array(src.length);
-          for (let k = 0; k < src.length; k++) values[k] = decode(src[k]);
-          return { width: im.getWidth(), height: im.getHeight(), bbox, values } satisfies RasterLevel;
-        })();
+        p = store.readLevel(file, i).then(({ info, values }) => ({ width: info.width, height: info.height, bbox, values }) satisfies RasterLevel);
         p.then((l) => done.set(i, l), () => cache.delete(i));
         cache.set(i, p);
       }

@@ -1,6 +1,6 @@
 /**
- * The bundle's one decode of stored samples into values, shared by the engine's COG reader
- * (./store.ts) and the map's geotiff.js reader (workers/raster/layers.ts), so the map, the
+ * The bundle's one decode of stored samples into values, by the core COG reader (./store.ts)
+ * for the engine and for the map's raster worker (workers/raster/layers.ts), so the map, the
  * engine and the file writers read the same numbers:
  *
  * - no data (./nodata.ts: NaN or the file's GDAL_NODATA at the sample's precision) -> NaN;

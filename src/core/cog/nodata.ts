@@ -1,6 +1,6 @@
 /**
- * The bundle's one no-data rule, shared by the engine's COG reader (src/core/cog/tiff.ts)
- * and the map's geotiff.js reader (workers/raster/layers.ts): a sample is no data when it is
+ * The bundle's one no-data rule, of the core COG reader (src/core/cog), which the engine and
+ * the map's raster worker (workers/raster/layers.ts) read through: a sample is no data when it is
  * NaN or equals the file's GDAL_NODATA tag (TIFF tag 42113), compared at the sample's own
  * precision (a Float32 sample against the tag rounded to Float32). No other value is special:
  * a file without the tag has no no-data value (the bundle's writers always set it: -9999 for
