@@ -152,6 +152,14 @@ describe('overview IFDs and kept header bytes (the embedded bundle COGs: IFD 0 1
     await s.close();
   });
 
+  it('concurrent opens of every IFD of a file share one header read', async () => {
+    const s = storeOver(DATA, { headerBytes: 4096 });
+    const infos = await Promise.all([3, 1, 0, 2, 1].map((k) => s.info('cog/POP_MODEL.tif', undefined, k)));
+    expect(infos.map((i) => i.width)).toEqual([135, 540, 1080, 270, 540]);
+    expect([s.stats.requests, s.stats.bytesRead]).toEqual([1, 4096]);
+    await s.close();
+  });
+
   it('the IFDs come from one header read, and blocks inside it or just after it read no byte twice', async () => {
     // ELEV_ZONE's coarsest overview tile (bytes 1332-2779) lies inside a 4 KiB header read;
     // ELEVATION's (1356-19985) starts inside it: only the rest is read
