@@ -6,7 +6,7 @@
  */
 import { cellToColRow, type GridDef } from '../core/grid';
 import { TRANSPARENT, type LegendEntry, type Palette } from '../core/map/palette';
-import type { CellDomain } from '../core/map/domain-mask';
+import { unitsDomain, type CellDomain } from '../core/map/domain-mask';
 import type { IsoEntry, Row, VarRecord } from '../core/types';
 import { bundleFiles } from '../ui/bundle-files';
 import { adminLevel, buildChoropleth, countryChoropleth, unitsWithout } from '../ui/choropleth';
@@ -63,10 +63,14 @@ export async function summaryChoropleth(r: SummaryRows | null, iso: IsoEntry[], 
   const byCountry = !r.by.some((x) => adminLevel(x)) && (r.by.some((x) => x === 'ISO3' || x === 'ADM0_NAME') || (!r.by.length && new Set(r.rows.map((x) => x.ISO3)).size > 1));
   if (byCountry) {
     const names = new Map(iso.map((e) => [e.name, e.code]));
-    const units = r.rows.filter((row) => row.total !== 1 && r.by.every((k) => k === 'ISO3' || k === 'ADM0_NAME' || row[k] === undefined)); // a country's total row repeats it
+    const isUnit = (row: Row) => row.total !== 1 && r.by.every((k) => k === 'ISO3' || k === 'ADM0_NAME' || row[k] === undefined); // a country's total row repeats it
+    const units = r.rows.filter(isUnit);
     const c = countryChoropleth(units.length ? units : r.rows, v, names, dec);
     if (!c.pairs.length) return null;
-    return { pairs: c.pairs, legend: c.legend, title: `${what} by country${slice}`, code: `${r.value} by ${r.by.find((x) => x === 'ISO3' || x === 'ADM0_NAME') ?? 'ISO3'}`, values: c.values, dec, unit, level: 0 };
+    const all = r.slice && r.units ? countryChoropleth(r.units.filter(isUnit).map((u) => ({ ...u, __one: 1 })), '__one', names, 0).values : new Map<string, number>();
+    const without = [...all.keys()].filter((u) => !c.values.has(u));
+    const s = await withSlice(r, c, without, 'ISO3');
+    return { ...s, title: `${what} by country${slice}`, code: `${r.value} by ${r.by.find((x) => x === 'ISO3' || x === 'ADM0_NAME') ?? 'ISO3'}`, values: c.values, dec, unit, level: 0 };
   }
   if (!r.by.some((x) => adminLevel(x))) return null;
   const files = await bundleFiles(DATA_BASE);
@@ -79,11 +83,25 @@ export async function summaryChoropleth(r: SummaryRows | null, iso: IsoEntry[], 
   const match = b === key ? 'label' : 'code';
   const c = buildChoropleth(r.rows.filter((row) => r.by.every((k) => k === b || row[k] === undefined)), b, v, t, dec, undefined, match);
   const without = r.slice && r.units ? unitsWithout(r.units, b, t, match, c.values) : [];
-  const pairs: Choro['pairs'] = [...c.pairs, ...without.map((u): [number, string] => [u, NO_SLICE_GREY])];
+  const s = await withSlice(r, c, without, key);
+  return { ...s, title: `${what} by ${level === 2 ? 'district' : 'province'}${slice}`, code: `${r.value} by ${b}`, values: c.values, dec, unit, level };
+}
+
+/**
+ * The units and legend of a summary's choropleth and, on a map of one interval, its extras: the
+ * units without the interval in {@link NO_SLICE_GREY} (with a legend entry) and the interval's
+ * cells, drawn only inside every unit of the summary (those with the interval and those greyed).
+ * @param c the choropleth of the mapped units (keys: raster values of `key`, or ISO3 codes by country)
+ * @param without the summary's units without the interval (same keys)
+ * @param key the class COG whose cells make the units ("ISO3", "ADM1_NAME_ALT", "ADM2_NAME_ALT")
+ * @throws IndapiError IO when the key layer's class table cannot be read (a one-interval map only)
+ */
+async function withSlice<K extends number | string>(r: SummaryRows, c: { pairs: Array<[K, string]>; legend: LegendEntry[] }, without: K[], key: string): Promise<Pick<Choro, 'pairs' | 'legend' | 'sliceCells'>> {
+  const pairs: Choro['pairs'] = [...c.pairs, ...without.map((u): [K, string] => [u, NO_SLICE_GREY])];
   const legend = [...c.legend, ...(without.length ? [{ color: NO_SLICE_GREY, label: `no cells ${r.slice}` }] : []), ...(r.sliceCells ? [{ color: SLICE_CELLS_COLOUR, label: `the cells ${r.slice} (only these are in it)` }] : [])];
-  // the interval's cells are drawn in the summary's units only: those with the interval and those greyed without it
-  const domain: CellDomain = [{ code: key, values: pairs.map(([u]) => u).filter((u): u is number => typeof u === 'number') }];
-  return { pairs, legend, title: `${what} by ${level === 2 ? 'district' : 'province'}${slice}`, code: `${r.value} by ${b}`, values: c.values, dec, unit, level, ...(r.sliceCells ? { sliceCells: { ...r.sliceCells, label: r.slice ?? '', domain } } : {}) };
+  if (!r.sliceCells) return { pairs, legend };
+  const domain = unitsDomain(key, pairs.map(([u]) => u), await getRaster().classTable(key));
+  return { pairs, legend, sliceCells: { ...r.sliceCells, label: r.slice ?? '', domain } };
 }
 
 /**

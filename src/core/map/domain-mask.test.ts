@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { domainKey, keyLevelFor, maskToDomain } from './domain-mask';
+import { domainKey, keyLevelFor, maskToDomain, unitsDomain } from './domain-mask';
 import type { RasterLevel } from './mercator';
 
 const lvl = (width: number, height: number, values: number[], bbox: [number, number, number, number] = [0, 0, width, height], wide = false): RasterLevel =>
@@ -39,5 +39,13 @@ describe('keyLevelFor / domainKey', () => {
   });
   test('values sorted, runs as ranges, key layers in order', () => {
     expect(domainKey([{ code: 'ADM1_NAME_ALT', values: [127, 120, 121, 122, 131, 121] }, { code: 'ISO3', values: [22] }])).toBe('ADM1_NAME_ALT=120-122,127,131;ISO3=22');
+  });
+});
+
+describe('unitsDomain', () => {
+  test('raster values kept, labels looked up in the class table, unknown units and repeats left out', () => {
+    const table = [{ value: 22, label: 'KEN' }, { value: 45, label: 'TZA' }, { value: 2, label: 'BDI' }];
+    expect(unitsDomain('ISO3', ['TZA', 'KEN', 'XXX', 'KEN'], table)).toEqual([{ code: 'ISO3', values: [45, 22] }]);
+    expect(unitsDomain('ADM1_NAME_ALT', [120, 121], table)).toEqual([{ code: 'ADM1_NAME_ALT', values: [120, 121] }]);
   });
 });

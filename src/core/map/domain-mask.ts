@@ -6,6 +6,7 @@
  * every other cell becomes no data (NaN, drawn transparent). Pure: the levels are read by the
  * caller (workers/raster.worker.ts).
  */
+import type { ClassEntry } from '../types';
 import type { RasterLevel } from './mercator';
 
 /**
@@ -14,6 +15,21 @@ import type { RasterLevel } from './mercator';
  * key layer's value at the cell is one of `values` (the entries are ANDed).
  */
 export type CellDomain = Array<{ code: string; values: number[] }>;
+
+/**
+ * The domain of a summary's units on one key layer: each unit as its raster value in that
+ * layer's class table. A number is taken as a raster value already (an ADM1/ADM2 choropleth's
+ * keys); a text is looked up among the table's labels (a country's ISO3 code, e.g. "KEN" -> its
+ * value in the bundle's classes/ISO3.csv). Units the table does not list are left out.
+ * @param code the key layer (a class COG of the bundle: "ISO3", "ADM1_NAME_ALT", ...)
+ * @param units the summary's units (raster values or labels)
+ * @param table the key layer's class table (value, label)
+ */
+export function unitsDomain(code: string, units: Array<number | string>, table: ClassEntry[]): CellDomain {
+  const byLabel = new Map(table.map((e) => [String(e.label), e.value]));
+  const values = units.map((u) => (typeof u === 'number' ? u : byLabel.get(u))).filter((v): v is number => v !== undefined);
+  return [{ code, values: [...new Set(values)] }];
+}
 
 /**
  * A short, stable text of a domain for style keys and tile URLs: each key layer's code with
