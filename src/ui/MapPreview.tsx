@@ -169,7 +169,7 @@ export function MapPreview(p: MapPreviewProps) {
     return () => { gone = true; close(); };
   }, [p.rasterKey, p.view?.join(','), p.bounds.join(',')]);
   return (
-    <div ref={box} className="map-preview" data-testid="map-preview" data-drawn={drawn ? '1' : '0'} tabIndex={0} style={{ background: styleColors().ocean }}
+    <div ref={box} className="map-preview" data-testid="map-preview" data-drawn={drawn ? '1' : '0'} role="region" tabIndex={0} style={{ background: styleColors().ocean }}
       aria-label="Preview of the map: drag, pinch or wheel to move it, or the arrow keys and + and - (the interactive map is loading)">
       <div ref={layers} className="map-preview-layers">
         <canvas ref={ref} role="img" aria-label="Preview of the map (the interactive map is loading)" />
