@@ -81,6 +81,25 @@ describe('Summaries by two domains', () => {
     expect(somaliShares.map(Number).reduce((a, b) => a + b, 0)).toBeCloseTo(100, 0);
     await expect.poll(() => page.locator('[data-testid="summary-result"] figure.chart figcaption').first().textContent()).toContain("% of the unit's total");
     await shot(page, 'two-domains-eth-elevation');
+    // by country (ISO3 x the same intervals, Ethiopia and Kenya; same page, one more run): the interval's
+    // cells are painted inside the summary's countries (the highlands west of Addis Ababa: 25 of 25 cells
+    // ETH, value 15 in cog/ISO3.tif, above 1,500 m) and none in Eritrea (value 14) outside it
+    await page.getByTestId('summary-share').uncheck();
+    await page.evaluate(() => { location.hash = '#v=ELEVATION&vars=AREA_TOTAL&iso=ETH,KEN&by=ISO3,ELEVATION&brk.ELEVATION=0,1500,6000&run=summary'; });
+    const run = page.locator('#panel-summary').getByRole('button', { name: 'Summarise', exact: true });
+    const runsBefore = Number(await run.getAttribute('data-runs'));
+    await page.locator('#panel-summary').getByRole('button', { name: '+ by province (ADM1)' }).waitFor(); // the link's domains are the panel's (ADM1_NAME_ALT left)
+    await run.click();
+    await expect.poll(() => run.getAttribute('data-runs'), { timeout: 60_000 }).toBe(String(runsBefore + 1));
+    const byCountry = page.locator('details.legend h3').filter({ hasText: 'by country' });
+    await byCountry.waitFor({ timeout: 90_000 });
+    await page.getByTestId('summary-map-slice').selectOption('(1.5e+03,6e+03]');
+    await expect.poll(() => byCountry.textContent()).toContain('1,500-6,000 m');
+    await expect.poll(() => choroLegend.allTextContents()).toContain('the cells 1,500-6,000 m (only these are in it)');
+    await page.evaluate(() => new Promise<void>((res) => { const m = (window as any).__indapiMap; m.once('idle', () => res()); m.jumpTo({ center: [40, 8.5], zoom: 5 }); }));
+    await expect.poll(() => redAround(38.2, 9.2), { timeout: 30_000 }).toBeGreaterThan(100);
+    expect(await redAround(38.625, 15.125)).toBe(0);
+    await shot(page, 'two-domains-by-country-interval-cells-1440');
     expect(errors).toEqual([]);
     await ctx.close();
   }, 180_000);
