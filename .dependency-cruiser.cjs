@@ -4,13 +4,13 @@
 // src/core/formats/types.ts), never in one of them.
 
 // The rooms of src/core from the base up (issue 27 item 5): a module may import its own room
-// and rooms before it, never one after it. `errors`, `types`, `grid`, `r` (the R vocabulary:
+// and rooms before it, never one after it. `errors`, `hash` (a text's 64-bit hash for keys), `types`, `grid`, `r` (the R vocabulary:
 // formulas, `cut` and `round` labels), `api` (the Engine interface and the method types: api/index.ts,
 // the catchment method's in api/catchment.ts) and `csv` (RFC 4180 and the formula-text
 // rule) are the base every room may import; `index` (src/core/index.ts) is the consumers'
 // entry. Colocated tests (*.test.ts) may import any room. Probed by tests/lint/core-order.test.ts,
 // which also fails when a file or folder of src/core is in no room of CORE_ORDER.
-const CORE_ORDER = ['errors', 'types', 'grid', 'r', 'api', 'csv', 'io', 'wkt', 'area', 'args', 'map', 'cog', 'bundle',
+const CORE_ORDER = ['errors', 'hash', 'types', 'grid', 'r', 'api', 'csv', 'io', 'wkt', 'area', 'args', 'map', 'cog', 'bundle',
   'catalog', 'ingest', 'formats', 'catchment', 'engine', 'package', 'runtime', 'index'];
 /** Path pattern of a room: its folder or its file. */
 const room = (r) => `(^|/)src/core/${r}(/|\\.ts$)`;

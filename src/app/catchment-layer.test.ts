@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SSA_GRID, type GridDef } from '../core/grid';
 import type { CatchmentResult } from '../core/api';
 import { legendOf } from '../core/map/palette';
-import { bandColours, catchmentExportInfo, catchmentLayer, SOURCE_HUES, UNCOVERED_COLOUR } from './catchment-layer';
+import { bandColours, catchmentExportInfo, catchmentLayer, catchmentLayerKey, SOURCE_HUES, UNCOVERED_COLOUR } from './catchment-layer';
 
 /** A made-up 2 x 1 result window at the grid's top-left corner (fixture). */
 const W: GridDef = { ...SSA_GRID, width: 2, height: 1, xmax: SSA_GRID.xmin + 2 / 12, ymin: SSA_GRID.ymax - 1 / 12 };
@@ -72,5 +72,26 @@ describe('catchmentExportInfo (issue 24)', () => {
     const three = catchmentExportInfo({ ...res(3, [0, 2], [0, 1]), friction, neighbours: 8, marketshed: true } as unknown as CatchmentResult);
     expect(three.title).toBe('Marketsheds from 3 sources');
     expect(three.attribution).toEqual(['FRICTION_WALK: Tobler 1993, ETOPO5']);
+  });
+});
+
+describe('catchmentLayerKey', () => {
+  const run = (o: Record<string, unknown> = {}) => ({
+    ...res(2, [1, 0], [0, 1]), breaks: [0, 60, 120], cumulative: false, marketshed: true, friction: { varCode: 'FRICTION_WALK' }, neighbours: 8, origin: 'cell', ...o,
+  }) as unknown as CatchmentResult;
+  it('equal for the results of equal runs (a run again keeps the drawn layer), whatever the arrays\' identity', () => {
+    const a = run(), b = run();
+    expect(a.band).not.toBe(b.band);
+    expect(catchmentLayerKey(a)).toBe(catchmentLayerKey(b));
+    expect(catchmentLayerKey(a)).toMatch(/^cells:catchment:[0-9a-f]{16}$/);
+  });
+  it('differs when the sources, bands, friction or capacities differ', () => {
+    const k = catchmentLayerKey(run());
+    const moved = run({ sources: [{ name: 'S1', lon: 0.1, lat: 0, cell: 0 }, { name: 'S2', lon: 0, lat: 0, cell: 0 }] });
+    const renamed = run({ sources: [{ name: 'A', lon: 0, lat: 0, cell: 0 }, { name: 'S2', lon: 0, lat: 0, cell: 0 }] });
+    const others = [moved, renamed, run({ breaks: [0, 60, 180] }), run({ cumulative: true }), run({ friction: { varCode: 'FRICTION_MOTOR' } }),
+      run({ coverage: { population: { varCode: 'POP_MODEL' }, sources: [{ source: 0, capacity: 5000 }] } }), run({ coverage: { population: { varCode: 'POP_MODEL' }, sources: [{ source: 0, capacity: 6000 }] } })];
+    const keys = others.map(catchmentLayerKey);
+    expect(new Set([k, ...keys]).size).toBe(others.length + 1);
   });
 });

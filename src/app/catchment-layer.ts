@@ -4,6 +4,7 @@
  * DOM), so it is tested in Node; result-layers.ts re-exports it.
  */
 import type { CatchmentResult } from '../core/api';
+import { hashText } from '../core/hash';
 import type { GridDef } from '../core/grid';
 import type { Palette } from '../core/map/palette';
 import type { CellsExportInfo } from './map-export';
@@ -55,6 +56,21 @@ export function bandColours(r: Pick<CatchmentResult, 'bands' | 'sources' | 'sour
   const nb = r.bands.length;
   if (!perSource(r as CatchmentResult)) return r.bands.map((_, i) => RAMP[Math.round((i * (RAMP.length - 1)) / Math.max(1, nb - 1))]);
   return r.bands.map((_, j) => tint(SOURCE_HUES[s % SOURCE_HUES.length], nb > 1 ? (0.7 * j) / (nb - 1) : 0));
+}
+
+/**
+ * The style key of a catchment's cells layer ("cells:catchment:" and 16 hex digits): equal for
+ * the results of equal runs, so a run again with unchanged sources, bands and friction reuses the
+ * layer on the map (nothing rasterised or drawn again; useResultLayers.ts). It hashes
+ * ({@link hashText}, 64 bits) what decides the layer's cells and legend: the sources (names,
+ * points, cells, snapping), the band breaks, cumulative or not, marketshed, the friction layer,
+ * neighbours, origin, the result's window of the grid and the coverage's capacities and
+ * population layer. The indicators summarised do not change the bands, so they are not in it.
+ */
+export function catchmentLayerKey(r: CatchmentResult): string {
+  const cov = r.coverage && [r.coverage.population.varCode, r.coverage.sources.map((s) => [s.source, s.capacity])];
+  const g = r.grid;
+  return `cells:catchment:${hashText(JSON.stringify([r.sources, r.breaks, r.cumulative, r.marketshed, r.friction.varCode, r.neighbours, r.origin, [g.colOffset, g.rowOffset, g.width, g.height], cov ?? null]))}`;
 }
 
 /**

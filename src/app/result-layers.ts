@@ -17,7 +17,7 @@ import { shareColumn } from './panels/two-domain';
 import { getRaster } from './services';
 import type { CellsLayer } from './catchment-layer';
 
-export { catchmentExportInfo, catchmentLayer, SOURCE_HUES, type CellsLayer } from './catchment-layer';
+export { catchmentExportInfo, catchmentLayer, catchmentLayerKey, SOURCE_HUES, type CellsLayer } from './catchment-layer';
 
 /** A choropleth on the map: unit -> colour pairs, its legend, and the values by unit for the read-out. */
 export interface Choro {

@@ -7,7 +7,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Row } from '../core/types';
 import type { CatchmentResult } from '../core/api';
 import type { MapLabel } from '../ui/MapView';
-import { catchmentExportInfo, catchmentLayer, sliceCellsStyle, SOURCE_HUES, similarCellsLayer, similarUnitsChoropleth, summaryChoropleth, type Choro } from './result-layers';
+import { catchmentExportInfo, catchmentLayer, catchmentLayerKey, sliceCellsStyle, SOURCE_HUES, similarCellsLayer, similarUnitsChoropleth, summaryChoropleth, type Choro } from './result-layers';
 import { getRaster } from './services';
 import { domainKey } from '../core/map/domain-mask';
 import type { SummaryRows } from './panels/SummaryPanel';
@@ -91,10 +91,12 @@ export function useResultLayers(state: UrlState, data: BundleData, layer: MapLay
   const fittedCatch = useRef('');
   const onCatchment = useCallback((r: CatchmentResult | null) => {
     if (!r) { setCatchLabels(null); setCatchDrawn(null); dropCells('catchment'); return; }
+    const key = catchmentLayerKey(r);
+    setCellsInfo({ key, info: catchmentExportInfo(r) });
+    // a run again with unchanged sources and bands: its layer is the one on the map, kept (nothing rasterised or drawn again)
+    if (key === rasterKeyRef.current) { performance.mark('catchment:kept'); setChoro(null); setCatchDrawn({ r, key }); return; }
     const { values, palette } = catchmentLayer(r, grid, bandViewRef.current);
     performance.mark('catchment:layer');
-    const key = `cells:catchment:${Date.now()}`;
-    setCellsInfo({ key, info: catchmentExportInfo(r) });
     setCatchLabels(r.sources.slice(0, 200).map((s, i) => ({ lon: s.lon, lat: s.lat, text: s.name, color: r.sources.length > 1 ? SOURCE_HUES[i % SOURCE_HUES.length] : undefined })));
     const fitKey = JSON.stringify([r.sources.map((s) => [s.lon, s.lat]), r.breaks]);
     if (fitKey !== fittedCatch.current) {

@@ -13,6 +13,7 @@ import { cellAreaKm2 } from '../area';
 import type { CogStore, LayerData } from '../cog/store';
 import { IndapiError, throwIfAborted } from '../errors';
 import { gridText, type GridDef } from '../grid';
+import { hashText } from '../hash';
 import type { Row, VarRecord } from '../types';
 import { geometryCells, type CellWeights } from '../wkt/raster';
 import { countGroups, VarAgg } from './accumulate';
@@ -25,23 +26,6 @@ import { ZonalAgg } from './zonal';
 
 /** Most bytes of coverage kept (cell weights of cached geometries). */
 export const COVERAGE_CACHE_BYTES = 128 * 1024 * 1024;
-
-/**
- * 64-bit hash (two 32-bit lanes, cyrb53's mixing) of a text, as 16 hex digits: the key of a
- * geometry's coverage. Not cryptographic; a collision needs two geometries of one call's
- * cache lifetime to hash alike (about 1 in 2^64 per pair).
- */
-export function hashText(s: string): string {
-  let h1 = 0xdeadbeef, h2 = 0x41c6ce57;
-  for (let i = 0; i < s.length; i++) {
-    const ch = s.charCodeAt(i);
-    h1 = Math.imul(h1 ^ ch, 2654435761);
-    h2 = Math.imul(h2 ^ ch, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return (h1 >>> 0).toString(16).padStart(8, '0') + (h2 >>> 0).toString(16).padStart(8, '0');
-}
 
 /** LRU of geometry coverage, bounded in bytes; `hits` and `misses` for tests and the benchmark. */
 export class CoverageCache {
