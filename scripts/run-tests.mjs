@@ -5,7 +5,7 @@
 // (nothing is skipped silently: a test that cannot run fails).
 //
 // Order: the type check, the linters, the unit tier, the interop tier and the app build run at
-// the same time (the e2e tier's generated bundle after the unit tier), then the end-to-end tier. Neither the unit nor the interop tier keeps two cores busy on its own (1.1
+// the same time (the e2e tier's generated bundle after the linters), then the end-to-end tier. Neither the unit nor the interop tier keeps two cores busy on its own (1.1
 // and 0.9 cores on average, measured with /usr/bin/time on the 2-core machine: servers
 // starting, R and GDAL child processes, Redis and haproxy waits), and the build is one core;
 // the end-to-end tier is CPU-bound (Chromium's software WebGL) and runs alone. Every test
@@ -56,11 +56,12 @@ function count(name, code) {
 const t0 = Date.now();
 const [typecheck, lint, unit, interop, build] = await Promise.all([
   run('npm', ['run', 'typecheck'], 'test-results/typecheck.log'),
-  run('npm', ['run', 'lint'], 'test-results/lint.log'),
-  // then the e2e tier's generated 750-indicator bundle (e2e/bundle750.ts), on the core the unit
-  // tier frees while the interop tier runs on (about 140 s alone); the e2e file makes it itself when
-  // this failed, so a failure here fails nothing by itself
-  run('npx', vitest('unit'), 'test-results/unit.log').then(async (code) => { await run('npx', ['tsx', 'e2e/bundle750.ts'], 'test-results/bundle750.log'); return code; }),
+  // after the linters (the first part to end), the e2e tier's generated 750-indicator bundle
+  // (e2e/bundle750.ts, about 45 CPU-s), so the CPU-bound e2e tier does not make it; the e2e file
+  // makes it itself when this failed, so a failure here fails nothing by itself. (After the unit
+  // tier it was the last part to end in a loaded run: 41 s past the others.)
+  run('npm', ['run', 'lint'], 'test-results/lint.log').then(async (code) => { await run('npx', ['tsx', 'e2e/bundle750.ts'], 'test-results/bundle750.log'); return code; }),
+  run('npx', vitest('unit'), 'test-results/unit.log'),
   run('npx', vitest('interop', 'vitest.interop.config.ts'), 'test-results/interop.log'),
   run('npm', ['run', 'build'], 'test-results/build.log'),
 ]);
