@@ -63,6 +63,8 @@ export function useResultLayers(state: UrlState, data: BundleData, layer: MapLay
   bandViewRef.current = bandView;
   /** The catchment drawn: its result and style key (the legend is relabelled when the view changes). */
   const [catchDrawn, setCatchDrawn] = useState<{ r: CatchmentResult; key: string } | null>(null);
+  /** The style key of the catchment last put on the map (null once its result left the panel), read by a run again. */
+  const catchKeyRef = useRef<string | null>(null);
   const choroKey = JSON.stringify([state.vars, state.noVars, state.iso, state.by]);
   const firstChoroKey = useRef(choroKey);
   useEffect(() => { if (choroKey !== firstChoroKey.current) { firstChoroKey.current = choroKey; setChoro(null); } }, [choroKey]);
@@ -90,11 +92,11 @@ export function useResultLayers(state: UrlState, data: BundleData, layer: MapLay
   // A new set of sources (or bands) fits the map to the result's window, so a shared link opens on the bands.
   const fittedCatch = useRef('');
   const onCatchment = useCallback((r: CatchmentResult | null) => {
-    if (!r) { setCatchLabels(null); setCatchDrawn(null); dropCells('catchment'); return; }
+    if (!r) { catchKeyRef.current = null; setCatchLabels(null); setCatchDrawn(null); dropCells('catchment'); return; }
     const key = catchmentLayerKey(r);
     setCellsInfo({ key, info: catchmentExportInfo(r) });
     // a run again with unchanged sources and bands: its layer is the one on the map, kept (nothing rasterised or drawn again)
-    if (key === rasterKeyRef.current) { performance.mark('catchment:kept'); setChoro(null); setCatchDrawn({ r, key }); return; }
+    if (key === catchKeyRef.current && key === rasterKeyRef.current) { performance.mark('catchment:kept'); setChoro(null); setCatchDrawn({ r, key }); return; }
     const { values, palette } = catchmentLayer(r, grid, bandViewRef.current);
     performance.mark('catchment:layer');
     setCatchLabels(r.sources.slice(0, 200).map((s, i) => ({ lon: s.lon, lat: s.lat, text: s.name, color: r.sources.length > 1 ? SOURCE_HUES[i % SOURCE_HUES.length] : undefined })));
@@ -103,7 +105,7 @@ export function useResultLayers(state: UrlState, data: BundleData, layer: MapLay
       fittedCatch.current = fitKey;
       fitTo([r.grid.xmin, r.grid.ymin, r.grid.xmax, r.grid.ymax]);
     }
-    void getRaster().styleCells(key, grid, values, palette).then(() => { performance.mark('catchment:styled'); setChoro(null); showCells(key, palette); setCatchDrawn({ r, key }); });
+    void getRaster().styleCells(key, grid, values, palette).then(() => { performance.mark('catchment:styled'); setChoro(null); showCells(key, palette); catchKeyRef.current = key; setCatchDrawn({ r, key }); });
   }, [grid, showCells, dropCells, fitTo]);
   // a map of one interval: its cells in the summary's units, in one colour, every other cell transparent
   const sliceKey = choro?.sliceCells ? `cells:slice:${choro.sliceCells.code}:${choro.sliceCells.lo}:${choro.sliceCells.hi}:${domainKey(choro.sliceCells.domain)}` : null;
