@@ -487,6 +487,8 @@ export interface MapViewSource {
   rec?: VarRecord;
   /** Palette of the mapped layer (null while loading). */
   palette: Palette | null;
+  /** Heading of the layer's legend in place of its code (a change map: "Change 2000–2010"); the unit is added. */
+  layerHeading?: string;
   /** The choropleth shown instead, with the record of its value column when known. */
   choro?: { title: string; legend: LegendEntry[]; unit: string; rec?: VarRecord } | null;
   /**
@@ -535,7 +537,7 @@ export function exportInfo(src: MapViewSource): MapExportInfo {
   const title = choro ? choro.title : rec ? rec.varLabel : 'Map';
   const subtitle = [years(data), unit ? `unit: ${unit}` : ''].filter(Boolean).join(' · ');
   const recUnit = prettyUnit(rec?.unit ?? '');
-  const layerHeading = choro ? `${rec?.varLabel ?? 'Layer'} under it${recUnit ? ` (${recUnit})` : ''}` : recUnit ? `${rec?.varCode ?? 'Value'} (${recUnit})` : 'Legend';
+  const layerHeading = choro ? `${rec?.varLabel ?? 'Layer'} under it${recUnit ? ` (${recUnit})` : ''}` : recUnit ? `${src.layerHeading ?? rec?.varCode ?? 'Value'} (${recUnit})` : src.layerHeading ?? 'Legend';
   const legends: MapLegend[] = [];
   // the choropleth's heading names its indicator (the summary's value column), as the app's legend does
   if (choro) legends.push(exportLegend({ entries: choro.legend }, `${choro.rec?.varLabel ?? choro.title}${unit ? ` (${unit})` : ''}`, data?.dec ?? 2));

@@ -13,7 +13,7 @@ import { getRaster } from './services';
 import { errText } from './panels/common';
 import type { UrlUpdate } from './useUrlState';
 import type { GridChange } from './useSeriesMap';
-import { changeDec, changeLayerCode, changeUnit } from '../core/map/change';
+import { changeHeading, changeLayerCode, changeRecord } from '../core/map/change';
 
 /** A gridded series' change as drawn: the legend's title and unit, the record the hover formats values with, the code hover reads. */
 export interface DrawnChange {
@@ -21,8 +21,10 @@ export interface DrawnChange {
   title: string;
   /** Unit of the values: "% change" or the layer's unit. */
   unit: string;
-  /** The series' record with the change's unit and decimals (hover read-out). */
+  /** The series' record with the change's title, unit, decimals and years (hover read-out, map export: src/core/map/change.ts `changeRecord`). */
   rec: VarRecord;
+  /** Heading of the exported legend, e.g. "Change 2000–2010". */
+  heading: string;
   /** The worker's layer code of the change (src/core/map/change.ts `changeLayerCode`): hover reads its values. */
   code: string;
 }
@@ -86,9 +88,8 @@ export function useMapLayer(rec: VarRecord | undefined, update: UrlUpdate, gridC
   return { rasterKey, palette, drawnRec, change, mapErr, showCells, restyle };
 }
 
-/** The legend and hover words of a gridded series' change map. */
+/** The legend, hover and export words of a gridded series' change map (src/core/map/change.ts owns them). */
 function drawnChange(rec: VarRecord, c: GridChange, code: string): DrawnChange {
-  const unit = changeUnit(c.mode, rec.unit);
-  const label = rec.varLabel.replace(/,? \(?\d{4}\)?$/, ''); // a member's label may end with its year
-  return { title: `${c.mode === 'pct' ? 'Change (%)' : 'Change'} of ${label}, ${c.from}–${c.to}`, unit, rec: { ...rec, unit, dec: changeDec(c.mode, rec.dec) }, code };
+  const r = changeRecord(rec, c.mode, c.from, c.to);
+  return { title: r.varLabel, unit: r.unit, rec: r, heading: changeHeading(c.from, c.to), code };
 }

@@ -11,7 +11,7 @@
  *   (the gridded series' change map uses the same).
  */
 import { intervalIndex, paletteFor, type LegendEntry } from '../core/map/palette';
-import { changeDec, changeOf, type ChangeMode } from '../core/map/change';
+import { changeDec, changeOf, changeTitle, type ChangeMode } from '../core/map/change';
 import { changePalette } from '../core/map/diverging';
 import type { NationalSeries } from '../core/bundle';
 import type { VarRecord } from '../core/types';
@@ -91,8 +91,7 @@ export function seriesChangeChoro(rec: VarRecord, change: Map<string, number>, f
   const { breaks, colors, labels } = changePalette(change.values(), dec);
   const unit = mode === 'pct' ? '%' : rec.unit;
   const legend = colors.map((color, i) => ({ color, label: labels[i] }));
-  const what = mode === 'pct' ? 'Change (%)' : 'Change';
-  return { pairs: colour(change, breaks, colors), legend, title: `${what} of ${rec.varLabel}, ${from}–${to}`, code: `${rec.varCode} change ${mode} ${from}-${to}`, values: change, dec, unit, level: 0 };
+  return { pairs: colour(change, breaks, colors), legend, title: changeTitle(rec.varLabel, mode, from, to), code: `${rec.varCode} change ${mode} ${from}-${to}`, values: change, dec, unit, level: 0 };
 }
 
 /** One country's line of a national series: runs of consecutive years held (a gap breaks the line; nothing is interpolated). */

@@ -41,6 +41,30 @@ describe('the change layer of two years', () => {
     expect(a.reads + b.reads).toBe(2);
   });
 
+  it('peek answers the level a read computed (the same object), and nothing while it is pending', async () => {
+    const a = fixed('A_2000', [[1, 2]], [1]), b = fixed('A_2010', [[3, 5]], [1]);
+    const c = changeLayer('k', a, b, 'diff');
+    const p = c.level(0);
+    expect(c.bytes()).toBe(0); // nothing computed yet
+    const l = await p;
+    expect(c.peek(0)).toBe(l);
+    expect(c.bytes()).toBe(2 * 8);
+    expect(a.reads + b.reads).toBe(2);
+  });
+
+  it('a failed read is dropped, so the next call reads again', async () => {
+    const a = fixed('A_2000', [[1, 2]], [1]), b = fixed('A_2010', [[3, 5]], [1]);
+    let fail = true;
+    const flaky: CogLayer = { ...b, level: async (i: number) => { if (fail) throw new Error('network'); return b.level(i); } };
+    const c = changeLayer('k', a, flaky, 'pct');
+    await expect(c.level(0)).rejects.toThrow('network');
+    await new Promise((r) => setTimeout(r, 0));
+    expect(c.loaded()).toEqual([]);
+    fail = false;
+    expect([...(await c.level(0)).values]).toEqual([200, 150]);
+    expect(c.loaded()).toEqual([0]);
+  });
+
   it('two COGs with other levels are not one grid', () => {
     expect(() => changeLayer('k', fixed('A', [[1]], [1, 2]), fixed('B', [[1]], [1, 4]), 'diff')).toThrow(/not on the same grid/);
   });

@@ -10,6 +10,9 @@ import type { RasterLevel } from '../../src/core/map/mercator';
 import { IndapiError } from '../../src/core/errors';
 import type { CogLayer } from './layers';
 
+/** A level of the change: its computation, and the level itself once computed (what `peek` answers). */
+interface Entry { promise: Promise<RasterLevel>; level?: RasterLevel }
+
 /**
  * The change layer from `from` to `to`.
  * @param code the layer's code (src/core/map/change.ts `changeLayerCode`)
@@ -21,31 +24,29 @@ export function changeLayer(code: string, from: CogLayer, to: CogLayer, mode: Ch
   if (a.length !== b.length || a.some((x, i) => Math.abs(x - b[i]) > 1e-12)) {
     throw new IndapiError('BAD_ARGUMENT', `${from.code} and ${to.code} are not on the same grid: no change map between them.`);
   }
-  const cache = new Map<number, Promise<RasterLevel>>();
-  const done = new Map<number, RasterLevel>();
-  const keep = (i: number, l: RasterLevel) => { done.set(i, l); return l; };
+  // one cache: a level's promise and, once it has resolved, the level (a failed read is dropped, so the next call reads again)
+  const cache = new Map<number, Entry>();
   return {
     code,
     levelCellDeg: [...b],
     level(i) {
-      let p = cache.get(i);
-      if (!p) {
-        p = Promise.all([from.level(i), to.level(i)]).then(([x, y]) => keep(i, changeLevel(x, y, mode)));
-        p.catch(() => cache.delete(i));
-        cache.set(i, p);
-      }
-      return p;
+      const hit = cache.get(i);
+      if (hit) return hit.promise;
+      const e: Entry = { promise: Promise.all([from.level(i), to.level(i)]).then(([x, y]) => (e.level = changeLevel(x, y, mode))) };
+      e.promise.catch(() => { if (cache.get(i) === e) cache.delete(i); });
+      cache.set(i, e);
+      return e.promise;
     },
     peek(i) {
-      const l = done.get(i);
-      if (l) return l;
+      const hit = cache.get(i);
+      if (hit?.level) return hit.level;
       const x = from.peek(i), y = to.peek(i);
       if (!x || !y) return undefined;
-      const c = keep(i, changeLevel(x, y, mode));
-      cache.set(i, Promise.resolve(c));
-      return c;
+      const level = changeLevel(x, y, mode);
+      cache.set(i, { promise: Promise.resolve(level), level });
+      return level;
     },
     loaded: () => [...cache.keys()],
-    bytes: () => { let n = 0; for (const l of done.values()) n += l.values.byteLength; return n; },
+    bytes: () => { let n = 0; for (const e of cache.values()) n += e.level?.values.byteLength ?? 0; return n; },
   };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { changeCells, changeLayerCode, changeLevel, changeOf, parseChangeLayerCode } from './change';
+import { changeCells, changeHeading, changeLayerCode, changeLevel, changeOf, changeRecord, changeTitle, parseChangeLayerCode } from './change';
 import { changePalette, divergingBreaks, DIVERGING_COLORS, niceCeil } from './diverging';
+import type { VarRecord } from '../types';
 import { makeColorizer } from './palette';
 
 describe('per-cell change of two years', () => {
@@ -68,5 +69,21 @@ describe('change layer codes', () => {
     expect(parseChangeLayerCode(c)).toEqual({ mode: 'pct', codeFrom: 'NDVI_2000', codeTo: 'NDVI_2010' });
     expect(parseChangeLayerCode('NDVI_2000')).toBeNull();
     expect(parseChangeLayerCode('change~ratio~A~B')).toBeNull();
+  });
+});
+
+describe('what a change map is called (legend, hover, map export)', () => {
+  it('the title names the mode, the series without a member\'s year, and both years', () => {
+    expect(changeTitle('NDVI, 2010', 'pct', 2000, 2010)).toBe('Change (%) of NDVI, 2000–2010');
+    expect(changeTitle('NDVI (2010)', 'diff', 2000, 2010)).toBe('Change of NDVI, 2000–2010');
+    expect(changeTitle('Population (PWT 9.1)', 'pct', 1950, 2017)).toBe('Change (%) of Population (PWT 9.1), 1950–2017');
+    expect(changeHeading(2000, 2010)).toBe('Change 2000–2010');
+  });
+
+  it('the record: the member\'s code and sources, the change\'s title, unit, decimals and years', () => {
+    const member = { varCode: 'NDVI_2010', varLabel: 'NDVI, 2010', unit: 'index', dec: 3, year: '2010', yearEnd: '2010', sources: 'FIXTURE' } as unknown as VarRecord;
+    expect(changeRecord(member, 'pct', 2000, 2010)).toMatchObject({ varCode: 'NDVI_2010', sources: 'FIXTURE', varLabel: 'Change (%) of NDVI, 2000–2010', unit: '% change', dec: 1, year: '2000', yearEnd: '2010' });
+    expect(changeRecord(member, 'diff', 2005, 2010)).toMatchObject({ varLabel: 'Change of NDVI, 2005–2010', unit: 'index', dec: 3, year: '2005', yearEnd: '2010' });
+    expect(member.varLabel).toBe('NDVI, 2010'); // not changed in place
   });
 });

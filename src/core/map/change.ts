@@ -11,6 +11,7 @@
  */
 import { IndapiError } from '../errors';
 import type { RasterLevel } from './mercator';
+import type { VarRecord } from '../types';
 
 /** Change modes: the API's `change`. */
 export type ChangeMode = 'diff' | 'pct';
@@ -56,6 +57,35 @@ export function changeDec(mode: ChangeMode, dec: number): number {
 /** Unit of a change: "% change" for `pct`, else the layer's unit. */
 export function changeUnit(mode: ChangeMode, unit: string): string {
   return mode === 'pct' ? '% change' : unit;
+}
+
+/** A year at the end of a label ("NDVI, 2010", "NDVI (2010)", "NDVI 2010"): a series member's label carries its own year. */
+const LABEL_YEAR = /,? \(?\d{4}\)?$/;
+
+/**
+ * The title of a change map (legend, map export): "Change of <label>, <from>–<to>" for `diff`,
+ * "Change (%) of <label>, <from>–<to>" for `pct` (en dash; a year the label ends with is dropped).
+ * @param label the series' label (`varLabel` of the series or of one of its years)
+ * @param from first year; @param to second year
+ */
+export function changeTitle(label: string, mode: ChangeMode, from: number, to: number): string {
+  return `${mode === 'pct' ? 'Change (%)' : 'Change'} of ${label.replace(LABEL_YEAR, '')}, ${from}–${to}`;
+}
+
+/**
+ * The record a gridded change map is shown with (legend, hover, map export): the series member's
+ * record with the change's title as `varLabel` ({@link changeTitle}), its unit ({@link changeUnit})
+ * and decimals ({@link changeDec}), and the two years as `year`–`yearEnd`. Code and sources stay.
+ * @param rec the record of one year of the series
+ * @param from first year; @param to second year
+ */
+export function changeRecord(rec: VarRecord, mode: ChangeMode, from: number, to: number): VarRecord {
+  return { ...rec, varLabel: changeTitle(rec.varLabel, mode, from, to), unit: changeUnit(mode, rec.unit), dec: changeDec(mode, rec.dec), year: String(from), yearEnd: String(to) };
+}
+
+/** The heading of a change map's legend (map export): "Change <from>–<to>" (the caller adds the unit). */
+export function changeHeading(from: number, to: number): string {
+  return `Change ${from}–${to}`;
 }
 
 /** The separator of a change layer's code (no catalog code holds it). */
