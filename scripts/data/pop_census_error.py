@@ -63,9 +63,10 @@ def main(argv: list[str]) -> None:
     inb = adm1 > 0
     unit_rows = read_classes(bundle, 'ADM1_CODE_ALT')
     units = [types.SimpleNamespace(value=int(r['value']), iso3=r['iso3'], code=r['label'], name=r['name']) for r in unit_rows]
-    census, rows = pop_model.read_census(os.path.join(HERE, 'census_adm1.csv'), units)
+    census, rows, area = pop_model.read_census(os.path.join(HERE, 'census_adm1.csv'), units)
+    adm1 = pop_model.area_grid(adm1, area)  # census areas: a unit, or the units one published figure covers
     unit_iso3 = {u.value: u.iso3 for u in units}
-    unit_name = {u.value: u.name for u in units}
+    unit_name = pop_model.area_names(rows, area, units)
     years = pop_model.census_years(rows)
     report('POP_MODEL as shipped (census-anchored)', pop_model.census_check(pop, adm1, census, unit_iso3),
            unit_name, years, '--units' in argv)

@@ -140,36 +140,79 @@ TOWN_RADIUS_KM = 25.0
 RURAL_FLOOR = 0.01
 
 
-def read_census(csv_path: str, units: list) -> tuple[dict[int, int], list[dict[str, str]]]:
-    """First-level census people by admin-1 unit value, from census_adm1.csv (iso3, code, adm1_name,
-    unit_published, population, year, source, url, table, note; one row per published unit, several rows
-    summed into one bundle unit where units changed, e.g. Kenya's counties into its former provinces).
-    ``units``: the build's admin-1 units (value, iso3, code, name). Returns ({unit value: people}, rows).
-    Raises ValueError on a code that is not a unit of that country, a name that is not the unit's, a figure
-    that is not a positive whole number, a row without year, source or http(s) URL, a country with two census
-    years, or a country whose units are not all covered."""
+#: Separator of the bundle units that one published census figure covers together (census_adm1.csv ``code`` and
+#: ``adm1_name``), e.g. a 2008 state later split in two: ``SD-DW+SD-DE`` and ``Western Darfur+Central Darfur``.
+GROUP_SEP = '+'
+
+
+def read_census(csv_path: str, units: list) -> tuple[dict[int, int], list[dict[str, str]], dict[int, int]]:
+    """First-level census people by census area, from census_adm1.csv (iso3, code, adm1_name, unit_published,
+    population, year, source, url, table, note). A row names one bundle unit, or several joined by GROUP_SEP
+    (``code`` and ``adm1_name`` in the same order) when the published unit covers them together (units split or
+    merged since the census, e.g. Sudan's Darfur states of 2008 against the five of 2012; Uganda's regions over
+    their districts). Several rows naming the same unit or group are summed (e.g. Kenya's counties into its former
+    provinces). A census area is one unit or one group, identified by its smallest unit value; within a group the
+    model spreads the figure by its covariate as within a unit. ``units``: the build's admin-1 units (value, iso3,
+    code, name). Returns ({area id: people}, rows, {unit value: area id} for every unit named). Raises ValueError on
+    a code that is not a unit of that country, a name that is not the unit's, a unit in two different areas, a
+    figure that is not a positive whole number, a row without year, source or http(s) URL, a country with two
+    census years, or a country whose units are not all covered."""
     by_code = {(u.iso3, u.code): u for u in units}
     with open(csv_path, encoding='utf-8', newline='') as fh:
         rows = list(csv.DictReader(fh))
     out: dict[int, int] = {}
+    area: dict[int, int] = {}
+    members: dict[int, frozenset] = {}
     years: dict[str, set] = {}
     for r in rows:
-        u = by_code.get((r['iso3'], r['code']))
-        if u is None or u.name != r['adm1_name']:
+        codes, names = r['code'].split(GROUP_SEP), r['adm1_name'].split(GROUP_SEP)
+        us = [by_code.get((r['iso3'], c)) for c in codes]
+        if len(codes) != len(names) or any(u is None or u.name != n for u, n in zip(us, names)):
             raise ValueError(f"census_adm1.csv: {r['iso3']} {r['code']} {r['adm1_name']!r} is not a unit of the bundle")
         if not r['population'].isdigit() or int(r['population']) <= 0:
             raise ValueError(f"census_adm1.csv: bad population for {r['unit_published']}")
         if not r['year'].isdigit() or not r['source'] or not r['url'].startswith(('http://', 'https://')):
             raise ValueError(f"census_adm1.csv: no year, source or URL for {r['unit_published']}")
-        out[u.value] = out.get(u.value, 0) + int(r['population'])
+        ids = frozenset(u.value for u in us)
+        a_id = min(ids)
+        if members.setdefault(a_id, ids) != ids or any(area.setdefault(v, a_id) != a_id for v in ids):
+            raise ValueError(f"census_adm1.csv: {r['iso3']} {r['code']} overlaps another census area")
+        out[a_id] = out.get(a_id, 0) + int(r['population'])
         years.setdefault(r['iso3'], set()).add(r['year'])
     for iso3, ys in years.items():
         if len(ys) != 1:
             raise ValueError(f'census_adm1.csv: {iso3} has figures of several years {sorted(ys)}')
-        missing = [u.code for u in units if u.iso3 == iso3 and u.value not in out]
+        missing = [u.code for u in units if u.iso3 == iso3 and u.value not in area]
         if missing:
             raise ValueError(f'census_adm1.csv: {iso3} lacks units {missing}')
-    return out, rows
+    return out, rows, area
+
+
+def area_grid(adm1: np.ndarray, area: dict[int, int]) -> np.ndarray:
+    """The census area id of each cell (read_census): its admin-1 unit value mapped through ``area``; a unit in no
+    census row keeps its own value (0 stays 0)."""
+    lut = np.arange(int(adm1.max()) + 1, dtype=np.int64)
+    for u, a in area.items():
+        if u < len(lut):
+            lut[u] = a
+    return lut[adm1]
+
+
+def area_names(rows: list[dict[str, str]], area: dict[int, int], units: list) -> dict[int, str]:
+    """A name per census area and per unit value: the unit's name, or for a group of units the published
+    unit(s) that cover it (``unit_published`` of its rows joined by ' + ', e.g. 'West Darfur State + South Darfur
+    State')."""
+    names = {u.value: u.name for u in units}
+    by_code = {(u.iso3, u.code): u.value for u in units}
+    pub: dict[int, list[str]] = {}
+    for r in rows:
+        if GROUP_SEP in r['code']:
+            a = area[by_code[(r['iso3'], r['code'].split(GROUP_SEP)[0])]]
+            pub.setdefault(a, [])
+            if r['unit_published'] not in pub[a]:
+                pub[a].append(r['unit_published'])
+    names.update({a: ' + '.join(p) for a, p in pub.items()})
+    return names
 
 
 def rest_weight(towns: list, inb: np.ndarray, land: np.ndarray) -> np.ndarray:

@@ -169,8 +169,12 @@ def write_readme(path: str, *, src: dict, versions: dict, recs: list[dict], coun
     a(f"First-level census totals found in stored public pages (national statistics offices' tables or copies of "
       f"them), each figure with its page, table, year and source in `scripts/data/census_adm1.csv`: "
       + ', '.join(f'{k} {y}' for k, y in sorted(years.items())) + f" ({len(pop_check['anchored'])} countries, "
-      f"{sum(v['n'] for v in pop_check['anchored'].values())} units). Kenya's 47 counties of 2019 are summed into the 8 former "
-      'provinces of Natural Earth (each county lies in one province). No first-level census was found or entered for: '
+      f"{sum(v['n'] for v in pop_check['anchored'].values())} census areas). Kenya's 47 counties of 2019 are summed into the 8 former "
+      'provinces of Natural Earth (each county lies in one province). Where one published figure covers several units '
+      'together (a row whose `code` joins them with `+`), that group is one census area, spread within by the same '
+      "covariate as a unit: Sudan's West and South Darfur of 2008 over the four Darfur states of 2012, Cote d'Ivoire's "
+      "districts of 2014 over its 19 former regions (merged in 2011), Uganda's 4 regions of 2014 over its 112 districts "
+      '(no district table was found whole). No first-level census was found or entered for: '
       + ', '.join(k for k, v in sorted(pop_notes.items()) if not v['census']) + '; their POP_MODEL units follow the '
       'national spread only.')
     a('')

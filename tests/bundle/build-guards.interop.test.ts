@@ -3,7 +3,8 @@
  * folder: fetch.py refuses a cached source whose checksum differs from sources.json; the
  * cities.pbf decoder refuses a truncated file; validate.py refuses a bundle whose files no
  * longer match the manifest, whose COG is not cloud-optimized, whose ELEVATION lies below the
- * lowest land of Africa or whose terrain layers are no-data elsewhere than ELEVATION.
+ * lowest land of Africa or whose terrain layers are no-data elsewhere than ELEVATION; the census table reader
+ * takes a group of units as one census area and refuses a unit in two areas or a group misnamed.
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync, appendFileSync } from 'node:fs';
@@ -34,6 +35,36 @@ describe('data build guards', () => {
     const r = run([join(SCRIPTS, 'fetch.py'), join(SCRIPTS, 'sources.json'), cache]);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/ferret-datasets_7\.6\.0-5_all\.deb: sha256 [0-9a-f]{64} differs from the recorded/);
+  });
+
+  it('pop_model.read_census takes a group of units ("+") as one census area and refuses a unit in two areas', () => {
+    // Fixture rows (invented figures) over the bundle's real Sudanese units, read with the bundle's unit table.
+    const head = 'iso3,code,adm1_name,unit_published,population,year,source,url,table,note\n';
+    const row = (code: string, name: string, n: number) => `SDN,${code},${name},fixture,${n},2008,fixture source,https://example.org/,fixture table,\n`;
+    const script = [
+      'import csv, sys, types', `sys.path.insert(0, ${JSON.stringify(SCRIPTS)})`, 'import pop_model',
+      `units = [types.SimpleNamespace(value=int(r['value']), iso3=r['iso3'], code=r['label'], name=r['name']) for r in csv.DictReader(open(${JSON.stringify(join(BUNDLE, 'classes', 'ADM1_CODE_ALT.csv'))}, encoding='utf-8')) if r['iso3'] == 'SDN']`,
+      'try:',
+      '    c, rows, area = pop_model.read_census(sys.argv[1], units)',
+      "    print(sorted(c.values()), len(set(area.values())), len(area))",
+      'except ValueError as e:',
+      "    print('ValueError', e)",
+    ].join('\n');
+    const darfur = ['SD-DW+SD-DE+SDN-5856+SDN-5857', 'Western Darfur+Central Darfur+Southern Darfur+Eastern Darfur'];
+    const others = [['SD-DN', 'North Darfur'], ['SD-GD', 'Gedarif'], ['SD-GZ', 'Gezira'], ['SD-KA', 'Kassala'], ['SD-KH', 'Khartoum'],
+      ['SD-KN', 'North Kordufan'], ['SD-KS', 'South Kordufan'], ['SD-NB', 'Blue Nile'], ['SD-NO', 'Northern'], ['SD-NR', 'River Nile'],
+      ['SD-NW', 'White Nile'], ['SD-RS', 'Red Sea'], ['SD-SI', 'Sennar']];
+    const base = others.map(([c, n], i) => row(c, n, 1000 + i)).join('');
+    const ok = join(tmp, 'census-ok.csv');
+    writeFileSync(ok, head + base + row(darfur[0], darfur[1], 5) + row(darfur[0], darfur[1], 7));
+    // 13 single units and one group of 4 whose two rows are summed: 14 areas over 17 units.
+    expect(run(['-c', script, ok]).stdout.trim()).toBe(`[12, ${others.map((_, i) => 1000 + i).join(', ')}] 14 17`);
+    const overlap = join(tmp, 'census-overlap.csv');
+    writeFileSync(overlap, head + base + row(darfur[0], darfur[1], 5) + row('SD-DW', 'Western Darfur', 7));
+    expect(run(['-c', script, overlap]).stdout).toMatch(/ValueError census_adm1\.csv: SDN SD-DW overlaps another census area/);
+    const misnamed = join(tmp, 'census-misnamed.csv');
+    writeFileSync(misnamed, head + base + row(darfur[0], 'Western Darfur+Southern Darfur+Central Darfur+Eastern Darfur', 5));
+    expect(run(['-c', script, misnamed]).stdout).toMatch(/ValueError census_adm1\.csv: SDN SD-DW\+SD-DE.* is not a unit of the bundle/);
   });
 
   it('sources.json pins every package by exact version with a checksum', () => {

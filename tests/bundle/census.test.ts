@@ -1,7 +1,8 @@
 /**
  * First-level census figures (scripts/data/census_adm1.csv: each figure as read on a stored public page,
  * with its page, table, year and source) against the bundle: the CENSUS_POP layer gives them back by
- * unit, and POP_MODEL holds each unit's census share of its country (the Kenyan provinces within 1.25x
+ * unit, and POP_MODEL holds each census area's share of its country (an area: a unit, or the units one published
+ * figure covers together, e.g. Sudan's two Darfur states of 2008 over four of 2012; the Kenyan provinces within 1.25x
  * of their 2019 shares, KNBS counties summed into the 8 former provinces). The CSV's national sums are
  * checked against the national totals the offices published (typed here from the pages, not computed).
  */
@@ -17,7 +18,8 @@ const engine = createNodeEngine(join(ROOT, 'public', 'data'));
 interface CensusRow { iso3: string; code: string; adm1_name: string; unit_published: string; population: string; year: string; source: string; url: string; table: string; note: string }
 const rows = Papa.parse<CensusRow>(readFileSync(join(ROOT, 'scripts', 'data', 'census_adm1.csv'), 'utf8'), { header: true, skipEmptyLines: true }).data;
 
-/** Census people by bundle unit code (several published units summed into one where units changed). */
+/** Census people by census area: a bundle unit code, or several joined by "+" where one published unit covers
+ * them together (several published units summed into one where units changed). */
 function censusByUnit(iso3: string): Map<string, number> {
   const m = new Map<string, number>();
   for (const r of rows.filter((x) => x.iso3 === iso3)) m.set(r.code, (m.get(r.code) ?? 0) + Number(r.population));
@@ -45,16 +47,33 @@ describe('census_adm1.csv and the CENSUS_POP / POP_MODEL layers', () => {
     // National totals as the offices published them (KNBS 4 Nov 2019; NPC 2006; GSS 2012; Stats SA 2012;
     // NBS Tanzania 2012; INE Mozambique 2017 preliminary; ZIMSTAT 2012; INE Angola 2014; INSTAT Mali 2009
     // provisional; CSO Zambia 2010; INS Niger 2012 preliminary; NSO Malawi 2018; NISR Rwanda 2012 final;
-    // INSTAT Madagascar 2018 RGPH-3), read on the pages the CSV cites.
+    // INSTAT Madagascar 2018 RGPH-3; CBS Sudan 2008, the 15 northern states as GeoHive prints them, total
+    // 30,894,000; INS Côte d'Ivoire RGPH 2014, 22,671,331 as the AIP reported it, news.abidjan.net), read on the
+    // pages the CSV cites.
     const published: Record<string, number> = {
       KEN: 47_564_296, NGA: 140_431_790, GHA: 24_658_823, ZAF: 51_770_561, TZA: 44_928_923, MOZ: 28_861_863,
       ZWE: 13_061_239, AGO: 25_789_024, MLI: 14_517_176, ZMB: 13_092_666, NER: 17_129_076, MWI: 17_563_749,
-      RWA: 10_515_973, MDG: 25_674_196,
+      RWA: 10_515_973, MDG: 25_674_196, SDN: 30_894_000, CIV: 22_671_331,
     };
     for (const [iso3, n] of Object.entries(published)) {
       const sum = [...censusByUnit(iso3).values()].reduce((a, b) => a + b, 0);
       expect({ iso3, sum }).toEqual({ iso3, sum: n });
     }
+    // The UBOS page found gives the 2014 total rounded ("Total population in 2014 was 34.6 million", ubos.org).
+    expect(Math.round([...censusByUnit('UGA').values()].reduce((a, b) => a + b, 0) / 1e5) / 10).toBe(34.6);
+  });
+
+  it('Uganda: the four regions of 2014 each cover their districts (24, 32, 30 and 26, as the region pages list them)', () => {
+    const u = rows.filter((r) => r.iso3 === 'UGA');
+    expect(u.map((r) => [r.unit_published, r.code.split('+').length])).toEqual([
+      ['Central Region', 24], ['Eastern Region', 32], ['Northern Region', 30], ['Western Region', 26]]);
+    // Every one of the bundle's 112 districts in exactly one region.
+    const codes = u.flatMap((r) => r.code.split('+'));
+    expect(codes).toHaveLength(112);
+    expect(new Set(codes).size).toBe(112);
+    // The Eastern and Northern regions' district tables (2014 column) add up to the region figures the pages print.
+    expect(Number(u[1].population)).toBe(9_042_422);
+    expect(Number(u[2].population)).toBe(7_188_139);
   });
 
   it('Kenya: the 47 counties of 2019 summed into the 8 former provinces (KNBS figures as reported by the Star, 4 Nov 2019)', () => {
@@ -67,9 +86,24 @@ describe('census_adm1.csv and the CENSUS_POP / POP_MODEL layers', () => {
     expect(k.get('KE-600')).toBe(6_269_579);
   });
 
-  it.each(countries)('%s: CENSUS_POP summed by unit gives the census figure of every unit', async (iso3) => {
+  it.each(countries)('%s: CENSUS_POP summed by unit (or over a group of units) gives the census figure of every area', async (iso3) => {
     const got = await byUnit(iso3, 'CENSUS_POP');
-    for (const [code, n] of censusByUnit(iso3)) expect({ code, n: got.get(code) }).toEqual({ code, n });
+    for (const [code, n] of censusByUnit(iso3)) {
+      const sum = code.split('+').reduce((a, c) => a + (got.get(c) ?? NaN), 0);
+      expect({ code, n: sum }).toEqual({ code, n });
+    }
+  });
+
+  it.each(['SDN', 'UGA', 'CIV'])('%s: POP_MODEL summed over each census area (a unit or a group of units) holds its census share', async (iso3) => {
+    const census = censusByUnit(iso3);
+    const model = await byUnit(iso3, 'POP_MODEL');
+    const cTot = [...census.values()].reduce((a, b) => a + b, 0);
+    const mTot = [...model.values()].reduce((a, b) => a + b, 0);
+    for (const [code, c] of census) {
+      const m = code.split('+').reduce((a, k) => a + (model.get(k) ?? NaN), 0);
+      const ratio = Math.round(((m / mTot) / (c / cTot)) * 1000) / 1000;
+      expect({ code, ratio }).toEqual({ code, ratio: 1 });
+    }
   });
 
   it("each Kenyan province's share of POP_MODEL is within 1.25x of its 2019 census share", async () => {
