@@ -10,7 +10,10 @@
  *
  * A gridded series made by the ingest CLI from three FIXTURE rasters (a second server on that
  * bundle): the catalog shows it, the year control steps and plays its three years (the value
- * under a point changes), and the change map (diff and %) reads the change at a known cell.
+ * under a point changes), and the change map (diff and %) reads the change at a known cell; offline
+ * (the service worker kept the bundle) the slider moves the change map to a pair of years not drawn
+ * before; at 390 x 844 (same page) the control is one line with a button that unfolds the change
+ * choice, and the keyboard still moves it; back at 1440 x 900 it is as on a desktop.
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,7 +22,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test, vi } from 'vitest';
 import type { Browser } from 'playwright-core';
 import JSZip from 'jszip';
-import { launch, mapPoint, settle, waitMap } from './app-helpers';
+import { launch, mapPoint, settle, shot, waitMap } from './app-helpers';
 import { startServer, type Started } from './helpers';
 import { waitSynced } from './offline-helpers';
 import { main as ingestCli } from '../src/node/ingest/cli';
@@ -210,5 +213,56 @@ test('a gridded series ingested from three rasters: the catalog lists it, the sl
   await hover();
   const pct = (100 * diff) / fxValue(0, c, r);
   await expect.poll(() => hoverValue.textContent(), { timeout: 30_000 }).toBe(`${pct.toFixed(1)} % change`);
+
+  // Offline, the same page (the service worker keeps this small bundle whole after the first map): the
+  // year control moves the gridded change map, drawn from the kept COGs; then the phone's folded control
+  await waitSynced(page);
+  await expect.poll(() => page.getByTestId('sw-status').textContent(), { timeout: 180_000 }).toContain('Everything available offline');
+  const fold = page.getByTestId('year-fold');
+  const changeRow = page.locator('.change-row');
+  await page.context().setOffline(true);
+  try {
+    await slider.focus();
+    await page.keyboard.press('ArrowLeft'); // 2010 -> 2005: the change 2000-2005, not computed before
+    await expect.poll(() => value.textContent()).toBe('2000–2005');
+    await expect.poll(() => legend.locator('h3').textContent(), { timeout: 30_000 }).toContain('Change (%) of Fixture NDVI (formula), 2000–2005');
+    await hover();
+    const pct05 = (100 * (fxValue(1, c, r) - fxValue(0, c, r))) / fxValue(0, c, r);
+    await expect.poll(() => hoverValue.textContent(), { timeout: 30_000 }).toBe(`${pct05.toFixed(1)} % change`);
+    expect(await page.locator('[data-testid=map-error]').count()).toBe(0);
+
+    // a 390 x 844 phone, same page: the control folds to one line, "2000–2010 change" and a button to unfold
+    await page.setViewportSize({ width: 390, height: 844 });
+    await fold.waitFor({ timeout: 30_000 });
+    expect(await fold.getAttribute('aria-expanded')).toBe('false');
+    expect(await fold.textContent()).toBe('change ▸');
+    expect(await changeRow.isVisible()).toBe(false);
+    await slider.focus();
+    await page.keyboard.press('End'); // the keyboard still works folded
+    await expect.poll(() => value.textContent()).toBe('2000–2010');
+    await expect.poll(() => page.evaluate(() => location.hash)).toContain('v=FIXTURE_NDVI_2010');
+    expect(await page.evaluate(() => location.hash)).toMatch(/chg=pct&yfrom=2000/); // the link keeps the change
+    await settle(page);
+    // one line (the play button's height and the box's padding), about 6 % of the map where it was 24 % (146 px high)
+    const box = await page.locator('.legend.year-box').boundingBox();
+    const map = await page.evaluate(() => { const m = (window as any).__indapiMap.getContainer().getBoundingClientRect(); return { width: m.width, height: m.height }; });
+    expect(box!.height).toBeLessThanOrEqual(48);
+    expect((box!.width * box!.height) / (map!.width * map!.height)).toBeLessThan(0.1);
+    await shot(page, 'series-change-phone');
+    await fold.click();
+    expect(await fold.getAttribute('aria-expanded')).toBe('true');
+    expect(await changeRow.isVisible()).toBe(true);
+    expect(await changeRow.locator('select').first().inputValue()).toBe('pct');
+    await fold.click();
+    expect(await changeRow.isVisible()).toBe(false);
+  } finally {
+    await page.context().setOffline(false);
+  }
+  // back on a desktop: no fold, the change choice shown as before
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await expect.poll(() => fold.count()).toBe(0);
+  expect(await changeRow.isVisible()).toBe(true);
+  await settle(page);
+  await shot(page, 'series-change-1440');
   await page.close();
-}, 300_000);
+}, 420_000);

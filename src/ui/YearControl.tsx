@@ -28,7 +28,10 @@ export interface YearControlProps {
     /** The source's short name (the record's `sourceMini`/`sources`) and licence, shown under the legend. */
     source: string;
   };
-  /** Starts closed (phone). */
+  /**
+   * Phone layout: the national classes start closed, and the control is one line whose button
+   * unfolds the change choice (folded again whenever the layout turns into a phone's).
+   */
   collapsed?: boolean;
 }
 
@@ -87,9 +90,30 @@ function NationalLegend({ choro, source }: { choro: SeriesChoro; source: string 
   );
 }
 
-/** The control: in a legend box of its own with the classes for a national series, else the control and the change choice alone (the caller boxes them). */
+/** What the fold button says beside the year or years: "change" while a change is mapped (the line reads "2000–2010 change"), else nothing (an arrow). */
+function foldLabel(change: ChangeChoice | undefined): string {
+  return change?.change ? 'change' : '';
+}
+
+/**
+ * Folded or not: a phone starts folded and folds again when the layout becomes a phone's (a
+ * desktop's is never folded); the user's unfold holds until then.
+ */
+function useFold(collapsed: boolean): [boolean, (f: boolean) => void] {
+  const [folded, setFolded] = useState(collapsed);
+  useEffect(() => setFolded(collapsed), [collapsed]);
+  return [folded, setFolded];
+}
+
+/**
+ * The control: in a legend box of its own with the classes for a national series, else the
+ * control and the change choice alone (the caller boxes them). `collapsed` (a phone): one line,
+ * the play button, the slider (keyboard as ever) and the year or years, with a button that
+ * unfolds the change choice; the link's `year`, `chg` and `yfrom` are kept either way.
+ */
 export function YearControl({ years, year, onYear, change, national, collapsed = false }: YearControlProps) {
   const [playing, setPlaying] = useState(false);
+  const [folded, setFolded] = useFold(collapsed);
   const uid = useId();
   const i = Math.max(0, years.indexOf(year));
   usePlay(playing, years, year, onYear, () => setPlaying(false));
@@ -98,15 +122,22 @@ export function YearControl({ years, year, onYear, change, national, collapsed =
     setPlaying(!playing);
   };
   const onKey = (e: KeyboardEvent<HTMLInputElement>) => { if (e.key === ' ') { e.preventDefault(); toggle(); } };
+  const hasRow = !!change && years.length > 1;
   const control = (
     <div className="year-control" role="group" aria-label="Year of the series" data-testid="year-control">
       <button type="button" className="ghost small play" onClick={toggle} aria-pressed={playing} aria-label={playing ? 'Pause the years' : 'Play the years'} disabled={years.length < 2}>{playing ? '❚❚' : '▶'}</button>
       <input id={`${uid}-y`} type="range" min={0} max={Math.max(0, years.length - 1)} step={1} value={i} aria-label="Year" aria-valuetext={String(year)}
         aria-keyshortcuts="Space" onChange={(e) => onYear(years[Number(e.target.value)])} onKeyDown={onKey} />
       <output htmlFor={`${uid}-y`} className="year-value" data-testid="year-value">{change?.change && change.from !== null ? `${Math.min(change.from, year)}–${Math.max(change.from, year)}` : year}</output>
+      {collapsed && hasRow && (
+        <button type="button" className="ghost small year-fold" data-testid="year-fold" aria-expanded={!folded} aria-controls={`${uid}-c`}
+          aria-label={`${folded ? 'Show' : 'Fold'} the change choice${change?.change ? ` (mapped: ${change.change === 'pct' ? 'change (%)' : 'change (difference)'})` : ''}`} onClick={() => setFolded(!folded)}>
+          {foldLabel(change) && `${foldLabel(change)} `}<span aria-hidden="true">{folded ? '▸' : '▾'}</span>
+        </button>
+      )}
     </div>
   );
-  const row = change && years.length > 1 ? <ChangeRow years={years} c={change} /> : null;
+  const row = hasRow ? <div id={`${uid}-c`} hidden={collapsed && folded}><ChangeRow years={years} c={change!} /></div> : null;
   if (!national) return <>{control}{row}</>;
   const c = national.choro;
   // the classes fold away (a phone starts with them closed); the year control always shows
