@@ -10,6 +10,7 @@ import { IndapiError } from '../core/errors';
 import type { GridDef } from '../core/grid';
 import type { IsoEntry, VarRecord } from '../core/types';
 import { bundleAt } from '../ui/bundle-files';
+import { SERIES_CATALOG_PATH } from '../core/bundle';
 import type { OnlineBasemap } from './config';
 
 /**
@@ -43,6 +44,20 @@ export async function loadCatalog(signal?: AbortSignal): Promise<VarRecord[]> {
   if (!records.some((x) => x.varCode === 'ISO3')) throw new IndapiError('BAD_BUNDLE', `The catalog of the data bundle at ${DATA_BASE} has no ISO3 layer (the country mask).`);
   const own = new Set(records.map((r) => r.varCode));
   return [...records, ...national.filter((r) => !own.has(r.varCode))];
+}
+
+/**
+ * The bundle's text files the page reads for its own lists (the catalog, `series/vi.csv` when
+ * the manifest lists it, countries, manifest), each read once by the page's bundle reader
+ * (shared with {@link loadCatalog}, {@link loadIso}, {@link loadGrid}): what the engine worker
+ * takes from the page instead of reading again (src/app/engine-client.ts `seeds`). A text
+ * rejects when the page cannot read it (or the manifest does not list `series/vi.csv`).
+ */
+export function pageTexts(): Array<{ rel: string; text: Promise<string> }> {
+  const b = bundleAt(DATA_BASE);
+  const listed = (rel: string) => b.files().then((l) => (l?.has(rel) ? b.text(rel) : Promise.reject(new IndapiError('NOT_FOUND', `${rel} is not in the bundle.`))));
+  const texts = ['manifest.json', 'vi.csv', 'iso.csv'].map((rel) => ({ rel, text: b.text(rel) }));
+  return [...texts, { rel: SERIES_CATALOG_PATH, text: listed(SERIES_CATALOG_PATH) }];
 }
 
 /** TanStack Query options of the catalog (one cache entry for every panel). */

@@ -1,10 +1,13 @@
-import { afterEach, describe, expect, expectTypeOf, test } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, expectTypeOf, test, vi } from 'vitest';
 import { expose, wrap } from 'comlink';
 import type { CallOptions, CategoryRow, Engine } from '../core/api';
 import type { GetLayerArgs, TableResult, VarRecord } from '../core/types';
 import { IndapiError } from '../core/errors';
-import { ENGINE_CALL_LOG_MAX, engineCallTimes, engineClient } from './engine-client';
+import { ENGINE_CALL_LOG_MAX, engineCallTimes, engineClient, initWorker } from './engine-client';
 import { createEngineWorkerApi } from '../../workers/engine-api';
+import { createWorkerEngine } from '../../workers/engine-factory';
 import { ENGINE_CALLS, ENGINE_METHODS, type EngineArgs, type EngineMessages, type EngineResult, type EngineWorkerApi } from '../../workers/protocol/engine';
 
 const TABLE: TableResult = { columns: [{ name: 'ISO3', kind: 'key' }], rows: [{ ISO3: 'KEN' }] } as unknown as TableResult;
@@ -115,5 +118,63 @@ describe('engine client over the worker API', () => {
     api.init('http://x/data/');
     const out = await api.call(1, 'nope' as 'catalog', undefined);
     expect(out).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+  });
+});
+
+describe("the page's bundle texts handed to the engine worker", () => {
+  const DIR = join(__dirname, '../../tests/engine/fixtures/bundle');
+  afterEach(() => { vi.unstubAllGlobals(); });
+
+  /** The worker's fetch over the fixture bundle (text files whole, COGs by range), recording the paths asked for. */
+  function fixtureFetch(asked: string[]) {
+    return async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+      const rel = new URL(String(input)).pathname.replace(/^\/data\//, '');
+      asked.push(rel);
+      const bytes = readFileSync(join(DIR, rel));
+      const range = new Headers(init?.headers).get('range')?.match(/bytes=(\d+)-(\d+)/);
+      if (!range) return new Response(bytes);
+      const [a, b] = [Number(range[1]), Math.min(Number(range[2]), bytes.length - 1)];
+      return new Response(bytes.subarray(a, b + 1), { status: 206, headers: { 'Content-Range': `bytes ${a}-${b}/${bytes.length}` } });
+    };
+  }
+
+  test("the real engine takes the catalog texts from the page, waits for one the page is still reading, and fetches none of them", async () => {
+    const asked: string[] = [];
+    vi.stubGlobal('fetch', fixtureFetch(asked));
+    const ch = new MessageChannel();
+    ports.push(ch.port1, ch.port2);
+    expose(createEngineWorkerApi(createWorkerEngine), ch.port2);
+    const remote = wrap<EngineWorkerApi>(ch.port1);
+    let handViCsv!: (t: string) => void;
+    const page = (rel: string) => Promise.resolve(readFileSync(join(DIR, rel), 'utf8'));
+    initWorker(remote, 'http://x/data/', false, [
+      { rel: 'vi.csv', text: new Promise<string>((res) => (handViCsv = res)) }, // still being read by the page
+      { rel: 'iso.csv', text: page('iso.csv') },
+      { rel: 'manifest.json', text: page('manifest.json') },
+      { rel: 'series/vi.csv', text: Promise.reject(new IndapiError('NOT_FOUND', 'not listed')) },
+    ]);
+    const e = engineClient(remote);
+    const table = e.getLayerTable({ var: ['ELEVATION'], iso3: ['KEN'], by: ['ADM1_NAME_ALT'] } as GetLayerArgs);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(asked.filter((p) => !p.endsWith('.tif') && !p.startsWith('classes/'))).toEqual([]); // waits for the page's vi.csv
+    handViCsv(readFileSync(join(DIR, 'vi.csv'), 'utf8'));
+    const t = await table;
+    expect(t.rows.length).toBeGreaterThan(0);
+    expect(asked.some((p) => p === 'cog/ELEVATION.tif')).toBe(true);
+    expect(asked.filter((p) => ['vi.csv', 'iso.csv', 'manifest.json', 'series/vi.csv'].includes(p))).toEqual([]);
+  });
+
+  test("a text the page could not read is read by the worker itself", async () => {
+    const asked: string[] = [];
+    vi.stubGlobal('fetch', fixtureFetch(asked));
+    const api = createEngineWorkerApi(createWorkerEngine);
+    const ch = new MessageChannel();
+    ports.push(ch.port1, ch.port2);
+    expose(api, ch.port2);
+    const remote = wrap<EngineWorkerApi>(ch.port1);
+    initWorker(remote, 'http://x/data/', false, [{ rel: 'vi.csv', text: Promise.reject(new IndapiError('OFFLINE', 'offline')) }]);
+    const records = await engineClient(remote).catalog();
+    expect(records.some((r) => r.varCode === 'ELEVATION')).toBe(true);
+    expect(asked).toContain('vi.csv');
   });
 });

@@ -80,6 +80,12 @@ export interface StartEngineOptions {
    * started while the service worker did not control the page; see range-log.ts).
    */
   onRetiredReads?: (ranges: ReadRange[]) => void;
+  /**
+   * Bundle text files the page has read or is reading (path relative to the bundle root, and
+   * its text): handed to the worker as they arrive, so that its engine does not read them again
+   * (src/core/io/seeded-text.ts). A rejected text makes the worker read that file itself.
+   */
+  seeds?: ReadonlyArray<{ rel: string; text: Promise<string> }>;
 }
 
 /**
@@ -103,12 +109,22 @@ function preloadWorkerChunks(): void {
   } catch { /* a malformed list: the worker still fetches its chunks */ }
 }
 
+/**
+ * Creates the worker's engine over the bundle under `dataBase` (`record`: it keeps the COG ranges
+ * it reads), announcing `seeds` and handing each text over as it arrives (null when the page's
+ * read failed: the worker then reads that file itself). Never rejects.
+ */
+export function initWorker(remote: Remote<EngineWorkerApi>, dataBase: string, record: boolean, seeds: StartEngineOptions['seeds'] = []): void {
+  void remote.init(dataBase, record, seeds.map((x) => x.rel)).catch(() => undefined);
+  for (const { rel, text } of seeds) void text.then((t) => remote.seed(rel, t), () => remote.seed(rel, null)).catch(() => undefined);
+}
+
 /** Starts the engine worker for the bundle under `dataBase` and returns its client. */
 export function startEngine(dataBase: string, o: StartEngineOptions = {}): StartedEngine {
   const w = new Worker(new URL('../../workers/engine.worker.ts', import.meta.url), { type: 'module', name: 'engine' });
   preloadWorkerChunks();
   const remote = wrap<EngineWorkerApi>(w);
-  void remote.init(dataBase, !!o.onRetiredReads);
+  initWorker(remote, dataBase, !!o.onRetiredReads, o.seeds);
   let successor: (() => Engine) | null = null;
   let ended = false;
   let running = 0;

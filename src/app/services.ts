@@ -3,7 +3,7 @@
  * engine calls from TanStack Query with progress.
  */
 import type { Engine } from '../core/api';
-import { DATA_BASE } from './bundle';
+import { DATA_BASE, pageTexts } from './bundle';
 import { engineCallTimes, startEngine, type StartedEngine } from './engine-client';
 import { storeRanges, type ReadRange } from '../core/io/range-log';
 import { rasterClient, type RasterClient } from '../ui/raster/client';
@@ -17,10 +17,11 @@ const uncontrolled = () => typeof navigator !== 'undefined' && !!navigator.servi
  * The engine (worker-backed), started on first use. Started while the page is not controlled,
  * it records the COG ranges it reads; when it is retired (the service worker took control),
  * the page reads them again through the service worker, which caches them
- * (src/core/io/range-log.ts), then sets `data-first-visit-stored="1"` on the body.
+ * (src/core/io/range-log.ts), then sets `data-first-visit-stored="1"` on the body. The
+ * catalog's texts the page reads for its own lists are handed to the worker ({@link pageTexts}).
  */
 export function getEngine(): Engine {
-  return (engine ??= startEngine(DATA_BASE, uncontrolled() ? { onRetiredReads: storeFirstVisitReads } : {}));
+  return (engine ??= startEngine(DATA_BASE, { seeds: pageTexts(), ...(uncontrolled() ? { onRetiredReads: storeFirstVisitReads } : {}) }));
 }
 
 let storedDone: () => void = () => undefined;

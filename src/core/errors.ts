@@ -54,3 +54,18 @@ export function isIndapiError(e: unknown): e is IndapiError {
 export function throwIfAborted(signal?: AbortSignal): void {
   if (signal?.aborted) throw new IndapiError('ABORTED', 'The request was aborted.');
 }
+
+/**
+ * `p`, or ABORTED as soon as `signal` aborts (the work behind `p` goes on, e.g. a read shared
+ * with other callers: only this wait ends).
+ * @throws IndapiError ABORTED (at once when `signal` is already aborted)
+ */
+export function untilAborted<T>(p: Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (!signal) return p;
+  throwIfAborted(signal);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new IndapiError('ABORTED', 'The request was aborted.'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}

@@ -101,8 +101,13 @@ export interface EngineWorkerApi {
   /**
    * Creates the engine over the bundle at `dataBase` (URL ending in "/"). `record`: keep the
    * COG ranges read (a worker the service worker does not control, see src/core/io/range-log.ts).
+   * `seeded`: paths (relative to the bundle root) of text files the page has read or is reading
+   * and will hand over with {@link seed}; the engine's reads of them wait for the page's copy
+   * (src/core/io/seeded-text.ts) instead of fetching them again.
    */
-  init(dataBase: string, record?: boolean): void;
+  init(dataBase: string, record?: boolean, seeded?: string[]): void;
+  /** Hands over the page's text of bundle file `rel` announced to {@link init}; null: the page could not read it (the engine reads it itself). */
+  seed(rel: string, text: string | null): void;
   /** The COG ranges read so far when recording (merged), else none. */
   reads(): ReadRange[];
   /**

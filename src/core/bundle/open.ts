@@ -7,7 +7,7 @@
  * made while a read runs share it, and a caller's abort ends only its own wait. COGs are read by
  * range through `cog(code)`, never whole.
  */
-import { IndapiError, isIndapiError, throwIfAborted } from '../errors';
+import { IndapiError, isIndapiError, throwIfAborted, untilAborted } from '../errors';
 import type { GridDef } from '../grid';
 import type { RangeSource, SourceFactory, TextLoader } from '../io/source';
 import type { ClassEntry, VarRecord } from '../types';
@@ -46,6 +46,14 @@ export interface Bundle {
   files(signal?: AbortSignal): Promise<Set<string> | null>;
   /** vi.csv as read (the `catalogCsv` answer). @throws IndapiError from the loader */
   catalogText(signal?: AbortSignal): Promise<string>;
+  /**
+   * A small file's text as read (`manifest.json`, `vi.csv`, `iso.csv`, `classes/<code>.csv`,
+   * `series/vi.csv`), read once and shared with the parsed answers above (so a caller that
+   * hands these texts on, e.g. the page to the engine worker, causes no second read). Not for
+   * the outlines, kept parsed only.
+   * @throws IndapiError from the loader
+   */
+  text(rel: string, signal?: AbortSignal): Promise<string>;
   /** vi.csv's records ({@link parseVi}). @throws IndapiError from the loader, IO when malformed */
   catalog(signal?: AbortSignal): Promise<VarRecord[]>;
   /** iso.csv's countries and regions ({@link parseIso}). @throws IndapiError from the loader, IO */
@@ -107,20 +115,6 @@ export interface OpenBundleOptions {
 }
 
 /**
- * `p`, or ABORTED as soon as `signal` aborts (the read behind `p` goes on for other callers).
- * @throws IndapiError ABORTED
- */
-function untilAborted<T>(p: Promise<T>, signal?: AbortSignal): Promise<T> {
-  if (!signal) return p;
-  throwIfAborted(signal);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new IndapiError('ABORTED', 'The request was aborted.'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}
-
-/**
  * Opens a bundle over its loaders; nothing is read until asked.
  * @param loaders how files are read (see {@link BundleLoaders})
  * @param opts `signal`: aborts every read of this bundle
@@ -141,8 +135,10 @@ export function openBundle(loaders: BundleLoaders, opts: OpenBundleOptions = {})
     }
     return untilAborted(p, signal);
   };
-  const text = (rel: string) => loaders.text(rel, opts.signal);
-  const manifestText = (signal?: AbortSignal) => once('manifest.json#text', () => text('manifest.json'), signal);
+  const read = (rel: string) => loaders.text(rel, opts.signal);
+  /** A file's text, read once ('#text' keys: apart from the parsed answers). */
+  const text = (rel: string, signal?: AbortSignal) => once(`${rel}#text`, () => read(rel), signal);
+  const manifestText = (signal?: AbortSignal) => text('manifest.json', signal);
   const manifest = (signal?: AbortSignal) => once('manifest.json', async () => parseManifest(await manifestText()), signal);
   const optionalManifest = async (signal?: AbortSignal) => {
     try {
@@ -160,7 +156,8 @@ export function openBundle(loaders: BundleLoaders, opts: OpenBundleOptions = {})
     grid: async (signal) => manifestGrid(await manifest(signal)),
     version: async (signal) => (await manifest(signal)).version,
     files: (signal) => manifest(signal).then((m) => (m.files.length ? new Set(m.files.map((f) => String(f.path))) : null), () => null),
-    catalogText: (signal) => once('vi.csv', () => text('vi.csv'), signal),
+    catalogText: (signal) => text('vi.csv', signal),
+    text,
     catalog: (signal) => once('vi.csv#records', async () => parseVi(await b.catalogText()), signal),
     iso: (signal) => once('iso.csv', async () => parseIso(await text('iso.csv')), signal),
     classTable: (code, signal) => classTableAt(classTablePath(code), signal),
@@ -170,7 +167,7 @@ export function openBundle(loaders: BundleLoaders, opts: OpenBundleOptions = {})
       const listed = await b.files(signal);
       if (listed && !listed.has(path)) return undefined;
       try {
-        return await once(path, async () => JSON.parse(await text(path)) as T, signal);
+        return await once(path, async () => JSON.parse(await read(path)) as T, signal);
       } catch (e) {
         if (isIndapiError(e) && e.code === 'ABORTED') throw e;
         return undefined;
@@ -191,7 +188,7 @@ export function openBundle(loaders: BundleLoaders, opts: OpenBundleOptions = {})
       const listed = await b.files(signal);
       if (!listed || !listed.has(NATIONAL_SERIES_PATH) || !listed.has(SERIES_CATALOG_PATH)) return null;
       return once('series', async () => {
-        const [t, records] = await Promise.all([text(NATIONAL_SERIES_PATH), b.seriesCatalog()]);
+        const [t, records] = await Promise.all([read(NATIONAL_SERIES_PATH), b.seriesCatalog()]);
         return { table: parseNationalSeries(t), records };
       }, signal);
     },

@@ -42,13 +42,13 @@ export interface CogStoreOptions {
   inflate?: Inflate;
   /** Block cache bound in bytes of decoded samples; default 256 MB. */
   cacheBytes?: number;
-  /** Bytes of a file read at least for its headers (./tiff.ts `TiffBytes`); default 16 KiB. */
+  /** Bytes of a file read at least for its headers (./tiff.ts `TiffBytes`); default 4 KiB. */
   headerBytes?: number;
 }
 
 /** Most IFDs {@link CogStore.levels} follows in one file (a GDAL COG of the SSA window has 4). */
 const MAX_IFDS = 32;
-/** Files whose header bytes are kept (the oldest forgotten first: at most 1 MiB with 16 KiB headers; a forgotten file's next overview header or first tiles are read again). */
+/** Files whose header bytes are kept (the oldest forgotten first: at most 256 KiB with 4 KiB headers; a forgotten file's next overview header or first tiles are read again). */
 const MAX_HEADS = 64;
 
 /** Blocks closer than this many bytes are fetched in one request. */
