@@ -23,7 +23,7 @@ import { afterAll, beforeAll, expect, test, vi } from 'vitest';
 import type { Browser } from 'playwright-core';
 import JSZip from 'jszip';
 import { launch, mapPoint, settle, shot, waitMap } from './app-helpers';
-import { startServer, type Started } from './helpers';
+import { axeViolations, startServer, type Started } from './helpers';
 import { waitSynced } from './offline-helpers';
 import { main as ingestCli } from '../src/node/ingest/cli';
 
@@ -249,10 +249,12 @@ test('a gridded series ingested from three rasters: the catalog lists it, the sl
     expect(box!.height).toBeLessThanOrEqual(48);
     expect((box!.width * box!.height) / (map!.width * map!.height)).toBeLessThan(0.1);
     await shot(page, 'series-change-phone');
+    expect(await axeViolations(page, '.legend.year-box')).toEqual([]); // folded: named, expanded state, controls
     await fold.click();
     expect(await fold.getAttribute('aria-expanded')).toBe('true');
     expect(await changeRow.isVisible()).toBe(true);
     expect(await changeRow.locator('select').first().inputValue()).toBe('pct');
+    expect(await axeViolations(page, '.legend.year-box')).toEqual([]);
     await fold.click();
     expect(await changeRow.isVisible()).toBe(false);
   } finally {
