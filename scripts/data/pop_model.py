@@ -145,25 +145,12 @@ RURAL_FLOOR = 0.01
 GROUP_SEP = '+'
 
 
-def read_census(csv_path: str, units: list) -> tuple[dict[int, int], list[dict[str, str]], dict[int, int]]:
-    """First-level census people by census area, from census_adm1.csv (iso3, code, adm1_name, unit_published,
-    population, year, source, url, table, note). A row names one bundle unit, or several joined by GROUP_SEP
-    (``code`` and ``adm1_name`` in the same order) when the published unit covers them together (units split or
-    merged since the census, e.g. Sudan's Darfur states of 2008 against the five of 2012; Uganda's regions over
-    their districts). Several rows naming the same unit or group are summed (e.g. Kenya's counties into its former
-    provinces). A census area is one unit or one group, identified by its smallest unit value; within a group the
-    model spreads the figure by its covariate as within a unit. ``units``: the build's admin-1 units (value, iso3,
-    code, name). Returns ({area id: people}, rows, {unit value: area id} for every unit named). Raises ValueError on
-    a code that is not a unit of that country, a name that is not the unit's, a unit in two different areas, a
-    figure that is not a positive whole number, a row without year, source or http(s) URL, a country with two
-    census years, or a country whose units are not all covered."""
+def _row_sets(rows: list[dict[str, str]], units: list) -> dict[frozenset, dict]:
+    """census_adm1.csv rows checked and gathered by the set of unit values they name: {units: {'iso3', 'people'
+    (summed over the rows naming exactly that set), 'published': [unit_published, ...], 'codes'}}. Raises
+    ValueError as read_census."""
     by_code = {(u.iso3, u.code): u for u in units}
-    with open(csv_path, encoding='utf-8', newline='') as fh:
-        rows = list(csv.DictReader(fh))
-    out: dict[int, int] = {}
-    area: dict[int, int] = {}
-    members: dict[int, frozenset] = {}
-    years: dict[str, set] = {}
+    out: dict[frozenset, dict] = {}
     for r in rows:
         codes, names = r['code'].split(GROUP_SEP), r['adm1_name'].split(GROUP_SEP)
         us = [by_code.get((r['iso3'], c)) for c in codes]
@@ -173,11 +160,47 @@ def read_census(csv_path: str, units: list) -> tuple[dict[int, int], list[dict[s
             raise ValueError(f"census_adm1.csv: bad population for {r['unit_published']}")
         if not r['year'].isdigit() or not r['source'] or not r['url'].startswith(('http://', 'https://')):
             raise ValueError(f"census_adm1.csv: no year, source or URL for {r['unit_published']}")
-        ids = frozenset(u.value for u in us)
-        a_id = min(ids)
-        if members.setdefault(a_id, ids) != ids or any(area.setdefault(v, a_id) != a_id for v in ids):
-            raise ValueError(f"census_adm1.csv: {r['iso3']} {r['code']} overlaps another census area")
-        out[a_id] = out.get(a_id, 0) + int(r['population'])
+        e = out.setdefault(frozenset(u.value for u in us), dict(iso3=r['iso3'], people=0, published=[], codes=r['code']))
+        e['people'] += int(r['population'])
+        if r['unit_published'] not in e['published']:
+            e['published'].append(r['unit_published'])
+    return out
+
+
+def read_census(csv_path: str, units: list) -> tuple[dict[int, int], list[dict[str, str]], dict[int, int]]:
+    """First-level census people by census area, from census_adm1.csv (iso3, code, adm1_name, unit_published,
+    population, year, source, url, table, note). A row names one bundle unit, or several joined by GROUP_SEP
+    (``code`` and ``adm1_name`` in the same order) when the published unit covers them together (units split or
+    merged since the census, e.g. Sudan's Darfur states of 2008 against the five of 2012). Rows naming the same
+    set of units are summed (e.g. Kenya's counties into its former provinces). A set may contain the sets of other
+    rows (a region over its districts, some of them listed apart): its figure less theirs goes to its units not
+    listed apart (e.g. Uganda's Central Region less its 22 districts found, over the 2 not found). A census area is
+    one unit or such a rest of units, identified by its smallest unit value; within an area of several units the
+    model spreads the figure by its covariate as within a unit. ``units``: the build's admin-1 units (value, iso3,
+    code, name). Returns ({area id: people}, rows, {unit value: area id} for every unit named). Raises ValueError on
+    a code that is not a unit of that country, a name that is not the unit's, two sets that overlap without one
+    containing the other, a set whose units are all listed apart or whose parts add up to its figure or more, a
+    figure that is not a positive whole number, a row without year, source or http(s) URL, a country with two
+    census years, or a country whose units are not all covered."""
+    with open(csv_path, encoding='utf-8', newline='') as fh:
+        rows = list(csv.DictReader(fh))
+    sets = _row_sets(rows, units)
+    out: dict[int, int] = {}
+    area: dict[int, int] = {}
+    for s in sorted(sets, key=lambda x: (len(x), sorted(x))):
+        if any(t & s and not (t <= s or s <= t) for t in sets):
+            raise ValueError(f"census_adm1.csv: {sets[s]['iso3']} {sets[s]['codes']} overlaps another census area")
+        inner = set().union(*[t for t in sets if t < s])
+        rest = s - inner
+        people = sets[s]['people'] - sum(out[a] for a in {area[v] for v in inner})
+        if not rest or people <= 0:
+            raise ValueError(f"census_adm1.csv: {sets[s]['iso3']} {sets[s]['codes']}: its units listed apart cover it "
+                             'or add up to its figure or more')
+        a_id = min(rest)
+        out[a_id] = people
+        area.update({v: a_id for v in rest})
+    years: dict[str, set] = {}
+    for r in rows:
         years.setdefault(r['iso3'], set()).add(r['year'])
     for iso3, ys in years.items():
         if len(ys) != 1:
@@ -199,19 +222,16 @@ def area_grid(adm1: np.ndarray, area: dict[int, int]) -> np.ndarray:
 
 
 def area_names(rows: list[dict[str, str]], area: dict[int, int], units: list) -> dict[int, str]:
-    """A name per census area and per unit value: the unit's name, or for a group of units the published
-    unit(s) that cover it (``unit_published`` of its rows joined by ' + ', e.g. 'West Darfur State + South Darfur
-    State')."""
+    """A name per census area and per unit value (read_census): the unit's name; for an area of several units the
+    published unit(s) that cover it (``unit_published`` of its rows joined by ' + ', e.g. 'West Darfur State + South
+    Darfur State'), with ' less the units listed apart' when other rows' units lie inside it."""
     names = {u.value: u.name for u in units}
-    by_code = {(u.iso3, u.code): u.value for u in units}
-    pub: dict[int, list[str]] = {}
-    for r in rows:
-        if GROUP_SEP in r['code']:
-            a = area[by_code[(r['iso3'], r['code'].split(GROUP_SEP)[0])]]
-            pub.setdefault(a, [])
-            if r['unit_published'] not in pub[a]:
-                pub[a].append(r['unit_published'])
-    names.update({a: ' + '.join(p) for a, p in pub.items()})
+    sets = _row_sets(rows, units)
+    for s, e in sets.items():
+        inner = [t for t in sets if t < s]
+        rest = s - set().union(*inner)
+        if len(s) > 1:
+            names[area[min(rest)]] = ' + '.join(e['published']) + (' less the units listed apart' if inner else '')
     return names
 
 

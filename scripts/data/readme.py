@@ -173,8 +173,10 @@ def write_readme(path: str, *, src: dict, versions: dict, recs: list[dict], coun
       'provinces of Natural Earth (each county lies in one province). Where one published figure covers several units '
       'together (a row whose `code` joins them with `+`), that group is one census area, spread within by the same '
       "covariate as a unit: Sudan's West and South Darfur of 2008 over the four Darfur states of 2012, Cote d'Ivoire's "
-      "districts of 2014 over its 19 former regions (merged in 2011), Uganda's 4 regions of 2014 over its 112 districts "
-      '(no district table was found whole). No first-level census was found or entered for: '
+      "districts of 2014 over its 19 former regions (merged in 2011). A row whose units contain another row's (a region "
+      "over its districts listed apart) gives its figure less theirs to its other units: Uganda's 110 districts of 2014 "
+      'found, with the Central and Western region figures over Nakasongola and Sembabule, and Sheema. No first-level census '
+      'was found or entered for: '
       + ', '.join(k for k, v in sorted(pop_notes.items()) if not v['census']) + '; their POP_MODEL units follow the '
       'national spread only.')
     a('')

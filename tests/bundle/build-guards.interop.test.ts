@@ -4,7 +4,8 @@
  * cities.pbf decoder refuses a truncated file; validate.py refuses a bundle whose files no
  * longer match the manifest, whose COG is not cloud-optimized, whose ELEVATION lies below the
  * lowest land of Africa or whose terrain layers are no-data elsewhere than ELEVATION; the census table reader
- * takes a group of units as one census area and refuses a unit in two areas or a group misnamed.
+ * takes a group of units as one census area (less the units listed apart inside it) and refuses overlapping groups,
+ * parts that add up to the whole or more, or a group misnamed.
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync, appendFileSync } from 'node:fs';
@@ -37,7 +38,7 @@ describe('data build guards', () => {
     expect(r.stderr).toMatch(/ferret-datasets_7\.6\.0-5_all\.deb: sha256 [0-9a-f]{64} differs from the recorded/);
   });
 
-  it('pop_model.read_census takes a group of units ("+") as one census area and refuses a unit in two areas', () => {
+  it('pop_model.read_census takes a group of units ("+") as one census area, nests a unit listed apart, refuses overlaps', () => {
     // Fixture rows (invented figures) over the bundle's real Sudanese units, read with the bundle's unit table.
     const head = 'iso3,code,adm1_name,unit_published,population,year,source,url,table,note\n';
     const row = (code: string, name: string, n: number) => `SDN,${code},${name},fixture,${n},2008,fixture source,https://example.org/,fixture table,\n`;
@@ -59,9 +60,16 @@ describe('data build guards', () => {
     writeFileSync(ok, head + base + row(darfur[0], darfur[1], 5) + row(darfur[0], darfur[1], 7));
     // 13 single units and one group of 4 whose two rows are summed: 14 areas over 17 units.
     expect(run(['-c', script, ok]).stdout.trim()).toBe(`[12, ${others.map((_, i) => 1000 + i).join(', ')}] 14 17`);
+    // A group holding a unit listed apart: the group's figure less the unit's goes to its other 3 units.
+    const nested = join(tmp, 'census-nested.csv');
+    writeFileSync(nested, head + base + row(darfur[0], darfur[1], 12) + row('SD-DW', 'Western Darfur', 5));
+    expect(run(['-c', script, nested]).stdout.trim()).toBe(`[5, 7, ${others.map((_, i) => 1000 + i).join(', ')}] 15 17`);
+    const tooBig = join(tmp, 'census-toobig.csv');
+    writeFileSync(tooBig, head + base + row(darfur[0], darfur[1], 5) + row('SD-DW', 'Western Darfur', 7));
+    expect(run(['-c', script, tooBig]).stdout).toMatch(/ValueError census_adm1\.csv: SDN SD-DW\+SD-DE\+SDN-5856\+SDN-5857: its units listed apart/);
     const overlap = join(tmp, 'census-overlap.csv');
-    writeFileSync(overlap, head + base + row(darfur[0], darfur[1], 5) + row('SD-DW', 'Western Darfur', 7));
-    expect(run(['-c', script, overlap]).stdout).toMatch(/ValueError census_adm1\.csv: SDN SD-DW overlaps another census area/);
+    writeFileSync(overlap, head + base + row('SD-DW+SD-DE', 'Western Darfur+Central Darfur', 5) + row('SD-DE+SDN-5856+SDN-5857', 'Central Darfur+Southern Darfur+Eastern Darfur', 7));
+    expect(run(['-c', script, overlap]).stdout).toMatch(/ValueError census_adm1\.csv: SDN SD-DW\+SD-DE overlaps another census area/);
     const misnamed = join(tmp, 'census-misnamed.csv');
     writeFileSync(misnamed, head + base + row(darfur[0], 'Western Darfur+Southern Darfur+Central Darfur+Eastern Darfur', 5));
     expect(run(['-c', script, misnamed]).stdout).toMatch(/ValueError census_adm1\.csv: SDN SD-DW\+SD-DE.* is not a unit of the bundle/);
