@@ -77,6 +77,9 @@ test('a national series: year control, change map link, line chart per country',
   const value = page.locator('[data-testid=year-value]');
   await value.waitFor({ timeout: 60_000 });
   await expect.poll(() => value.textContent(), { timeout: 30_000 }).toBe('2016');
+  // a national series has no cells to draw: the live map (land, outlines, choropleth) replaces the preview
+  await waitMap(page, 120_000);
+  expect(await page.locator('[data-testid=map-preview]').count()).toBe(0);
   await expect.poll(() => page.locator('.series-legend').textContent(), { timeout: 30_000 }).toContain('National value, no variation within the country');
   const slider = page.locator('[data-testid=year-control] input');
   await slider.focus();

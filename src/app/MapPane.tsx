@@ -106,7 +106,9 @@ export function MapPane(p: MapPaneProps) {
     if (layer.rasterKey?.startsWith('cells:')) { performance.mark('cells:drawn'); document.body.dataset.cellsDrawn = layer.rasterKey; }
   };
   const onPreview = () => { (window as any).__indapiFirstPreview ??= performance.now(); document.body.dataset.mapPreview = '1'; releaseLiveMap(); };
-  usePreviewRelease(!live && !cmpOn, layer, (!!rec && !series.choro && series.info?.kind !== 'national') || data.loading);
+  const wanted = (!!rec && !series.choro && series.info?.kind !== 'national') || data.loading;
+  usePreviewRelease(!live && !cmpOn, layer, wanted);
+  useDrawnWithoutCells(!live && !wanted && !layer.rasterKey ? mlMap : null, onRendered);
   return (
     <main className={`centre${cmpOn ? ` cmp cmp-${state.cmp}` : ''}${view.drawMode !== 'off' ? ' drawing' : ''}`} aria-label="Map" onDragOver={(e) => { if (e.dataTransfer.types.includes('Files')) e.preventDefault(); }}
       onDrop={(e) => dropFile(e, update)}>
@@ -136,6 +138,22 @@ export function MapPane(p: MapPaneProps) {
  */
 function usePreviewRelease(previewing: boolean, layer: MapLayer, wanted: boolean): void {
   useEffect(() => { if (!previewing || !wanted || layer.mapErr) releaseLiveMap(); }, [previewing, wanted, layer.mapErr]);
+}
+
+/**
+ * The live map counts as drawn at its first idle moment (style, land and outlines drawn) when
+ * it has no cells to draw: a national series (a choropleth on the country outlines) or no layer.
+ * Else the preview, which only draws cells, would stay in front of the live map, blank.
+ * @param map the live map while it waits for that, else null
+ */
+function useDrawnWithoutCells(map: MlMap | null, onDrawn: () => void): void {
+  useEffect(() => {
+    if (!map) return;
+    const done = () => onDrawn();
+    if (map.loaded()) { done(); return; }
+    map.once('idle', done);
+    return () => { map.off('idle', done); };
+  }, [map]);
 }
 
 /** Props of {@link MapTools}: the pane's, the main map, the basemap select and the pointer kind. */
