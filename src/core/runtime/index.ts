@@ -9,7 +9,7 @@
 import type { Inflate } from '../cog/tiff';
 import { openBundle, type Bundle } from '../bundle';
 import { createEngine, type IndapiEngine } from '../engine';
-import { genFile, type Basemap, type GenFileInput, type GenFileResult, type GraphicsDefaults, type Rasterizer } from '../formats';
+import type { Basemap, GenFileInput, GenFileResult, GraphicsDefaults, Rasterizer } from '../formats';
 import type { CallOptions } from '../api';
 import type { SourceFactory, TextLoader } from '../io/source';
 
@@ -67,7 +67,9 @@ export function createRuntime(o: RuntimeOptions): Runtime {
     admin1: () => bundle.outlines<Basemap>('admin1'),
     admin2: () => bundle.outlines<Basemap>('admin2'),
   };
+  // the writers are imported on first use: a realm that only queries (the app's engine worker)
+  // does not load them (and their palettes) before its first answer
   const write: RuntimeWriter = async (input, opts) =>
-    genFile({ ...input, graphics: { ...graphics, ...input.graphics }, version: input.version ?? (await version(opts?.signal)) }, opts);
+    (await import('../formats')).genFile({ ...input, graphics: { ...graphics, ...input.graphics }, version: input.version ?? (await version(opts?.signal)) }, opts);
   return { bundle, engine, genFile: write, version, graphics };
 }
