@@ -14,7 +14,6 @@ import { asList } from '../args';
 import { openBundle, type Bundle } from '../bundle';
 import type { Catalog } from '../catalog';
 import { describeRecord } from '../catalog';
-import { runCatchment } from '../catchment/query';
 import { CogStore } from '../cog/store';
 import type { PixelWindow } from '../cog/store';
 import type { Inflate } from '../cog/tiff';
@@ -145,8 +144,9 @@ export function createEngine(opts: EngineOptions): IndapiEngine {
     store,
     async grid(o = {}) { return (await ctx(o.signal)).grid; },
     async loadCatalog(o = {}) { return (await ctx(o.signal)).cat; },
-    // travel-time catchments: src/core/catchment/query.ts, over this engine's public methods
-    catchment(args, o = {}) { return runCatchment(engine, args, o); },
+    // travel-time catchments: src/core/catchment/query.ts, over this engine's public methods;
+    // imported on the first one, so a realm's first summary does not wait for their code
+    async catchment(args, o = {}) { return (await import('../catchment/query')).runCatchment(engine, args, o); },
 
     async summariseGroups(args, o = {}) {
       const { c, varSpecs } = await prepare(q, { var: args.var }, o.signal);
