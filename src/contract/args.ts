@@ -52,7 +52,7 @@ export function parseBody(contentType: string | null, text: string): RawArgs {
   if (type === '' || type === 'application/x-www-form-urlencoded' || type === 'text/plain') {
     // curl -d without a type sends urlencoded; a missing type is read the same way.
     const out: RawArgs = [];
-    for (const [k, val] of new URLSearchParams(text)) out.push([k, parseRLiteral(val)]);
+    for (const [k, val] of new URLSearchParams(text)) out.push([k, parseRLiteral(val, k)]);
     return out;
   }
   throw new BodyError(415, `Unsupported Content-Type: ${type}. Send application/json, application/x-www-form-urlencoded or multipart/form-data (R literals), or application/rds (serialize(args, NULL)).`);

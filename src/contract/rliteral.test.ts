@@ -182,6 +182,10 @@ describe('integer sequences from:to', () => {
   test('refuses fractional ends and sequences over the bound', () => {
     expect(() => parseRLiteral('1.5:3')).toThrow(/Unparsable/);
     expect(() => parseRLiteral('1:1e9')).toThrow(/Unparsable/);
+    // valid R over the bound: the message names the argument and the limit, after the contract's text
+    expect(() => parseRLiteral('1:1e9', 'year')).toThrow("Unparsable argument: 1:1e9 ('year': a sequence from:to holds at most 10000 numbers)");
+    expect(() => parseRLiteral('0:10000', 'year')).toThrow(/'year': a sequence/);
+    expect(parseRLiteral('1:10000', 'year')).toHaveLength(10_000);
     expect(() => parseRLiteral("'a':3")).toThrow(/Unparsable/);
   });
 });

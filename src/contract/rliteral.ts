@@ -37,15 +37,19 @@ interface Node {
 /**
  * Parses one form-encoded argument value as an R literal.
  * @param text the raw (already URL-decoded) value.
+ * @param name the argument's name, named in the message when the text is R but over a limit
+ *   (a sequence `from:to` of more than {@link MAX_SEQ} numbers).
  * @returns scalars as JS scalars (but `NA` as `[null]`, an NA vector, and `NULL` as null), `c(...)` as an array (a single element stays an array),
  *   named `c()`/`list()` as an object, unnamed `list()` as an array, JSON as parsed.
- * @throws IndapiError UNPARSABLE "Unparsable argument: <text>" when the text is not a literal.
+ * @throws IndapiError UNPARSABLE "Unparsable argument: <text>" when the text is not a literal, followed by
+ *   "('<name>': <limit>)" when it is R over a limit.
  */
-export function parseRLiteral(text: string): RValue {
+export function parseRLiteral(text: string, name?: string): RValue {
   const trimmed = text.trim();
-  const fail = (): never => {
+  const fail = (limit?: string): never => {
     const shown = text.length > 200 ? `${Array.from(text).slice(0, 200).join('')}...` : text;
-    throw new IndapiError('UNPARSABLE', `Unparsable argument: ${shown}`, { text });
+    const why = limit ? ` (${name ? `'${name}': ` : ''}${limit})` : '';
+    throw new IndapiError('UNPARSABLE', `Unparsable argument: ${shown}${why}`, { text });
   };
   if (trimmed === '') fail();
   // OpenCPU's JSON compatibility shortcuts.
@@ -66,7 +70,7 @@ export function parseRLiteral(text: string): RValue {
     p.skipWs();
     if (!p.atEnd()) fail();
   } catch (e) {
-    if (e instanceof SyntaxErr) fail();
+    if (e instanceof SyntaxErr) fail(e.limit);
     throw e;
   }
   // NA is a logical vector of length one: unlike NULL it never stands for a default.
@@ -74,7 +78,12 @@ export function parseRLiteral(text: string): RValue {
   return node!.value;
 }
 
-class SyntaxErr extends Error {}
+/** Text that is not a literal; `limit` says which limit a valid R text is over. */
+class SyntaxErr extends Error {
+  constructor(readonly limit?: string) {
+    super(limit);
+  }
+}
 
 const IDENT_START = /[A-Za-z.]/;
 const IDENT_PART = /[A-Za-z0-9._]/;
@@ -111,7 +120,8 @@ class Parser {
     const last = this.parseTerm();
     const a = first.value;
     const b = last.value;
-    if (last.kind !== 'scalar' || typeof b !== 'number' || !Number.isInteger(a) || !Number.isInteger(b) || Math.abs(b - a) >= MAX_SEQ) this.err();
+    if (last.kind !== 'scalar' || typeof b !== 'number' || !Number.isInteger(a) || !Number.isInteger(b)) this.err();
+    if (Math.abs(b - a) >= MAX_SEQ) throw new SyntaxErr(`a sequence from:to holds at most ${MAX_SEQ} numbers`);
     const step = b >= a ? 1 : -1;
     return { kind: 'vector', value: Array.from({ length: Math.abs(b - a) + 1 }, (_, k) => a + k * step) };
   }

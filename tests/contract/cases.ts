@@ -328,6 +328,13 @@ const YEAR_CASES: ContractCase[] = [
   yearBad('year over a series and a plain layer together is 400 naming year', 'getLayer', `var=c('PWT_POP','ELEVATION')&iso3='KEN'&year=2000`, ["'year': ELEVATION is not a series"]),
   yearBad('year that is not a whole number is 400 naming year', 'getLayer', `${PWT_KN}&year=2000.5`, ["'year' must be whole years"]),
   yearBad('year that is text is 400 naming year', 'getLayer', `${PWT_KN}&year='2000'`, ["invalid 'year' argument"]),
+  {
+    name: 'year as a sequence over the parser bound is 400 naming year and the bound',
+    request: { method: 'POST', path: `${R}/getLayer/json`, headers: FORM, body: `${PWT_KN}&year=1:1e9` },
+    status: 400,
+    headers: { 'content-type': TEXT_PLAIN },
+    exact: 'Unparsable argument: 1:1e9 (\'year\': a sequence from:to holds at most 10000 numbers)\n\nIn call:\nparse(text = "1:1e9")\n',
+  },
   yearBad('year given twice in a form body is 400 as in R', 'getLayer', `${PWT_KN}&year=2000&year=2005`, ['formal argument "year" matched by multiple actual arguments']),
   yearBad('similar takes one year: two are 400 naming year', 'similar', "x='KEN'&var='PWT_POP'&by=0&year=c(2000,2005)", ["'year': this output takes one year (and no 'change')"]),
   {

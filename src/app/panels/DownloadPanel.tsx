@@ -13,6 +13,7 @@ import { API_BASE } from './ApiPanel';
 import { errText, type QuerySpec } from './common';
 import { downloadFormats } from '../../contract/methods';
 import { hasYearColumn, type TableLayout } from '../../core/package/wide';
+import { cellFormatsBlocked, mapsCells } from './download-years';
 import type { TableResult } from '../../core/types';
 
 /** True when the query's table is long by year: its result has a `year` column, or it asks for years without `change`. */
@@ -72,8 +73,11 @@ export function DownloadPanel({ query }: { query: QuerySpec | null }) {
   // the method's formats, from its spec in the method registry (its package kind); with no query yet the main query's
   const offered = downloadFormats(q?.method ?? 'indapi');
   const byYear = longByYear(q);
+  // the formats that map cells read one year: over several years or a change they are shown disabled, saying why
+  const blocked = q ? cellFormatsBlocked(q.args) : null;
+  const usable = offered.filter((f) => !blocked || !mapsCells(f));
   // a format this query does not offer (e.g. tif after switching to a comparison) falls back to the first one offered
-  useEffect(() => { if (!offered.some((f) => f.name === format)) setFormat(offered[0].name); }, [offered, format]);
+  useEffect(() => { if (!usable.some((f) => f.name === format)) setFormat(usable[0].name); }, [usable.map((f) => f.name).join(), format]);
   useEffect(() => () => imgs.current.forEach((u) => URL.revokeObjectURL(u)), []);
   // the files worker starts when the panel first opens, while a format is chosen, not at the first
   // build (its script and the bundle's small files took ~1 s of the first download)
@@ -111,9 +115,10 @@ export function DownloadPanel({ query }: { query: QuerySpec | null }) {
       <p className="small">{q ? <>For: <strong>{q.label}</strong></> : <span className="muted">Map an indicator or run a query first.</span>}</p>
       <fieldset className="radios formats">
         <legend>Format</legend>
-        {offered.map(({ name, label }) => (
-          <label key={name}><input type="radio" name="dl-format" value={name} checked={format === name} onChange={() => setFormat(name)} /> <code>{name}</code> {label}</label>
+        {offered.map((f) => (
+          <label key={f.name}><input type="radio" name="dl-format" value={f.name} checked={format === f.name} disabled={!usable.includes(f)} onChange={() => setFormat(f.name)} /> <code>{f.name}</code> {f.label}</label>
         ))}
+        {blocked && usable.length < offered.length && <p className="small muted" data-testid="dl-one-year">The map formats ({offered.filter(mapsCells).map((f) => f.name).join(', ')}) map one year&apos;s cells; this result holds {blocked}. Choose one year under Years in Summaries for them.</p>}
       </fieldset>
       {byYear && (
         <fieldset className="radios" data-testid="dl-layout">
