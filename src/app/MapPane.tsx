@@ -177,7 +177,7 @@ function MapTools({ state, update, data, rec, layer, series, results, pointer, p
     const cells = results.cellsInfo && results.cellsInfo.key === layer.rasterKey ? results.cellsInfo.info : null;
     // a gridded series' change map: its title, unit, decimals, years and legend heading (the record's sources stay)
     const drawn = layer.change?.rec ?? rec;
-    await saveMapView(m, format, { rec: drawn, palette: layer.palette, layerHeading: layer.change?.heading, choro: choro && { ...choro, rec: byCode.get(choro.code.split(' by ')[0]) }, cells }, signal, size, onProgress);
+    await saveMapView(m, format, { rec: drawn, palette: layer.palette, layerHeading: layer.change?.heading, choro: choro && { ...choro, rec: series.choro?.rec ?? byCode.get(choro.code.split(' by ')[0]) }, cells }, signal, size, onProgress);
   };
   return (
     <div className="overlay-stack">

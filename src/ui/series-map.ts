@@ -11,7 +11,7 @@
  *   (the gridded series' change map uses the same).
  */
 import { intervalIndex, paletteFor, type LegendEntry } from '../core/map/palette';
-import { changeDec, changeOf, changeTitle, type ChangeMode } from '../core/map/change';
+import { changeDec, changeOf, changeRecord, changeTitle, type ChangeMode } from '../core/map/change';
 import { changePalette } from '../core/map/diverging';
 import type { NationalSeries } from '../core/bundle';
 import type { VarRecord } from '../core/types';
@@ -37,6 +37,11 @@ export interface SeriesChoro {
   unit: string;
   /** Outlines: 0, the countries. */
   level: 0;
+  /**
+   * The record as drawn, for the map export's title lines: the series' record with the title as
+   * `varLabel` and the drawn year (or the change's two years) as `year`–`yearEnd`.
+   */
+  rec: VarRecord;
 }
 
 /** A country's values in `year` of series `code` (ISO3 -> value); empty when the series does not hold the year. */
@@ -75,7 +80,9 @@ export function seriesYearChoro(rec: VarRecord, values: Map<string, number>, yea
   const pal = paletteFor(rec);
   const breaks = pal.kind === 'intervals' ? pal.breaks : [];
   const legend = pal.colors.map((color, i) => ({ color, label: pal.labels[i] ?? '' }));
-  return { pairs: breaks.length > 1 ? colour(values, breaks, pal.colors) : [], legend, title: `${rec.varLabel}, ${year}`, code: `${rec.varCode} year ${year}`, values, dec: Number(rec.dec) || 0, unit: rec.unit, level: 0 };
+  const title = `${rec.varLabel}, ${year}`;
+  const drawn = { ...rec, varLabel: title, year: String(year), yearEnd: String(year) };
+  return { pairs: breaks.length > 1 ? colour(values, breaks, pal.colors) : [], legend, title, code: `${rec.varCode} year ${year}`, values, dec: Number(rec.dec) || 0, unit: rec.unit, level: 0, rec: drawn };
 }
 
 /**
@@ -91,7 +98,7 @@ export function seriesChangeChoro(rec: VarRecord, change: Map<string, number>, f
   const { breaks, colors, labels } = changePalette(change.values(), dec);
   const unit = mode === 'pct' ? '%' : rec.unit;
   const legend = colors.map((color, i) => ({ color, label: labels[i] }));
-  return { pairs: colour(change, breaks, colors), legend, title: changeTitle(rec.varLabel, mode, from, to), code: `${rec.varCode} change ${mode} ${from}-${to}`, values: change, dec, unit, level: 0 };
+  return { pairs: colour(change, breaks, colors), legend, title: changeTitle(rec.varLabel, mode, from, to), code: `${rec.varCode} change ${mode} ${from}-${to}`, values: change, dec, unit, level: 0, rec: changeRecord(rec, mode, from, to) };
 }
 
 /** One country's line of a national series: runs of consecutive years held (a gap breaks the line; nothing is interpolated). */

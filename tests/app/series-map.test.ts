@@ -34,6 +34,20 @@ describe('national series on the country outlines', () => {
     expect(c.code).toBe('PWT_POP change pct 2000-2017');
   });
 
+  it("the map export of a national choropleth says the drawn years, not the series' span 1950-2017", async () => {
+    const { exportInfo } = await import('../../src/app/map-export');
+    const a = yearValues(table, 'PWT_POP', 2000), b = yearValues(table, 'PWT_POP', 2017);
+    const c = seriesChangeChoro(pop, changeValues(a, b, 'pct'), 2000, 2017, 'pct');
+    const info = exportInfo({ rec: pop, palette: null, choro: c });
+    expect(info.title).toBe('Change (%) of Population (PWT 9.1), 2000–2017');
+    expect(info.subtitle).toBe('2000–2017 · unit: %');
+    expect(info.legends[0].heading).toBe('Change (%) of Population (PWT 9.1), 2000–2017 (%)');
+    const y = exportInfo({ rec: pop, palette: null, choro: seriesYearChoro(pop, b, 2017) });
+    expect(y.subtitle).toBe('2017 · unit: million people');
+    expect(y.legends[0].heading).toBe('Population (PWT 9.1), 2017 (million people)');
+    expect(y.attribution).toEqual(['indapi3', 'PWT_POP: PWT91', 'Places: GeoNames (CC BY 4.0)']);
+  });
+
   it('change: no value where a year lacks the country or pct divides by 0 (breaks: src/core/map/change.test.ts)', () => {
     const ch = changeValues(new Map([['A', 0], ['B', 2], ['C', 4]]), new Map([['A', 1], ['B', 3], ['D', 1]]), 'pct');
     expect([...ch]).toEqual([['B', 50]]);
