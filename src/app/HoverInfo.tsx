@@ -28,10 +28,16 @@ export interface HoverInfoProps {
   rec: VarRecord | undefined;
   /** Touch-first device: the hint says "Tap" instead of "Hover". */
   coarse: boolean;
+  /**
+   * The map draws cells under the choropleth (default true). False for a national series,
+   * drawn only as countries: its value is the country's, and a "Cell: no data" row would say
+   * the place has none.
+   */
+  cells?: boolean;
 }
 
 /** The hover read-out box of the map (an ARIA live region). */
-export function HoverInfo({ hover, choro, rec, coarse }: HoverInfoProps) {
+export function HoverInfo({ hover, choro, rec, coarse, cells = true }: HoverInfoProps) {
   // the unit under the pointer: the raster value of the choropleth's key layer (ADM1_NAME_ALT / ADM2_NAME_ALT), or the country's ISO3
   const unit = choro && hover ? (choro.level === 0 ? hover.iso3 ?? undefined : choro.level === 2 ? hover.adm2Value : hover.adm1Value) : undefined;
   return (
@@ -39,8 +45,8 @@ export function HoverInfo({ hover, choro, rec, coarse }: HoverInfoProps) {
       {hover ? (
         <dl className="info">
           {choro && unit !== undefined ? (<>
-            <div title={choro.code}><dt>Unit</dt><dd data-testid="hover-value">{choro.values.has(unit) ? `${fmtNum(choro.values.get(unit)!, choro.dec)}${choro.unit ? ` ${choro.unit}` : ''}` : 'not in the result'}</dd></div>
-            <div><dt>Cell</dt><dd>{fmtValue(hover, rec)}</dd></div>
+            <div title={choro.code}><dt>{cells ? 'Unit' : 'National value'}</dt><dd data-testid="hover-value">{choro.values.has(unit) ? `${fmtNum(choro.values.get(unit)!, choro.dec)}${choro.unit ? ` ${choro.unit}` : ''}` : 'not in the result'}</dd></div>
+            {cells && <div><dt>Cell</dt><dd>{fmtValue(hover, rec)}</dd></div>}
           </>) : <div><dt>Value</dt><dd data-testid="hover-value">{fmtValue(hover, rec)}</dd></div>}
           <div><dt>CELL5M</dt><dd>{hover.cell5m}</dd></div>
           <div><dt>Country</dt><dd>{hover.country ? `${hover.country} (${hover.iso3})` : '—'}</dd></div>

@@ -187,7 +187,7 @@ function MapTools({ state, update, data, rec, layer, series, results, pointer, p
         {baseControl}
       </div>
       <CompareBar options={varOpts} search={varFind} byCode={byCode} v={state.v} v2={state.v2} cmp={state.cmp} phone={phone} onChange={(c, o) => update(c, o)} cellInfo={(c, lo, la) => getRaster().cellInfo(c, lo, la)} fmt={fmtValue} />
-      <HoverInfo hover={pointer.hover} choro={series.choro ?? results.choro} rec={layer.change?.rec ?? rec} coarse={coarse} />
+      <HoverInfo hover={pointer.hover} choro={series.choro ?? results.choro} rec={layer.change?.rec ?? rec} coarse={coarse} cells={!series.choro} />
       {picked && (
         <div className="overlay tr-picked" data-testid="picked">
           <span><strong>Picked:</strong> {picked.adm1 ?? '—'}, {picked.country ?? '—'} · cell {picked.cell5m}</span>
