@@ -13,6 +13,7 @@ import type { CallOptions, Engine, TableResult } from '../core/api';
 import type { GetLayerArgs, Row } from '../core/types';
 import { FORMULA_TEXT } from '../core/formats/csv';
 import Papa from 'papaparse';
+import { YEAR_DOMAIN } from './year-domain';
 
 /** Key text of the NA group (cells without a class or outside every interval). */
 export const NA_KEY = 'NA';
@@ -29,7 +30,7 @@ export const COUNTRY_CODES: readonly string[] = ['ISO3', 'ADM0_NAME'];
  * row; no total over years is made (a sum of yearly populations means nothing), so those are
  * empty.
  */
-export const YEAR_DOMAIN = 'year';
+export { YEAR_DOMAIN };
 
 /** The three summaries of one table part: by [row, col], by [row], by [col] (rows as getLayer gives them). */
 export interface PivotPart {
